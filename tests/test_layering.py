@@ -1,0 +1,38 @@
+"""The rules engine depends on nothing but the standard library."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+GAMMON = Path(__file__).resolve().parent.parent / "gammon"
+
+
+def imported_top_level_modules(source: Path) -> set[str]:
+    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_gammon_imports_only_the_standard_library_and_itself() -> None:
+    sources = sorted(GAMMON.rglob("*.py"))
+    assert len(sources) >= 5
+    foreign = {
+        f"{source.name}: {name}"
+        for source in sources
+        for name in imported_top_level_modules(source)
+        if name != "gammon" and name not in sys.stdlib_module_names and name != "__future__"
+    }
+    assert foreign == set()
+
+
+def test_the_checker_notices_a_foreign_import(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("import json\nfrom click import group\nfrom . import sibling\n")
+    assert imported_top_level_modules(sample) == {"json", "click"}
