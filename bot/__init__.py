@@ -1,0 +1,1 @@
+"""gammonbot: the chat bot around the gammon rules engine."""
