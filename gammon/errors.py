@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from gammon.position import Position
 
 
+_LISTED = 5
+"""Candidates named in an ambiguity message; the exception keeps them all."""
+
+
 class PlayError(ValueError):
     """A typed play that cannot be accepted."""
 
@@ -61,7 +65,9 @@ class AmbiguousPlayError(PlayError):
         self, *, text: str, position: Position, dice: Sequence[int], candidates: Sequence[Play]
     ) -> None:
         self.candidates = tuple(candidates)
-        listed = ", ".join(str(play) for play in self.candidates)
+        shown = [str(play) for play in self.candidates[:_LISTED]]
+        more = len(self.candidates) - len(shown)
+        listed = ", ".join(shown) + (f" or {more} more" if more > 0 else "")
         super().__init__(
             f"ambiguous play: it could mean {listed}",
             text=text,

@@ -202,3 +202,11 @@ def test_any_text_gives_a_play_or_one_of_the_three_errors(case: object, text: st
         return
     assert play in legal_plays(position, dice)
     assert sum(play.result.player) == sum(play.result.opponent) == 15
+
+
+def test_a_long_ambiguity_names_five_and_counts_the_rest() -> None:
+    with pytest.raises(AmbiguousPlayError) as error:
+        parse_play("24/18", START, (6, 6))
+    assert len(error.value.candidates) == 7
+    assert "or 2 more" in str(error.value)
+    assert all(str(play).startswith("24/18") for play in error.value.candidates)
