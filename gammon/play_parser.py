@@ -90,7 +90,7 @@ def match_play(text: str, position: Position, dice: Sequence[int]) -> Play:
     raise illegal(*_why_incomplete(plays, roll))
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=128)
 def _results_of(position: Position, roll: tuple[int, int]) -> dict[_Layout, Play]:
     """The legal plays of a roll keyed by resulting layout (mover, opponent)."""
     return {
@@ -132,11 +132,11 @@ def _replay(
             for die_index, die in enumerate(remaining):
                 if die in remaining[:die_index]:
                     continue
+                if target != OFF and point - die < target:
+                    continue  # overshoots this move's destination
                 end = step_end(board, facing, point, die)
                 if isinstance(end, str):
                     reasons.append(end)
-                    continue
-                if (end == OFF and target != OFF) or (end != OFF and end < target):
                     continue
                 left = remaining[:die_index] + remaining[die_index + 1 :]
                 next_at = (*at[:index], -1 if end == target else end, *at[index + 1 :])

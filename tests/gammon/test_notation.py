@@ -139,6 +139,13 @@ def test_entering_first_is_named_when_a_checker_waits_on_the_bar() -> None:
     assert error.value.reason == "bar_first"
 
 
+def test_a_closed_point_is_named_not_a_bear_off_rule() -> None:
+    # 6/1 lands on the opponent's 24 point (two checkers); the 6/4 route would overshoot.
+    with pytest.raises(IllegalPlayError) as error:
+        parse_play("13/11 6/1", START, (5, 2))
+    assert error.value.reason == "point_closed"
+
+
 def test_a_closed_point_is_named() -> None:
     # White's 13/8 lands on 8 (own checkers) but 24/19 is Black's 6-point, held by four.
     with pytest.raises(IllegalPlayError) as error:

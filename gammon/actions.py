@@ -1,0 +1,166 @@
+"""What players (and the dice) do in a match: plain, serialisable action values.
+
+The full record of a match is its rules plus the list of these actions, dice included;
+:func:`gammon.flow.replay` rebuilds any state from it.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+
+class WinKind(enum.IntEnum):
+    """How a game is won; the value is the multiple of the cube it scores."""
+
+    SINGLE = 1
+    GAMMON = 2
+    BACKGAMMON = 3
+
+
+@dataclass(frozen=True)
+class OpeningRoll:
+    """One die each to decide who starts: ``dice[0]`` is player 0's, ``dice[1]`` player 1's."""
+
+    dice: tuple[int, int]
+    kind: ClassVar[str] = "opening_roll"
+
+
+@dataclass(frozen=True)
+class Roll:
+    player: int
+    dice: tuple[int, int]
+    kind: ClassVar[str] = "roll"
+
+
+@dataclass(frozen=True)
+class Move:
+    """A checker play in notation; recorded in gnubg's canonical form."""
+
+    player: int
+    play: str
+    kind: ClassVar[str] = "move"
+
+
+@dataclass(frozen=True)
+class CannotMove:
+    """The roll cannot be played at all; recorded automatically."""
+
+    player: int
+    kind: ClassVar[str] = "cannot_move"
+
+
+@dataclass(frozen=True)
+class Double:
+    player: int
+    kind: ClassVar[str] = "double"
+
+
+@dataclass(frozen=True)
+class Take:
+    player: int
+    kind: ClassVar[str] = "take"
+
+
+@dataclass(frozen=True)
+class Drop:
+    player: int
+    kind: ClassVar[str] = "drop"
+
+
+@dataclass(frozen=True)
+class Beaver:
+    """Take and at once redouble, keeping the cube (money play, when enabled)."""
+
+    player: int
+    kind: ClassVar[str] = "beaver"
+
+
+@dataclass(frozen=True)
+class Resign:
+    player: int
+    level: WinKind
+    kind: ClassVar[str] = "resign"
+
+
+@dataclass(frozen=True)
+class AcceptResignation:
+    player: int
+    kind: ClassVar[str] = "accept_resignation"
+
+
+@dataclass(frozen=True)
+class RejectResignation:
+    player: int
+    kind: ClassVar[str] = "reject_resignation"
+
+
+Action = (
+    OpeningRoll
+    | Roll
+    | Move
+    | CannotMove
+    | Double
+    | Take
+    | Drop
+    | Beaver
+    | Resign
+    | AcceptResignation
+    | RejectResignation
+)
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    cls.kind: cls
+    for cls in (
+        OpeningRoll,
+        Roll,
+        Move,
+        CannotMove,
+        Double,
+        Take,
+        Drop,
+        Beaver,
+        Resign,
+        AcceptResignation,
+        RejectResignation,
+    )
+}
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """A JSON-ready dict: ``{"type": "move", "player": 0, "play": "8/5 6/5"}``."""
+    data: dict[str, Any] = {"type": action.kind}
+    for field in fields(action):
+        value = getattr(action, field.name)
+        if isinstance(value, tuple):
+            value = list(value)
+        elif isinstance(value, enum.IntEnum):
+            value = int(value)
+        data[field.name] = value
+    return data
+
+
+def action_from_dict(data: dict[str, Any]) -> Action:
+    """The inverse of :func:`action_to_dict`; raises ``ValueError`` on anything else."""
+    if not isinstance(data, dict) or data.get("type") not in ACTION_TYPES:
+        raise ValueError(f"not an action: {data!r}")
+    cls = ACTION_TYPES[data["type"]]
+    values: dict[str, Any] = {}
+    for field in fields(cls):
+        if field.name not in data:
+            raise ValueError(f"{data['type']} needs {field.name!r}: {data!r}")
+        value = data[field.name]
+        if field.name == "dice":
+            if not isinstance(value, list | tuple) or len(value) != 2:
+                raise ValueError(f"dice are two numbers: {data!r}")
+            value = (int(value[0]), int(value[1]))
+        elif field.name == "level":
+            value = WinKind(value)
+        elif field.name == "player":
+            if value not in (0, 1):
+                raise ValueError(f"player is 0 or 1: {data!r}")
+        elif field.name == "play" and not isinstance(value, str):
+            raise ValueError(f"play is text: {data!r}")
+        values[field.name] = value
+    return cls(**values)

@@ -1,0 +1,486 @@
+"""Game and match flow: who may do what now, and the state that results.
+
+:func:`apply` takes a :class:`MatchState` and one action and returns the next state, or raises
+:class:`ActionError` saying why the action is not allowed now. States never change in place.
+:func:`advance` is what a bot calls: it applies the action (recording a play in canonical
+notation) and then the automatic consequences (a roll that cannot be played).
+
+>>> state = new_match(MatchRules(length=5))
+>>> state = apply(state, OpeningRoll((3, 1)))
+>>> (state.phase, state.player_on_roll, state.dice)
+(<Phase.MOVING: 'moving'>, 0, (3, 1))
+>>> state = apply(state, Move(0, "8/5 6/5"))
+>>> (state.phase, state.player_on_roll, state.position.pip_counts())
+(<Phase.ROLLING: 'rolling'>, 1, (167, 163))
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from gammon.actions import (
+    AcceptResignation,
+    Action,
+    Beaver,
+    CannotMove,
+    Double,
+    Drop,
+    Move,
+    OpeningRoll,
+    RejectResignation,
+    Resign,
+    Roll,
+    Take,
+    WinKind,
+)
+from gammon.errors import PlayError
+from gammon.match import GameState, Match, Resignation
+from gammon.match_rules import MatchRules
+from gammon.movegen import checked_dice, legal_plays
+from gammon.notation import parse_play
+from gammon.play import Play
+from gammon.position import BAR, OFF, Position
+
+_START = Position.start()
+
+
+class Phase(enum.Enum):
+    """What the match waits for."""
+
+    OPENING = "opening"  # the opening roll of a game
+    ROLLING = "rolling"  # the player on roll doubles or rolls
+    MOVING = "moving"  # the player on roll plays the dice
+    DOUBLED = "doubled"  # the doubled player takes, drops or beavers
+    RESIGNING = "resigning"  # the resigner's opponent accepts or rejects
+    FINISHED = "finished"  # the match is over
+
+
+class ActionError(ValueError):
+    """An action that is not allowed now. ``reason`` is a stable code for translations."""
+
+    def __init__(self, reason: str, message: str, play_error: PlayError | None = None) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.play_error = play_error
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: ``reason`` is ``bear_off``, ``drop`` or ``resign``."""
+
+    number: int
+    winner: int
+    points: int
+    kind: WinKind
+    reason: str
+    cube_value: int
+    score_after: tuple[int, int]
+    crawford: bool
+
+
+@dataclass(frozen=True)
+class ResignationOffer:
+    player: int
+    level: WinKind
+    resume: Phase
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Everything about a match at one moment, and the actions that led here.
+
+    ``position`` is seen from ``player_on_roll`` (see :class:`gammon.Position`). During a
+    double or a resignation offer the player who must answer is :attr:`turn`.
+    """
+
+    rules: MatchRules
+    phase: Phase = Phase.OPENING
+    position: Position = _START
+    player_on_roll: int = 0
+    dice: tuple[int, int] | None = None
+    cube_value: int = 1
+    cube_owner: int | None = None
+    cube_turned: bool = False
+    automatic_doubles: int = 0
+    score: tuple[int, int] = (0, 0)
+    game_number: int = 1
+    crawford_game: bool = False
+    crawford_used: bool = False
+    resignation: ResignationOffer | None = None
+    games: tuple[GameResult, ...] = ()
+    actions: tuple[Action, ...] = ()
+    dice_events: int = 0
+
+    @property
+    def turn(self) -> int | None:
+        """The player who must act now (``None`` while the dice decide or after the match)."""
+        if self.phase in (Phase.ROLLING, Phase.MOVING):
+            return self.player_on_roll
+        if self.phase is Phase.DOUBLED:
+            return 1 - self.player_on_roll
+        if self.phase is Phase.RESIGNING and self.resignation is not None:
+            return 1 - self.resignation.player
+        return None
+
+    @property
+    def winner(self) -> int | None:
+        """The match winner once the match is over."""
+        if self.phase is not Phase.FINISHED or not self.games:
+            return None
+        return self.games[-1].winner
+
+    def board_for(self, player: int) -> Position:
+        """The position seen from ``player`` (their checkers as ``Position.player``)."""
+        return self.position if player == self.player_on_roll else self.position.swapped()
+
+    def legal_plays(self) -> tuple[Play, ...]:
+        """The plays open to the player on roll; empty unless the dice are rolled."""
+        if self.phase is not Phase.MOVING or self.dice is None:
+            return ()
+        return legal_plays(self.position, self.dice)
+
+    def double_refusal(self, player: int) -> ActionError | None:
+        """Why ``player`` may not double now, or ``None`` when they may."""
+        return _double_refusal(self, player)
+
+    def match_id(self) -> str:
+        """The GNU Backgammon Match ID of this moment."""
+        if self.phase is Phase.FINISHED:
+            game_state = GameState.OVER
+        elif self.phase is Phase.OPENING:
+            game_state = GameState.NO_GAME
+        else:
+            game_state = GameState.PLAYING
+        turn = self.turn
+        return Match(
+            length=self.rules.length,
+            score=self.score,
+            cube_value=min(self.cube_value, 1 << 15),
+            cube_owner=self.cube_owner,
+            player_on_roll=self.player_on_roll,
+            turn=self.player_on_roll if turn is None else turn,
+            crawford=self.crawford_game,
+            game_state=game_state,
+            double_offered=self.phase is Phase.DOUBLED,
+            resignation=Resignation(self.resignation.level)
+            if self.resignation
+            else Resignation.NONE,
+            dice=self.dice,
+        ).id()
+
+
+def new_match(rules: MatchRules) -> MatchState:
+    """A match waiting for the opening roll of its first game."""
+    return MatchState(rules=rules)
+
+
+def replay(rules: MatchRules, actions: Iterable[Action]) -> MatchState:
+    """Rebuild the state from a match record."""
+    state = new_match(rules)
+    for action in actions:
+        state = apply(state, action)
+    return state
+
+
+def advance(state: MatchState, action: Action) -> tuple[MatchState, list[Action]]:
+    """Apply ``action`` and what follows by itself; return the state and the actions recorded.
+
+    A play is recorded in canonical notation. When a roll leaves no legal play, a
+    :class:`CannotMove` is recorded at once and the turn passes.
+    """
+    if isinstance(action, Move):
+        _need_unfinished(state)
+        play = _parse(state, action)
+        action = Move(action.player, str(play))
+        state = _recorded(state, _play(state, action.player, play), action)
+    else:
+        state = apply(state, action)
+    recorded: list[Action] = [action]
+    if state.phase is Phase.MOVING and not state.legal_plays():
+        forced = CannotMove(state.player_on_roll)
+        recorded.append(forced)
+        state = apply(state, forced)
+    return state, recorded
+
+
+def apply(state: MatchState, action: Action) -> MatchState:
+    """The state after ``action``; raises :class:`ActionError` if it is not allowed now."""
+    _need_unfinished(state)
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise ActionError("unknown_action", f"not an action: {action!r}")
+    return _recorded(state, handler(state, action), action)
+
+
+def _recorded(before: MatchState, after: MatchState, action: Action) -> MatchState:
+    return replace(after, actions=(*before.actions, action))
+
+
+def _need_unfinished(state: MatchState) -> None:
+    if state.phase is Phase.FINISHED:
+        raise ActionError("match_over", "the match is over")
+
+
+# --- checks shared by the handlers ----------------------------------------------------------
+
+
+def _need_phase(state: MatchState, *phases: Phase) -> None:
+    if state.phase in phases:
+        return
+    messages = {
+        Phase.OPENING: ("opening_roll_first", "the game starts with the opening roll"),
+        Phase.ROLLING: ("roll_first", "roll first"),
+        Phase.MOVING: ("already_rolled", "the dice are already rolled: play them"),
+        Phase.DOUBLED: ("double_pending", "a double waits for an answer"),
+        Phase.RESIGNING: ("resignation_pending", "a resignation waits for an answer"),
+    }
+    reason, message = messages.get(state.phase, ("wrong_phase", "not possible now"))
+    raise ActionError(reason, message)
+
+
+def _need_turn(state: MatchState, player: int) -> None:
+    if state.turn != player:
+        raise ActionError("not_your_turn", "it is not your turn")
+
+
+def _parse(state: MatchState, action: Move) -> Play:
+    _need_phase(state, Phase.MOVING)
+    _need_turn(state, action.player)
+    assert state.dice is not None
+    try:
+        return parse_play(action.play, state.position, state.dice)
+    except PlayError as error:
+        raise ActionError("illegal_play", str(error), play_error=error) from error
+
+
+def _double_refusal(state: MatchState, player: int) -> ActionError | None:
+    rules = state.rules
+    if not rules.cube:
+        return ActionError("cube_disabled", "this match is played without the doubling cube")
+    if state.phase is Phase.MOVING and state.turn == player:
+        return ActionError(
+            "already_rolled", "you already rolled, so you can no longer double this turn"
+        )
+    if state.phase is not Phase.ROLLING:
+        try:
+            _need_phase(state, Phase.ROLLING)
+        except ActionError as error:
+            return error
+    if state.turn != player:
+        return ActionError("not_your_turn", "you can double only at the start of your own turn")
+    if state.crawford_game:
+        return ActionError("crawford_game", "nobody may double in the Crawford game")
+    if state.cube_owner is not None and state.cube_owner != player:
+        return ActionError("not_cube_owner", "your opponent owns the cube")
+    if not rules.is_money and state.cube_value >= rules.length - state.score[player]:
+        return ActionError(
+            "dead_cube",
+            "the cube is dead for you: winning this game at its current value already wins you "
+            "the match, so a double cannot matter",
+        )
+    return None
+
+
+# --- handlers --------------------------------------------------------------------------------
+
+
+def _opening_roll(state: MatchState, action: OpeningRoll) -> MatchState:
+    _need_phase(state, Phase.OPENING)
+    first, second = _checked(action.dice)
+    events = state.dice_events + 1
+    if first == second:
+        if state.automatic_doubles < state.rules.automatic_doubles:
+            return replace(
+                state,
+                dice_events=events,
+                cube_value=state.cube_value * 2,
+                automatic_doubles=state.automatic_doubles + 1,
+            )
+        return replace(state, dice_events=events)
+    starter = 0 if first > second else 1
+    return replace(
+        state,
+        phase=Phase.MOVING,
+        position=Position.start(),
+        player_on_roll=starter,
+        dice=(first, second),
+        dice_events=events,
+    )
+
+
+def _roll(state: MatchState, action: Roll) -> MatchState:
+    _need_phase(state, Phase.ROLLING)
+    _need_turn(state, action.player)
+    return replace(
+        state, phase=Phase.MOVING, dice=_checked(action.dice), dice_events=state.dice_events + 1
+    )
+
+
+def _move(state: MatchState, action: Move) -> MatchState:
+    return _play(state, action.player, _parse(state, action))
+
+
+def _play(state: MatchState, player: int, play: Play) -> MatchState:
+    if play.result.opponent[OFF] == 15:
+        return _end_game(state, player, _bear_off_kind(play.result.player), "bear_off")
+    return _pass_turn(replace(state, position=play.result))
+
+
+def _cannot_move(state: MatchState, action: CannotMove) -> MatchState:
+    _need_phase(state, Phase.MOVING)
+    _need_turn(state, action.player)
+    if state.legal_plays():
+        raise ActionError("must_move", "a legal play exists, so the roll must be played")
+    return _pass_turn(replace(state, position=state.position.swapped()))
+
+
+def _double(state: MatchState, action: Double) -> MatchState:
+    refusal = _double_refusal(state, action.player)
+    if refusal is not None:
+        raise refusal
+    return replace(state, phase=Phase.DOUBLED)
+
+
+def _take(state: MatchState, action: Take) -> MatchState:
+    _answer_double(state, action.player)
+    return replace(
+        state,
+        phase=Phase.ROLLING,
+        cube_value=state.cube_value * 2,
+        cube_owner=action.player,
+        cube_turned=True,
+    )
+
+
+def _beaver(state: MatchState, action: Beaver) -> MatchState:
+    _answer_double(state, action.player)
+    if not (state.rules.is_money and state.rules.beavers):
+        raise ActionError("beaver_disabled", "beavers are not played in this session")
+    return replace(
+        state,
+        phase=Phase.ROLLING,
+        cube_value=state.cube_value * 4,
+        cube_owner=action.player,
+        cube_turned=True,
+    )
+
+
+def _drop(state: MatchState, action: Drop) -> MatchState:
+    _answer_double(state, action.player)
+    return _end_game(state, state.player_on_roll, WinKind.SINGLE, "drop")
+
+
+def _answer_double(state: MatchState, player: int) -> None:
+    if state.phase is not Phase.DOUBLED:
+        raise ActionError("no_double_pending", "there is no double to answer")
+    if state.turn != player:
+        raise ActionError("not_doubled_player", "only the doubled player answers a double")
+
+
+def _resign(state: MatchState, action: Resign) -> MatchState:
+    _need_phase(state, Phase.ROLLING, Phase.MOVING)
+    offer = ResignationOffer(action.player, WinKind(action.level), state.phase)
+    return replace(state, phase=Phase.RESIGNING, resignation=offer)
+
+
+def _answer_resignation(state: MatchState, player: int) -> ResignationOffer:
+    if state.phase is not Phase.RESIGNING or state.resignation is None:
+        raise ActionError("no_resignation_pending", "there is no resignation to answer")
+    if player == state.resignation.player:
+        raise ActionError("not_your_resignation", "your opponent answers your resignation")
+    return state.resignation
+
+
+def _accept_resignation(state: MatchState, action: AcceptResignation) -> MatchState:
+    offer = _answer_resignation(state, action.player)
+    resolved = replace(state, resignation=None)
+    return _end_game(resolved, action.player, offer.level, "resign")
+
+
+def _reject_resignation(state: MatchState, action: RejectResignation) -> MatchState:
+    offer = _answer_resignation(state, action.player)
+    return replace(state, phase=offer.resume, resignation=None)
+
+
+# --- turns, games and the match -----------------------------------------------------------
+
+
+def _checked(dice: Sequence[int]) -> tuple[int, int]:
+    try:
+        checked_dice(dice)
+    except ValueError as error:
+        raise ActionError("invalid_dice", str(error)) from None
+    return (dice[0], dice[1])
+
+
+def _pass_turn(state: MatchState) -> MatchState:
+    return replace(state, phase=Phase.ROLLING, player_on_roll=1 - state.player_on_roll, dice=None)
+
+
+def _bear_off_kind(loser: tuple[int, ...]) -> WinKind:
+    """Single if the loser bore off a checker; else gammon, or backgammon with a checker on
+    the bar or in the winner's home board (the loser's points 19 to 24)."""
+    if loser[OFF]:
+        return WinKind.SINGLE
+    if loser[BAR] or any(loser[19:BAR]):
+        return WinKind.BACKGAMMON
+    return WinKind.GAMMON
+
+
+def game_points(state: MatchState, kind: WinKind) -> int:
+    """Points a game won by ``kind`` scores now: kind times cube, single under Jacoby."""
+    if state.rules.jacoby and not state.cube_turned:
+        kind = WinKind.SINGLE
+    return int(kind) * state.cube_value
+
+
+def _end_game(state: MatchState, winner: int, kind: WinKind, reason: str) -> MatchState:
+    points = game_points(state, kind)
+    score = list(state.score)
+    score[winner] += points
+    new_score = (score[0], score[1])
+    result = GameResult(
+        number=state.game_number,
+        winner=winner,
+        points=points,
+        kind=kind,
+        reason=reason,
+        cube_value=state.cube_value,
+        score_after=new_score,
+        crawford=state.crawford_game,
+    )
+    length = state.rules.length
+    finished = replace(state, score=new_score, games=(*state.games, result), dice=None)
+    if length and new_score[winner] >= length:
+        return replace(finished, phase=Phase.FINISHED)
+    crawford_next = bool(length) and not state.crawford_used and new_score[winner] == length - 1
+    return replace(
+        finished,
+        phase=Phase.OPENING,
+        position=Position.start(),
+        cube_value=1,
+        cube_owner=None,
+        cube_turned=False,
+        automatic_doubles=0,
+        game_number=state.game_number + 1,
+        crawford_game=crawford_next,
+        crawford_used=state.crawford_used or crawford_next,
+    )
+
+
+_HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
+    OpeningRoll: _opening_roll,
+    Roll: _roll,
+    Move: _move,
+    CannotMove: _cannot_move,
+    Double: _double,
+    Take: _take,
+    Drop: _drop,
+    Beaver: _beaver,
+    Resign: _resign,
+    AcceptResignation: _accept_resignation,
+    RejectResignation: _reject_resignation,
+}
