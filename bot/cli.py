@@ -7,6 +7,7 @@ import sys
 import click
 
 from bot.moves_tool import serve
+from gammon.fair_dice import MalformedTranscriptError, load_transcript, verify_transcript
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -27,6 +28,31 @@ def moves() -> None:
          or {"error": {"kind": "invalid" | "illegal" | "ambiguous", "message": "..."}}
     """
     serve(iter(sys.stdin.readline, ""), sys.stdout)
+
+
+@main.command()
+@click.argument("transcript", type=click.Path(dir_okay=False, path_type=str))
+def verify(transcript: str) -> None:
+    """Check a fair-dice transcript (BGPF-1): the commitment and every roll.
+
+    Prints "OK: N rolls verified" and exits 0; names the first mismatch and exits 1; exits 2
+    when the file cannot be read as a transcript.
+    """
+    try:
+        with open(transcript, encoding="utf-8") as handle:
+            text = handle.read(10_000_000)
+        result = verify_transcript(load_transcript(text))
+    except (OSError, UnicodeDecodeError) as error:
+        click.echo(f"cannot read {transcript}: {error}", err=True)
+        sys.exit(2)
+    except MalformedTranscriptError as error:
+        click.echo(f"not a valid transcript: {error}", err=True)
+        sys.exit(2)
+    if result.ok:
+        click.echo(f"OK: {result.rolls_checked} rolls verified")
+        return
+    click.echo(f"FAILED: {result.problem}")
+    sys.exit(1)
 
 
 if __name__ == "__main__":

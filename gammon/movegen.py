@@ -15,6 +15,7 @@ with every checker home, by the exact number or from the highest occupied point.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from gammon.play import Play
 from gammon.position import BAR, OFF, Position
@@ -41,11 +42,22 @@ def legal_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
     """Every distinct complete play (distinct by resulting position) for ``dice``.
 
     Empty when the roll cannot be played at all. Each play's ``result`` has the opponent on
-    roll. The order is stable: by the order the generator first reached each result.
+    roll. The order is stable: by the order the generator first reached each result. Recent
+    answers are cached, since a turn asks for the same plays several times.
     """
     high, low = checked_dice(dice)
-    found = _generate(position, high, low)
-    return _to_plays(position, (high, low), found)
+    return _cached_plays(position, high, low)
+
+
+def generate_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
+    """:func:`legal_plays` without the cache (for measuring the generator itself)."""
+    high, low = checked_dice(dice)
+    return _to_plays(position, (high, low), _generate(position, high, low))
+
+
+@lru_cache(maxsize=512)
+def _cached_plays(position: Position, high: int, low: int) -> tuple[Play, ...]:
+    return _to_plays(position, (high, low), _generate(position, high, low))
 
 
 def _generate(position: Position, high: int, low: int) -> _Found:
@@ -179,7 +191,13 @@ def _generate_double(board: list[int], facing: tuple[int, ...], die: int) -> _Fo
 
 def _to_plays(position: Position, dice: tuple[int, int], found: _Found) -> tuple[Play, ...]:
     opponent = position.opponent
+    trusted = Position._trusted
     return tuple(
-        Play(position, dice, raw_steps, Position._trusted(with_hits(opponent, mask), mover))
+        Play(
+            position,
+            dice,
+            raw_steps,
+            trusted(with_hits(opponent, mask) if mask else opponent, mover),
+        )
         for (mover, mask), raw_steps in found.items()
     )
