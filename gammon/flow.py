@@ -346,24 +346,23 @@ def _double(state: MatchState, action: Double) -> MatchState:
 
 def _take(state: MatchState, action: Take) -> MatchState:
     _answer_double(state, action.player)
-    return replace(
-        state,
-        phase=Phase.ROLLING,
-        cube_value=state.cube_value * 2,
-        cube_owner=action.player,
-        cube_turned=True,
-    )
+    return _cube_taken(state, action.player, factor=2)
 
 
 def _beaver(state: MatchState, action: Beaver) -> MatchState:
     _answer_double(state, action.player)
     if not (state.rules.is_money and state.rules.beavers):
         raise ActionError("beaver_disabled", "beavers are not played in this session")
+    return _cube_taken(state, action.player, factor=4)
+
+
+def _cube_taken(state: MatchState, taker: int, factor: int) -> MatchState:
+    """The taker owns the cube, now ``factor`` times its value; the doubler rolls."""
     return replace(
         state,
         phase=Phase.ROLLING,
-        cube_value=state.cube_value * 4,
-        cube_owner=action.player,
+        cube_value=state.cube_value * factor,
+        cube_owner=taker,
         cube_turned=True,
     )
 
