@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
+from gammon import nardy_movegen
 from gammon.play import Play
-from gammon.position import BAR, OFF, Position
+from gammon.position import BAR, OFF, Position, Variant
 
 # A step while generating: (start, end, die, hit).
 _RawStep = tuple[int, int, int, bool]
@@ -61,6 +62,8 @@ def _cached_plays(position: Position, high: int, low: int) -> tuple[Play, ...]:
 
 
 def _generate(position: Position, high: int, low: int) -> _Found:
+    if position.variant is Variant.LONG_NARDY:
+        return nardy_movegen.generate(position, high, low)
     board = list(position.player)
     # Opposing checkers on each of the mover's points: index p -> opponent's point 25 - p.
     facing = position.opponent[::-1]
@@ -191,13 +194,14 @@ def _generate_double(board: list[int], facing: tuple[int, ...], die: int) -> _Fo
 
 def _to_plays(position: Position, dice: tuple[int, int], found: _Found) -> tuple[Play, ...]:
     opponent = position.opponent
+    variant = position.variant
     trusted = Position._trusted
     return tuple(
         Play(
             position,
             dice,
             raw_steps,
-            trusted(with_hits(opponent, mask) if mask else opponent, mover),
+            trusted(with_hits(opponent, mask) if mask else opponent, mover, variant),
         )
         for (mover, mask), raw_steps in found.items()
     )
