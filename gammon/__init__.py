@@ -10,7 +10,7 @@ from gammon.match import GameState, Match, Resignation
 from gammon.movegen import legal_plays
 from gammon.notation import format_play, parse_play
 from gammon.play import Play, Step
-from gammon.position import Position
+from gammon.position import Position, Variant
 
 __all__ = [
     "AmbiguousPlayError",
@@ -23,6 +23,7 @@ __all__ = [
     "Position",
     "Resignation",
     "Step",
+    "Variant",
     "format_play",
     "legal_plays",
     "parse_play",

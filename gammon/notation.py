@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gammon.position import BAR, OFF
+from gammon.position import BAR, OFF, Variant
 
 if TYPE_CHECKING:
     from gammon.play import Play
@@ -43,7 +43,8 @@ def format_point(point: int) -> str:
 
 def format_play(play: Play) -> str:
     """The canonical text of ``play``, e.g. ``13/7*/5 6/5`` or ``8/5(2) 6/5(2)``."""
-    facing = play.start.opponent[::-1]
+    # Nothing is hit in long nardy, so no route needs naming for a hit it did not make.
+    facing = play.start.facing() if play.start.variant is Variant.BACKGAMMON else None
     chains = _chains(play._raw_steps)
     chains.sort(key=lambda chain: (-chain[0][0], -chain[-1][1], chain[-1][3]))
     texts = [_format_chain(chain, facing) for chain in chains]
@@ -71,10 +72,10 @@ def _chains(raw_steps: Sequence[_RawStep]) -> list[list[_RawStep]]:
     return chains
 
 
-def _format_chain(chain: list[_RawStep], facing: Sequence[int]) -> str:
+def _format_chain(chain: list[_RawStep], facing: Sequence[int] | None) -> str:
     start = chain[0][0]
     explicit = False
-    if len(chain) == 2 and chain[0][2] != chain[1][2]:
+    if facing is not None and len(chain) == 2 and chain[0][2] != chain[1][2]:
         # With two different dice the other order lands elsewhere; if a blot sits there, the
         # bare "24/13" would not say whether it was hit, so name the landing point.
         other_landing = start - chain[1][2]
@@ -115,14 +116,17 @@ class NotationSyntaxError(Exception):
 _DICE_PREFIX = re.compile(r"^([1-6])\s*-?\s*([1-6])\s*:")
 _GLUE_AROUND = re.compile(r"\s*([/\-(])\s*")
 _GLUE_BEFORE = re.compile(r"\s+([*)])")
-_POINT = r"(?:bar|b|off|o|\d{1,2})"
+_POINT = r"(?:bar|b|off|o|head|h|\d{1,2})"
 _MOVE = re.compile(rf"^(?P<path>{_POINT}\*?(?:[/-]{_POINT}\*?)*)(?:\((?P<count>\d{{1,2}})\))?$")
 _LONE_POINT = re.compile(rf"^{_POINT}\*?$")
 _NAMED_POINTS = {"bar": BAR, "b": BAR, "off": OFF, "o": OFF}
+_HEAD_NAMES = {"head": 24, "h": 24}
 
 
-def read_notation(text: str) -> TypedPlay:
+def read_notation(text: str, *, head_alias: bool = False) -> TypedPlay:
     """Read the text into hops without looking at any position.
+
+    With ``head_alias`` (long nardy) ``h`` and ``head`` stand for point 24.
 
     >>> read_notation('24/18/13').hops
     (Hop(start=24, end=18), Hop(start=18, end=13))
@@ -148,7 +152,7 @@ def read_notation(text: str) -> TypedPlay:
         if _LONE_POINT.match(token):
             lone.append(token)
             if len(lone) == 2:
-                hops.extend(_hops_from_path(lone, 1))
+                hops.extend(_hops_from_path(lone, 1, head_alias))
                 lone = []
             continue
         if lone:
@@ -159,14 +163,14 @@ def read_notation(text: str) -> TypedPlay:
         count = int(match.group("count") or 1)
         if not 1 <= count <= 4:
             raise NotationSyntaxError(f"a move repeats 1 to 4 times, not {count}")
-        hops.extend(_hops_from_path(re.split(r"[/-]", match.group("path")), count))
+        hops.extend(_hops_from_path(re.split(r"[/-]", match.group("path")), count, head_alias))
     if lone:
         raise NotationSyntaxError(f"{lone[0]!r} has no destination")
     return TypedPlay(tuple(hops), dice)
 
 
-def _hops_from_path(parts: list[str], count: int) -> list[Hop]:
-    points = [_read_point(part.rstrip("*")) for part in parts]
+def _hops_from_path(parts: list[str], count: int, head_alias: bool) -> list[Hop]:
+    points = [_read_point(part.rstrip("*"), head_alias) for part in parts]
     if len(points) < 2:
         raise NotationSyntaxError(f"{parts[0]!r} has no destination")
     if points[0] == OFF:
@@ -179,9 +183,13 @@ def _hops_from_path(parts: list[str], count: int) -> list[Hop]:
     return hops * count
 
 
-def _read_point(part: str) -> int:
+def _read_point(part: str, head_alias: bool) -> int:
     if part in _NAMED_POINTS:
         return _NAMED_POINTS[part]
+    if part in _HEAD_NAMES:
+        if not head_alias:
+            raise NotationSyntaxError(f"{part!r} (the head) exists only in long nardy")
+        return _HEAD_NAMES[part]
     if not part.isdigit():
         raise NotationSyntaxError(f"{part!r} is not a point")
     point = int(part)

@@ -10,25 +10,48 @@ that stopped it is named.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from gammon import nardy_movegen
 from gammon.errors import AmbiguousPlayError, IllegalPlayError, InvalidNotationError
 from gammon.movegen import checked_dice, legal_plays, step_end, with_hits
 from gammon.notation import Hop, NotationSyntaxError, format_point, read_notation
 from gammon.play import Play
-from gammon.position import BAR, OFF, Position
+from gammon.position import BAR, OFF, Position, Variant
 
 # A board while replaying: (mover counts, hit mask, dice still to play, highest die first).
 _State = tuple[tuple[int, ...], int, tuple[int, ...]]
 # A resulting layout: (mover counts, opponent counts).
 _Layout = tuple[tuple[int, ...], tuple[int, ...]]
+# One checker step on a board: (board, start, die) -> end point, or the reason it is illegal.
+_Step = Callable[[tuple[int, ...], int, int], int | str]
 
 _STEP_REASONS = {
-    "point_closed": "that point is closed (two or more opposing checkers)",
+    "point_closed": "that point is held by your opponent",
+    "head_rule": (
+        "only one checker may leave the head per turn (two on your first turn with 6-6, 4-4 or 3-3)"
+    ),
+    "six_block": "that builds a block of six points with no opposing checker past it",
     "not_all_home": "you cannot bear off until all your checkers are in your home board",
     "higher_checker": "you can bear off with a larger number only from your highest point",
 }
+
+
+def _stepper(position: Position, roll: tuple[int, int]) -> _Step:
+    """The single-step rule of the position's variant."""
+    facing = position.facing()
+    if position.variant is Variant.BACKGAMMON:
+        return lambda board, start, die: step_end(board, facing, start, die)
+    limit = nardy_movegen.head_limit(position, *roll)
+    head_start = position.player[nardy_movegen.HEAD]
+    lowest = nardy_movegen.lowest_opponent_point(position.opponent)
+
+    def nardy_step(board: tuple[int, ...], start: int, die: int) -> int | str:
+        head_left = limit - (head_start - board[nardy_movegen.HEAD])
+        return nardy_movegen.step_end(board, facing, start, die, head_left, lowest)
+
+    return nardy_step
 
 
 def match_play(text: str, position: Position, dice: Sequence[int]) -> Play:
@@ -37,7 +60,7 @@ def match_play(text: str, position: Position, dice: Sequence[int]) -> Play:
     if not isinstance(text, str):
         raise TypeError(f"play text must be str, not {type(text).__name__}")
     try:
-        typed = read_notation(text)
+        typed = read_notation(text, head_alias=position.variant is Variant.LONG_NARDY)
     except NotationSyntaxError as error:
         raise InvalidNotationError(
             f"cannot read the play: {error}",
@@ -69,16 +92,17 @@ def match_play(text: str, position: Position, dice: Sequence[int]) -> Play:
 
     if len(typed.hops) > len(_dice_to_play(roll)):
         raise illegal("that is more moves than the dice allow", "too_many_moves")
-    facing = position.opponent[::-1]
+    facing = position.facing()
+    step = _stepper(position, roll)
     start: _State = (position.player, 0, _dice_to_play(roll))
-    reached, _reasons = _replay(start, typed.hops, facing)
+    reached, _reasons = _replay(start, typed.hops, facing, step)
     if not reached:
-        raise illegal(*_why_replay_fails(start, typed.hops, facing))
+        raise illegal(*_why_replay_fails(start, typed.hops, facing, step))
 
     opponent = position.opponent
     matches: dict[int, Play] = {}
     for state in reached:
-        for board, mask in _completions(state, facing):
+        for board, mask in _completions(state, facing, step):
             play = by_result.get((board, with_hits(opponent, mask)))
             if play is not None:
                 matches[id(play)] = play
@@ -103,7 +127,7 @@ def _dice_to_play(roll: tuple[int, int]) -> tuple[int, ...]:
 
 
 def _replay(
-    start: _State, hops: Sequence[Hop], facing: Sequence[int]
+    start: _State, hops: Sequence[Hop], facing: Sequence[int], step: _Step
 ) -> tuple[set[_State], list[str]]:
     """Every state after playing all ``hops``, one die step at a time, in any interleaving.
 
@@ -134,7 +158,7 @@ def _replay(
                     continue
                 if target != OFF and point - die < target:
                     continue  # overshoots this move's destination
-                end = step_end(board, facing, point, die)
+                end = step(board, point, die)
                 if isinstance(end, str):
                     reasons.append(end)
                     continue
@@ -158,12 +182,14 @@ def _moved(
     return tuple(moved), mask
 
 
-def _why_replay_fails(start: _State, hops: Sequence[Hop], facing: Sequence[int]) -> tuple[str, str]:
+def _why_replay_fails(
+    start: _State, hops: Sequence[Hop], facing: Sequence[int], step: _Step
+) -> tuple[str, str]:
     """Name the first move (from the highest start down) that cannot be added, and why."""
     ordered = sorted(hops, key=lambda hop: -hop.start)
     states = {start}
     for count in range(1, len(ordered) + 1):
-        reached, reasons = _replay(start, ordered[:count], facing)
+        reached, reasons = _replay(start, ordered[:count], facing, step)
         if not reached:
             fullest = max(states, key=lambda state: len(state[2]))
             return _why_hop_fails(fullest, ordered[count - 1], reasons)
@@ -190,7 +216,7 @@ def _why_hop_fails(state: _State, hop: Hop, reasons: list[str]) -> tuple[str, st
         return (f"{move}: moving {distance} pips cannot be made with {dice_text}", "wrong_distance")
     if hop.end == OFF and not any(total >= distance for total in reachable):
         return (f"{move}: your dice are too small to bear off from {hop.start}", "wrong_distance")
-    for reason in ("not_all_home", "higher_checker", "point_closed"):
+    for reason in ("head_rule", "not_all_home", "higher_checker", "six_block", "point_closed"):
         if reason in reasons:
             return (f"{move}: {_STEP_REASONS[reason]}", reason)
     return (f"{move} cannot be played with these dice", "wrong_distance")
@@ -204,7 +230,9 @@ def _sums(dice: Sequence[int]) -> set[int]:
     return totals
 
 
-def _completions(state: _State, facing: Sequence[int]) -> set[tuple[tuple[int, ...], int]]:
+def _completions(
+    state: _State, facing: Sequence[int], step: _Step
+) -> set[tuple[tuple[int, ...], int]]:
     """The state itself and every layout reachable from it with the dice still unplayed."""
     board, mask, remaining = state
     out = {(board, mask)}
@@ -215,10 +243,10 @@ def _completions(state: _State, facing: Sequence[int]) -> set[tuple[tuple[int, .
         for point in range(BAR, 0, -1):
             if not board[point]:
                 continue
-            end = step_end(board, facing, point, die)
+            end = step(board, point, die)
             if isinstance(end, str):
                 continue
-            out |= _completions((*_moved(board, mask, facing, point, end), left), facing)
+            out |= _completions((*_moved(board, mask, facing, point, end), left), facing, step)
     return out
 
 
