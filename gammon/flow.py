@@ -42,7 +42,7 @@ from gammon.match_rules import MatchRules
 from gammon.movegen import checked_dice, legal_plays
 from gammon.notation import parse_play
 from gammon.play import Play
-from gammon.position import BAR, OFF, Position
+from gammon.position import BAR, OFF, Position, Variant
 
 _START = Position.start()
 
@@ -69,12 +69,16 @@ class ActionError(ValueError):
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game: ``reason`` is ``bear_off``, ``drop`` or ``resign``."""
+    """One finished game: ``reason`` is ``bear_off``, ``drop``, ``resign`` or ``draw``.
+
+    A draw (long nardy's last roll) has no ``winner`` and no ``kind``. In long nardy
+    ``SINGLE`` is oin and ``GAMMON`` is mars.
+    """
 
     number: int
-    winner: int
+    winner: int | None
     points: int
-    kind: WinKind
+    kind: WinKind | None
     reason: str
     cube_value: int
     score_after: tuple[int, int]
@@ -93,7 +97,10 @@ class MatchState:
     """Everything about a match at one moment, and the actions that led here.
 
     ``position`` is seen from ``player_on_roll`` (see :class:`gammon.Position`). During a
-    double or a resignation offer the player who must answer is :attr:`turn`.
+    double or a resignation offer the player who must answer is :attr:`turn`. Long nardy:
+    ``white`` is the player who won the lot (White, first to play in the first game),
+    ``game_starter`` who played first in this game, and ``last_roll`` is true while the
+    other player takes the one extra roll after the starter bore off first.
     """
 
     rules: MatchRules
@@ -113,6 +120,9 @@ class MatchState:
     games: tuple[GameResult, ...] = ()
     actions: tuple[Action, ...] = ()
     dice_events: int = 0
+    game_starter: int = 0
+    white: int | None = None
+    last_roll: bool = False
 
     @property
     def turn(self) -> int | None:
@@ -124,6 +134,10 @@ class MatchState:
         if self.phase is Phase.RESIGNING and self.resignation is not None:
             return 1 - self.resignation.player
         return None
+
+    @property
+    def variant(self) -> Variant:
+        return self.rules.variant
 
     @property
     def winner(self) -> int | None:
@@ -173,8 +187,8 @@ class MatchState:
 
 
 def new_match(rules: MatchRules) -> MatchState:
-    """A match waiting for the opening roll of its first game."""
-    return MatchState(rules=rules)
+    """A match waiting for the opening roll of its first game (the lot, in long nardy)."""
+    return MatchState(rules=rules, position=Position.start(rules.variant))
 
 
 def replay(rules: MatchRules, actions: Iterable[Action]) -> MatchState:
@@ -258,7 +272,9 @@ def _parse(state: MatchState, action: Move) -> Play:
 
 def _double_refusal(state: MatchState, player: int) -> ActionError | None:
     rules = state.rules
-    if not rules.cube:
+    if not rules.uses_cube:
+        if rules.variant is Variant.LONG_NARDY:
+            return ActionError("cube_disabled", "long nardy is played without a doubling cube")
         return ActionError("cube_disabled", "this match is played without the doubling cube")
     if state.phase is Phase.MOVING and state.turn == player:
         return ActionError(
@@ -301,11 +317,22 @@ def _opening_roll(state: MatchState, action: OpeningRoll) -> MatchState:
             )
         return replace(state, dice_events=events)
     starter = 0 if first > second else 1
+    if state.variant is Variant.LONG_NARDY:
+        # The lot only decides who takes White and starts; the first play gets fresh dice.
+        return replace(
+            state,
+            phase=Phase.ROLLING,
+            player_on_roll=starter,
+            game_starter=starter,
+            white=starter,
+            dice_events=events,
+        )
     return replace(
         state,
         phase=Phase.MOVING,
         position=Position.start(),
         player_on_roll=starter,
+        game_starter=starter,
         dice=(first, second),
         dice_events=events,
     )
@@ -324,8 +351,13 @@ def _move(state: MatchState, action: Move) -> MatchState:
 
 
 def _play(state: MatchState, player: int, play: Play) -> MatchState:
+    if state.last_roll:
+        return _after_last_roll(state, player, play.result)
     if play.result.opponent[OFF] == 15:
-        return _end_game(state, player, _bear_off_kind(play.result.player), "bear_off")
+        loser = play.result.player
+        if state.rules.last_roll and player == state.game_starter:
+            return _pass_turn(replace(state, position=play.result, last_roll=True))
+        return _end_game(state, player, _win_kind(state, loser), "bear_off")
     return _pass_turn(replace(state, position=play.result))
 
 
@@ -334,7 +366,18 @@ def _cannot_move(state: MatchState, action: CannotMove) -> MatchState:
     _need_turn(state, action.player)
     if state.legal_plays():
         raise ActionError("must_move", "a legal play exists, so the roll must be played")
+    if state.last_roll:
+        return _after_last_roll(state, action.player, state.position.swapped())
     return _pass_turn(replace(state, position=state.position.swapped()))
+
+
+def _after_last_roll(state: MatchState, player: int, result: Position) -> MatchState:
+    """The extra roll is played: a draw if it bore off the last checker, else the starter won."""
+    after = replace(state, position=result, last_roll=False)
+    if result.opponent[OFF] == 15:
+        return _end_game(after, None, None, "draw")
+    loser = result.opponent
+    return _end_game(after, 1 - player, _win_kind(state, loser), "bear_off")
 
 
 def _double(state: MatchState, action: Double) -> MatchState:
@@ -381,7 +424,11 @@ def _answer_double(state: MatchState, player: int) -> None:
 
 def _resign(state: MatchState, action: Resign) -> MatchState:
     _need_phase(state, Phase.ROLLING, Phase.MOVING)
-    offer = ResignationOffer(action.player, WinKind(action.level), state.phase)
+    level = WinKind(action.level)
+    if state.variant is Variant.LONG_NARDY:
+        # A resignation scores by the position at that moment, whatever was offered.
+        level = _win_kind(state, state.board_for(action.player).player)
+    offer = ResignationOffer(action.player, level, state.phase)
     return replace(state, phase=Phase.RESIGNING, resignation=offer)
 
 
@@ -419,11 +466,17 @@ def _pass_turn(state: MatchState) -> MatchState:
     return replace(state, phase=Phase.ROLLING, player_on_roll=1 - state.player_on_roll, dice=None)
 
 
-def _bear_off_kind(loser: tuple[int, ...]) -> WinKind:
-    """Single if the loser bore off a checker; else gammon, or backgammon with a checker on
-    the bar or in the winner's home board (the loser's points 19 to 24)."""
+def _win_kind(state: MatchState, loser: tuple[int, ...]) -> WinKind:
+    """How much a game won now is worth, from the loser's checkers.
+
+    Backgammon: single if the loser bore off a checker; else gammon, or backgammon with a
+    checker on the bar or in the winner's home board (the loser's points 19 to 24). Long nardy:
+    oin (SINGLE) if the loser bore off a checker, else mars (GAMMON) unless mars is off.
+    """
     if loser[OFF]:
         return WinKind.SINGLE
+    if state.variant is Variant.LONG_NARDY:
+        return WinKind.GAMMON if state.rules.mars else WinKind.SINGLE
     if loser[BAR] or any(loser[19:BAR]):
         return WinKind.BACKGAMMON
     return WinKind.GAMMON
@@ -436,10 +489,14 @@ def game_points(state: MatchState, kind: WinKind) -> int:
     return int(kind) * state.cube_value
 
 
-def _end_game(state: MatchState, winner: int, kind: WinKind, reason: str) -> MatchState:
-    points = game_points(state, kind)
+def _end_game(
+    state: MatchState, winner: int | None, kind: WinKind | None, reason: str
+) -> MatchState:
+    """Score the game (``winner`` ``None`` for a draw) and set up the next one, if any."""
+    points = 0 if kind is None else game_points(state, kind)
     score = list(state.score)
-    score[winner] += points
+    if winner is not None:
+        score[winner] += points
     new_score = (score[0], score[1])
     result = GameResult(
         number=state.game_number,
@@ -453,13 +510,18 @@ def _end_game(state: MatchState, winner: int, kind: WinKind, reason: str) -> Mat
     )
     length = state.rules.length
     finished = replace(state, score=new_score, games=(*state.games, result), dice=None)
-    if length and new_score[winner] >= length:
+    if length and winner is not None and new_score[winner] >= length:
         return replace(finished, phase=Phase.FINISHED)
-    crawford_next = bool(length) and not state.crawford_used and new_score[winner] == length - 1
-    return replace(
+    crawford_next = (
+        state.rules.uses_cube
+        and bool(length)
+        and not state.crawford_used
+        and winner is not None
+        and new_score[winner] == length - 1
+    )
+    next_game = replace(
         finished,
-        phase=Phase.OPENING,
-        position=Position.start(),
+        position=Position.start(state.variant),
         cube_value=1,
         cube_owner=None,
         cube_turned=False,
@@ -468,6 +530,17 @@ def _end_game(state: MatchState, winner: int, kind: WinKind, reason: str) -> Mat
         crawford_game=crawford_next,
         crawford_used=state.crawford_used or crawford_next,
     )
+    if state.variant is Variant.BACKGAMMON:
+        return replace(next_game, phase=Phase.OPENING)
+    starter = _next_starter(state, winner)
+    return replace(next_game, phase=Phase.ROLLING, player_on_roll=starter, game_starter=starter)
+
+
+def _next_starter(state: MatchState, winner: int | None) -> int:
+    """Long nardy: the loser of the last game starts, or the first move alternates."""
+    if state.rules.series_start == "loser" and winner is not None:
+        return 1 - winner
+    return 1 - state.game_starter
 
 
 _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {

@@ -1,58 +1,88 @@
-"""The rules a match is played under: its length and, for money play, the optional rules."""
+"""The rules a match or series is played under: variant, length and the optional rules."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
+
+from gammon.position import Variant
 
 MAX_MATCH_LENGTH: Final = 25
+SERIES_STARTS: Final = ("loser", "alternate")
 
 
 @dataclass(frozen=True)
 class MatchRules:
-    """``length`` 1..25 points, or 0 for money (unlimited) play.
+    """``length`` 1..25 points, or 0 for money play (backgammon) or single games (long nardy).
 
-    Tournament rules govern matches: the Crawford rule always applies and the money-only
-    options (Jacoby, beavers, automatic doubles) are refused. ``automatic_doubles`` is the
-    per-game cap of automatic doubles on tied opening rolls (0 = off). ``cube`` False plays
-    without the doubling cube.
+    Backgammon matches follow the tournament rules: the Crawford rule always applies and the
+    money-only options (Jacoby, beavers, automatic doubles, the latter capped per game) are
+    refused. ``cube`` ``None`` means the variant's default: backgammon has the doubling cube,
+    long nardy never does. Long nardy options: ``mars`` (a loser who bore off nothing pays
+    two points; off: every result is one point), ``last_roll`` (when the starter bears off
+    first the other player rolls once more, and a draw if that finishes them too), and
+    ``series_start``: who starts the later games of a series, the ``loser`` of the previous
+    game or ``alternate``.
     """
 
     length: int = 3
-    cube: bool = True
+    cube: bool | None = None
     jacoby: bool = False
     beavers: bool = False
     automatic_doubles: int = 0
+    variant: Variant = Variant.BACKGAMMON
+    mars: bool = True
+    last_roll: bool = False
+    series_start: str = "loser"
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "variant", Variant(self.variant))
         if not isinstance(self.length, int) or not 0 <= self.length <= MAX_MATCH_LENGTH:
             raise ValueError(f"match length is 1 to {MAX_MATCH_LENGTH}, or 0 for money play")
         if not 0 <= self.automatic_doubles <= 6:
             raise ValueError("automatic doubles per game: 0 (off) to 6")
-        if self.length and (self.jacoby or self.beavers or self.automatic_doubles):
+        if self.series_start not in SERIES_STARTS:
+            raise ValueError(f"series_start is one of {SERIES_STARTS}")
+        money_options = self.jacoby or self.beavers or self.automatic_doubles
+        if self.variant is Variant.LONG_NARDY:
+            if self.cube or money_options:
+                raise ValueError("long nardy is played without the doubling cube")
+            return
+        if self.length and money_options:
             raise ValueError(
                 "Jacoby, beavers and automatic doubles are money-play rules; matches never use them"
             )
-        if not self.cube and (self.beavers or self.automatic_doubles):
-            raise ValueError("beavers and automatic doubles need the doubling cube")
+        if not self.uses_cube and money_options:
+            raise ValueError("Jacoby, beavers and automatic doubles need the doubling cube")
+        if not self.mars or self.last_roll or self.series_start != "loser":
+            raise ValueError("mars, last roll and series start are long nardy options")
 
     @property
     def is_money(self) -> bool:
+        """Unlimited play: money sessions, or single games of long nardy."""
         return self.length == 0
 
-    def to_dict(self) -> dict[str, int | bool]:
+    @property
+    def uses_cube(self) -> bool:
+        return self.variant is Variant.BACKGAMMON if self.cube is None else self.cube
+
+    def to_dict(self) -> dict[str, Any]:
         return {
             "length": self.length,
             "cube": self.cube,
             "jacoby": self.jacoby,
             "beavers": self.beavers,
             "automatic_doubles": self.automatic_doubles,
+            "variant": self.variant.value,
+            "mars": self.mars,
+            "last_roll": self.last_roll,
+            "series_start": self.series_start,
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, object]) -> MatchRules:
-        known = {"length", "cube", "jacoby", "beavers", "automatic_doubles"}
+    def from_dict(cls, data: dict[str, Any]) -> MatchRules:
+        known = set(cls().to_dict())
         unknown = set(data) - known
         if unknown:
             raise ValueError(f"unknown match rules: {sorted(unknown)}")
-        return cls(**data)  # type: ignore[arg-type]
+        return cls(**data)
