@@ -26,6 +26,7 @@ def moves() -> None:
     In:  {"position_id": "4HPwATDgc/ABMA", "dice": [3, 1], "text": "8/5 6/5"}
     Out: {"play": "8/5 6/5", "position_id": "..."}
          or {"error": {"kind": "invalid" | "illegal" | "ambiguous", "message": "..."}}
+    Add "variant": "long_nardy" for long nardy positions.
     """
     serve(iter(sys.stdin.readline, ""), sys.stdout)
 

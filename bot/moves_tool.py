@@ -1,6 +1,8 @@
 """``gammonbot moves``: legal plays and play checking as JSON lines, for scripts and checks.
 
-Each request line is ``{"position_id": ..., "dice": [d1, d2]}``, optionally with ``"text"``.
+Each request line is ``{"position_id": ..., "dice": [d1, d2]}``, optionally with ``"text"``
+and ``"variant"`` (``"backgammon"``, the default, or ``"long_nardy"``: then the Position ID
+holds each side in its own numbering, the bar slot empty).
 Each answer is one JSON line; a bad request is answered with an error and the tool carries on.
 """
 
@@ -15,6 +17,7 @@ from gammon import (
     IllegalPlayError,
     InvalidNotationError,
     Position,
+    Variant,
     legal_plays,
     parse_play,
 )
@@ -43,6 +46,10 @@ def answer(line: str) -> dict[str, Any]:
     position_id = request.get("position_id")
     dice = request.get("dice")
     text = request.get("text")
+    variant = request.get("variant", Variant.BACKGAMMON.value)
+    if variant not in {kind.value for kind in Variant}:
+        known = ", ".join(kind.value for kind in Variant)
+        return _error("malformed", f"variant must be one of: {known}")
     if not isinstance(position_id, str):
         return _error("malformed", "position_id must be a string (a GNU Backgammon Position ID)")
     if not isinstance(dice, list) or len(dice) != 2 or not all(type(die) is int for die in dice):
@@ -50,7 +57,7 @@ def answer(line: str) -> dict[str, Any]:
     if text is not None and not isinstance(text, str):
         return _error("malformed", "text must be a string")
     try:
-        position = Position.from_id(position_id)
+        position = Position.from_id(position_id, variant)
         roll = (dice[0], dice[1])
         if text is None:
             plays = legal_plays(position, roll)

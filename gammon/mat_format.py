@@ -4,6 +4,11 @@
 back into the actions that replay it. Opening re-rolls and rejected resignations have no place
 in the format and are left out; everything that decides the board, the cube and the score is
 kept.
+
+Long nardy has no standard file format, so we use the same layout as our own extension:
+``; [Variation "LongNardy"]``, the tags ``Mars``, ``LastRoll`` and ``SeriesStart`` for its
+options, the same move syntax in each player's own numbering, the lot left out (like backgammon's
+opening re-rolls), and a ``Draw`` line for a game drawn by the last roll.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ from gammon.actions import (
 )
 from gammon.flow import MatchState, Phase, apply, new_match
 from gammon.match_rules import MatchRules
+from gammon.position import Variant
 
 _LEFT_WIDTH = 28  # as gnubg writes it: "%3d) %-28s" then the right cell
 _RIGHT_COLUMN = 5 + _LEFT_WIDTH
@@ -38,13 +44,30 @@ class _Entry:
     text: str
 
 
+_VARIATIONS = {Variant.BACKGAMMON: "Backgammon", Variant.LONG_NARDY: "LongNardy"}
+
+
+def _on_off(flag: bool) -> str:
+    return "On" if flag else "Off"
+
+
 def _header(names: Sequence[str], rules: MatchRules, event_date: str | None) -> list[str]:
     lines = ['; [Site "gammonbot"]']
     for number, name in enumerate(names, start=1):
         lines.append(f'; [Player {number} "{_clean_name(name)}"]')
     if event_date:
         lines.append(f'; [EventDate "{event_date}"]')
-    lines += ['; [Variation "Backgammon"]', '; [Crawford "On"]', '; [Jacoby "Off"]']
+    lines.append(f'; [Variation "{_VARIATIONS[rules.variant]}"]')
+    if rules.variant is Variant.LONG_NARDY:
+        # Our own tags: no standard records long nardy, so the options travel with the file.
+        lines += [
+            '; [Crawford "Off"]',
+            f'; [Mars "{_on_off(rules.mars)}"]',
+            f'; [LastRoll "{_on_off(rules.last_roll)}"]',
+            f'; [SeriesStart "{rules.series_start.capitalize()}"]',
+        ]
+    else:
+        lines += ['; [Crawford "On"]', '; [Jacoby "Off"]']
     lines += ["", f" {rules.length} point match", ""]
     return lines
 
@@ -56,7 +79,7 @@ def _clean_name(name: str) -> str:
 
 def export_mat(state: MatchState, names: Sequence[str], *, event_date: str | None = None) -> str:
     """The match so far as ``.mat`` text; ``names`` are players 0 and 1."""
-    if state.rules.is_money:
+    if state.rules.is_money and state.variant is Variant.BACKGAMMON:
         raise ValueError("the .mat format holds matches; money sessions have no length")
     if len(names) != 2:
         raise ValueError("a match has two player names")
@@ -76,7 +99,7 @@ def export_mat(state: MatchState, names: Sequence[str], *, event_date: str | Non
     for action in state.actions:
         before = current
         current = apply(current, action)
-        if before.phase is Phase.OPENING and not entries and not game_lines:
+        if not game_lines:
             score = before.score
             game_lines.append(f" Game {before.game_number}")
             left = f"{player_names[0]} : {score[0]}"
@@ -97,16 +120,21 @@ def export_mat(state: MatchState, names: Sequence[str], *, event_date: str | Non
         elif isinstance(action, Drop):
             entries.append(_Entry(action.player, " Drops"))
         if len(current.games) > len(before.games):
-            result = current.games[-1]
-            plural = "s" if result.points != 1 else ""
-            match_won = " and the match" if current.phase is Phase.FINISHED else ""
-            text = f"Wins {result.points} point{plural}{match_won}"
-            indent = 6 if result.winner == 0 else _RIGHT_COLUMN + 1
-            close_game(" " * indent + text)
+            close_game(_result_line(current))
             game_lines, entries = [], []
     if entries or game_lines:
         close_game(None)
     return "\n".join(lines).rstrip("\n") + "\n"
+
+
+def _result_line(state: MatchState) -> str:
+    result = state.games[-1]
+    if result.winner is None:
+        return "      Draw"
+    plural = "s" if result.points != 1 else ""
+    match_won = " and the match" if state.phase is Phase.FINISHED else ""
+    indent = 6 if result.winner == 0 else _RIGHT_COLUMN + 1
+    return " " * indent + f"Wins {result.points} point{plural}{match_won}"
 
 
 def _dice_text(dice: tuple[int, int] | None) -> str:
@@ -144,12 +172,21 @@ _DICE = re.compile(r"^([1-6])([1-6]):\s*(.*)$")
 _DOUBLES = re.compile(r"^Doubles\s*=>\s*(\d+)$", re.IGNORECASE)
 
 
+_TAG = re.compile(r'^;\s*\[(\w+)\s+"([^"]*)"\]\s*$')
+_DRAW = re.compile(r"^\s*Draw\s*$", re.IGNORECASE)
+
+
 def import_mat(text: str) -> tuple[MatchRules, list[Action]]:
     """Read ``.mat`` text into match rules and the actions that replay it."""
     length: int | None = None
+    tags: dict[str, str] = {}
     games: list[tuple[list[_Entry], tuple[int, int] | None]] = []
     for raw in text.splitlines():
         line = raw.rstrip()
+        tag = _TAG.match(line.strip())
+        if tag:
+            tags[tag.group(1).lower()] = tag.group(2)
+            continue
         if not line.strip() or line.lstrip().startswith(";"):
             continue
         if length is None:
@@ -169,6 +206,8 @@ def import_mat(text: str) -> tuple[MatchRules, list[Action]]:
             winner = 0 if len(wins.group(1)) < _RIGHT_COLUMN // 2 else 1
             games[-1] = (entries, (winner, int(wins.group(2))))
             continue
+        if _DRAW.match(line):
+            continue  # the replay of the last roll decides it
         move_line = _MOVE_LINE.match(line)
         if move_line:
             entries.extend(_cells(move_line.group(2)))
@@ -178,23 +217,41 @@ def import_mat(text: str) -> tuple[MatchRules, list[Action]]:
         raise MatFormatError(f"cannot read {line.strip()!r}")
     if length is None:
         raise MatFormatError("no ' N point match' line")
-    try:
-        rules = MatchRules(length=length)
-    except ValueError as error:
-        raise MatFormatError(str(error)) from None
+    rules = _rules_from(length, tags)
     actions: list[Action] = []
     state = new_match(rules)
     for entries, win in games:
-        for action in _game_actions(entries):
+        games_before = len(state.games)
+        for action in _game_actions(
+            entries, lot=state.phase is Phase.OPENING, variant=rules.variant
+        ):
             state = _apply(state, action, actions)
             if state.phase is Phase.MOVING and not state.legal_plays():
                 state = _apply(state, CannotMove(state.player_on_roll), actions)
-        if win is not None and state.phase not in (Phase.OPENING, Phase.FINISHED):
+        if win is not None and len(state.games) == games_before:
             winner, points = win
             level = WinKind(max(1, min(3, points // state.cube_value)))
             state = _apply(state, Resign(1 - winner, level), actions)
             state = _apply(state, AcceptResignation(winner), actions)
     return rules, actions
+
+
+def _rules_from(length: int, tags: dict[str, str]) -> MatchRules:
+    variation = tags.get("variation", "Backgammon").lower()
+    try:
+        if variation == "longnardy":
+            return MatchRules(
+                length=length,
+                variant=Variant.LONG_NARDY,
+                mars=tags.get("mars", "On").lower() == "on",
+                last_roll=tags.get("lastroll", "Off").lower() == "on",
+                series_start=tags.get("seriesstart", "Loser").lower(),
+            )
+        if variation != "backgammon":
+            raise MatFormatError(f"unsupported variation {tags['variation']!r}")
+        return MatchRules(length=length)
+    except ValueError as error:
+        raise MatFormatError(str(error)) from None
 
 
 def _cells(content: str) -> list[_Entry]:
@@ -217,21 +274,23 @@ def _apply(state: MatchState, action: Action, actions: list[Action]) -> MatchSta
     return after
 
 
-def _game_actions(entries: Sequence[_Entry]) -> list[Action]:
+def _game_actions(entries: Sequence[_Entry], *, lot: bool, variant: Variant) -> list[Action]:
+    """The actions of one game. ``lot``: the game starts with an opening roll, which in
+    backgammon is the first play's roll and in long nardy only decides who starts."""
     actions: list[Action] = []
-    first = True
     for entry in entries:
         dice = _DICE.match(entry.text)
         if dice:
             roll = (int(dice.group(1)), int(dice.group(2)))
             play = dice.group(3).strip()
-            if first:
+            if lot and variant is Variant.BACKGAMMON:
                 high, low = max(roll), min(roll)
-                opening = (high, low) if entry.player == 0 else (low, high)
-                actions.append(OpeningRoll(opening))
+                actions.append(OpeningRoll((high, low) if entry.player == 0 else (low, high)))
             else:
+                if lot:
+                    actions.append(OpeningRoll((2, 1) if entry.player == 0 else (1, 2)))
                 actions.append(Roll(entry.player, roll))
-            first = False
+            lot = False
             if play:
                 actions.append(Move(entry.player, play))
             # Bare dice are a dance, or the last roll of a running match: the replay decides.

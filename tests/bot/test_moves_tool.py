@@ -84,3 +84,19 @@ def test_the_command_answers_line_by_line_and_carries_on() -> None:
     assert replies[0]["play"] == "8/5 6/5"
     assert replies[1]["error"]["kind"] == "malformed"
     assert replies[2]["play"] == "24/18(2) 13/7(2)"
+
+
+def test_long_nardy_positions_with_the_variant_field() -> None:
+    nardy_start = "AACA/z8AAID/Pw"  # fifteen on each head, each side in its own numbering
+    listing = answer(
+        json.dumps({"position_id": nardy_start, "dice": [3, 3], "variant": "long_nardy"})
+    )
+    assert sorted(entry["play"] for entry in listing["plays"]) == ["24/18(2)", "24/21 24/15"]
+    checked = answer(
+        json.dumps(
+            {"position_id": nardy_start, "dice": [6, 5], "variant": "long_nardy", "text": "h/13"}
+        )
+    )
+    assert checked["play"] == "24/13"
+    refused = answer(json.dumps({"position_id": nardy_start, "dice": [6, 5], "variant": "chess"}))
+    assert refused["error"]["kind"] == "malformed"
