@@ -36,3 +36,19 @@ def test_the_checker_notices_a_foreign_import(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("import json\nfrom click import group\nfrom . import sibling\n")
     assert imported_top_level_modules(sample) == {"json", "click"}
+
+
+RENDERING = GAMMON.parent / "rendering"
+
+
+def test_rendering_never_imports_the_bot_or_storage() -> None:
+    sources = sorted(RENDERING.rglob("*.py"))
+    assert len(sources) >= 5
+    allowed = {"gammon", "rendering", "PIL", "__future__"}
+    foreign = {
+        f"{source.name}: {name}"
+        for source in sources
+        for name in imported_top_level_modules(source)
+        if name not in allowed and name not in sys.stdlib_module_names
+    }
+    assert foreign == set()

@@ -1,0 +1,109 @@
+"""Board picture speed and size at the default width over 300 varied positions.
+
+Positions come from the GNU Backgammon oracle file (every 7th, with its dice, a cube, a score
+and the last play highlighted) plus long nardy self-play positions. Prints one JSON object as
+its last line: render-plus-encode median and p99 (ms), encode alone (the finished picture to
+PNG bytes) median, their ratio, and PNG sizes (KB, median and max).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gammon import Position, Variant, legal_plays  # noqa: E402
+from rendering import BoardView, LastPlay, encode, render_image  # noqa: E402
+
+DATA = ROOT / "tests" / "data" / "gnubg-plays-2000.jsonl"
+BACKGAMMON_CASES = 240
+NARDY_CASES = 60
+
+
+def views(rng: random.Random) -> list[tuple[BoardView, LastPlay | None]]:
+    cases: list[tuple[BoardView, LastPlay | None]] = []
+    rows = [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+    for row in rows[::7][:BACKGAMMON_CASES]:
+        before = Position.from_id(row["pos_id"])
+        plays = legal_plays(before, row["dice"])
+        position = rng.choice(plays).result if plays else before.swapped()
+        last = LastPlay.from_play(rng.choice(plays), 0) if plays else None
+        view = BoardView(
+            variant=Variant.BACKGAMMON,
+            sides=(position.opponent, position.player),
+            turn=1,
+            on_roll=1,
+            dice=(rng.randint(1, 6), rng.randint(1, 6)),
+            cube_value=rng.choice([1, 2, 4, 8]),
+            cube_owner=rng.choice([None, 0, 1]),
+            score=(rng.randint(0, 6), rng.randint(0, 6)),
+            length=7,
+        )
+        cases.append((view, last))
+    position = Position.start(Variant.LONG_NARDY)
+    while len(cases) < BACKGAMMON_CASES + NARDY_CASES:
+        plays = legal_plays(position, (rng.randint(1, 6), rng.randint(1, 6)))
+        if not plays:
+            position = position.swapped()
+            continue
+        play = rng.choice(plays)
+        if play.result.opponent[0] == 15:
+            position = Position.start(Variant.LONG_NARDY)
+            continue
+        position = play.result
+        view = BoardView(
+            variant=Variant.LONG_NARDY,
+            sides=(position.opponent, position.player),
+            turn=1,
+            length=5,
+            cube_visible=False,
+        )
+        cases.append((view, LastPlay.from_play(play, 0)))
+    return cases
+
+
+def main() -> None:
+    rng = random.Random(5)
+    cases = views(rng)
+    names = ("Anna Groß", "Дмитрий")
+    for view, last in cases[:5]:  # warm the caches of every theme-independent piece
+        encode(render_image(view, names=names, last_play=last))
+    totals: list[float] = []
+    encodes: list[float] = []
+    sizes: list[int] = []
+    for view, last in cases:
+        started = time.perf_counter()
+        image = render_image(view, names=names, last_play=last)
+        middle = time.perf_counter()
+        png = encode(image)
+        finished = time.perf_counter()
+        totals.append((finished - started) * 1000)
+        encodes.append((finished - middle) * 1000)
+        sizes.append(len(png))
+    totals.sort()
+    encode_median = statistics.median(encodes)
+    print(
+        json.dumps(
+            {
+                "pictures": len(cases),
+                "width": image.width,
+                "height": image.height,
+                "render_and_encode_ms_median": round(statistics.median(totals), 2),
+                "render_and_encode_ms_p99": round(totals[int(len(totals) * 0.99)], 2),
+                "encode_only_ms_median": round(encode_median, 2),
+                "total_over_encode_ratio": round(statistics.median(totals) / encode_median, 2),
+                "png_kb_median": round(statistics.median(sizes) / 1024, 1),
+                "png_kb_max": round(max(sizes) / 1024, 1),
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,26 @@
+"""Rewrite the golden pictures after an intended change of the rendering.
+
+    python -m tests.rendering.regenerate_goldens
+
+Then look at every picture in tests/rendering/golden/ before committing it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.rendering.scenarios import SCENES
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def main() -> None:
+    GOLDEN.mkdir(exist_ok=True)
+    for name, scene in SCENES.items():
+        path = GOLDEN / f"{name}.png"
+        path.write_bytes(scene())
+        print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
