@@ -7,7 +7,9 @@ import sys
 import click
 
 from bot.moves_tool import serve
+from gammon import Variant
 from gammon.fair_dice import MalformedTranscriptError, load_transcript, verify_transcript
+from rendering import DEFAULT_THEME, DEFAULT_WIDTH, THEMES, BoardView, LastPlay, render_board
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -54,6 +56,58 @@ def verify(transcript: str) -> None:
         return
     click.echo(f"FAILED: {result.problem}")
     sys.exit(1)
+
+
+@main.command()
+@click.option("--position-id", required=True, help="GNU Backgammon Position ID.")
+@click.option("--match-id", help="GNU Backgammon Match ID: dice, cube, score, whose turn.")
+@click.option(
+    "--variant",
+    type=click.Choice([variant.value for variant in Variant]),
+    default=Variant.BACKGAMMON.value,
+    show_default=True,
+)
+@click.option("--last-play", help='The play to highlight, e.g. "8/5 6/5" ("*" marks hits).')
+@click.option(
+    "--theme", type=click.Choice(sorted(THEMES)), default=DEFAULT_THEME, show_default=True
+)
+@click.option("--width", type=click.IntRange(480, 2400), default=DEFAULT_WIDTH, show_default=True)
+@click.option(
+    "--perspective", type=click.IntRange(0, 1), help="Player at the bottom (default: to act)."
+)
+@click.option("--names", nargs=2, default=("", ""), help="Names of players 0 and 1.")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="PNG file.")
+def render(
+    position_id: str,
+    match_id: str | None,
+    variant: str,
+    last_play: str | None,
+    theme: str,
+    width: int,
+    perspective: int | None,
+    names: tuple[str, str],
+    output: str,
+) -> None:
+    """Draw a position as a PNG, from GNU Backgammon IDs."""
+    try:
+        view = BoardView.from_ids(position_id, match_id, variant)
+        highlight = None
+        if last_play:
+            mover = 1 - view.on_roll if view.on_roll is not None else 1 - (view.turn or 0)
+            highlight = LastPlay.from_text(last_play, mover, Variant(variant))
+        png = render_board(
+            view,
+            perspective=perspective,
+            theme=theme,
+            width=width,
+            names=names,
+            last_play=highlight,
+        )
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    with open(output, "wb") as handle:
+        handle.write(png)
+    click.echo(f"wrote {output} ({len(png) // 1024} KB)")
 
 
 if __name__ == "__main__":
