@@ -71,7 +71,13 @@ def verify(transcript: str) -> None:
 @click.option(
     "--theme", type=click.Choice(sorted(THEMES)), default=DEFAULT_THEME, show_default=True
 )
-@click.option("--width", type=click.IntRange(480, 2400), default=DEFAULT_WIDTH, show_default=True)
+@click.option(
+    "--size",
+    type=click.IntRange(480, 2400),
+    default=DEFAULT_WIDTH,
+    show_default=True,
+    help="Width in pixels.",
+)
 @click.option(
     "--perspective", type=click.IntRange(0, 1), help="Player at the bottom (default: to act)."
 )
@@ -83,7 +89,7 @@ def render(
     variant: str,
     last_play: str | None,
     theme: str,
-    width: int,
+    size: int,
     perspective: int | None,
     names: tuple[str, str],
     output: str,
@@ -99,7 +105,7 @@ def render(
             view,
             perspective=perspective,
             theme=theme,
-            width=width,
+            size=size,
             names=names,
             last_play=highlight,
         )

@@ -38,12 +38,12 @@ def render_board(
     *,
     perspective: int | None = None,
     theme: str | Theme = DEFAULT_THEME,
-    width: int = DEFAULT_WIDTH,
+    size: int = DEFAULT_WIDTH,
     names: Sequence[str] = ("", ""),
     last_play: LastPlay | None = None,
     labels: Mapping[str, str] = DEFAULT_LABELS,
 ) -> bytes:
-    """The board as PNG bytes.
+    """The board as PNG bytes, ``size`` pixels wide (the height follows, about 0.82 of it).
 
     ``perspective`` is the player whose home is drawn at the bottom right (default: the player
     to act). ``names`` are players 0 and 1 (empty: "Player 1", "Player 2"). ``last_play`` is
@@ -54,7 +54,7 @@ def render_board(
             state,
             perspective=perspective,
             theme=theme,
-            width=width,
+            size=size,
             names=names,
             last_play=last_play,
             labels=labels,
@@ -77,7 +77,7 @@ def render_image(
     *,
     perspective: int | None = None,
     theme: str | Theme = DEFAULT_THEME,
-    width: int = DEFAULT_WIDTH,
+    size: int = DEFAULT_WIDTH,
     names: Sequence[str] = ("", ""),
     last_play: LastPlay | None = None,
     labels: Mapping[str, str] = DEFAULT_LABELS,
@@ -85,8 +85,8 @@ def render_image(
     """:func:`render_board` before encoding (an RGB image)."""
     view = state if isinstance(state, BoardView) else BoardView.from_state(state)
     chosen = THEMES[theme] if isinstance(theme, str) else theme
-    if not MIN_WIDTH <= width <= MAX_WIDTH:
-        raise ValueError(f"width must be {MIN_WIDTH} to {MAX_WIDTH} pixels")
+    if not MIN_WIDTH <= size <= MAX_WIDTH:
+        raise ValueError(f"size (the width in pixels) must be {MIN_WIDTH} to {MAX_WIDTH}")
     if perspective is None:
         perspective = view.turn if view.turn is not None else (view.on_roll or 0)
     if perspective not in (0, 1):
@@ -97,7 +97,7 @@ def render_image(
         else label(labels, "player", number=player + 1)
         for player in (0, 1)
     )
-    canvas = board_background(chosen, width, view.variant).copy()
+    canvas = board_background(chosen, size, view.variant).copy()
     _Painter(canvas, view, chosen, perspective, full_names, labels, last_play).paint()
     return canvas
 

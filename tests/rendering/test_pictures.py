@@ -120,8 +120,10 @@ def test_perspective_puts_the_chosen_player_at_the_bottom() -> None:
 
 
 def test_bad_options_are_refused() -> None:
-    with pytest.raises(ValueError, match="width"):
-        render_board(state_for_tests(), width=100)
+    with pytest.raises(ValueError, match="size"):
+        render_board(state_for_tests(), size=100)
+    small = picture(render_board(state_for_tests(), size=480))
+    assert small.size == (480, 393)
     with pytest.raises(ValueError, match="perspective"):
         render_board(state_for_tests(), perspective=2)
     with pytest.raises(KeyError):
