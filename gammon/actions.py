@@ -128,39 +128,44 @@ ACTION_TYPES: dict[str, type[Action]] = {
 }
 
 
+_FIELDS: dict[type[Action], tuple[str, ...]] = {
+    cls: tuple(field.name for field in fields(cls)) for cls in ACTION_TYPES.values()
+}
+
+
 def action_to_dict(action: Action) -> dict[str, Any]:
     """A JSON-ready dict: ``{"type": "move", "player": 0, "play": "8/5 6/5"}``."""
     data: dict[str, Any] = {"type": action.kind}
-    for field in fields(action):
-        value = getattr(action, field.name)
+    for name in _FIELDS[type(action)]:
+        value = getattr(action, name)
         if isinstance(value, tuple):
             value = list(value)
         elif isinstance(value, enum.IntEnum):
             value = int(value)
-        data[field.name] = value
+        data[name] = value
     return data
 
 
 def action_from_dict(data: dict[str, Any]) -> Action:
     """The inverse of :func:`action_to_dict`; raises ``ValueError`` on anything else."""
-    if not isinstance(data, dict) or data.get("type") not in ACTION_TYPES:
+    cls = ACTION_TYPES.get(data.get("type")) if isinstance(data, dict) else None  # type: ignore[arg-type]
+    if cls is None:
         raise ValueError(f"not an action: {data!r}")
-    cls = ACTION_TYPES[data["type"]]
     values: dict[str, Any] = {}
-    for field in fields(cls):
-        if field.name not in data:
-            raise ValueError(f"{data['type']} needs {field.name!r}: {data!r}")
-        value = data[field.name]
-        if field.name == "dice":
+    for name in _FIELDS[cls]:
+        if name not in data:
+            raise ValueError(f"{data['type']} needs {name!r}: {data!r}")
+        value = data[name]
+        if name == "player":
+            if value not in (0, 1) or isinstance(value, bool):
+                raise ValueError(f"player is 0 or 1: {data!r}")
+        elif name == "dice":
             if not isinstance(value, list | tuple) or len(value) != 2:
                 raise ValueError(f"dice are two numbers: {data!r}")
             value = (int(value[0]), int(value[1]))
-        elif field.name == "level":
+        elif name == "level":
             value = WinKind(value)
-        elif field.name == "player":
-            if value not in (0, 1):
-                raise ValueError(f"player is 0 or 1: {data!r}")
-        elif field.name == "play" and not isinstance(value, str):
+        elif name == "play" and not isinstance(value, str):
             raise ValueError(f"play is text: {data!r}")
-        values[field.name] = value
+        values[name] = value
     return cls(**values)
