@@ -1,0 +1,395 @@
+"""Matches and their event log: create, load, append with optimistic concurrency, queries.
+
+Appending reads the current state (snapshot, or a replay of the log when the snapshot is
+missing or stale), applies the action with the rules engine, then in one short write
+transaction checks and bumps the version (``UPDATE ... WHERE id = ? AND version = ?``), inserts
+the events and stores the new snapshot. A stale writer gets :class:`ConflictError` and writes
+nothing. No transaction stays open while the engine computes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import RowMapping
+from sqlalchemy.ext.asyncio import AsyncConnection
+
+from gammon.actions import Action, action_from_dict, action_to_dict
+from gammon.fair_dice import FairDice, commitment, join_client_seeds
+from gammon.flow import MatchState, Phase, advance, new_match, replay
+from gammon.match_rules import MatchRules
+from gammon.serialization import state_from_dict, state_to_dict
+from storage.database import Database
+from storage.errors import ConflictError, NotFoundError, SeedStillSecretError
+from storage.records import Appended, LoadedMatch, MatchInfo
+from storage.schema import match_events, matches
+
+logger = logging.getLogger(__name__)
+
+ACTIVE = "active"
+FINISHED = "finished"
+ENDED_STATUSES = ("finished", "abandoned", "expired")
+
+# Every column but the secret seed and the snapshot: what match listings read.
+_INFO_COLUMNS = [column for column in matches.c if column.name not in ("server_seed", "snapshot")]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _info(data: RowMapping) -> MatchInfo:
+    return MatchInfo(
+        id=data["id"],
+        chat_id=data["chat_id"],
+        player_ids=(data["player0_id"], data["player1_id"]),
+        rules=MatchRules.from_dict(data["rules"]),
+        status=data["status"],
+        version=data["version"],
+        turn_user_id=data["turn_user_id"],
+        dice_commitment=data["dice_commitment"],
+        client_seeds=(data["client_seed0"], data["client_seed1"]),
+        move_time_limit=data["move_time_limit"],
+        deadline=data["deadline"],
+        board_messages=data["board_messages"],
+        created_at=data["created_at"],
+        updated_at=data["updated_at"],
+        finished_at=data["finished_at"],
+    )
+
+
+_STATE_CACHE_SIZE = 2048
+
+
+class MatchRepository:
+    """Matches and their event log. Keeps the newest state of recently used matches in
+    memory, keyed by version: a cached state is only ever used for the exact version it
+    belongs to, and every write still checks that version in the database."""
+
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+        self._states: OrderedDict[int, tuple[int, MatchState]] = OrderedDict()
+        self._facts: dict[int, tuple[tuple[int, int], int | None]] = {}
+
+    def _remember(self, match_id: int, version: int, state: MatchState) -> None:
+        self._states[match_id] = (version, state)
+        self._states.move_to_end(match_id)
+        if len(self._states) > _STATE_CACHE_SIZE:
+            self._states.popitem(last=False)
+
+    def _recall(self, match_id: int, version: int) -> MatchState | None:
+        cached = self._states.get(match_id)
+        return cached[1] if cached is not None and cached[0] == version else None
+
+    async def match_info(self, match_id: int) -> MatchInfo:
+        """The match's row without its state (cheap: no snapshot is read)."""
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(sa.select(*_INFO_COLUMNS).where(matches.c.id == match_id))
+            ).first()
+        if row is None:
+            raise NotFoundError(f"no match {match_id}")
+        return _info(row._mapping)
+
+    async def create_match(
+        self,
+        *,
+        chat_id: int,
+        player_ids: tuple[int, int],
+        rules: MatchRules,
+        server_seed: bytes,
+        client_seeds: tuple[str, str],
+        move_time_limit: int | None = None,
+        now: datetime | None = None,
+    ) -> LoadedMatch:
+        """A new match waiting for its opening roll; the seed's commitment is stored with it."""
+        moment = now or _now()
+        state = new_match(rules)
+        values = {
+            "chat_id": chat_id,
+            "player0_id": player_ids[0],
+            "player1_id": player_ids[1],
+            "variant": rules.variant.value,
+            "rules": rules.to_dict(),
+            "status": ACTIVE,
+            "version": 0,
+            "snapshot": state_to_dict(state),
+            "snapshot_version": 0,
+            "turn_user_id": None,
+            "dice_commitment": commitment(server_seed),
+            "server_seed": server_seed.hex(),
+            "client_seed0": client_seeds[0],
+            "client_seed1": client_seeds[1],
+            "move_time_limit": move_time_limit,
+            "deadline": moment + timedelta(seconds=move_time_limit) if move_time_limit else None,
+            "board_messages": {},
+            "created_at": moment,
+            "updated_at": moment,
+            "finished_at": None,
+        }
+        async with self.engine.begin() as connection:
+            result = await connection.execute(sa.insert(matches).values(**values))
+            match_id = result.inserted_primary_key[0] if result.inserted_primary_key else None
+        assert match_id is not None
+        return await self.load_match(int(match_id))
+
+    async def load_match(self, match_id: int) -> LoadedMatch:
+        """The match and its current state (rebuilt from the log if the snapshot is stale)."""
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(
+                    sa.select(*_INFO_COLUMNS, matches.c.snapshot, matches.c.snapshot_version).where(
+                        matches.c.id == match_id
+                    )
+                )
+            ).first()
+            if row is None:
+                raise NotFoundError(f"no match {match_id}")
+            info = _info(row._mapping)
+            self._facts[match_id] = (info.player_ids, info.move_time_limit)
+            snapshot = row._mapping["snapshot"]
+            if snapshot is not None and row._mapping["snapshot_version"] == info.version:
+                state = state_from_dict(snapshot)
+                self._remember(match_id, info.version, state)
+                return LoadedMatch(info, state)
+            state = await self._replayed(connection, info)
+        if info.status == ACTIVE:
+            logger.info("match %s: snapshot rebuilt from %s events", match_id, info.version)
+            await self._store_snapshot(match_id, info.version, state)
+        self._remember(match_id, info.version, state)
+        return LoadedMatch(info, state)
+
+    async def _replayed(self, connection: AsyncConnection, info: MatchInfo) -> MatchState:
+        rows = await connection.execute(
+            sa.select(match_events.c.action)
+            .where(match_events.c.match_id == info.id)
+            .order_by(match_events.c.seq)
+        )
+        return replay(info.rules, (action_from_dict(action) for (action,) in rows))
+
+    async def _store_snapshot(self, match_id: int, version: int, state: MatchState) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                sa.update(matches)
+                .where(matches.c.id == match_id, matches.c.version == version)
+                .values(snapshot=state_to_dict(state), snapshot_version=version)
+            )
+
+    async def events(self, match_id: int) -> list[Action]:
+        """The event log in order: the truth of the match."""
+        async with self.engine.connect() as connection:
+            rows = await connection.execute(
+                sa.select(match_events.c.action)
+                .where(match_events.c.match_id == match_id)
+                .order_by(match_events.c.seq)
+            )
+            return [action_from_dict(action) for (action,) in rows]
+
+    async def append_action(
+        self,
+        match_id: int,
+        expected_version: int,
+        action: Action,
+        *,
+        actor_id: int | None = None,
+        now: datetime | None = None,
+    ) -> Appended:
+        """Apply ``action`` if the match is still at ``expected_version``.
+
+        Raises :class:`ConflictError` when another writer got there first (nothing written) and
+        the engine's ``ActionError`` when the action is not allowed now.
+        """
+        known = self._recall(match_id, expected_version)
+        if known is None:
+            loaded = await self.load_match(match_id)
+            if loaded.info.version != expected_version:
+                raise ConflictError(
+                    f"match {match_id} is at version {loaded.info.version}, not {expected_version}"
+                )
+            known = loaded.state
+        # The rules and players never change, so the cached row is good enough to compute with;
+        # the write below checks version and status in the database itself.
+        state, recorded = advance(known, action)
+        moment = now or _now()
+        new_version = expected_version + len(recorded)
+        finished = state.phase is Phase.FINISHED
+        players, limit = await self._fixed_facts(match_id)
+        turn = state.turn
+        values: dict[str, Any] = {
+            "version": new_version,
+            # A finished match is read rarely (exports, checks): its log alone is kept.
+            "snapshot": None if finished else state_to_dict(state),
+            "snapshot_version": None if finished else new_version,
+            "status": FINISHED if finished else ACTIVE,
+            "turn_user_id": None if turn is None or finished else players[turn],
+            "updated_at": moment,
+            "deadline": moment + timedelta(seconds=limit) if limit and not finished else None,
+        }
+        if finished:
+            values["finished_at"] = moment
+        async with self.engine.begin() as connection:
+            result = await connection.execute(
+                sa.update(matches)
+                .where(
+                    matches.c.id == match_id,
+                    matches.c.version == expected_version,
+                    matches.c.status == ACTIVE,
+                )
+                .values(**values)
+                .returning(*_INFO_COLUMNS)
+            )
+            row = result.first()
+            if row is None:
+                self._states.pop(match_id, None)
+                raise ConflictError(
+                    f"match {match_id} is no longer at version {expected_version}, or has ended"
+                )
+            await connection.execute(
+                sa.insert(match_events),
+                [
+                    {
+                        "match_id": match_id,
+                        "seq": expected_version + offset,
+                        "actor_id": actor_id if offset == 0 else None,
+                        "action": action_to_dict(recorded_action),
+                        "created_at": moment,
+                    }
+                    for offset, recorded_action in enumerate(recorded)
+                ],
+            )
+        self._remember(match_id, new_version, state)
+        return Appended(LoadedMatch(_info(row._mapping), state), tuple(recorded))
+
+    async def _fixed_facts(self, match_id: int) -> tuple[tuple[int, int], int | None]:
+        """The players and move time limit: set at creation, never changed, so cached."""
+        facts = self._facts.get(match_id)
+        if facts is None:
+            info = await self.match_info(match_id)
+            facts = (info.player_ids, info.move_time_limit)
+            if len(self._facts) > _STATE_CACHE_SIZE:
+                self._facts.clear()
+            self._facts[match_id] = facts
+        return facts
+
+    async def dice_for(self, match_id: int, nonce: int) -> tuple[int, int]:
+        """The dice of dice event ``nonce``, computed here so the seed never leaves storage."""
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(
+                    sa.select(
+                        matches.c.server_seed, matches.c.client_seed0, matches.c.client_seed1
+                    ).where(matches.c.id == match_id)
+                )
+            ).first()
+        if row is None:
+            raise NotFoundError(f"no match {match_id}")
+        dice = FairDice(bytes.fromhex(row[0]), join_client_seeds(row[1], row[2]))
+        return dice.roll(nonce)
+
+    async def set_client_seed(
+        self, match_id: int, player: int, seed: str, *, now: datetime | None = None
+    ) -> MatchInfo:
+        """A player's own client seed; only before the first dice event of the match."""
+        column = "client_seed0" if player == 0 else "client_seed1"
+        async with self.engine.begin() as connection:
+            result = await connection.execute(
+                sa.update(matches)
+                .where(matches.c.id == match_id, matches.c.version == 0)
+                .values({column: seed, "updated_at": now or _now()})
+            )
+            if result.rowcount != 1:
+                raise ConflictError("client seeds can be set only before the first roll")
+        return (await self.load_match(match_id)).info
+
+    async def reveal_seed(self, match_id: int) -> bytes:
+        """The server seed, once the match has ended (for the transcript)."""
+        async with self.engine.connect() as connection:
+            row = (
+                await connection.execute(
+                    sa.select(matches.c.status, matches.c.server_seed).where(
+                        matches.c.id == match_id
+                    )
+                )
+            ).first()
+        if row is None:
+            raise NotFoundError(f"no match {match_id}")
+        if row[0] not in ENDED_STATUSES:
+            raise SeedStillSecretError(f"match {match_id} is still being played")
+        return bytes.fromhex(row[1])
+
+    async def end_match(
+        self, match_id: int, expected_version: int, status: str, *, now: datetime | None = None
+    ) -> None:
+        """Close a match that did not finish by play: ``abandoned`` or ``expired``."""
+        if status not in ("abandoned", "expired"):
+            raise ValueError("a match ends by play, or is abandoned or expired")
+        moment = now or _now()
+        async with self.engine.begin() as connection:
+            result = await connection.execute(
+                sa.update(matches)
+                .where(
+                    matches.c.id == match_id,
+                    matches.c.version == expected_version,
+                    matches.c.status == ACTIVE,
+                )
+                .values(
+                    status=status,
+                    finished_at=moment,
+                    updated_at=moment,
+                    deadline=None,
+                    turn_user_id=None,
+                )
+            )
+            if result.rowcount != 1:
+                raise ConflictError(f"match {match_id} changed or has already ended")
+
+    async def set_board_messages(self, match_id: int, messages: dict[str, Any]) -> None:
+        """Remember the platform message ids of the current board (for later edits)."""
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                sa.update(matches).where(matches.c.id == match_id).values(board_messages=messages)
+            )
+
+    async def drop_snapshot(self, match_id: int) -> None:
+        """Forget the cached state (tests and repairs): the next load replays the log."""
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                sa.update(matches)
+                .where(matches.c.id == match_id)
+                .values(snapshot=None, snapshot_version=None)
+            )
+
+    async def _infos(self, *conditions: Any) -> list[MatchInfo]:
+        async with self.engine.connect() as connection:
+            rows = await connection.execute(
+                sa.select(*_INFO_COLUMNS).where(*conditions).order_by(matches.c.id)
+            )
+            return [_info(row._mapping) for row in rows]
+
+    async def active_match_for(self, chat_id: int, user_id: int) -> LoadedMatch | None:
+        """The user's active match in this chat (a user has at most one per chat)."""
+        found = await self._infos(
+            matches.c.chat_id == chat_id,
+            matches.c.status == ACTIVE,
+            sa.or_(matches.c.player0_id == user_id, matches.c.player1_id == user_id),
+        )
+        return await self.load_match(found[0].id) if found else None
+
+    async def active_matches_of(self, user_id: int) -> list[MatchInfo]:
+        """Every active match the user plays in, in any chat."""
+        return await self._infos(
+            matches.c.status == ACTIVE,
+            sa.or_(matches.c.player0_id == user_id, matches.c.player1_id == user_id),
+        )
+
+    async def matches_waiting_on(self, user_id: int) -> list[MatchInfo]:
+        """Active matches where it is this user's turn to act."""
+        return await self._infos(matches.c.status == ACTIVE, matches.c.turn_user_id == user_id)
+
+    async def due_deadlines(self, now: datetime) -> list[MatchInfo]:
+        """Active matches whose move time limit has run out."""
+        return await self._infos(matches.c.status == ACTIVE, matches.c.deadline <= now)

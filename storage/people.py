@@ -1,0 +1,154 @@
+"""Users and chats: who plays, where, in which language, with which preferences."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import RowMapping
+
+from storage.database import Database
+from storage.errors import NotFoundError
+from storage.records import ChatRecord, UserRecord
+from storage.schema import chats, users
+
+
+def _user(data: RowMapping) -> UserRecord:
+    return UserRecord(
+        id=data["id"],
+        platform=data["platform"],
+        platform_user_id=data["platform_user_id"],
+        display_name=data["display_name"],
+        locale=data["locale"],
+        preferences=dict(data["preferences"]),
+    )
+
+
+def _chat(data: RowMapping) -> ChatRecord:
+    return ChatRecord(
+        id=data["id"],
+        platform=data["platform"],
+        platform_chat_id=data["platform_chat_id"],
+        locale=data["locale"],
+        settings=dict(data["settings"]),
+    )
+
+
+class UserRepository:
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+
+    async def upsert_user(
+        self, platform: str, platform_user_id: str, display_name: str, locale: str | None = None
+    ) -> UserRecord:
+        """The user for this platform account, created on first sight; the name follows the
+        platform's latest (the locale only when the platform gives one)."""
+        async with self.engine.begin() as connection:
+            row = (
+                await connection.execute(
+                    sa.select(users).where(
+                        users.c.platform == platform, users.c.platform_user_id == platform_user_id
+                    )
+                )
+            ).first()
+            if row is None:
+                await connection.execute(
+                    sa.insert(users).values(
+                        platform=platform,
+                        platform_user_id=platform_user_id,
+                        display_name=display_name,
+                        locale=locale,
+                        preferences={},
+                        created_at=datetime.now(UTC),
+                    )
+                )
+            else:
+                changes: dict[str, Any] = {}
+                if row._mapping["display_name"] != display_name:
+                    changes["display_name"] = display_name
+                if locale and row._mapping["locale"] != locale:
+                    changes["locale"] = locale
+                if changes:
+                    await connection.execute(
+                        sa.update(users).where(users.c.id == row._mapping["id"]).values(**changes)
+                    )
+            fresh = (
+                await connection.execute(
+                    sa.select(users).where(
+                        users.c.platform == platform, users.c.platform_user_id == platform_user_id
+                    )
+                )
+            ).one()
+        return _user(fresh._mapping)
+
+    async def get_user(self, user_id: int) -> UserRecord:
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(sa.select(users).where(users.c.id == user_id))).first()
+        if row is None:
+            raise NotFoundError(f"no user {user_id}")
+        return _user(row._mapping)
+
+    async def set_preferences(self, user_id: int, preferences: dict[str, Any]) -> UserRecord:
+        """Merge ``preferences`` into the user's (e.g. ``{"auto_roll": False}``)."""
+        current = await self.get_user(user_id)
+        merged = {**current.preferences, **preferences}
+        async with self.engine.begin() as connection:
+            await connection.execute(
+                sa.update(users).where(users.c.id == user_id).values(preferences=merged)
+            )
+        return await self.get_user(user_id)
+
+
+class ChatRepository:
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+
+    async def upsert_chat(
+        self, platform: str, platform_chat_id: str, locale: str | None = None
+    ) -> ChatRecord:
+        async with self.engine.begin() as connection:
+            query = sa.select(chats).where(
+                chats.c.platform == platform, chats.c.platform_chat_id == platform_chat_id
+            )
+            row = (await connection.execute(query)).first()
+            if row is None:
+                await connection.execute(
+                    sa.insert(chats).values(
+                        platform=platform,
+                        platform_chat_id=platform_chat_id,
+                        locale=locale,
+                        settings={},
+                        created_at=datetime.now(UTC),
+                    )
+                )
+                row = (await connection.execute(query)).one()
+        return _chat(row._mapping)
+
+    async def get_chat(self, chat_id: int) -> ChatRecord:
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(sa.select(chats).where(chats.c.id == chat_id))).first()
+        if row is None:
+            raise NotFoundError(f"no chat {chat_id}")
+        return _chat(row._mapping)
+
+    async def update_chat(
+        self,
+        chat_id: int,
+        *,
+        locale: str | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> ChatRecord:
+        """Set the chat's language and merge settings (e.g. the default match length)."""
+        current = await self.get_chat(chat_id)
+        values: dict[str, Any] = {}
+        if locale is not None:
+            values["locale"] = locale
+        if settings is not None:
+            values["settings"] = {**current.settings, **settings}
+        if values:
+            async with self.engine.begin() as connection:
+                await connection.execute(
+                    sa.update(chats).where(chats.c.id == chat_id).values(**values)
+                )
+        return await self.get_chat(chat_id)

@@ -1,0 +1,124 @@
+"""The tables, in SQLAlchemy Core: portable between SQLite and PostgreSQL.
+
+Times are stored as naive UTC and handed out as aware UTC datetimes. The event log
+(``match_events``) is the truth about every match; ``matches.snapshot`` is a cache of the state
+it replays to, stamped with the version it belongs to.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Dialect
+
+
+class UtcDateTime(sa.types.TypeDecorator[datetime]):
+    """Aware UTC datetimes in Python, naive UTC in the database."""
+
+    impl = sa.DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if not isinstance(value, datetime) or value.tzinfo is None:
+            raise ValueError("times must be aware datetimes")
+        return value.astimezone(UTC).replace(tzinfo=None)
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        return None if value is None else value.replace(tzinfo=UTC)
+
+
+metadata = sa.MetaData(
+    naming_convention={
+        "ix": "ix_%(column_0_label)s",
+        "uq": "uq_%(table_name)s_%(column_0_name)s",
+        "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+        "pk": "pk_%(table_name)s",
+    }
+)
+
+users = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("platform", sa.String(16), nullable=False),
+    sa.Column("platform_user_id", sa.String(64), nullable=False),
+    sa.Column("display_name", sa.String(256), nullable=False),
+    sa.Column("locale", sa.String(16)),
+    sa.Column("preferences", sa.JSON, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.UniqueConstraint("platform", "platform_user_id", name="uq_users_platform_user"),
+)
+
+chats = sa.Table(
+    "chats",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("platform", sa.String(16), nullable=False),
+    sa.Column("platform_chat_id", sa.String(64), nullable=False),
+    sa.Column("locale", sa.String(16)),
+    sa.Column("settings", sa.JSON, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.UniqueConstraint("platform", "platform_chat_id", name="uq_chats_platform_chat"),
+)
+
+challenges = sa.Table(
+    "challenges",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("chat_id", sa.ForeignKey("chats.id"), nullable=False),
+    sa.Column("challenger_id", sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("challenged_id", sa.ForeignKey("users.id")),  # NULL: open to anyone in the chat
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("move_time_limit", sa.Integer),  # seconds; NULL: no limit
+    sa.Column("state", sa.String(16), nullable=False),
+    sa.Column("expires_at", UtcDateTime, nullable=False),
+    sa.Column("message_ref", sa.String(128)),
+    sa.Column("match_id", sa.ForeignKey("matches.id")),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Index("ix_challenges_chat_state", "chat_id", "state"),
+    sa.Index("ix_challenges_state_expires", "state", "expires_at"),
+)
+
+matches = sa.Table(
+    "matches",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("chat_id", sa.ForeignKey("chats.id"), nullable=False),
+    sa.Column("player0_id", sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("player1_id", sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("variant", sa.String(16), nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # active | finished | abandoned | expired
+    sa.Column("version", sa.Integer, nullable=False),  # events in the log
+    sa.Column("snapshot", sa.JSON),
+    sa.Column("snapshot_version", sa.Integer),
+    sa.Column("turn_user_id", sa.ForeignKey("users.id")),  # who must act now
+    sa.Column("dice_commitment", sa.String(64), nullable=False),
+    sa.Column("server_seed", sa.String(64), nullable=False),  # secret until the match ends
+    sa.Column("client_seed0", sa.String(256), nullable=False),
+    sa.Column("client_seed1", sa.String(256), nullable=False),
+    sa.Column("move_time_limit", sa.Integer),
+    sa.Column("deadline", UtcDateTime),
+    sa.Column("board_messages", sa.JSON, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("updated_at", UtcDateTime, nullable=False),
+    sa.Column("finished_at", UtcDateTime),
+    sa.Index("ix_matches_chat_status", "chat_id", "status"),
+    sa.Index("ix_matches_player0_status", "player0_id", "status"),
+    sa.Index("ix_matches_player1_status", "player1_id", "status"),
+    sa.Index("ix_matches_status_deadline", "status", "deadline"),
+)
+
+match_events = sa.Table(
+    "match_events",
+    metadata,
+    sa.Column("match_id", sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True),
+    sa.Column("actor_id", sa.ForeignKey("users.id")),  # NULL: the dice or the bot itself
+    sa.Column("action", sa.JSON, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+)
