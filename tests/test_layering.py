@@ -52,3 +52,16 @@ def test_rendering_never_imports_the_bot_or_storage() -> None:
         if name not in allowed and name not in sys.stdlib_module_names
     }
     assert foreign == set()
+
+
+def test_no_database_code_outside_storage() -> None:
+    root = GAMMON.parent
+    database_modules = {"sqlalchemy", "sqlite3", "aiosqlite", "alembic", "asyncpg"}
+    offenders = {
+        f"{source.relative_to(root)}: {name}"
+        for package in ("gammon", "rendering", "bot")
+        for source in sorted((root / package).rglob("*.py"))
+        for name in imported_top_level_modules(source)
+        if name in database_modules
+    }
+    assert offenders == set()

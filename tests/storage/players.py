@@ -1,0 +1,54 @@
+"""Helpers for storage tests: a chat with two players, and random legal actions to append."""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass
+
+from gammon.actions import Action, OpeningRoll, Roll
+from gammon.fair_dice import FairDice
+from gammon.flow import MatchState, Phase
+from gammon.match_rules import MatchRules
+from storage import ChatRepository, Database, LoadedMatch, MatchRepository, UserRepository
+from tests.gammon.selfplay import random_action
+
+
+@dataclass
+class Table:
+    database: Database
+    matches: MatchRepository
+    chat_id: int
+    player_ids: tuple[int, int]
+
+    async def new_match(self, rules: MatchRules | None = None) -> LoadedMatch:
+        return await self.matches.create_match(
+            chat_id=self.chat_id,
+            player_ids=self.player_ids,
+            rules=rules or MatchRules(length=3),
+            server_seed=os.urandom(32),
+            client_seeds=("seed-anna", "seed-bob"),
+        )
+
+
+async def open_table(url: str, *, migrate: bool = True) -> Table:
+    database = Database(url)
+    if migrate:
+        await database.migrate()
+    users = UserRepository(database)
+    anna = await users.upsert_user("telegram", "1001", "Anna")
+    bob = await users.upsert_user("telegram", "1002", "Bob")
+    chat = await ChatRepository(database).upsert_chat("telegram", "-500")
+    return Table(database, MatchRepository(database), chat.id, (anna.id, bob.id))
+
+
+async def next_action(
+    matches: MatchRepository, match_id: int, state: MatchState, rng: random.Random
+) -> Action:
+    """A random legal action; rolls take their dice from the match's own fair dice."""
+    action = random_action(state, rng, FairDice(bytes(32), "unused"))
+    if isinstance(action, OpeningRoll):
+        return OpeningRoll(await matches.dice_for(match_id, state.dice_events))
+    if isinstance(action, Roll) and state.phase is Phase.ROLLING:
+        return Roll(action.player, await matches.dice_for(match_id, state.dice_events))
+    return action

@@ -1,0 +1,246 @@
+"""Matches in the database: the event log is the truth, the snapshot only a cache."""
+
+from __future__ import annotations
+
+import random
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from gammon.actions import (
+    AcceptResignation,
+    Beaver,
+    CannotMove,
+    Double,
+    Drop,
+    Move,
+    OpeningRoll,
+    RejectResignation,
+    Resign,
+    Roll,
+    Take,
+    WinKind,
+)
+from gammon.fair_dice import FairDice, commitment, join_client_seeds, transcript, verify_transcript
+from gammon.flow import ActionError, Phase, replay
+from gammon.match_rules import MatchRules
+from storage import ChallengeRepository, ConflictError, SeedStillSecretError, UserRepository
+from tests.storage.players import Table, next_action
+
+
+async def play(table: Table, match_id: int, steps: int, seed: int) -> int:
+    rng = random.Random(seed)
+    version = 0
+    for _ in range(steps):
+        loaded = await table.matches.load_match(match_id)
+        if loaded.info.status != "active":
+            break
+        action = await next_action(table.matches, match_id, loaded.state, rng)
+        appended = await table.matches.append_action(match_id, loaded.info.version, action)
+        version = appended.match.info.version
+    return version
+
+
+async def test_a_new_match_waits_for_the_opening_roll(table: Table) -> None:
+    loaded = await table.new_match()
+    assert loaded.info.version == 0
+    assert loaded.info.status == "active"
+    assert loaded.state.phase is Phase.OPENING
+    assert len(loaded.info.dice_commitment) == 64
+
+
+async def test_appending_checks_and_bumps_the_version(table: Table) -> None:
+    match = await table.new_match()
+    dice = await table.matches.dice_for(match.info.id, 0)
+    appended = await table.matches.append_action(match.info.id, 0, OpeningRoll(dice))
+    assert appended.match.info.version == 1
+    with pytest.raises(ConflictError):
+        await table.matches.append_action(match.info.id, 0, OpeningRoll(dice))
+    assert len(await table.matches.events(match.info.id)) == 1
+
+
+async def test_a_refused_action_writes_nothing(table: Table) -> None:
+    match = await table.new_match()
+    with pytest.raises(ActionError):
+        await table.matches.append_action(match.info.id, 0, Roll(0, (3, 1)))
+    reloaded = await table.matches.load_match(match.info.id)
+    assert reloaded.info.version == 0
+    assert await table.matches.events(match.info.id) == []
+
+
+async def test_a_dance_is_appended_together_with_its_roll(table: Table) -> None:
+    rng = random.Random(17)
+    for _game in range(30):
+        match = await table.new_match(MatchRules(length=1))
+        while True:
+            loaded = await table.matches.load_match(match.info.id)
+            if loaded.info.status != "active":
+                break
+            action = await next_action(table.matches, match.info.id, loaded.state, rng)
+            appended = await table.matches.append_action(match.info.id, loaded.info.version, action)
+            if len(appended.recorded) == 2:
+                assert isinstance(appended.recorded[1], CannotMove)
+                assert appended.match.info.version == loaded.info.version + 2
+                events = await table.matches.events(match.info.id)
+                assert events[-2:] == list(appended.recorded)
+                return
+    raise AssertionError("no dance in 30 random one-point matches")
+
+
+async def test_deleted_snapshots_come_back_identical(table: Table) -> None:
+    loaded = []
+    for number in range(6):
+        variant = "long_nardy" if number % 2 else "backgammon"
+        match = await table.new_match(MatchRules(length=3, variant=variant))
+        await play(table, match.info.id, 60 + number * 10, seed=number)
+        loaded.append(await table.matches.load_match(match.info.id))
+    for match in loaded:
+        await table.matches.drop_snapshot(match.info.id)
+    for match in loaded:
+        again = await table.matches.load_match(match.info.id)
+        assert again.state == match.state
+        assert again.info.version == match.info.version
+        events = await table.matches.events(match.info.id)
+        assert replay(match.info.rules, events) == match.state
+
+
+async def test_every_action_type_round_trips_through_the_log(table: Table) -> None:
+    money = await table.new_match(MatchRules(length=0, beavers=True))
+    match_id = money.info.id
+    actions = [
+        OpeningRoll((3, 1)),
+        Move(0, "8/5 6/5"),
+        Roll(1, (6, 4)),
+        Move(1, "24/14"),
+        Double(0),
+        Beaver(1),
+        Roll(0, (2, 1)),
+        Move(0, "13/11 6/5"),
+        Double(1),
+        Take(0),
+        Resign(1, WinKind.GAMMON),
+        RejectResignation(0),
+        Roll(1, (6, 6)),
+        Resign(0, WinKind.BACKGAMMON),
+        AcceptResignation(1),
+        OpeningRoll((2, 5)),
+        Move(1, "13/11 13/8"),
+        Double(0),
+        Drop(1),
+    ]
+    version = 0
+    for action in actions:
+        appended = await table.matches.append_action(match_id, version, action)
+        version = appended.match.info.version
+    events = await table.matches.events(match_id)
+    assert {type(event).__name__ for event in events} >= {
+        "OpeningRoll",
+        "Move",
+        "Roll",
+        "Double",
+        "Beaver",
+        "Take",
+        "Drop",
+        "Resign",
+        "AcceptResignation",
+        "RejectResignation",
+    }
+    await table.matches.drop_snapshot(match_id)
+    assert (await table.matches.load_match(match_id)).state == replay(
+        MatchRules(length=0, beavers=True), events
+    )
+    nardy = await table.new_match(MatchRules(length=1, variant="long_nardy", last_roll=True))
+    for action in (OpeningRoll((5, 2)), Roll(0, (6, 6)), Move(0, "24/18(2)"), Roll(1, (4, 4))):
+        version = (await table.matches.load_match(nardy.info.id)).info.version
+        await table.matches.append_action(nardy.info.id, version, action)
+    events = await table.matches.events(nardy.info.id)
+    assert events[-1] == Roll(1, (4, 4))
+    assert replay(nardy.info.rules, events) == (await table.matches.load_match(nardy.info.id)).state
+
+
+async def test_the_seed_stays_secret_until_the_match_ends(table: Table) -> None:
+    match = await table.new_match(MatchRules(length=1))
+    with pytest.raises(SeedStillSecretError):
+        await table.matches.reveal_seed(match.info.id)
+    listings = [
+        await table.matches.load_match(match.info.id),
+        await table.matches.active_match_for(table.chat_id, table.player_ids[0]),
+        await table.matches.active_matches_of(table.player_ids[1]),
+    ]
+    await play(table, match.info.id, 2000, seed=3)
+    seed = await table.matches.reveal_seed(match.info.id)
+    for listing in listings:
+        assert seed.hex() not in repr(listing)
+    final = await table.matches.load_match(match.info.id)
+    assert final.info.status == "finished"
+    assert commitment(seed) == final.info.dice_commitment
+    dice = FairDice(seed, join_client_seeds(*final.info.client_seeds))
+    rolls = [
+        action.dice
+        for action in await table.matches.events(match.info.id)
+        if isinstance(action, OpeningRoll | Roll)
+    ]
+    assert verify_transcript(transcript(dice, rolls)).ok
+
+
+async def test_client_seeds_can_be_set_only_before_the_first_roll(table: Table) -> None:
+    match = await table.new_match()
+    info = await table.matches.set_client_seed(match.info.id, 1, "my own seed")
+    assert info.client_seeds == ("seed-anna", "my own seed")
+    dice = await table.matches.dice_for(match.info.id, 0)
+    await table.matches.append_action(match.info.id, 0, OpeningRoll(dice))
+    with pytest.raises(ConflictError):
+        await table.matches.set_client_seed(match.info.id, 0, "too late")
+
+
+async def test_queries_for_the_command_layer(table: Table) -> None:
+    now = datetime(2026, 11, 29, 12, tzinfo=UTC)
+    match = await table.matches.create_match(
+        chat_id=table.chat_id,
+        player_ids=table.player_ids,
+        rules=MatchRules(length=3),
+        server_seed=bytes(32),
+        client_seeds=("a", "b"),
+        move_time_limit=3600,
+        now=now,
+    )
+    found = await table.matches.active_match_for(table.chat_id, table.player_ids[1])
+    assert found is not None
+    assert found.info.id == match.info.id
+    assert await table.matches.active_match_for(table.chat_id + 1, table.player_ids[1]) is None
+    appended = await table.matches.append_action(match.info.id, 0, OpeningRoll((3, 1)), now=now)
+    waiting = await table.matches.matches_waiting_on(table.player_ids[0])
+    assert [info.id for info in waiting] == [match.info.id]
+    assert await table.matches.matches_waiting_on(table.player_ids[1]) == []
+    assert appended.match.info.deadline == now + timedelta(hours=1)
+    assert await table.matches.due_deadlines(now + timedelta(minutes=59)) == []
+    due = await table.matches.due_deadlines(now + timedelta(hours=1))
+    assert [info.id for info in due] == [match.info.id]
+    await table.matches.end_match(match.info.id, 1, "expired", now=now + timedelta(hours=1))
+    assert await table.matches.due_deadlines(now + timedelta(days=9)) == []
+    assert await table.matches.reveal_seed(match.info.id) == bytes(32)
+
+
+async def test_users_chats_and_challenges(table: Table) -> None:
+    users = UserRepository(table.database)
+    again = await users.upsert_user("telegram", "1001", "Anna K.", "de")
+    assert again.id == table.player_ids[0]
+    assert (again.display_name, again.locale) == ("Anna K.", "de")
+    updated = await users.set_preferences(again.id, {"auto_roll": False})
+    assert updated.preferences == {"auto_roll": False}
+    challenges = ChallengeRepository(table.database)
+    offer = await challenges.create_challenge(
+        chat_id=table.chat_id,
+        challenger_id=table.player_ids[0],
+        challenged_id=None,
+        rules=MatchRules(length=5),
+        move_time_limit=None,
+    )
+    assert [open_offer.id for open_offer in await challenges.open_challenges(table.chat_id)] == [
+        offer.id
+    ]
+    accepted = await challenges.answer_challenge(offer.id, "accepted")
+    assert accepted.state == "accepted"
+    with pytest.raises(ConflictError):
+        await challenges.answer_challenge(offer.id, "declined")
+    assert await challenges.due_challenges(datetime.now(UTC) + timedelta(days=2)) == []

@@ -1,0 +1,41 @@
+"""A separate process that keeps appending random actions, printing each acknowledged version.
+
+    python -m tests.storage.writer URL SEED SECONDS MATCH_ID [MATCH_ID ...]
+
+Prints ``ack MATCH VERSION`` after every committed append (flushed at once), so a parent that
+kills it knows exactly what was acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+import time
+
+from storage import ConflictError
+from tests.storage.players import next_action, open_table
+
+
+async def main(url: str, seed: int, seconds: float, match_ids: list[int]) -> None:
+    table = await open_table(url, migrate=False)
+    rng = random.Random(seed)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        match_id = rng.choice(match_ids)
+        loaded = await table.matches.load_match(match_id)
+        if loaded.info.status != "active":
+            continue
+        action = await next_action(table.matches, match_id, loaded.state, rng)
+        try:
+            appended = await table.matches.append_action(match_id, loaded.info.version, action)
+        except ConflictError:
+            continue
+        print(f"ack {match_id} {appended.match.info.version}", flush=True)
+    await table.database.close()
+
+
+if __name__ == "__main__":
+    asyncio.run(
+        main(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), list(map(int, sys.argv[4:])))
+    )
