@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
 
+from bot.config import load_settings
 from bot.moves_tool import serve
 from gammon import Variant
 from gammon.fair_dice import MalformedTranscriptError, load_transcript, verify_transcript
 from rendering import DEFAULT_THEME, DEFAULT_WIDTH, THEMES, BoardView, LastPlay, render_board
+from storage import StorageError
+from storage.database import backup_sqlite
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -114,6 +118,19 @@ def render(
     with open(output, "wb") as handle:
         handle.write(png)
     click.echo(f"wrote {output} ({len(png) // 1024} KB)")
+
+
+@main.command()
+@click.argument("path", type=click.Path(dir_okay=False, path_type=str))
+def backup(path: str) -> None:
+    """Write a consistent copy of the (SQLite) database to PATH, while the bot keeps running."""
+    try:
+        backup_sqlite(load_settings().database_url, path)
+    except (ValueError, OSError, StorageError) as error:
+        click.echo(f"backup failed: {error}", err=True)
+        sys.exit(2)
+    size = os.path.getsize(path)
+    click.echo(f"backup written to {path} ({size // 1024} KB)")
 
 
 if __name__ == "__main__":
