@@ -6,7 +6,7 @@ then times ``append_action`` (load, version check, engine, event insert, snapsho
 commit) and ``load_match`` on the active matches. Prints one JSON object as its last line:
 medians and p99 in ms, and the database size per finished match as the database grows.
 
-    python benchmarks/storage.py [--finished 100000] [--active 1000] [--keep PATH]
+    python benchmarks/storage.py [--finished 100000] [--active 1000] [--keep PATH [--reuse]]
 """
 
 from __future__ import annotations
@@ -201,12 +201,18 @@ def main() -> None:
     parser.add_argument("--finished", type=int, default=100_000)
     parser.add_argument("--active", type=int, default=1_000)
     parser.add_argument("--keep", type=Path, help="build the database here and keep it")
+    parser.add_argument(
+        "--reuse", action="store_true", help="with --keep: measure an existing database again"
+    )
     arguments = parser.parse_args()
     rng = random.Random(7)
     folder = tempfile.TemporaryDirectory()
     path = arguments.keep or Path(folder.name) / "bench.db"
     started = time.perf_counter()
-    growth = build(path, arguments.finished, arguments.active, rng)
+    if arguments.reuse and arguments.keep and path.exists():
+        growth = [(arguments.finished, path.stat().st_size)]
+    else:
+        growth = build(path, arguments.finished, arguments.active, rng)
     build_seconds = time.perf_counter() - started
     result: dict[str, object] = {
         "finished_matches": arguments.finished,
