@@ -379,6 +379,14 @@ class MatchRepository:
         )
         return await self.load_match(found[0].id) if found else None
 
+    async def latest_match_for(self, chat_id: int, user_id: int) -> MatchInfo | None:
+        """The user's newest match in this chat, active or ended."""
+        found = await self._infos(
+            matches.c.chat_id == chat_id,
+            sa.or_(matches.c.player0_id == user_id, matches.c.player1_id == user_id),
+        )
+        return found[-1] if found else None
+
     async def active_matches_of(self, user_id: int) -> list[MatchInfo]:
         """Every active match the user plays in, in any chat."""
         return await self._infos(

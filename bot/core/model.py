@@ -1,0 +1,77 @@
+"""What goes into the command layer and what comes out, free of any chat platform.
+
+Adapters turn platform updates into a :class:`Request` and the resulting :class:`Message`
+effects into API calls; nothing here knows Discord or Telegram.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rendering import BoardView
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who acts: a platform account (ids are strings on every platform)."""
+
+    platform: str
+    user_id: str
+    name: str
+    locale: str | None = None
+
+
+@dataclass(frozen=True)
+class ChatRef:
+    platform: str
+    chat_id: str
+    private: bool = False
+    locale: str | None = None
+
+
+@dataclass(frozen=True)
+class Request:
+    """A typed command (``command`` without the slash, ``argument`` the rest), a button press
+    (``token``), or plain text (``text``: a move typed in a private chat or as a reply to a
+    board). ``event_id`` is the id the platform gave this message or interaction; ``mentions``
+    are the accounts the text mentions, resolved by the adapter."""
+
+    actor: Actor
+    chat: ChatRef
+    command: str | None = None
+    argument: str = ""
+    token: str | None = None
+    text: str | None = None
+    event_id: str = ""
+    mentions: tuple[Actor, ...] = ()
+
+
+@dataclass(frozen=True)
+class Button:
+    label: str
+    token: str
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Message:
+    """One message to post. ``private_to`` (a platform user id) makes it visible to that user
+    only where the platform allows (refusals). ``slot`` names what the message is, e.g.
+    ``board:12``: posting a new message in the same slot removes the old one's buttons.
+    ``mention`` lists the users to notify."""
+
+    chat: ChatRef
+    text: str
+    buttons: tuple[Button, ...] = ()
+    image: bytes | None = None
+    board: BoardView | None = None
+    attachments: tuple[Attachment, ...] = ()
+    mention: tuple[str, ...] = ()
+    private_to: str | None = None
+    slot: str | None = None
+    extra: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,149 @@
+"""Texts built from several pieces: rules summaries, board captions, refusals of plays.
+
+Every sentence goes through gettext (``_``), so it is extracted into the catalogs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from gammon import Variant
+from gammon.actions import WinKind
+from gammon.errors import PlayError
+from gammon.flow import ActionError, GameResult, MatchState
+from gammon.match_rules import MatchRules
+
+Gettext = Callable[[str], str]
+
+
+def rules_summary(_: Gettext, rules: MatchRules, move_time_limit: int | None) -> str:
+    kind = _("long nardy") if rules.variant is Variant.LONG_NARDY else _("backgammon")
+    if rules.length:
+        text = _("{length}-point match of {game}").format(length=rules.length, game=kind)
+    elif rules.variant is Variant.LONG_NARDY:
+        text = _("single games of {game}").format(game=kind)
+    else:
+        text = _("money game of {game}").format(game=kind)
+    extras = []
+    if rules.variant is Variant.BACKGAMMON and not rules.uses_cube:
+        extras.append(_("no cube"))
+    if rules.jacoby:
+        extras.append(_("Jacoby rule"))
+    if rules.beavers:
+        extras.append(_("beavers"))
+    if rules.automatic_doubles:
+        extras.append(_("automatic doubles"))
+    if move_time_limit:
+        hours = move_time_limit / 3600
+        extras.append(
+            _("{hours} h per move").format(
+                hours=int(hours) if hours.is_integer() else round(hours, 1)
+            )
+        )
+    else:
+        extras.append(_("no time limit"))
+    return text + " (" + ", ".join(extras) + ")"
+
+
+def score_line(_: Gettext, state: MatchState, names: Sequence[str]) -> str:
+    text = _("Score: {first} {a} – {b} {second}").format(
+        first=names[0], a=state.score[0], b=state.score[1], second=names[1]
+    )
+    if state.crawford_game:
+        text += " · " + _("Crawford game")
+    return text
+
+
+def ids_line(state: MatchState) -> str:
+    """gnubg's IDs, so the position can be pasted into GNU Backgammon."""
+    position = state.position.id()
+    if state.variant is Variant.LONG_NARDY:
+        return f"Position ID: {position}"
+    return f"Position ID: {position} · Match ID: {state.match_id()}"
+
+
+def game_result_text(_: Gettext, result: GameResult, names: Sequence[str], variant: Variant) -> str:
+    if result.winner is None:
+        return _("Game {number} is a draw: the last roll bore off every checker.").format(
+            number=result.number
+        )
+    winner = names[result.winner]
+    if result.reason == "drop":
+        how = _("the double was dropped")
+    elif result.reason == "resign":
+        how = _("resignation")
+    elif variant is Variant.LONG_NARDY:
+        how = _("mars") if result.kind is WinKind.GAMMON else _("oin")
+    elif result.kind is WinKind.BACKGAMMON:
+        how = _("backgammon")
+    elif result.kind is WinKind.GAMMON:
+        how = _("gammon")
+    else:
+        how = _("single game")
+    return _("Game {number}: {name} wins {points} ({how}, cube {cube}).").format(
+        number=result.number, name=winner, points=result.points, how=how, cube=result.cube_value
+    )
+
+
+def action_refusal(_: Gettext, error: ActionError) -> str:
+    """A localised sentence for why an action is not allowed now."""
+    if error.play_error is not None:
+        return play_refusal(_, error.play_error)
+    reasons = {
+        "not_your_turn": _("It is not your turn."),
+        "roll_first": _("Roll first."),
+        "already_rolled": _("You have already rolled, so you can no longer double this turn."),
+        "opening_roll_first": _("The game starts with the opening roll."),
+        "double_pending": _("A double is waiting for an answer."),
+        "resignation_pending": _("A resignation is waiting for an answer."),
+        "not_cube_owner": _("Your opponent owns the cube."),
+        "crawford_game": _("Nobody may double in the Crawford game."),
+        "dead_cube": _("The cube is dead for you: winning this game already wins you the match."),
+        "cube_disabled": _("This match is played without the doubling cube."),
+        "no_double_pending": _("There is no double to answer."),
+        "not_doubled_player": _("Only the doubled player answers a double."),
+        "beaver_disabled": _("Beavers are not played in this match."),
+        "no_resignation_pending": _("There is no resignation to answer."),
+        "not_your_resignation": _("Your opponent answers your resignation."),
+        "match_over": _("The match is over."),
+        "must_move": _("A legal play exists, so you must move."),
+    }
+    return reasons.get(error.reason, _("That is not possible now."))
+
+
+def play_refusal(_: Gettext, error: PlayError) -> str:
+    reasons = {
+        "syntax": _("I cannot read that move. Write it like 13/10* 6/5 or bar/22 or 6/off."),
+        "no_checker": _("You have no checker there."),
+        "bar_first": _("You must enter your checker from the bar first."),
+        "point_closed": _("That point is held by your opponent."),
+        "not_all_home": _("You can bear off only when all your checkers are in your home board."),
+        "higher_checker": _("With a larger number you bear off only from your highest point."),
+        "wrong_distance": _("Your dice do not fit that move."),
+        "backwards": _("Checkers only move forward, towards your home board."),
+        "too_many_moves": _("That is more moves than your dice allow."),
+        "dice_mismatch": _("That play is written for other dice."),
+        "no_play": _("No legal play exists with this roll."),
+        "must_use_both": _("You must use both dice when both can be played."),
+        "must_use_all": _("You must play as many of the four numbers as possible."),
+        "must_play_larger": _("Only one die can be played, so it must be the larger one."),
+        "head_rule": _("Only one checker may leave the head per turn."),
+        "six_block": _(
+            "You may not build six points in a row before an opposing checker has passed them."
+        ),
+        "ambiguous": _("That could mean several plays."),
+    }
+    text = reasons.get(error.reason, _("That move is not legal."))
+    options = getattr(error, "alternatives", ()) or getattr(error, "candidates", ())
+    if options:
+        listed = ", ".join(str(play) for play in list(options)[:5])
+        text += " " + _("Legal plays include: {plays}").format(plays=listed)
+    return text
+
+
+def resignation_name(_: Gettext, level: WinKind) -> str:
+    return {
+        WinKind.SINGLE: _("a single game"),
+        WinKind.GAMMON: _("a gammon"),
+        WinKind.BACKGAMMON: _("a backgammon"),
+    }[level]

@@ -1,0 +1,68 @@
+"""Action tokens: the whole state of a button, in one compact format for every platform.
+
+``bg1:<verb>:<target>:<version>`` where the target is ``m<id>`` (a match) or ``c<id>`` (a
+challenge) and the version is the match version the button was made for, so a stale or
+repeated press can be recognised. At most 64 bytes (Telegram's callback data limit).
+
+>>> format_token(Token("take", "m", 12, 40))
+'bg1:take:m12:40'
+>>> parse_token("bg1:take:m12:40")
+Token(verb='take', kind='m', target=12, version=40)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+PREFIX: Final = "bg1"
+MAX_BYTES: Final = 64
+VERBS: Final = frozenset(
+    {
+        "accept",
+        "decline",
+        "cancel",
+        "roll",
+        "double",
+        "take",
+        "drop",
+        "beaver",
+        "resign1",
+        "resign2",
+        "resign3",
+        "keep",
+        "raccept",
+        "rreject",
+    }
+)
+_PATTERN: Final = re.compile(r"^bg1:([a-z0-9]{1,12}):([mc])([0-9]{1,12}):([0-9]{1,9})$")
+
+
+@dataclass(frozen=True)
+class Token:
+    verb: str
+    kind: str  # "m" match, "c" challenge
+    target: int
+    version: int
+
+
+class BadTokenError(ValueError):
+    """Not a token this bot made."""
+
+
+def format_token(token: Token) -> str:
+    text = f"{PREFIX}:{token.verb}:{token.kind}{token.target}:{token.version}"
+    if token.verb not in VERBS or len(text.encode()) > MAX_BYTES:
+        raise ValueError(f"not a valid token: {text!r}")
+    return text
+
+
+def parse_token(text: object) -> Token:
+    """Read a token defensively: anything unexpected is a :class:`BadTokenError`."""
+    if not isinstance(text, str) or len(text) > MAX_BYTES:
+        raise BadTokenError("not a token")
+    found = _PATTERN.match(text)
+    if not found or found.group(1) not in VERBS:
+        raise BadTokenError("not a token")
+    return Token(found.group(1), found.group(2), int(found.group(3)), int(found.group(4)))
