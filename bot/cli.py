@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 
 import click
+from pydantic import ValidationError
 
-from bot.config import load_settings
+from bot.config import Settings, load_settings
+from bot.console_app.main import run_console
 from bot.moves_tool import serve
 from gammon import Variant
 from gammon.fair_dice import MalformedTranscriptError, load_transcript, verify_transcript
@@ -131,6 +134,38 @@ def backup(path: str) -> None:
         sys.exit(2)
     size = os.path.getsize(path)
     click.echo(f"backup written to {path} ({size // 1024} KB)")
+
+
+@main.command()
+def console() -> None:
+    """The local console chat: play by typing NAME: TEXT lines."""
+    settings = _settings_or_exit()
+    asyncio.run(run_console(settings.database_url, settings.console_image_dir))
+
+
+@main.command()
+def run() -> None:
+    """Start every chat platform whose token is set; with none, the console chat."""
+    settings = _settings_or_exit()
+    if settings.discord_token is not None or settings.telegram_token is not None:
+        click.echo(
+            "This version has no Discord or Telegram adapter yet; unset DISCORD_TOKEN and "
+            "TELEGRAM_TOKEN to use the console chat.",
+            err=True,
+        )
+        sys.exit(2)
+    click.echo("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting the console chat.", err=True)
+    asyncio.run(run_console(settings.database_url, settings.console_image_dir))
+
+
+def _settings_or_exit() -> Settings:
+    try:
+        return load_settings()
+    except ValidationError as error:
+        for problem in error.errors():
+            where = ".".join(str(part) for part in problem["loc"]).upper()
+            click.echo(f"setting {where}: {problem['msg']}", err=True)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

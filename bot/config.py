@@ -5,7 +5,9 @@ Tokens are never logged: they are ``SecretStr`` values whose ``repr`` hides them
 
 from __future__ import annotations
 
-from pydantic import Field
+from pathlib import Path
+
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from storage import DEFAULT_URL
@@ -19,6 +21,11 @@ class Settings(BaseSettings):
     database_url: str = Field(
         default=DEFAULT_URL,
         description="SQLAlchemy URL of the database; the default is a SQLite file here.",
+    )
+    discord_token: SecretStr | None = Field(default=None, description="Discord bot token.")
+    telegram_token: SecretStr | None = Field(default=None, description="Telegram bot token.")
+    console_image_dir: Path = Field(
+        default=Path("boards"), description="Where the console chat writes board pictures."
     )
 
 

@@ -1,0 +1,106 @@
+"""The console protocol: ``NAME: TEXT`` lines in, bot messages out.
+
+``alice: /challenge @bob 3`` sends a command as alice (users are created on first use);
+``bob: [Accept]`` presses that button of the latest message showing it; ``#room alice: ...``
+speaks in another chat (``#@alice`` is alice's private chat with the bot). Each bot message is
+printed with who sees it, its text, its buttons as ``[Label]``, the path of its picture, and
+an ASCII board. Without a terminal, every input line's output ends with a line ``--``.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TextIO
+
+from bot.console_app.ascii_board import ascii_board
+from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.service import Core
+
+PLATFORM = "console"
+_LINE = re.compile(r"^(?:#(?P<chat>\S+)\s+)?(?P<name>[^:\s]{1,32}):\s?(?P<text>.*)$")
+_BUTTON = re.compile(r"^\[(?P<label>[^\]]{1,40})\]$")
+
+
+class ConsoleChat:
+    def __init__(self, core: Core, out: TextIO, *, image_dir: Path | None = None) -> None:
+        self.core = core
+        self.out = out
+        self.image_dir = image_dir
+        self.buttons: dict[str, dict[str, str]] = {}
+        self.events = 0
+        self.images = 0
+
+    async def line(self, raw: str) -> None:
+        """Handle one input line and print what the bot answers."""
+        text = raw.strip()
+        if not text or text.startswith("//"):
+            return
+        found = _LINE.match(text)
+        if not found:
+            self.out.write("? write NAME: TEXT, e.g. alice: /challenge @bob 3\n")
+            return
+        chat_name = found.group("chat") or "main"
+        name = found.group("name")
+        body = found.group("text").strip()
+        self.events += 1
+        actor = Actor(PLATFORM, name.lower(), name, None)
+        chat = ChatRef(PLATFORM, chat_name, private=chat_name.startswith("@"))
+        request = self._request(actor, chat, body)
+        if request is None:
+            return
+        for message in await self.core.handle(request):
+            self._print(message)
+
+    def _request(self, actor: Actor, chat: ChatRef, body: str) -> Request | None:
+        event = f"console-{self.events}"
+        button = _BUTTON.match(body)
+        if button:
+            token = self.buttons.get(chat.chat_id, {}).get(button.group("label").lower())
+            if token is None:
+                self.out.write(f"? no [{button.group('label')}] button here\n")
+                return None
+            return Request(actor, chat, token=token, event_id=event)
+        if body.startswith("/"):
+            command, _, argument = body[1:].partition(" ")
+            mentions = tuple(
+                Actor(PLATFORM, word[1:].lower(), word[1:])
+                for word in argument.split()
+                if word.startswith("@") and len(word) > 1
+            )
+            return Request(
+                actor, chat, command=command, argument=argument, event_id=event, mentions=mentions
+            )
+        if chat.private:
+            return Request(actor, chat, text=body, event_id=event)
+        self.out.write("? in a group chat, moves start with /move\n")
+        return None
+
+    def _print(self, message: Message) -> None:
+        audience = (
+            f"only {message.private_to}" if message.private_to else f"#{message.chat.chat_id}"
+        )
+        mentions = " ".join(f"@{user}" for user in message.mention)
+        self.out.write(f"[bot → {audience}]{' ' + mentions if mentions else ''}\n")
+        self.out.write(message.text + "\n")
+        if message.buttons:
+            remembered = self.buttons.setdefault(message.chat.chat_id, {})
+            for button in message.buttons:
+                remembered[button.label.lower()] = button.token
+            self.out.write(" ".join(f"[{button.label}]" for button in message.buttons) + "\n")
+        if message.image is not None and self.image_dir is not None:
+            self.images += 1
+            self.image_dir.mkdir(parents=True, exist_ok=True)
+            path = self.image_dir / f"board-{self.images:04d}.png"
+            path.write_bytes(message.image)
+            self.out.write(f"(picture: {path})\n")
+        for attachment in message.attachments:
+            if self.image_dir is not None:
+                target = self.image_dir / attachment.filename
+                target.write_bytes(attachment.data)
+                self.out.write(f"(file: {target})\n")
+            else:
+                self.out.write(f"(file: {attachment.filename}, {len(attachment.data)} bytes)\n")
+        if message.board is not None:
+            viewer = message.board.turn if message.board.turn is not None else 0
+            self.out.write(ascii_board(message.board, viewer) + "\n")

@@ -1,0 +1,39 @@
+"""Run the console chat on standard input and output."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from bot.console_app.chat import ConsoleChat
+from bot.core.service import Core
+from storage import Database
+
+BANNER = (
+    "gammonbot console. Type lines like  alice: /challenge @bob 3  then  bob: [Accept]\n"
+    "/help lists the commands; Ctrl-D ends.\n"
+)
+
+
+async def run_console(database_url: str, image_dir: Path | None) -> None:
+    database = Database(database_url)
+    await database.migrate()
+    chat = ConsoleChat(Core(database), sys.stdout, image_dir=image_dir)
+    interactive = sys.stdin.isatty()
+    if interactive:
+        sys.stdout.write(BANNER)
+    try:
+        while True:
+            if interactive:
+                sys.stdout.write("> ")
+                sys.stdout.flush()
+            line = await asyncio.to_thread(sys.stdin.readline)
+            if not line:
+                break
+            await chat.line(line)
+            if not interactive:
+                sys.stdout.write("--\n")
+            sys.stdout.flush()
+    finally:
+        await database.close()
