@@ -1,0 +1,82 @@
+"""Scripted players for the command layer: they read the bot's messages and act like people."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.service import Core
+from gammon.flow import Phase
+
+PLATFORM = "test"
+
+
+@dataclass
+class Room:
+    """A chat with a bot and the messages it has sent."""
+
+    core: Core
+    chat: ChatRef
+    log: list[Message] = field(default_factory=list)
+    events: int = 0
+
+    async def send(self, name: str, **fields: object) -> list[Message]:
+        self.events += 1
+        actor = Actor(PLATFORM, name, name.title(), fields.pop("locale", None))  # type: ignore[arg-type]
+        request = Request(actor, self.chat, event_id=f"e{self.events}", **fields)  # type: ignore[arg-type]
+        answer = await self.core.handle(request)
+        self.log.extend(answer)
+        return answer
+
+    async def command(self, name: str, text: str, **fields: object) -> list[Message]:
+        command, _, argument = text.lstrip("/").partition(" ")
+        mentions = tuple(
+            Actor(PLATFORM, word[1:], word[1:].title())
+            for word in argument.split()
+            if word.startswith("@")
+        )
+        return await self.send(
+            name, command=command, argument=argument, mentions=mentions, **fields
+        )
+
+    async def press(self, name: str, label: str) -> list[Message]:
+        for message in reversed(self.log):
+            for button in message.buttons:
+                if button.label == label:
+                    return await self.send(name, token=button.token)
+        raise AssertionError(f"no [{label}] button in the log")
+
+
+async def play_to_the_end(room: Room, names: tuple[str, str], seed: int, limit: int = 3000) -> None:
+    """Both players act whenever it is their turn: roll, play a random legal move, take
+    doubles, double now and then."""
+    rng = random.Random(seed)
+    users = {}
+    for name in names:
+        users[name] = await room.core.users.upsert_user(PLATFORM, name, name.title())
+    chat = await room.core.chats.upsert_chat(PLATFORM, room.chat.chat_id)
+    for _step in range(limit):
+        loaded = None
+        for name in names:
+            loaded = await room.core.matches.active_match_for(chat.id, users[name].id)
+            if loaded is not None:
+                break
+        if loaded is None:
+            return
+        state = loaded.state
+        actor = state.turn if state.turn is not None else state.player_on_roll
+        name = names[0] if loaded.info.player_ids[actor] == users[names[0]].id else names[1]
+        if state.phase is Phase.ROLLING:
+            if state.double_refusal(actor) is None and rng.random() < 0.05:
+                await room.command(name, "/double")
+            else:
+                await room.command(name, "/roll")
+        elif state.phase is Phase.MOVING:
+            play = rng.choice(state.legal_plays())
+            await room.command(name, f"/move {play}")
+        elif state.phase is Phase.DOUBLED:
+            await room.press(name, "Take" if rng.random() < 0.8 else "Drop")
+        elif state.phase is Phase.RESIGNING:
+            await room.press(name, "Accept")
+    raise AssertionError("the match did not end")

@@ -1,0 +1,123 @@
+"""The command layer end to end: challenges, turns, the cube, resignations, refusals."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.core.model import ChatRef
+from bot.core.service import Core
+from gammon.fair_dice import verify_transcript
+from storage import Database
+from tests.bot.scripted import PLATFORM, Room, play_to_the_end
+
+
+@pytest.fixture
+async def room(tmp_path: Path) -> AsyncIterator[Room]:
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    await database.migrate()
+    yield Room(Core(database, render_images=False), ChatRef(PLATFORM, "group-1"))
+    await database.close()
+
+
+async def test_a_whole_match_from_challenge_to_the_revealed_seed(room: Room) -> None:
+    offer = await room.command("anna", "/challenge @bob 3")
+    assert "Anna challenges Bob" in offer[0].text
+    assert [button.label for button in offer[0].buttons] == ["Accept", "Decline", "Cancel"]
+    started = await room.press("bob", "Accept")
+    assert any("commitment" in message.text for message in started)
+    assert any("Position ID" in message.text for message in started)
+    await play_to_the_end(room, ("anna", "bob"), seed=1)
+    ending = [message for message in room.log if message.text.startswith("Match over")]
+    assert len(ending) == 1
+    files = {file.filename: file.data for file in ending[0].attachments}
+    transcript_file = next(name for name in files if name.endswith("transcript.json"))
+    assert verify_transcript(json.loads(files[transcript_file])).ok
+    assert any(name.endswith(".mat") for name in files)
+
+
+async def test_only_the_challenged_player_accepts(room: Room) -> None:
+    await room.command("anna", "/challenge @bob 3")
+    refused = await room.press("carl", "Accept")
+    assert refused[0].private_to == "carl"
+    assert "someone else" in refused[0].text
+    own = await room.press("anna", "Accept")
+    assert "your own challenge" in own[0].text
+    await room.press("bob", "Decline")
+    again = await room.press("bob", "Accept")
+    assert "already been answered" in again[0].text
+
+
+async def test_an_open_challenge_can_be_taken_by_anyone(room: Room) -> None:
+    await room.command("anna", "/challenge 1 nardy")
+    started = await room.press("carl", "Accept")
+    assert any("lot" in message.text for message in started)
+
+
+async def test_refusals_go_only_to_the_one_who_caused_them(room: Room) -> None:
+    await room.command("anna", "/challenge @bob 1")
+    await room.press("bob", "Accept")
+    for name, text in (("carl", "/move 8/5 6/5"), ("bob", "/move 24/1"), ("anna", "/move 24/1")):
+        answer = await room.command(name, text)
+        assert len(answer) >= 1
+        assert all(message.private_to == name for message in answer)
+
+
+async def test_an_illegal_move_explains_and_offers_legal_plays(room: Room) -> None:
+    await room.command("anna", "/challenge @bob 1")
+    started = await room.press("bob", "Accept")
+    board = started[-1]
+    mover = board.mention[0]
+    answer = await room.command(mover, "/move 24/1")
+    assert "Legal plays include" in answer[0].text or "dice do not fit" in answer[0].text
+
+
+async def test_twenty_simultaneous_presses_apply_once(room: Room) -> None:
+    await room.command("anna", "/challenge @bob 5 nocube")
+    started = await room.press("bob", "Accept")
+    mover = started[-1].mention[0]
+    loaded = await room.core.matches.active_match_for(
+        (await room.core.chats.upsert_chat(PLATFORM, "group-1")).id,
+        (await room.core.users.upsert_user(PLATFORM, mover, mover.title())).id,
+    )
+    assert loaded is not None
+    version = loaded.info.version
+    play = str(loaded.state.legal_plays()[0])
+    answers = await asyncio.gather(*(room.command(mover, f"/move {play}") for _ in range(20)))
+    after = await room.core.matches.load_match(loaded.info.id)
+    moves = [action for action in after.state.actions[version:] if type(action).__name__ == "Move"]
+    assert moves[0].play == play
+    refused = [answer for answer in answers if answer and answer[0].private_to == mover]
+    assert len(refused) == 19
+
+
+async def test_stale_and_forged_buttons_change_nothing(room: Room) -> None:
+    await room.command("anna", "/challenge @bob 3")
+    await room.press("bob", "Accept")
+    for token in ("bg1:roll:m1:0", "garbage", "bg1:take:m999:1", "x" * 500, "bg1:roll:c1:0"):
+        answer = await room.send("anna", token=token)
+        assert answer[0].private_to == "anna"
+
+
+async def test_languages(room: Room) -> None:
+    german = await room.command("anna", "/help", locale="de-DE")
+    assert german[0].text.startswith("gammonbot spielt in diesem Chat Backgammon und Lang-Nardy.")
+    switched = await room.command("anna", "/language en", locale="de-DE")
+    assert switched[0].text == "I will speak English with you."
+    english = await room.command("anna", "/dance", locale="de-DE")
+    assert english[0].text == "I do not know that command. /help lists them all."
+    back = await room.command("anna", "/language de")
+    assert back[0].text == "Ich spreche ab jetzt Deutsch mit dir."
+    refused = await room.command("anna", "/move 8/5 6/5")
+    assert refused[0].text == "Du hast in diesem Chat kein Match. Starte eines mit /challenge."
+
+
+async def test_unknown_commands_and_options_are_answered(room: Room) -> None:
+    unknown = await room.command("anna", "/dance")
+    assert "/help" in unknown[0].text
+    bad = await room.command("anna", "/challenge @bob 99")
+    assert "99" in bad[0].text
