@@ -96,6 +96,15 @@ class RejectResignation:
     kind: ClassVar[str] = "reject_resignation"
 
 
+@dataclass(frozen=True)
+class ClaimWin:
+    """The opponent ran out of time: ``player`` claims the match (a forfeit). Whether the time
+    has run out is the caller's business; the rules only record the outcome."""
+
+    player: int
+    kind: ClassVar[str] = "claim_win"
+
+
 Action = (
     OpeningRoll
     | Roll
@@ -108,6 +117,7 @@ Action = (
     | Resign
     | AcceptResignation
     | RejectResignation
+    | ClaimWin
 )
 
 ACTION_TYPES: dict[str, type[Action]] = {
@@ -124,6 +134,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         Resign,
         AcceptResignation,
         RejectResignation,
+        ClaimWin,
     )
 }
 

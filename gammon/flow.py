@@ -26,6 +26,7 @@ from gammon.actions import (
     Action,
     Beaver,
     CannotMove,
+    ClaimWin,
     Double,
     Drop,
     Move,
@@ -69,7 +70,8 @@ class ActionError(ValueError):
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game: ``reason`` is ``bear_off``, ``drop``, ``resign`` or ``draw``.
+    """One finished game: ``reason`` is ``bear_off``, ``drop``, ``resign``, ``draw`` or
+    ``forfeit`` (the opponent ran out of time and the match was claimed).
 
     A draw (long nardy's last roll) has no ``winner`` and no ``kind``. In long nardy
     ``SINGLE`` is oin and ``GAMMON`` is mars.
@@ -451,6 +453,35 @@ def _reject_resignation(state: MatchState, action: RejectResignation) -> MatchSt
     return replace(state, phase=offer.resume, resignation=None)
 
 
+def _claim_win(state: MatchState, action: ClaimWin) -> MatchState:
+    """A forfeit: the claimant wins the match (in a match, the points still missing; in money
+    play or single games, the game at its current value) and play ends."""
+    if state.turn == action.player:
+        raise ActionError("not_waiting", "only the player who is waiting can claim the match")
+    missing = state.rules.length - state.score[action.player]
+    points = missing if state.rules.length else state.cube_value
+    score = list(state.score)
+    score[action.player] += points
+    result = GameResult(
+        number=state.game_number,
+        winner=action.player,
+        points=points,
+        kind=WinKind.SINGLE,
+        reason="forfeit",
+        cube_value=state.cube_value,
+        score_after=(score[0], score[1]),
+        crawford=state.crawford_game,
+    )
+    return replace(
+        state,
+        phase=Phase.FINISHED,
+        score=(score[0], score[1]),
+        games=(*state.games, result),
+        dice=None,
+        resignation=None,
+    )
+
+
 # --- turns, games and the match -----------------------------------------------------------
 
 
@@ -555,4 +586,5 @@ _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
     Resign: _resign,
     AcceptResignation: _accept_resignation,
     RejectResignation: _reject_resignation,
+    ClaimWin: _claim_win,
 }

@@ -398,6 +398,10 @@ class MatchRepository:
         """Active matches where it is this user's turn to act."""
         return await self._infos(matches.c.status == ACTIVE, matches.c.turn_user_id == user_id)
 
+    async def timed_matches(self) -> list[MatchInfo]:
+        """Active matches with a move time limit running (for reminders and claims)."""
+        return await self._infos(matches.c.status == ACTIVE, matches.c.deadline.is_not(None))
+
     async def due_deadlines(self, now: datetime) -> list[MatchInfo]:
         """Active matches whose move time limit has run out."""
         return await self._infos(matches.c.status == ACTIVE, matches.c.deadline <= now)

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import io
+import gettext
 import re
 from pathlib import Path
 
 from babel.messages.extract import extract_from_dir
-from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,6 +43,8 @@ def test_translations_keep_every_placeholder() -> None:
 
 
 def test_the_compiled_catalog_is_not_stale() -> None:
-    compiled = io.BytesIO()
-    write_mo(compiled, german_catalog())
-    assert compiled.getvalue() == (GERMAN / "messages.mo").read_bytes(), FIX
+    with (GERMAN / "messages.mo").open("rb") as handle:
+        compiled = gettext.GNUTranslations(handle)
+    in_mo = {key: value for key, value in compiled._catalog.items() if key}  # type: ignore[attr-defined]
+    in_po = {str(message.id): message.string for message in german_catalog() if message.id}
+    assert in_mo == in_po, FIX
