@@ -151,4 +151,11 @@ GERMAN = {
     "{name}, take or drop the double to {value}?": "{name}, nimmst du das Doppel auf {value} an oder passt du?",
     "{name}: {play}": "{name}: {play}",
     "{pips} pips": "{pips} Pips",
+    "Claim win": "Sieg beanspruchen",
+    "Only the player who is waiting can claim the match.": "Nur wer wartet, kann das Match beanspruchen.",
+    "The challenge from {name} has expired.": "Die Herausforderung von {name} ist abgelaufen.",
+    "Your opponent's time has not run out.": "Die Zeit deines Gegners ist noch nicht abgelaufen.",
+    "{late} has run out of time in match {id}. {waiting} may claim the match.": "{late} hat in Match {id} die Zeit überschritten. {waiting} kann das Match beanspruchen.",
+    "{name} wins the match: {other} ran out of time.": "{name} gewinnt das Match: {other} hat die Zeit überschritten.",
+    "{name}, it is your turn in match {id}: {hours} h left.": "{name}, du bist in Match {id} am Zug: noch {hours} Std.",
 }

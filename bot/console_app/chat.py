@@ -50,7 +50,7 @@ class ConsoleChat:
         if request is None:
             return
         for message in await self.core.handle(request):
-            self._print(message)
+            self.show(message)
 
     def _request(self, actor: Actor, chat: ChatRef, body: str) -> Request | None:
         event = f"console-{self.events}"
@@ -76,7 +76,8 @@ class ConsoleChat:
         self.out.write("? in a group chat, moves start with /move\n")
         return None
 
-    def _print(self, message: Message) -> None:
+    def show(self, message: Message) -> None:
+        """Print one bot message (also used for the scheduler's reminders)."""
         audience = (
             f"only {message.private_to}" if message.private_to else f"#{message.chat.chat_id}"
         )

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from bot.console_app.chat import ConsoleChat
+from bot.core.scheduler import Clock
 from bot.core.service import Core
 from storage import Database
 
@@ -19,10 +20,15 @@ BANNER = (
 async def run_console(database_url: str, image_dir: Path | None) -> None:
     database = Database(database_url)
     await database.migrate()
-    chat = ConsoleChat(Core(database), sys.stdout, image_dir=image_dir)
+    core = Core(database)
+    chat = ConsoleChat(core, sys.stdout, image_dir=image_dir)
     interactive = sys.stdin.isatty()
     if interactive:
         sys.stdout.write(BANNER)
+    clock = Clock(core)
+    for message in await clock.tick():  # deadlines that ran out while the bot was down
+        chat.show(message)
+    ticking = asyncio.create_task(_every_minute(clock, chat)) if interactive else None
     try:
         while True:
             if interactive:
@@ -36,4 +42,13 @@ async def run_console(database_url: str, image_dir: Path | None) -> None:
                 sys.stdout.write("--\n")
             sys.stdout.flush()
     finally:
+        if ticking is not None:
+            ticking.cancel()
         await database.close()
+
+
+async def _every_minute(clock: Clock, chat: ConsoleChat) -> None:
+    while True:
+        await asyncio.sleep(60)
+        for message in await clock.tick():
+            chat.show(message)

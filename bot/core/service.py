@@ -26,6 +26,7 @@ from gammon.actions import (
     Action,
     Beaver,
     CannotMove,
+    ClaimWin,
     Double,
     Drop,
     Move,
@@ -83,7 +84,14 @@ class Context:
 class Core:
     """The bot, free of any chat platform."""
 
-    def __init__(self, database: Database, *, render_images: bool = True) -> None:
+    def __init__(
+        self,
+        database: Database,
+        *,
+        render_images: bool = True,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.clock = clock
         self.users = UserRepository(database)
         self.chats = ChatRepository(database)
         self.challenges = ChallengeRepository(database)
@@ -231,7 +239,7 @@ class Core:
             return context.refuse(_("That button is out of date."))
         if offer.state != "open":
             return context.refuse(_("This challenge has already been answered."))
-        if offer.expires_at <= datetime.now(UTC):
+        if offer.expires_at <= self.clock():
             await self._close_challenge(offer.id, "expired")
             return context.refuse(_("This challenge has expired."))
         is_challenger = offer.challenger_id == context.user.id
@@ -347,8 +355,8 @@ class Core:
                 return context.refuse(_("The match is over."))
             if version is not None and version != loaded.info.version:
                 return context.refuse(_("That button is out of date."))
-            made = await make(loaded, player)
             try:
+                made = await make(loaded, player)
                 appended = await self.matches.append_action(
                     match_id, loaded.info.version, made, actor_id=context.user.id
                 )
@@ -372,6 +380,8 @@ class Core:
             return await self._answer_challenge(context, token.verb, token.target)
         if token.verb == "keep":
             return context.refuse(_("Good luck!"))
+        if token.verb == "claim":
+            return await self._act(context, self._claim, token.target, token.version)
         make = self._makers().get(token.verb)
         if make is None:
             return context.refuse(_("That button is out of date."))
@@ -396,6 +406,13 @@ class Core:
             "raccept": fixed(AcceptResignation),
             "rreject": fixed(RejectResignation),
         }
+
+    async def _claim(self, loaded: LoadedMatch, player: int) -> Action:
+        """Claim the match when the opponent's time is up (checked here, against the clock)."""
+        deadline = loaded.info.deadline
+        if deadline is None or deadline > self.clock() or loaded.state.turn == player:
+            raise ActionError("not_claimable", "the opponent's time has not run out")
+        return ClaimWin(player)
 
     async def _roll(self, loaded: LoadedMatch, player: int) -> Action:
         """The next dice of this match, computed by storage from the secret seed."""
@@ -768,7 +785,7 @@ class Core:
             )
             left = ""
             if info.deadline is not None:
-                hours = max(0, (info.deadline - datetime.now(UTC)).total_seconds() / 3600)
+                hours = max(0, (info.deadline - self.clock()).total_seconds() / 3600)
                 left = " · " + _("{hours} h left").format(hours=round(hours))
             lines.append(
                 _("Match {id} vs {name}: {mine}–{theirs}, {turn}").format(

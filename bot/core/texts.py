@@ -68,6 +68,10 @@ def game_result_text(_: Gettext, result: GameResult, names: Sequence[str], varia
             number=result.number
         )
     winner = names[result.winner]
+    if result.reason == "forfeit":
+        return _("{name} wins the match: {other} ran out of time.").format(
+            name=winner, other=names[1 - result.winner]
+        )
     if result.reason == "drop":
         how = _("the double was dropped")
     elif result.reason == "resign":
@@ -107,6 +111,8 @@ def action_refusal(_: Gettext, error: ActionError) -> str:
         "not_your_resignation": _("Your opponent answers your resignation."),
         "match_over": _("The match is over."),
         "must_move": _("A legal play exists, so you must move."),
+        "not_claimable": _("Your opponent's time has not run out."),
+        "not_waiting": _("Only the player who is waiting can claim the match."),
     }
     return reasons.get(error.reason, _("That is not possible now."))
 

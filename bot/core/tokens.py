@@ -34,6 +34,7 @@ VERBS: Final = frozenset(
         "keep",
         "raccept",
         "rreject",
+        "claim",
     }
 )
 _PATTERN: Final = re.compile(r"^bg1:([a-z0-9]{1,12}):([mc])([0-9]{1,12}):([0-9]{1,9})$")

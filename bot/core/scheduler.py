@@ -1,0 +1,112 @@
+"""Time in asynchronous play: challenges expire, players are reminded, late players forfeit.
+
+:meth:`Clock.tick` is called at start and every minute. Everything it knows is in the
+database (deadlines and which reminder went out for which version), so a restart loses nothing
+and repeats nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
+from bot.core.model import Button, ChatRef, Message
+from bot.core.service import Core
+from bot.core.tokens import Token, format_token
+from storage import ConflictError, MatchInfo, NotFoundError
+
+logger = logging.getLogger(__name__)
+
+HALF_TIME = 1
+LAST_HOUR = 2
+TIME_UP = 3
+
+
+class Clock:
+    def __init__(self, core: Core) -> None:
+        self.core = core
+
+    async def tick(self, now: datetime | None = None) -> list[Message]:
+        moment = now or self.core.clock()
+        messages: list[Message] = []
+        for offer in await self.core.challenges.due_challenges(moment):
+            try:
+                await self.core.challenges.answer_challenge(offer.id, "expired")
+            except ConflictError:
+                continue
+            chat = await self.core.chats.get_chat(offer.chat_id)
+            challenger = await self.core.users.get_user(offer.challenger_id)
+            _ = translator(self._chat_locale(chat.settings, chat.locale)).gettext
+            messages.append(
+                Message(
+                    ChatRef(chat.platform, chat.platform_chat_id),
+                    _("The challenge from {name} has expired.").format(
+                        name=challenger.display_name
+                    ),
+                    slot=f"challenge:{offer.id}",
+                )
+            )
+        for info in await self.core.matches.timed_matches():
+            try:
+                messages += await self._remind(info, moment)
+            except (ConflictError, NotFoundError):
+                logger.info("match %s changed while reminding", info.id)
+        return messages
+
+    @staticmethod
+    def _chat_locale(settings: dict[str, object], locale: str | None) -> str:
+        chosen = settings.get("language")
+        return (
+            normalize_locale(chosen if isinstance(chosen, str) else None)
+            or normalize_locale(locale)
+            or DEFAULT_LOCALE
+        )
+
+    async def _remind(self, info: MatchInfo, now: datetime) -> list[Message]:
+        if info.deadline is None or info.move_time_limit is None or info.turn_user_id is None:
+            return []
+        limit = timedelta(seconds=info.move_time_limit)
+        if now >= info.deadline:
+            stage = TIME_UP
+        elif now >= info.deadline - timedelta(hours=1):
+            stage = LAST_HOUR
+        elif now >= info.deadline - limit / 2:
+            stage = HALF_TIME
+        else:
+            return []
+        marker = info.board_messages.get("reminded", {})
+        if marker.get("version") == info.version and marker.get("stage", 0) >= stage:
+            return []
+        await self.core.matches.set_board_messages(
+            info.id, {**info.board_messages, "reminded": {"version": info.version, "stage": stage}}
+        )
+        chat = await self.core.chats.get_chat(info.chat_id)
+        late = await self.core.users.get_user(info.turn_user_id)
+        waiting_id = info.player_ids[1] if info.player_ids[0] == late.id else info.player_ids[0]
+        waiting = await self.core.users.get_user(waiting_id)
+        where = ChatRef(chat.platform, chat.platform_chat_id)
+        locale = normalize_locale(late.preferences.get("language")) or self._chat_locale(
+            chat.settings, chat.locale
+        )
+        _ = translator(locale).gettext
+        if stage == TIME_UP:
+            claim = format_token(Token("claim", "m", info.id, info.version))
+            text = _(
+                "{late} has run out of time in match {id}. {waiting} may claim the match."
+            ).format(late=late.display_name, id=info.id, waiting=waiting.display_name)
+            return [
+                Message(
+                    where,
+                    text,
+                    (Button(_("Claim win"), claim),),
+                    mention=(waiting.platform_user_id, late.platform_user_id),
+                    slot=f"claim:{info.id}",
+                )
+            ]
+        left = info.deadline - now
+        hours = max(1, round(left.total_seconds() / 3600))
+        text = _("{name}, it is your turn in match {id}: {hours} h left.").format(
+            name=late.display_name, id=info.id, hours=hours
+        )
+        return [Message(where, text, mention=(late.platform_user_id,))]

@@ -1,0 +1,83 @@
+"""Asynchronous play: reminders at half time and in the last hour, claims, expired challenges."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.core.model import ChatRef
+from bot.core.scheduler import Clock
+from bot.core.service import Core
+from storage import Database
+from tests.bot.scripted import PLATFORM, Room
+
+
+class FakeTime:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 11, 29, 12, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+async def timed(tmp_path: Path) -> AsyncIterator[tuple[Room, Clock, FakeTime]]:
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    await database.migrate()
+    time = FakeTime()
+    core = Core(database, render_images=False, clock=time)
+    yield Room(core, ChatRef(PLATFORM, "group")), Clock(core), time
+    await database.close()
+
+
+async def test_reminders_then_a_claim(timed: tuple[Room, Clock, FakeTime]) -> None:
+    room, clock, time = timed
+    await room.command("anna", "/challenge @bob 3 time=4h")
+    started = await room.press("bob", "Accept")
+    late = started[-1].mention[0]
+    waiting = "bob" if late == "anna" else "anna"
+    # storage stamps deadlines with the real clock: run the fake clock from there
+    chat = await room.core.chats.upsert_chat(PLATFORM, "group")
+    user = await room.core.users.upsert_user(PLATFORM, late, late.title())
+    match = await room.core.matches.active_match_for(chat.id, user.id)
+    assert match is not None
+    assert match.info.deadline is not None
+    deadline = match.info.deadline
+    time.now = deadline - timedelta(hours=2, minutes=1)
+    assert await clock.tick() == []
+    time.now = deadline - timedelta(hours=1, minutes=59)
+    half = await clock.tick()
+    assert len(half) == 1
+    assert half[0].mention == (late,)
+    assert "h left" in half[0].text
+    assert await clock.tick() == []  # said once
+    time.now = deadline - timedelta(minutes=30)
+    assert len(await clock.tick()) == 1
+    refused = await room.send(waiting, token=f"bg1:claim:m{match.info.id}:{match.info.version}")
+    assert "has not run out" in refused[0].text
+    time.now = deadline + timedelta(minutes=1)
+    up = await clock.tick()
+    assert [button.label for button in up[0].buttons] == ["Claim win"]
+    room.log.extend(up)
+    not_yours = await room.press(late, "Claim win")
+    assert not_yours[0].private_to == late
+    claimed = await room.press(waiting, "Claim win")
+    assert any("ran out of time" in message.text for message in claimed)
+    final = await room.core.matches.load_match(match.info.id)
+    assert final.info.status == "finished"
+    assert final.state.games[-1].reason == "forfeit"
+    assert await clock.tick() == []
+
+
+async def test_a_challenge_expires_after_a_day(timed: tuple[Room, Clock, FakeTime]) -> None:
+    room, clock, time = timed
+    await room.command("anna", "/challenge @bob 3")
+    time.now = datetime.now(UTC) + timedelta(hours=25)
+    expired = await clock.tick()
+    assert len(expired) == 1
+    assert "expired" in expired[0].text
+    late = await room.press("bob", "Accept")
+    assert "already been answered" in late[0].text
