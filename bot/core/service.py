@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from bot.core import texts
+from bot.core import rules_text, texts
 from bot.core.i18n import DEFAULT_LOCALE, LOCALES, normalize_locale, translator
 from bot.core.model import Attachment, Button, ChatRef, Message, Request
 from bot.core.options import OptionError, parse_challenge_options
@@ -155,6 +155,7 @@ class Core:
             "seed": self._seed,
             "verify": self._verify,
             "export": self._export,
+            "rules": self._rules,
         }
         handler = handlers.get(name)
         if handler is None:
@@ -815,10 +816,26 @@ class Core:
                 _("/board – show the board again; /matches – your active matches"),
                 _("/seed TEXT – your own client seed for the next match"),
                 _("/verify, /export – the dice transcript and the .mat file of your match"),
+                _("/rules [topic] – the rules, chapter by chapter"),
                 _("/language en|de – your language"),
             ]
         )
         return [Message(context.request.chat, text, private_to=context.request.actor.user_id)]
+
+    async def _rules(self, context: Context, argument: str) -> list[Message]:
+        _ = context._
+        chapter = rules_text.find_chapter(argument or "overview")
+        if chapter is None:
+            topics = ", ".join(item.topic.replace(" ", "") for item in rules_text.CHAPTERS)
+            return context.refuse(_("I know these chapters: {topics}").format(topics=topics))
+        title = rules_text.chapter_title(_, chapter)
+        text = f"{title}\n{rules_text.chapter_text(_, chapter)}"
+        view = rules_text.chapter_view(chapter)
+        image = None
+        if view is not None:
+            highlight = rules_text.chapter_highlight(chapter)
+            image = await self._render(context, view, [_("White"), _("Black")], highlight, 0)
+        return [Message(context.request.chat, text, image=image, board=view)]
 
     async def _language(self, context: Context, argument: str) -> list[Message]:
         chosen = normalize_locale(argument.strip())

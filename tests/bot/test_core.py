@@ -121,3 +121,18 @@ async def test_unknown_commands_and_options_are_answered(room: Room) -> None:
     assert "/help" in unknown[0].text
     bad = await room.command("anna", "/challenge @bob 99")
     assert "99" in bad[0].text
+
+
+async def test_every_rules_chapter_in_both_languages(room: Room) -> None:
+    from bot.core.rules_text import CHAPTERS
+
+    for chapter in CHAPTERS:
+        english = await room.command("anna", f"/rules {chapter.topic}")
+        german = await room.command("dora", f"/rules {chapter.topic}", locale="de")
+        assert len(english[0].text) > 150
+        assert english[0].text != german[0].text
+        assert (english[0].board is not None) == (chapter.picture is not None)
+    unknown = await room.command("anna", "/rules chess")
+    assert "bearingoff" in unknown[0].text
+    overview = await room.command("anna", "/rules")
+    assert overview[0].text.startswith("Overview")

@@ -1,0 +1,187 @@
+"""``/rules [topic]``: the rules in our own words, chapter by chapter, with a board where a
+picture explains better. Every chapter is a gettext message, so it exists in each language."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gammon import Position, Variant
+from rendering import BoardView, LastPlay
+
+Gettext = Callable[[str], str]
+
+
+@dataclass(frozen=True)
+class Chapter:
+    topic: str
+    aliases: tuple[str, ...]
+    picture: Position | None
+    last_play: str | None = None  # highlighted on the picture (White's own numbering)
+
+
+def _example_hit() -> Position:
+    """White has just hit on its 10 point with 13/10* 6/5; Black waits on the bar."""
+    white = {5: 2, 6: 3, 8: 3, 10: 1, 13: 4, 24: 2}
+    black = {1: 2, 12: 5, 17: 3, 19: 4}
+    return Position.from_points(
+        white, {25 - point: count for point, count in black.items()} | {25: 1}
+    )
+
+
+def _example_bear_off() -> Position:
+    return Position.from_points(
+        {1: 1, 2: 1, 3: 1, 4: 2, 5: 2, 6: 2}, {6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 1: 2}
+    )
+
+
+CHAPTERS: tuple[Chapter, ...] = (
+    Chapter("overview", ("overview", "überblick", "ueberblick", "start"), None),
+    Chapter("setup", ("setup", "aufbau"), Position.start()),
+    Chapter("movement", ("movement", "moving", "ziehen", "zug"), None),
+    Chapter("hitting", ("hitting", "bar", "schlagen"), _example_hit(), "13/10* 6/5"),
+    Chapter("bearing off", ("bearingoff", "bearoff", "off", "abtragen"), _example_bear_off()),
+    Chapter("doubling", ("doubling", "cube", "doppeln", "doppler"), None),
+    Chapter("crawford", ("crawford",), None),
+    Chapter("scoring", ("scoring", "gammon", "wertung"), None),
+    Chapter("notation", ("notation", "schreibweise"), None),
+    Chapter(
+        "long nardy",
+        ("nardy", "longnardy", "nardi", "nardy", "langnardy"),
+        Position.start("long_nardy"),
+    ),
+    Chapter("fair dice", ("dice", "fair", "fairdice", "würfel", "wuerfel"), None),
+)
+
+
+def find_chapter(topic: str) -> Chapter | None:
+    key = "".join(char for char in topic.lower() if char.isalnum())
+    for chapter in CHAPTERS:
+        if key in chapter.aliases or key == chapter.topic.replace(" ", ""):
+            return chapter
+    return None
+
+
+def chapter_text(_: Gettext, chapter: Chapter) -> str:
+    texts = {
+        "overview": _(
+            "Backgammon is a race for two. Each player has fifteen checkers and moves them, by the "
+            "numbers of two dice, around the board into their own home board and then off it. "
+            "Whoever bears off all fifteen first wins. On the way you may hit a lonely opposing "
+            "checker and send it back, and you may block points so your opponent cannot land "
+            "there. Chapters: setup, movement, hitting, bearing off, doubling, crawford, scoring, "
+            "notation, nardy, dice. Example: /rules doubling"
+        ),
+        "setup": _(
+            "Each player counts the 24 points from their own side: point 1 is the first point of "
+            "their home board, point 24 the farthest away. At the start each player has two "
+            "checkers on their 24 point, five on the 13 point, three on the 8 point and five on "
+            "the 6 point. You move from 24 towards 1; your opponent moves the other way round. "
+            "Before the first move each player rolls one die; the higher number moves first, "
+            "playing both of the numbers just rolled. Equal numbers are rolled again."
+        ),
+        "movement": _(
+            "Each die is a move of its own: one checker moves by one number and another checker "
+            "by the other, or one checker moves by both, one after the other. A checker may land "
+            "on an empty point, on its own checkers, or on a single opposing checker, but never "
+            "on a point with two or more opposing checkers. A double is played four times. You "
+            "must play both numbers if you can (all four of a double); if only one can be played "
+            "you play it, and if either could be played but not both, you must play the larger. "
+            "Only when nothing can be played is the roll lost."
+        ),
+        "hitting": _(
+            "A single checker on a point is a blot. Landing on an opposing blot hits it: it goes "
+            "to the bar in the middle of the board. A player with a checker on the bar must bring "
+            "it back in first, on the opponent's home board: a 3 enters on the opponent's 3 "
+            "point, which is your 22. If the points for both numbers are blocked, the whole roll "
+            "is lost. You may hit with one number and move on with the other."
+        ),
+        "bearing off": _(
+            "Once all fifteen of your checkers are in your home board (points 1 to 6) you may "
+            "bear them off. A 4 takes a checker off from the 4 point. If that point is empty you "
+            "must make a move with a checker from a higher point; if there is no checker higher "
+            "up, the number bears off a checker from your highest occupied point. You may always "
+            "move inside the home board instead. A checker hit while bearing off must travel all "
+            "the way home again before you continue."
+        ),
+        "doubling": _(
+            "A game is worth one point times the doubling cube. At the start of your turn, "
+            "before rolling, you may double if the cube is in the middle or yours. Your opponent "
+            "then takes (the game goes on at twice the value, and the cube belongs to them) or "
+            "drops (they lose the game at the value before the double). Only the owner of the "
+            "cube may double next, so nobody doubles twice in a row. There is no upper limit."
+        ),
+        "crawford": _(
+            "When a player first comes within one point of winning a match, the next game is the "
+            "Crawford game: nobody may double in it. From the game after it the cube is back. A "
+            "cube whose value already wins the match for its owner is dead and cannot be turned. "
+            "Automatic doubles, beavers and the Jacoby rule are money-play options and never used "
+            "in matches."
+        ),
+        "scoring": _(
+            "The winner scores one point times the cube. If the loser has not borne off a single "
+            "checker it is a gammon, worth two; if the loser also still has a checker on the bar "
+            "or in the winner's home board it is a backgammon, worth three. A resignation scores "
+            "what it offered (single, gammon or backgammon) times the cube. A match is won by the "
+            "first player to reach its length."
+        ),
+        "notation": _(
+            "Write a move as start/end for each checker: /move 13/10 6/5. A star marks a hit "
+            "(13/10*), bar and off are written out (bar/22, 6/off), and a move made twice gets "
+            "(2): 8/5(2). One checker moving with both numbers may be written in one go: 24/13 "
+            "or 24/18/13. I also read 13-10 6-5, commas, and the dice in front: 31: 8/5 6/5. Hits "
+            "are worked out from the board, so a missing star does no harm."
+        ),
+        "long nardy": _(
+            "Long nardy starts with all fifteen checkers of each player on their head (their 24 "
+            "point); both players travel in the same direction, counter-clockwise, into their own "
+            "home board. A point with any opposing checker on it is closed: there is no hitting "
+            "and no bar. Only one checker may leave the head per turn, except on a player's first "
+            "turn with 6-6, 4-4 or 3-3, when two may (but Black's 4-4 after White's opening 5-5 "
+            "takes only one). Six points in a row may be built only when an opposing checker is "
+            "already past them. Bearing off works as in backgammon. A win is an oin (1) or, if "
+            "the loser bore off nothing, a mars (2). There is no doubling cube."
+        ),
+        "fair dice": _(
+            "The dice are provably fair. Before the first roll I publish the SHA-256 of a secret "
+            "server seed. Every roll is computed from that seed, both players' client seeds "
+            "(your own with /seed, or one derived from ids the chat platform chose) and the roll "
+            "number, with HMAC-SHA256. When the match ends I reveal the seed and a transcript; "
+            "anyone can check the commitment and recompute every roll with: gammonbot verify "
+            "transcript.json"
+        ),
+    }
+    return texts[chapter.topic]
+
+
+def chapter_title(_: Gettext, chapter: Chapter) -> str:
+    titles = {
+        "overview": _("Overview"),
+        "setup": _("Setup"),
+        "movement": _("Movement"),
+        "hitting": _("Hitting and the bar"),
+        "bearing off": _("Bearing off"),
+        "doubling": _("Doubling"),
+        "crawford": _("The Crawford rule"),
+        "scoring": _("Scoring"),
+        "notation": _("Notation"),
+        "long nardy": _("Long nardy"),
+        "fair dice": _("Fair dice"),
+    }
+    return titles[chapter.topic]
+
+
+def chapter_view(chapter: Chapter) -> BoardView | None:
+    if chapter.picture is None:
+        return None
+    position = chapter.picture
+    return BoardView(
+        variant=position.variant,
+        sides=(position.player, position.opponent),
+        turn=0,
+        cube_visible=position.variant is Variant.BACKGAMMON,
+    )
+
+
+def chapter_highlight(chapter: Chapter) -> LastPlay | None:
+    return LastPlay.from_text(chapter.last_play, 0) if chapter.last_play else None
