@@ -38,7 +38,7 @@ from gammon.actions import (
     WinKind,
 )
 from gammon.fair_dice import FairDice, join_client_seeds, transcript
-from gammon.flow import ActionError, MatchState, Phase
+from gammon.flow import ActionError, MatchState, Phase, advance
 from gammon.mat_format import export_mat
 from rendering import BoardView, LastPlay, render_board
 from storage import (
@@ -156,6 +156,7 @@ class Core:
             "verify": self._verify,
             "export": self._export,
             "rules": self._rules,
+            "settings": self._settings,
         }
         handler = handlers.get(name)
         if handler is None:
@@ -379,6 +380,10 @@ class Core:
             if token.verb not in ("accept", "decline", "cancel"):
                 return context.refuse(_("That button is out of date."))
             return await self._answer_challenge(context, token.verb, token.target)
+        if token.kind == "u":
+            return await self._toggle(context, token)
+        if token.verb in ("confirm", "change"):
+            return await self._confirm(context, token)
         if token.verb == "keep":
             return context.refuse(_("Good luck!"))
         if token.verb == "claim":
@@ -431,10 +436,80 @@ class Core:
         if not play:
             return context.refuse(context._("Write your move after /move, e.g. /move 13/10* 6/5"))
 
+        if context.user.preferences.get("confirm_moves", False):
+            return await self._preview(context, play)
+
         async def move(_loaded: LoadedMatch, player: int) -> Action:
             return Move(player, play)
 
         return await self._act(context, move)
+
+    async def _preview(self, context: Context, play: str) -> list[Message]:
+        """Confirm-moves: show the board after the play, with [Confirm] and [Change]."""
+        _ = context._
+        loaded = await self._my_match(context)
+        if loaded is None:
+            return context.refuse(_("You have no match in this chat. Start one with /challenge."))
+        player = loaded.info.player_index(context.user.id)
+        assert player is not None
+        try:
+            after, recorded = advance(loaded.state, Move(player, play))
+        except ActionError as error:
+            return context.refuse(texts.action_refusal(_, error))
+        move = recorded[0]
+        assert isinstance(move, Move)
+        await self.users.set_preferences(
+            context.user.id,
+            {
+                "pending_move": {
+                    "match": loaded.info.id,
+                    "version": loaded.info.version,
+                    "play": move.play,
+                }
+            },
+        )
+        players = await self._names(loaded)
+        names = [user.display_name for user in players]
+        view = BoardView.from_state(after)
+        highlight = _last_play(loaded.state, tuple(recorded))
+        image = await self._render(context, view, names, highlight, player)
+        token = Token("confirm", "m", loaded.info.id, loaded.info.version)
+        buttons = (
+            Button(_("Confirm"), format_token(token)),
+            Button(
+                _("Change"), format_token(Token("change", "m", loaded.info.id, loaded.info.version))
+            ),
+        )
+        text = _("Your play {play}. Confirm it?").format(play=move.play)
+        return [
+            Message(
+                context.request.chat,
+                text,
+                buttons,
+                image=image,
+                board=view,
+                private_to=context.request.actor.user_id,
+            )
+        ]
+
+    async def _confirm(self, context: Context, token: Token) -> list[Message]:
+        _ = context._
+        pending = context.user.preferences.get("pending_move")
+        await self.users.set_preferences(context.user.id, {"pending_move": None})
+        if (
+            not isinstance(pending, dict)
+            or pending.get("match") != token.target
+            or pending.get("version") != token.version
+        ):
+            return context.refuse(_("That button is out of date."))
+        if token.verb == "change":
+            return context.refuse(_("Type your play again with /move."))
+        play = str(pending.get("play", ""))
+
+        async def move(_loaded: LoadedMatch, player: int) -> Action:
+            return Move(player, play)
+
+        return await self._act(context, move, token.target, token.version)
 
     async def _resign_command(self, context: Context, argument: str) -> list[Message]:
         _ = context._
@@ -817,10 +892,65 @@ class Core:
                 _("/seed TEXT – your own client seed for the next match"),
                 _("/verify, /export – the dice transcript and the .mat file of your match"),
                 _("/rules [topic] – the rules, chapter by chapter"),
+                _("/settings – automatic rolls, forced moves, confirmation, board theme"),
                 _("/language en|de – your language"),
             ]
         )
         return [Message(context.request.chat, text, private_to=context.request.actor.user_id)]
+
+    _SETTINGS: tuple[tuple[str, str, object], ...] = (
+        ("autoroll", "auto_roll", True),
+        ("forced", "auto_forced", True),
+        ("confirmmoves", "confirm_moves", False),
+        ("notify", "notify", True),
+    )
+
+    async def _settings(self, context: Context, _argument: str) -> list[Message]:
+        return [self._settings_message(context, context.user.preferences)]
+
+    def _settings_message(self, context: Context, preferences: dict[str, object]) -> Message:
+        _ = context._
+        labels = {
+            "autoroll": _("Roll by myself when I cannot double"),
+            "forced": _("Play forced moves by myself"),
+            "confirmmoves": _("Confirm each move"),
+            "notify": _("Private notifications"),
+        }
+        buttons = []
+        for verb, key, default in self._SETTINGS:
+            state = _("on") if preferences.get(key, default) else _("off")
+            token = format_token(Token(verb, "u", context.user.id, 0))
+            buttons.append(Button(f"{labels[verb]}: {state}", token))
+        theme = str(preferences.get("theme", "classic"))
+        buttons.append(
+            Button(
+                _("Board: {theme}").format(theme=_("dark") if theme == "dark" else _("classic")),
+                format_token(Token("theme", "u", context.user.id, 0)),
+            )
+        )
+        return Message(
+            context.request.chat,
+            _("Your settings (press to change):"),
+            tuple(buttons),
+            private_to=context.request.actor.user_id,
+        )
+
+    async def _toggle(self, context: Context, token: Token) -> list[Message]:
+        _ = context._
+        if token.target != context.user.id:
+            return context.refuse(_("These are someone else's settings."))
+        changed: dict[str, object]
+        if token.verb == "theme":
+            current = context.user.preferences.get("theme", "classic")
+            changed = {"theme": "classic" if current == "dark" else "dark"}
+        else:
+            entry = next((item for item in self._SETTINGS if item[0] == token.verb), None)
+            if entry is None:
+                return context.refuse(_("That button is out of date."))
+            _verb, key, default = entry
+            changed = {key: not context.user.preferences.get(key, default)}
+        updated = await self.users.set_preferences(context.user.id, changed)
+        return [self._settings_message(context, updated.preferences)]
 
     async def _rules(self, context: Context, argument: str) -> list[Message]:
         _ = context._

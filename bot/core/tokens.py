@@ -1,8 +1,9 @@
 """Action tokens: the whole state of a button, in one compact format for every platform.
 
-``bg1:<verb>:<target>:<version>`` where the target is ``m<id>`` (a match) or ``c<id>`` (a
-challenge) and the version is the match version the button was made for, so a stale or
-repeated press can be recognised. At most 64 bytes (Telegram's callback data limit).
+``bg1:<verb>:<target>:<version>`` where the target is ``m<id>`` (a match), ``c<id>`` (a
+challenge) or ``u<id>`` (a user's settings) and the version is the match version the button
+was made for, so a stale or repeated press can be recognised. At most 64 bytes (Telegram's
+callback data limit).
 
 >>> format_token(Token("take", "m", 12, 40))
 'bg1:take:m12:40'
@@ -35,15 +36,22 @@ VERBS: Final = frozenset(
         "raccept",
         "rreject",
         "claim",
+        "confirm",
+        "change",
+        "autoroll",
+        "forced",
+        "confirmmoves",
+        "notify",
+        "theme",
     }
 )
-_PATTERN: Final = re.compile(r"^bg1:([a-z0-9]{1,12}):([mc])([0-9]{1,12}):([0-9]{1,9})$")
+_PATTERN: Final = re.compile(r"^bg1:([a-z0-9]{1,12}):([mcu])([0-9]{1,12}):([0-9]{1,9})$")
 
 
 @dataclass(frozen=True)
 class Token:
     verb: str
-    kind: str  # "m" match, "c" challenge
+    kind: str  # "m" match, "c" challenge, "u" user settings
     target: int
     version: int
 

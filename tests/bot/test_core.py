@@ -136,3 +136,32 @@ async def test_every_rules_chapter_in_both_languages(room: Room) -> None:
     assert "bearingoff" in unknown[0].text
     overview = await room.command("anna", "/rules")
     assert overview[0].text.startswith("Overview")
+
+
+async def test_settings_toggle_and_confirm_moves(room: Room) -> None:
+    settings = await room.command("anna", "/settings")
+    labels = [button.label for button in settings[0].buttons]
+    assert "Confirm each move: off" in labels
+    toggled = await room.press("anna", "Confirm each move: off")
+    assert "Confirm each move: on" in [button.label for button in toggled[0].buttons]
+    foreign = await room.send("bob", token=settings[0].buttons[0].token)
+    assert "someone else" in foreign[0].text
+    await room.command("bob", "/settings")
+    await room.press("bob", "Confirm each move: off")
+    await room.command("anna", "/challenge @bob 1 nocube")
+    started = await room.press("bob", "Accept")
+    mover = started[-1].mention[0]
+    chat = await room.core.chats.upsert_chat(PLATFORM, "group-1")
+    user = await room.core.users.upsert_user(PLATFORM, mover, mover.title())
+    loaded = await room.core.matches.active_match_for(chat.id, user.id)
+    assert loaded is not None
+    play = str(loaded.state.legal_plays()[0])
+    preview = await room.command(mover, f"/move {play}")
+    assert [button.label for button in preview[0].buttons] == ["Confirm", "Change"]
+    unchanged = await room.core.matches.load_match(loaded.info.id)
+    assert unchanged.info.version == loaded.info.version
+    await room.press(mover, "Confirm")
+    moved = await room.core.matches.load_match(loaded.info.id)
+    assert moved.info.version > loaded.info.version
+    again = await room.press(mover, "Confirm")
+    assert "out of date" in again[0].text
