@@ -74,6 +74,7 @@ class MatchRepository:
         self.engine = database.engine
         self._states: OrderedDict[int, tuple[int, MatchState]] = OrderedDict()
         self._facts: dict[int, tuple[tuple[int, int], int | None]] = {}
+        self._dice: dict[int, FairDice] = {}
 
     def _remember(self, match_id: int, version: int, state: MatchState) -> None:
         self._states[match_id] = (version, state)
@@ -276,7 +277,13 @@ class MatchRepository:
         return facts
 
     async def dice_for(self, match_id: int, nonce: int) -> tuple[int, int]:
-        """The dice of dice event ``nonce``, computed here so the seed never leaves storage."""
+        """The dice of dice event ``nonce``, computed here so the seed never leaves storage.
+
+        The seeds are fixed once the first roll is made, so from then on they are kept here.
+        """
+        known = self._dice.get(match_id)
+        if known is not None and nonce > 0:
+            return known.roll(nonce)
         async with self.engine.connect() as connection:
             row = (
                 await connection.execute(
@@ -288,6 +295,9 @@ class MatchRepository:
         if row is None:
             raise NotFoundError(f"no match {match_id}")
         dice = FairDice(bytes.fromhex(row[0]), join_client_seeds(row[1], row[2]))
+        if len(self._dice) > _STATE_CACHE_SIZE:
+            self._dice.clear()
+        self._dice[match_id] = dice
         return dice.roll(nonce)
 
     async def set_client_seed(

@@ -43,43 +43,42 @@ class UserRepository:
         self, platform: str, platform_user_id: str, display_name: str, locale: str | None = None
     ) -> UserRecord:
         """The user for this platform account, created on first sight; the name follows the
-        platform's latest (the locale only when the platform gives one)."""
-        async with self.engine.begin() as connection:
-            row = (
+        platform's latest (the locale only when the platform gives one). A known, unchanged
+        user costs one read."""
+        query = sa.select(users).where(
+            users.c.platform == platform, users.c.platform_user_id == platform_user_id
+        )
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(query)).first()
+        if row is not None:
+            changes: dict[str, Any] = {}
+            if row._mapping["display_name"] != display_name:
+                changes["display_name"] = display_name
+            if locale and row._mapping["locale"] != locale:
+                changes["locale"] = locale
+            if not changes:
+                return _user(row._mapping)
+            async with self.engine.begin() as connection:
                 await connection.execute(
-                    sa.select(users).where(
-                        users.c.platform == platform, users.c.platform_user_id == platform_user_id
-                    )
+                    sa.update(users).where(users.c.id == row._mapping["id"]).values(**changes)
                 )
-            ).first()
-            if row is None:
-                await connection.execute(
-                    sa.insert(users).values(
-                        platform=platform,
-                        platform_user_id=platform_user_id,
-                        display_name=display_name,
-                        locale=locale,
-                        preferences={},
-                        created_at=datetime.now(UTC),
-                    )
-                )
-            else:
-                changes: dict[str, Any] = {}
-                if row._mapping["display_name"] != display_name:
-                    changes["display_name"] = display_name
-                if locale and row._mapping["locale"] != locale:
-                    changes["locale"] = locale
-                if changes:
+        else:
+            try:
+                async with self.engine.begin() as connection:
                     await connection.execute(
-                        sa.update(users).where(users.c.id == row._mapping["id"]).values(**changes)
+                        sa.insert(users).values(
+                            platform=platform,
+                            platform_user_id=platform_user_id,
+                            display_name=display_name,
+                            locale=locale,
+                            preferences={},
+                            created_at=datetime.now(UTC),
+                        )
                     )
-            fresh = (
-                await connection.execute(
-                    sa.select(users).where(
-                        users.c.platform == platform, users.c.platform_user_id == platform_user_id
-                    )
-                )
-            ).one()
+            except sa.exc.IntegrityError:
+                pass  # created at the same moment by another request: use that one
+        async with self.engine.connect() as connection:
+            fresh = (await connection.execute(query)).one()
         return _user(fresh._mapping)
 
     async def get_user(self, user_id: int) -> UserRecord:
@@ -107,12 +106,15 @@ class ChatRepository:
     async def upsert_chat(
         self, platform: str, platform_chat_id: str, locale: str | None = None
     ) -> ChatRecord:
-        async with self.engine.begin() as connection:
-            query = sa.select(chats).where(
-                chats.c.platform == platform, chats.c.platform_chat_id == platform_chat_id
-            )
+        query = sa.select(chats).where(
+            chats.c.platform == platform, chats.c.platform_chat_id == platform_chat_id
+        )
+        async with self.engine.connect() as connection:
             row = (await connection.execute(query)).first()
-            if row is None:
+        if row is not None:
+            return _chat(row._mapping)
+        try:
+            async with self.engine.begin() as connection:
                 await connection.execute(
                     sa.insert(chats).values(
                         platform=platform,
@@ -122,8 +124,10 @@ class ChatRepository:
                         created_at=datetime.now(UTC),
                     )
                 )
-                row = (await connection.execute(query)).one()
-        return _chat(row._mapping)
+        except sa.exc.IntegrityError:
+            pass  # created at the same moment by another request
+        async with self.engine.connect() as connection:
+            return _chat((await connection.execute(query)).one()._mapping)
 
     async def get_chat(self, chat_id: int) -> ChatRecord:
         async with self.engine.connect() as connection:
