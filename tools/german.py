@@ -200,4 +200,11 @@ GERMAN = {
     "dark": "dunkel",
     "off": "aus",
     "on": "an",
+    "This chat: matches of {length} points by default, language {language}.": "Dieser Chat: Matches standardmäßig bis {length} Punkte, Sprache {language}.",
+    "Only an administrator of this chat can change its defaults.": "Nur wer diesen Chat verwaltet, kann seine Voreinstellungen ändern.",
+    "A match length is 1 to 25, or money.": "Eine Matchlänge ist 1 bis 25 oder money.",
+    "Use /defaults length 5 or /defaults language de.": "Nutze /defaults length 5 oder /defaults language de.",
+    "The chat's defaults are updated.": "Die Voreinstellungen des Chats sind geändert.",
+    "/defaults length N | language xx – the chat's defaults (administrators)": "/defaults length N | language xx – Voreinstellungen des Chats (für Verwaltende)",
+    "money": "Geld",
 }

@@ -68,8 +68,15 @@ class ConsoleChat:
                 for word in argument.split()
                 if word.startswith("@") and len(word) > 1
             )
+            # The console has no roles: everyone administers the chats they type in.
             return Request(
-                actor, chat, command=command, argument=argument, event_id=event, mentions=mentions
+                actor,
+                chat,
+                command=command,
+                argument=argument,
+                event_id=event,
+                mentions=mentions,
+                admin=True,
             )
         if chat.private:
             return Request(actor, chat, text=body, event_id=event)

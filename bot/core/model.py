@@ -34,7 +34,8 @@ class Request:
     """A typed command (``command`` without the slash, ``argument`` the rest), a button press
     (``token``), or plain text (``text``: a move typed in a private chat or as a reply to a
     board). ``event_id`` is the id the platform gave this message or interaction; ``mentions``
-    are the accounts the text mentions, resolved by the adapter."""
+    are the accounts the text mentions, resolved by the adapter; ``admin`` says whether the
+    actor may change the chat's defaults."""
 
     actor: Actor
     chat: ChatRef
@@ -44,6 +45,7 @@ class Request:
     text: str | None = None
     event_id: str = ""
     mentions: tuple[Actor, ...] = ()
+    admin: bool = False  # the actor administers this chat (the adapter knows)
 
 
 @dataclass(frozen=True)

@@ -163,6 +163,7 @@ class Core:
             "export": self._export,
             "rules": self._rules,
             "settings": self._settings,
+            "defaults": self._chat_defaults,
         }
         handler = handlers.get(name)
         if handler is None:
@@ -909,6 +910,7 @@ class Core:
                 _("/rules [topic] – the rules, chapter by chapter"),
                 _("/settings – automatic rolls, forced moves, confirmation, board theme"),
                 _("/language en|de – your language"),
+                _("/defaults length N | language xx – the chat's defaults (administrators)"),
             ]
         )
         return [Message(context.request.chat, text, private_to=context.request.actor.user_id)]
@@ -966,6 +968,42 @@ class Core:
             changed = {key: not context.user.preferences.get(key, default)}
         updated = await self.users.set_preferences(context.user.id, changed)
         return [self._settings_message(context, updated.preferences)]
+
+    async def _chat_defaults(self, context: Context, argument: str) -> list[Message]:
+        """``/defaults [length N | money] [language en|de]``: a chat admin's defaults."""
+        _ = context._
+        words = argument.lower().split()
+        if not words:
+            length = context.chat.settings.get("default_length", 3)
+            language = context.chat.settings.get("language") or "-"
+            return context.refuse(
+                _("This chat: matches of {length} points by default, language {language}.").format(
+                    length=length or _("money"), language=language
+                )
+            )
+        if not context.request.admin:
+            return context.refuse(_("Only an administrator of this chat can change its defaults."))
+        settings: dict[str, object] = {}
+        pairs = dict(zip(words[::2], words[1::2], strict=False))
+        if "length" in pairs:
+            value = pairs["length"]
+            if value == "money":
+                settings["default_length"] = 0
+            elif value.isdigit() and 1 <= int(value) <= 25:
+                settings["default_length"] = int(value)
+            else:
+                return context.refuse(_("A match length is 1 to 25, or money."))
+        if "language" in pairs:
+            chosen = normalize_locale(pairs["language"])
+            if chosen is None:
+                return context.refuse(
+                    _("Choose one of: {choices}").format(choices=", ".join(LOCALES))
+                )
+            settings["language"] = chosen
+        if not settings:
+            return context.refuse(_("Use /defaults length 5 or /defaults language de."))
+        await self.chats.update_chat(context.chat.id, settings=settings)
+        return [Message(context.request.chat, _("The chat's defaults are updated."))]
 
     async def _rules(self, context: Context, argument: str) -> list[Message]:
         _ = context._

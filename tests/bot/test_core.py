@@ -165,3 +165,14 @@ async def test_settings_toggle_and_confirm_moves(room: Room) -> None:
     assert moved.info.version > loaded.info.version
     again = await room.press(mover, "Confirm")
     assert "out of date" in again[0].text
+
+
+async def test_chat_defaults_are_for_administrators(room: Room) -> None:
+    refused = await room.command("anna", "/defaults length 7")
+    assert "administrator" in refused[0].text
+    changed = await room.command("anna", "/defaults length 7 language de", admin=True)
+    assert changed[0].text == "The chat's defaults are updated."
+    offer = await room.command("bob", "/challenge @anna")  # now in the chat's language
+    assert offer[0].text.startswith("Bob fordert Anna heraus: Match bis 7 Punkte")
+    shown = await room.command("bob", "/defaults")
+    assert "7" in shown[0].text
