@@ -207,4 +207,5 @@ GERMAN = {
     "The chat's defaults are updated.": "Die Voreinstellungen des Chats sind geändert.",
     "/defaults length N | language xx – the chat's defaults (administrators)": "/defaults length N | language xx – Voreinstellungen des Chats (für Verwaltende)",
     "money": "Geld",
+    "/claim – win the match when your opponent's time has run out": "/claim – das Match gewinnen, wenn die Zeit deines Gegners abgelaufen ist",
 }

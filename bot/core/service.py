@@ -164,6 +164,7 @@ class Core:
             "rules": self._rules,
             "settings": self._settings,
             "defaults": self._chat_defaults,
+            "claim": self._claim_command,
         }
         handler = handlers.get(name)
         if handler is None:
@@ -434,6 +435,9 @@ class Core:
 
     async def _roll_command(self, context: Context, _argument: str) -> list[Message]:
         return await self._act(context, self._roll)
+
+    async def _claim_command(self, context: Context, _argument: str) -> list[Message]:
+        return await self._act(context, self._claim)
 
     async def _double_command(self, context: Context, _argument: str) -> list[Message]:
         return await self._act(context, self._makers()["double"])
@@ -906,6 +910,7 @@ class Core:
                 _("/resign [single|gammon|backgammon] – offer to resign"),
                 _("/board – show the board again; /matches – your active matches"),
                 _("/seed TEXT – your own client seed for the next match"),
+                _("/claim – win the match when your opponent's time has run out"),
                 _("/verify, /export – the dice transcript and the .mat file of your match"),
                 _("/rules [topic] – the rules, chapter by chapter"),
                 _("/settings – automatic rolls, forced moves, confirmation, board theme"),

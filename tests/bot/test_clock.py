@@ -58,6 +58,8 @@ async def test_reminders_then_a_claim(timed: tuple[Room, Clock, FakeTime]) -> No
     assert len(await clock.tick()) == 1
     refused = await room.send(waiting, token=f"bg1:claim:m{match.info.id}:{match.info.version}")
     assert "has not run out" in refused[0].text
+    too_early = await room.command(waiting, "/claim")
+    assert "has not run out" in too_early[0].text
     time.now = deadline + timedelta(minutes=1)
     up = await clock.tick()
     assert [button.label for button in up[0].buttons] == ["Claim win"]
