@@ -15,11 +15,11 @@ from typing import Any, Final
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from storage.errors import StorageError
+from storage.threaded import ThreadedEngine
 
 logger = logging.getLogger(__name__)
 
@@ -43,26 +43,28 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 class Database:
-    """An async engine for ``url`` (``sqlite+aiosqlite:///file.db`` or, later, PostgreSQL)."""
+    """The database at ``url``: ``sqlite+aiosqlite:///file.db`` (or ``sqlite:///file.db``), or
+    later a PostgreSQL URL. All database work runs on one thread of its own (see
+    :mod:`storage.threaded`), so the event loop never waits for it."""
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
         self.url = make_url(url)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         if self.is_sqlite and self.url.database and self.url.database != ":memory:":
             Path(self.url.database).parent.mkdir(parents=True, exist_ok=True)
-        # Reads run outside transactions and writes always commit, so returning a connection
-        # to the pool needs no rollback (which would cost a round trip to the driver thread).
-        options: dict[str, Any] = {"pool_reset_on_return": None} if self.is_sqlite else {}
-        self.engine: AsyncEngine = create_async_engine(
-            self.url, json_serializer=_compact_json, **options
+        sync_url = self.url.set(drivername="sqlite") if self.is_sqlite else self.url
+        # Checkouts must never wait: they run on the one database thread, which is also where
+        # connections come back. Five stay open for reuse; more are opened when needed.
+        engine = create_engine(
+            sync_url, json_serializer=_compact_json, pool_size=5, max_overflow=-1
         )
         if self.is_sqlite:
-            event.listen(self.engine.sync_engine, "connect", _sqlite_pragmas)
+            event.listen(engine, "connect", _sqlite_pragmas)
+        self.engine = ThreadedEngine(engine)
 
     async def migrate(self) -> None:
         """Bring the schema to the newest migration; does nothing when it already is."""
-        async with self.engine.begin() as connection:
-            await connection.run_sync(_upgrade)
+        await self.engine.run(_migrate, self.engine.sync_engine)
 
     async def close(self) -> None:
         await self.engine.dispose()
@@ -95,6 +97,11 @@ def backup_sqlite(url: str, target: str | Path) -> None:
     except sqlite3.Error as error:
         raise StorageError(f"backup failed: {error}") from error
     logger.info("backup written to %s", destination)
+
+
+def _migrate(engine: Any) -> None:
+    with engine.begin() as connection:
+        _upgrade(connection)
 
 
 def _upgrade(connection: Connection) -> None:

@@ -16,7 +16,6 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import RowMapping
-from sqlalchemy.ext.asyncio import AsyncConnection
 
 from gammon.actions import Action, action_from_dict, action_to_dict
 from gammon.fair_dice import FairDice, commitment, join_client_seeds
@@ -27,6 +26,7 @@ from storage.database import Database
 from storage.errors import ConflictError, NotFoundError, SeedStillSecretError
 from storage.records import Appended, LoadedMatch, MatchInfo
 from storage.schema import match_events, matches
+from storage.threaded import ThreadedConnection
 
 logger = logging.getLogger(__name__)
 
@@ -164,7 +164,7 @@ class MatchRepository:
         self._remember(match_id, info.version, state)
         return LoadedMatch(info, state)
 
-    async def _replayed(self, connection: AsyncConnection, info: MatchInfo) -> MatchState:
+    async def _replayed(self, connection: ThreadedConnection, info: MatchInfo) -> MatchState:
         rows = await connection.execute(
             sa.select(match_events.c.action)
             .where(match_events.c.match_id == info.id)
