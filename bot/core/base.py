@@ -1,0 +1,144 @@
+"""Shared by the parts of the command layer: the request context, repositories, locks,
+player names and board pictures."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import partial
+
+from bot.core.i18n import translator
+from bot.core.model import Message, Request
+from gammon.actions import (
+    Action,
+    Move,
+    WinKind,
+)
+from gammon.flow import MatchState
+from rendering import BoardView, LastPlay, render_board
+from storage import (
+    ChallengeRepository,
+    ChatRecord,
+    ChatRepository,
+    Database,
+    LoadedMatch,
+    MatchRepository,
+    UserRecord,
+    UserRepository,
+)
+
+logger = logging.getLogger(__name__)
+
+Gettext = Callable[[str], str]
+Maker = Callable[[LoadedMatch, int], Awaitable[Action]]
+_MAX_TEXT = 500
+_RESIGN_LEVELS = {
+    "single": WinKind.SINGLE,
+    "gammon": WinKind.GAMMON,
+    "backgammon": WinKind.BACKGAMMON,
+}
+
+
+@dataclass(frozen=True)
+class Context:
+    request: Request
+    user: UserRecord
+    chat: ChatRecord
+    locale: str
+    known_users: dict[int, UserRecord] = field(default_factory=dict)  # read once per request
+
+    @property
+    def _(self) -> Gettext:
+        return translator(self.locale).gettext
+
+    def refuse(self, text: str) -> list[Message]:
+        return [Message(self.request.chat, text, private_to=self.request.actor.user_id)]
+
+
+class CoreBase:
+    """What every part of the command layer uses: repositories, the clock, locks, pictures."""
+
+    def __init__(
+        self,
+        database: Database,
+        *,
+        render_images: bool = True,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
+        self.clock = clock
+        self.users = UserRepository(database)
+        self.chats = ChatRepository(database)
+        self.challenges = ChallengeRepository(database)
+        self.matches = MatchRepository(database)
+        self.render_images = render_images
+        self._locks: dict[int, asyncio.Lock] = {}
+        # One rendering thread: more would only queue for the GIL, and a crowd of them makes
+        # the event loop wait its turn (measured: stalls of ~100 ms with the default pool).
+        self._render_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+
+    def _lock(self, match_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(match_id, asyncio.Lock())
+
+    async def _my_match(self, context: Context) -> LoadedMatch | None:
+        return await self.matches.active_match_for(context.chat.id, context.user.id)
+
+    async def _names(
+        self, loaded: LoadedMatch, context: Context | None = None
+    ) -> tuple[UserRecord, UserRecord]:
+        known = context.known_users if context is not None else {}
+        found = []
+        for user_id in loaded.info.player_ids:
+            if user_id not in known:
+                known[user_id] = await self.users.get_user(user_id)
+            found.append(known[user_id])
+        return (found[0], found[1])
+
+    async def _render(
+        self,
+        context: Context,
+        view: BoardView,
+        names: list[str],
+        last: LastPlay | None,
+        perspective: int,
+    ) -> bytes | None:
+        if not self.render_images:
+            return None
+        _ = context._
+        labels = {
+            "match_to": _("Match to {length}"),
+            "money": _("Money game"),
+            "crawford": _("Crawford"),
+            "long_nardy_to": _("Long nardy · to {length}"),
+            "long_nardy_single": _("Long nardy · single games"),
+            "pips": _("{pips} pips"),
+            "doubles": _("{name} doubles to {value}"),
+            "played": _("{name}: {play}"),
+            "wins": _("{name} wins"),
+            "player": _("Player {number}"),
+        }
+        theme = str(context.user.preferences.get("theme", "classic"))
+        draw = partial(
+            render_board,
+            view,
+            perspective=perspective,
+            names=names,
+            last_play=last,
+            labels=labels,
+            theme=theme if theme in ("classic", "dark") else "classic",
+        )
+        return await asyncio.get_running_loop().run_in_executor(self._render_pool, draw)
+
+
+def _last_play(before: MatchState, recorded: tuple[Action, ...]) -> LastPlay | None:
+    """The highlight for a play just recorded (the mover's own numbering)."""
+    from gammon import parse_play
+
+    for action in recorded:
+        if isinstance(action, Move) and before.dice is not None:
+            play = parse_play(action.play, before.position, before.dice)
+            return LastPlay.from_play(play, action.player)
+    return None

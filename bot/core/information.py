@@ -1,0 +1,266 @@
+"""Information and preferences: boards, match lists, help, rules, settings, languages,
+seeds, transcripts and exports."""
+
+from __future__ import annotations
+
+from bot.core import rules_text
+from bot.core.base import Context
+from bot.core.i18n import LOCALES, normalize_locale, translator
+from bot.core.model import Button, Message
+from bot.core.playing import PlayCommands
+from bot.core.tokens import Token, format_token
+from storage import (
+    LoadedMatch,
+)
+
+
+class InfoCommands(PlayCommands):
+    async def _board_command(self, context: Context, _argument: str) -> list[Message]:
+        loaded = await self._my_match(context)
+        if loaded is None:
+            return context.refuse(
+                context._("You have no match in this chat. Start one with /challenge.")
+            )
+        players = await self._names(loaded)
+        return [await self._prompt(context, loaded, players, None)]
+
+    async def _matches_command(self, context: Context, _argument: str) -> list[Message]:
+        _ = context._
+        infos = await self.matches.active_matches_of(context.user.id)
+        if not infos:
+            return context.refuse(_("You have no active matches."))
+        lines = [_("Your active matches:")]
+        for info in infos:
+            loaded = await self.matches.load_match(info.id)
+            players = await self._names(loaded)
+            me = info.player_index(context.user.id) or 0
+            opponent = players[1 - me].display_name
+            turn = (
+                _("your turn")
+                if info.turn_user_id == context.user.id
+                else _("{name}'s turn").format(name=opponent)
+            )
+            left = ""
+            if info.deadline is not None:
+                hours = max(0, (info.deadline - self.clock()).total_seconds() / 3600)
+                left = " · " + _("{hours} h left").format(hours=round(hours))
+            lines.append(
+                _("Match {id} vs {name}: {mine}–{theirs}, {turn}").format(
+                    id=info.id,
+                    name=opponent,
+                    mine=loaded.state.score[me],
+                    theirs=loaded.state.score[1 - me],
+                    turn=turn,
+                )
+                + left
+            )
+        return context.refuse("\n".join(lines))
+
+    async def _help(self, context: Context, _argument: str) -> list[Message]:
+        _ = context._
+        text = "\n".join(
+            [
+                _("gammonbot plays backgammon and long nardy in this chat."),
+                _(
+                    "/challenge @user [length] [nardy] [nocube] [money] [jacoby] [beaver] "
+                    "[time=24h] – offer a match"
+                ),
+                _("/accept – accept the newest challenge for you"),
+                _("/roll, /double – at the start of your turn"),
+                _("/move 13/10* 6/5 – play your dice"),
+                _("/resign [single|gammon|backgammon] – offer to resign"),
+                _("/board – show the board again; /matches – your active matches"),
+                _("/seed TEXT – your own client seed for the next match"),
+                _("/claim – win the match when your opponent's time has run out"),
+                _("/verify, /export – the dice transcript and the .mat file of your match"),
+                _("/rules [topic] – the rules, chapter by chapter"),
+                _("/settings – automatic rolls, forced moves, confirmation, board theme"),
+                _("/language en|de – your language"),
+                _("/defaults length N | language xx – the chat's defaults (administrators)"),
+            ]
+        )
+        return [Message(context.request.chat, text, private_to=context.request.actor.user_id)]
+
+    _SETTINGS: tuple[tuple[str, str, object], ...] = (
+        ("autoroll", "auto_roll", True),
+        ("forced", "auto_forced", True),
+        ("confirmmoves", "confirm_moves", False),
+        ("notify", "notify", True),
+    )
+
+    async def _settings(self, context: Context, _argument: str) -> list[Message]:
+        return [self._settings_message(context, context.user.preferences)]
+
+    def _settings_message(self, context: Context, preferences: dict[str, object]) -> Message:
+        _ = context._
+        labels = {
+            "autoroll": _("Roll by myself when I cannot double"),
+            "forced": _("Play forced moves by myself"),
+            "confirmmoves": _("Confirm each move"),
+            "notify": _("Private notifications"),
+        }
+        buttons = []
+        for verb, key, default in self._SETTINGS:
+            state = _("on") if preferences.get(key, default) else _("off")
+            token = format_token(Token(verb, "u", context.user.id, 0))
+            buttons.append(Button(f"{labels[verb]}: {state}", token))
+        theme = str(preferences.get("theme", "classic"))
+        buttons.append(
+            Button(
+                _("Board: {theme}").format(theme=_("dark") if theme == "dark" else _("classic")),
+                format_token(Token("theme", "u", context.user.id, 0)),
+            )
+        )
+        return Message(
+            context.request.chat,
+            _("Your settings (press to change):"),
+            tuple(buttons),
+            private_to=context.request.actor.user_id,
+        )
+
+    async def _toggle(self, context: Context, token: Token) -> list[Message]:
+        _ = context._
+        if token.target != context.user.id:
+            return context.refuse(_("These are someone else's settings."))
+        changed: dict[str, object]
+        if token.verb == "theme":
+            current = context.user.preferences.get("theme", "classic")
+            changed = {"theme": "classic" if current == "dark" else "dark"}
+        else:
+            entry = next((item for item in self._SETTINGS if item[0] == token.verb), None)
+            if entry is None:
+                return context.refuse(_("That button is out of date."))
+            _verb, key, default = entry
+            changed = {key: not context.user.preferences.get(key, default)}
+        updated = await self.users.set_preferences(context.user.id, changed)
+        return [self._settings_message(context, updated.preferences)]
+
+    async def _chat_defaults(self, context: Context, argument: str) -> list[Message]:
+        """``/defaults [length N | money] [language en|de]``: a chat admin's defaults."""
+        _ = context._
+        words = argument.lower().split()
+        if not words:
+            length = context.chat.settings.get("default_length", 3)
+            language = context.chat.settings.get("language") or "-"
+            return context.refuse(
+                _("This chat: matches of {length} points by default, language {language}.").format(
+                    length=length or _("money"), language=language
+                )
+            )
+        if not context.request.admin:
+            return context.refuse(_("Only an administrator of this chat can change its defaults."))
+        settings: dict[str, object] = {}
+        pairs = dict(zip(words[::2], words[1::2], strict=False))
+        if "length" in pairs:
+            value = pairs["length"]
+            if value == "money":
+                settings["default_length"] = 0
+            elif value.isdigit() and 1 <= int(value) <= 25:
+                settings["default_length"] = int(value)
+            else:
+                return context.refuse(_("A match length is 1 to 25, or money."))
+        if "language" in pairs:
+            chosen = normalize_locale(pairs["language"])
+            if chosen is None:
+                return context.refuse(
+                    _("Choose one of: {choices}").format(choices=", ".join(LOCALES))
+                )
+            settings["language"] = chosen
+        if not settings:
+            return context.refuse(_("Use /defaults length 5 or /defaults language de."))
+        await self.chats.update_chat(context.chat.id, settings=settings)
+        return [Message(context.request.chat, _("The chat's defaults are updated."))]
+
+    async def _rules(self, context: Context, argument: str) -> list[Message]:
+        _ = context._
+        chapter = rules_text.find_chapter(argument or "overview")
+        if chapter is None:
+            topics = ", ".join(item.topic.replace(" ", "") for item in rules_text.CHAPTERS)
+            return context.refuse(_("I know these chapters: {topics}").format(topics=topics))
+        title = rules_text.chapter_title(_, chapter)
+        text = f"{title}\n{rules_text.chapter_text(_, chapter)}"
+        view = rules_text.chapter_view(chapter)
+        image = None
+        if view is not None:
+            highlight = rules_text.chapter_highlight(chapter)
+            image = await self._render(context, view, [_("White"), _("Black")], highlight, 0)
+        return [Message(context.request.chat, text, image=image, board=view)]
+
+    async def _language(self, context: Context, argument: str) -> list[Message]:
+        chosen = normalize_locale(argument.strip())
+        if chosen is None:
+            return context.refuse(
+                context._("Choose one of: {choices}").format(choices=", ".join(LOCALES))
+            )
+        await self.users.set_preferences(context.user.id, {"language": chosen})
+        _ = translator(chosen).gettext
+        return [
+            Message(
+                context.request.chat,
+                _("I will speak English with you."),
+                private_to=context.request.actor.user_id,
+            )
+        ]
+
+    async def _seed(self, context: Context, argument: str) -> list[Message]:
+        _ = context._
+        seed = " ".join(argument.split())[:64]
+        if not seed:
+            return context.refuse(_("Give your seed after /seed, e.g. /seed lucky-7."))
+        await self.users.set_preferences(context.user.id, {"next_seed": seed})
+        return context.refuse(
+            _("Your client seed for your next match is “{seed}”.").format(seed=seed)
+        )
+
+    async def _latest(self, context: Context) -> LoadedMatch | None:
+        found = await self.matches.latest_match_for(context.chat.id, context.user.id)
+        return await self.matches.load_match(found.id) if found else None
+
+    async def _verify(self, context: Context, _argument: str) -> list[Message]:
+        _ = context._
+        loaded = await self._latest(context)
+        if loaded is None:
+            return context.refuse(_("You have no match in this chat. Start one with /challenge."))
+        if loaded.info.status == "active":
+            return context.refuse(
+                _(
+                    "Match {id} is still being played. Its dice commitment is {commitment}; "
+                    "the seed is revealed when the match ends."
+                ).format(id=loaded.info.id, commitment=loaded.info.dice_commitment)
+            )
+        players = await self._names(loaded)
+        seed = await self.matches.reveal_seed(loaded.info.id)
+        files = self._files(loaded, [player.display_name for player in players], seed)
+        text = _("The transcript of match {id}. Check it with: gammonbot verify FILE").format(
+            id=loaded.info.id
+        )
+        return [
+            Message(
+                context.request.chat,
+                text,
+                attachments=files[:1],
+                private_to=context.request.actor.user_id,
+            )
+        ]
+
+    async def _export(self, context: Context, _argument: str) -> list[Message]:
+        _ = context._
+        loaded = await self._latest(context)
+        if loaded is None:
+            return context.refuse(_("You have no match in this chat. Start one with /challenge."))
+        players = await self._names(loaded)
+        files = [
+            file
+            for file in self._files(loaded, [player.display_name for player in players], None)
+            if file.filename.endswith(".mat")
+        ]
+        if not files:
+            return context.refuse(_("Money games cannot be exported to a .mat file."))
+        return [
+            Message(
+                context.request.chat,
+                _("Match {id} for GNU Backgammon and eXtreme Gammon.").format(id=loaded.info.id),
+                attachments=tuple(files),
+                private_to=context.request.actor.user_id,
+            )
+        ]
