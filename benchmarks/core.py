@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.core.model import Actor, ChatRef, Request
 from bot.core.service import Core
+from bot.runtime import freeze_startup_objects
 from gammon.flow import Phase
 from storage import Database
 
@@ -162,6 +163,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=200)
     arguments = parser.parse_args()
+    freeze_startup_objects()  # as the bot does once it has started
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         with_pictures = sorted(asyncio.run(single_moves(folder, True)))

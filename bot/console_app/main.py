@@ -9,6 +9,7 @@ from pathlib import Path
 from bot.console_app.chat import ConsoleChat
 from bot.core.scheduler import Clock
 from bot.core.service import Core
+from bot.runtime import freeze_startup_objects
 from storage import Database
 
 BANNER = (
@@ -21,6 +22,7 @@ async def run_console(database_url: str, image_dir: Path | None) -> None:
     database = Database(database_url)
     await database.migrate()
     core = Core(database)
+    freeze_startup_objects()
     chat = ConsoleChat(core, sys.stdout, image_dir=image_dir)
     interactive = sys.stdin.isatty()
     if interactive:
