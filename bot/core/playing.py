@@ -398,7 +398,7 @@ class PlayCommands(CoreBase):
         elif state.phase is Phase.MOVING:
             assert state.dice is not None
             headline = _("{name} to play {high}-{low}: /move …").format(
-                name=names[actor], high=state.dice[0], low=state.dice[1]
+                name=names[actor], high=max(state.dice), low=min(state.dice)
             )
         elif state.phase is Phase.DOUBLED:
             headline = _("{name}, take or drop the double to {value}?").format(
