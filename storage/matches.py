@@ -26,7 +26,6 @@ from storage.database import Database
 from storage.errors import ConflictError, NotFoundError, SeedStillSecretError
 from storage.records import Appended, LoadedMatch, MatchInfo
 from storage.schema import match_events, matches
-from storage.threaded import ThreadedConnection
 
 logger = logging.getLogger(__name__)
 
@@ -88,13 +87,10 @@ class MatchRepository:
 
     async def match_info(self, match_id: int) -> MatchInfo:
         """The match's row without its state (cheap: no snapshot is read)."""
-        async with self.engine.connect() as connection:
-            row = (
-                await connection.execute(sa.select(*_INFO_COLUMNS).where(matches.c.id == match_id))
-            ).first()
-        if row is None:
+        found = await self._infos(matches.c.id == match_id)
+        if not found:
             raise NotFoundError(f"no match {match_id}")
-        return _info(row._mapping)
+        return found[0]
 
     async def create_match(
         self,
@@ -157,20 +153,12 @@ class MatchRepository:
                 state = state_from_dict(snapshot)
                 self._remember(match_id, info.version, state)
                 return LoadedMatch(info, state)
-            state = await self._replayed(connection, info)
+        state = replay(info.rules, await self.events(match_id))
         if info.status == ACTIVE:
             logger.info("match %s: snapshot rebuilt from %s events", match_id, info.version)
             await self._store_snapshot(match_id, info.version, state)
         self._remember(match_id, info.version, state)
         return LoadedMatch(info, state)
-
-    async def _replayed(self, connection: ThreadedConnection, info: MatchInfo) -> MatchState:
-        rows = await connection.execute(
-            sa.select(match_events.c.action)
-            .where(match_events.c.match_id == info.id)
-            .order_by(match_events.c.seq)
-        )
-        return replay(info.rules, (action_from_dict(action) for (action,) in rows))
 
     async def _store_snapshot(self, match_id: int, version: int, state: MatchState) -> None:
         async with self.engine.begin() as connection:
