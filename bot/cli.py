@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import sys
+from functools import partial
 
 import click
 from pydantic import ValidationError
 
 from bot.config import Settings, load_settings
 from bot.console_app.main import run_console
+from bot.hosting import AdapterFactory, host
 from bot.moves_tool import serve
 from gammon import Variant
 from gammon.fair_dice import MalformedTranscriptError, load_transcript, verify_transcript
@@ -147,15 +150,29 @@ def console() -> None:
 def run() -> None:
     """Start every chat platform whose token is set; with none, the console chat."""
     settings = _settings_or_exit()
-    if settings.discord_token is not None or settings.telegram_token is not None:
-        click.echo(
-            "This version has no Discord or Telegram adapter yet; unset DISCORD_TOKEN and "
-            "TELEGRAM_TOKEN to use the console chat.",
-            err=True,
+    factories = _adapter_factories(settings)
+    if factories:
+        logging.basicConfig(
+            level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
         )
-        sys.exit(2)
+        asyncio.run(host(settings.database_url, factories))
+        return
     click.echo("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting the console chat.", err=True)
     asyncio.run(run_console(settings.database_url, settings.console_image_dir))
+
+
+def _adapter_factories(settings: Settings) -> list[AdapterFactory]:
+    """One factory per platform whose token is set (imported only then)."""
+    factories: list[AdapterFactory] = []
+    if settings.discord_token is not None:
+        from bot.discord_app import DiscordAdapter
+
+        factories.append(partial(DiscordAdapter, settings=settings))
+    if settings.telegram_token is not None:
+        from bot.telegram_app import TelegramAdapter
+
+        factories.append(partial(TelegramAdapter, settings=settings))
+    return factories
 
 
 def _settings_or_exit() -> Settings:

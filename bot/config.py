@@ -24,6 +24,31 @@ class Settings(BaseSettings):
     )
     discord_token: SecretStr | None = Field(default=None, description="Discord bot token.")
     telegram_token: SecretStr | None = Field(default=None, description="Telegram bot token.")
+    discord_guild_id: int | None = Field(
+        default=None,
+        description="A Discord server to sync the commands to at once (for testing); "
+        "without it commands are synced globally.",
+    )
+    discord_sharded: bool = Field(
+        default=False, description="Run Discord as an AutoShardedBot (one process, many shards)."
+    )
+    telegram_base_url: str | None = Field(
+        default=None,
+        description="Another Bot API server, e.g. a self-hosted one: http://localhost:8081/bot",
+    )
+    telegram_webhook_url: str | None = Field(
+        default=None,
+        description="Public HTTPS URL for Telegram webhook mode; without it the bot long-polls.",
+    )
+    telegram_webhook_listen: str = Field(
+        default="127.0.0.1", description="Address the webhook server listens on."
+    )
+    telegram_webhook_port: int = Field(
+        default=8443, ge=1, le=65535, description="Port the webhook server listens on."
+    )
+    telegram_webhook_secret: SecretStr | None = Field(
+        default=None, description="Secret token Telegram sends with every webhook call."
+    )
     console_image_dir: Path = Field(
         default=Path("boards"), description="Where the console chat writes board pictures."
     )

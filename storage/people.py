@@ -81,6 +81,15 @@ class UserRepository:
             fresh = (await connection.execute(query)).one()
         return _user(fresh._mapping)
 
+    async def find_user(self, platform: str, platform_user_id: str) -> UserRecord | None:
+        """The user of this platform account, or None when never seen (reads only)."""
+        query = sa.select(users).where(
+            users.c.platform == platform, users.c.platform_user_id == platform_user_id
+        )
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(query)).first()
+        return None if row is None else _user(row._mapping)
+
     async def get_user(self, user_id: int) -> UserRecord:
         async with self.engine.connect() as connection:
             row = (await connection.execute(sa.select(users).where(users.c.id == user_id))).first()
@@ -128,6 +137,15 @@ class ChatRepository:
             pass  # created at the same moment by another request
         async with self.engine.connect() as connection:
             return _chat((await connection.execute(query)).one()._mapping)
+
+    async def find_chat(self, platform: str, platform_chat_id: str) -> ChatRecord | None:
+        """The chat with this platform id, or None when never seen (reads only)."""
+        query = sa.select(chats).where(
+            chats.c.platform == platform, chats.c.platform_chat_id == platform_chat_id
+        )
+        async with self.engine.connect() as connection:
+            row = (await connection.execute(query)).first()
+        return None if row is None else _chat(row._mapping)
 
     async def get_chat(self, chat_id: int) -> ChatRecord:
         async with self.engine.connect() as connection:

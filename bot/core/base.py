@@ -59,6 +59,15 @@ class Context:
         return [Message(self.request.chat, text, private_to=self.request.actor.user_id)]
 
 
+def wants_private_notice(*users: UserRecord) -> tuple[str, ...]:
+    """The platform ids of those users who want a private notification and can get one."""
+    return tuple(
+        user.platform_user_id
+        for user in users
+        if user.preferences.get("notify", True) and not user.preferences.get("unreachable")
+    )
+
+
 class CoreBase:
     """What every part of the command layer uses: repositories, the clock, locks, pictures."""
 

@@ -6,7 +6,7 @@ import contextlib
 import secrets
 
 from bot.core import texts
-from bot.core.base import Context
+from bot.core.base import Context, wants_private_notice
 from bot.core.model import Button, Message
 from bot.core.options import OptionError, parse_challenge_options
 from bot.core.playing import PlayCommands
@@ -56,11 +56,12 @@ class ChallengeCommands(PlayCommands):
                 summary=summary,
             )
             mention: tuple[str, ...] = (challenged.platform_user_id,)
+            notify = wants_private_notice(challenged)
         else:
             text = _("{challenger} offers a {summary}. Anyone here may accept.").format(
                 challenger=context.user.display_name, summary=summary
             )
-            mention = ()
+            mention = notify = ()
         buttons = (
             Button(_("Accept"), format_token(Token("accept", "c", offer.id, 0))),
             Button(_("Decline"), format_token(Token("decline", "c", offer.id, 0))),
@@ -69,7 +70,12 @@ class ChallengeCommands(PlayCommands):
         text += " " + _("The offer expires in a day.")
         return [
             Message(
-                context.request.chat, text, buttons, mention=mention, slot=f"challenge:{offer.id}"
+                context.request.chat,
+                text,
+                buttons,
+                mention=mention,
+                notify=notify,
+                slot=f"challenge:{offer.id}",
             )
         ]
 

@@ -65,7 +65,8 @@ class Message:
     """One message to post. ``private_to`` (a platform user id) makes it visible to that user
     only where the platform allows (refusals). ``slot`` names what the message is, e.g.
     ``board:12``: posting a new message in the same slot removes the old one's buttons.
-    ``mention`` lists the users to notify."""
+    ``mention`` lists the users to notify; ``notify`` is the part of them who also want a
+    private notification (preference on, private chat known to work)."""
 
     chat: ChatRef
     text: str
@@ -74,6 +75,7 @@ class Message:
     board: BoardView | None = None
     attachments: tuple[Attachment, ...] = ()
     mention: tuple[str, ...] = ()
+    notify: tuple[str, ...] = ()
     private_to: str | None = None
     slot: str | None = None
     extra: dict[str, str] = field(default_factory=dict)

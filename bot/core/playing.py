@@ -15,6 +15,7 @@ from bot.core.base import (
     Gettext,
     Maker,
     _last_play,
+    wants_private_notice,
 )
 from bot.core.model import Attachment, Button, ChatRef, Message
 from bot.core.tokens import Token, format_token
@@ -434,6 +435,7 @@ class PlayCommands(CoreBase):
             image=image,
             board=view,
             mention=(players[actor].platform_user_id,),
+            notify=wants_private_notice(players[actor]),
             slot=f"board:{info.id}",
         )
 
@@ -471,6 +473,7 @@ class PlayCommands(CoreBase):
                 board=view,
                 attachments=self._files(loaded, names, seed),
                 mention=tuple(player.platform_user_id for player in players),
+                notify=wants_private_notice(*players),
                 slot=f"board:{loaded.info.id}",
             )
         ]

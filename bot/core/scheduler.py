@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from bot.core.base import wants_private_notice
 from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
 from bot.core.model import Button, ChatRef, Message
 from bot.core.service import Core
@@ -101,6 +102,7 @@ class Clock:
                     text,
                     (Button(_("Claim win"), claim),),
                     mention=(waiting.platform_user_id, late.platform_user_id),
+                    notify=wants_private_notice(waiting, late),
                     slot=f"claim:{info.id}",
                 )
             ]
@@ -109,4 +111,8 @@ class Clock:
         text = _("{name}, it is your turn in match {id}: {hours} h left.").format(
             name=late.display_name, id=info.id, hours=hours
         )
-        return [Message(where, text, mention=(late.platform_user_id,))]
+        return [
+            Message(
+                where, text, mention=(late.platform_user_id,), notify=wants_private_notice(late)
+            )
+        ]

@@ -14,12 +14,13 @@ from bot.core.challenges import ChallengeCommands
 from bot.core.i18n import DEFAULT_LOCALE, normalize_locale
 from bot.core.information import InfoCommands
 from bot.core.model import Message, Request
+from bot.core.suggestions import SuggestionCommands
 from bot.core.tokens import BadTokenError, parse_token
 
 logger = logging.getLogger(__name__)
 
 
-class Core(ChallengeCommands, InfoCommands):
+class Core(ChallengeCommands, InfoCommands, SuggestionCommands):
     """The bot, free of any chat platform."""
 
     # --- entry point ---------------------------------------------------------------------

@@ -1,0 +1,109 @@
+"""Runs the chat platforms around one command layer: start, the minute clock, stop.
+
+Each platform adapter (``bot.discord_app``, ``bot.telegram_app``) implements :class:`Adapter`.
+Messages the clock produces (reminders, expired challenges, claims) are handed to the adapter
+of the platform their chat belongs to.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import signal
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from bot.core.model import Message
+from bot.core.scheduler import Clock
+from bot.core.service import Core
+from bot.runtime import freeze_startup_objects
+from storage import Database
+
+logger = logging.getLogger(__name__)
+
+TICK_SECONDS = 60.0
+
+
+class Adapter(Protocol):
+    """A chat platform as the host sees it."""
+
+    platform: str
+
+    async def start(self) -> None:
+        """Connect and begin answering updates; return once running."""
+
+    async def deliver(self, messages: Sequence[Message]) -> None:
+        """Post messages nobody asked for in this moment (the clock's)."""
+
+    async def stop(self) -> None:
+        """Stop receiving updates and close connections."""
+
+
+AdapterFactory = Callable[[Core], Adapter]
+
+
+async def dispatch(adapters: Sequence[Adapter], messages: Sequence[Message]) -> None:
+    """Hand each message to the adapter of its chat's platform; one failing platform does not
+    keep the others from getting theirs."""
+    for adapter in adapters:
+        mine = [message for message in messages if message.chat.platform == adapter.platform]
+        if not mine:
+            continue
+        try:
+            await adapter.deliver(mine)
+        except Exception:
+            logger.exception(
+                "delivering %d clock messages on %s failed", len(mine), adapter.platform
+            )
+
+
+async def keep_time(clock: Clock, adapters: Sequence[Adapter], every: float = TICK_SECONDS) -> None:
+    """Tick at once (deadlines that passed while the bot was down), then every ``every`` s."""
+    while True:
+        try:
+            await dispatch(adapters, await clock.tick())
+        except Exception:
+            logger.exception("clock tick failed")
+        await asyncio.sleep(every)
+
+
+async def host(
+    database_url: str,
+    factories: Sequence[AdapterFactory],
+    stop: asyncio.Event | None = None,
+    tick_seconds: float = TICK_SECONDS,
+) -> None:
+    """Open the database, start every adapter and the clock, and run until ``stop`` is set
+    (by default: until SIGINT or SIGTERM)."""
+    database = Database(database_url)
+    await database.migrate()
+    core = Core(database)
+    stop = stop or _stop_on_signals()
+    adapters = [factory(core) for factory in factories]
+    started: list[Adapter] = []
+    ticking: asyncio.Task[None] | None = None
+    try:
+        for adapter in adapters:
+            await adapter.start()
+            started.append(adapter)
+            logger.info("%s is running", adapter.platform)
+        freeze_startup_objects()
+        ticking = asyncio.create_task(keep_time(Clock(core), started, tick_seconds))
+        await stop.wait()
+    finally:
+        if ticking is not None:
+            ticking.cancel()
+        for adapter in reversed(started):
+            try:
+                await adapter.stop()
+            except Exception:
+                logger.exception("stopping %s failed", adapter.platform)
+        await database.close()
+
+
+def _stop_on_signals() -> asyncio.Event:
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for name in ("SIGINT", "SIGTERM"):
+        loop.add_signal_handler(getattr(signal, name), stop.set)
+    return stop

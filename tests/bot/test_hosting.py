@@ -1,0 +1,78 @@
+"""The host starts adapters, hands them the clock's messages by platform, and stops them."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from datetime import timedelta
+from pathlib import Path
+
+from bot.core.model import ChatRef, Message
+from bot.core.service import Core
+from bot.hosting import dispatch, host
+from tests.bot.scripted import Room
+
+
+class Recorder:
+    def __init__(self, platform: str, core: Core, fail: bool = False) -> None:
+        self.platform = platform
+        self.core = core
+        self.fail = fail
+        self.delivered: list[Message] = []
+        self.calls: list[str] = []
+
+    async def start(self) -> None:
+        self.calls.append("start")
+
+    async def deliver(self, messages: Sequence[Message]) -> None:
+        if self.fail:
+            raise RuntimeError("platform down")
+        self.delivered.extend(messages)
+
+    async def stop(self) -> None:
+        self.calls.append("stop")
+
+
+async def test_messages_go_to_the_adapter_of_their_platform() -> None:
+    core = object.__new__(Core)
+    discord, telegram, broken = (
+        Recorder("discord", core),
+        Recorder("telegram", core),
+        Recorder("other", core, fail=True),
+    )
+    messages = [
+        Message(ChatRef("telegram", "1"), "t"),
+        Message(ChatRef("discord", "2"), "d"),
+        Message(ChatRef("other", "3"), "o"),
+    ]
+    await dispatch([broken, discord, telegram], messages)
+    assert [message.text for message in discord.delivered] == ["d"]
+    assert [message.text for message in telegram.delivered] == ["t"]
+
+
+async def test_host_runs_the_clock_and_stops_cleanly(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'host.db'}"
+    made: list[Recorder] = []
+
+    def factory(core: Core) -> Recorder:
+        made.append(Recorder("test", core))
+        return made[-1]
+
+    stop = asyncio.Event()
+    running = asyncio.create_task(host(url, [factory], stop, tick_seconds=0.05))
+    while not made or "start" not in made[0].calls:
+        await asyncio.sleep(0.01)
+    recorder = made[0]
+    room = Room(recorder.core, ChatRef("test", "group"))
+    await room.command("anna", "/challenge @bob 3")
+    # A day later the challenge has expired: the next tick tells the chat.
+    later = recorder.core.clock() + timedelta(days=1, minutes=1)
+    recorder.core.clock = lambda: later
+    for _attempt in range(100):
+        if recorder.delivered:
+            break
+        await asyncio.sleep(0.02)
+    stop.set()
+    await running
+    assert recorder.calls == ["start", "stop"]
+    assert ["expired" in message.text for message in recorder.delivered] == [True]

@@ -1,0 +1,86 @@
+"""Move suggestions for autocomplete, and who gets a private notification."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.core.model import Actor, ChatRef
+from bot.core.service import Core
+from gammon.flow import Phase
+from storage import Database
+from tests.bot.scripted import PLATFORM, Room
+
+
+@pytest.fixture
+async def room(tmp_path: Path) -> AsyncIterator[Room]:
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    await database.migrate()
+    yield Room(Core(database, render_images=False), ChatRef(PLATFORM, "group-1"))
+    await database.close()
+
+
+def actor(name: str) -> Actor:
+    return Actor(PLATFORM, name, name.title())
+
+
+async def mover(room: Room) -> tuple[str, str]:
+    """(player to move, the other) once the opening roll has been played."""
+    chat = await room.core.chats.upsert_chat(PLATFORM, room.chat.chat_id)
+    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
+    loaded = await room.core.matches.active_match_for(chat.id, anna.id)
+    assert loaded is not None
+    assert loaded.state.phase is Phase.MOVING
+    first = loaded.info.player_index(anna.id) == loaded.state.turn
+    return ("anna", "bob") if first else ("bob", "anna")
+
+
+async def test_suggestions_are_the_movers_legal_plays_filtered_by_what_is_typed(
+    room: Room,
+) -> None:
+    assert await room.core.suggest_moves(actor("anna"), room.chat) == []  # never seen
+    await room.command("anna", "/challenge @bob 3")
+    await room.press("bob", "Accept")
+    on_move, waiting = await mover(room)
+    everything = await room.core.suggest_moves(actor(on_move), room.chat, "", limit=100)
+    # An opening roll of two different dice has between 5 and 20 distinct plays.
+    assert 5 <= len(everything) <= 20
+    assert all("/" in play for play in everything)
+    assert await room.core.suggest_moves(actor(waiting), room.chat) == []
+    assert await room.core.suggest_moves(actor("carl"), room.chat) == []
+    elsewhere = ChatRef(PLATFORM, "group-2")
+    assert await room.core.suggest_moves(actor(on_move), elsewhere) == []
+    prefix = everything[0].split()[0]
+    narrowed = await room.core.suggest_moves(actor(on_move), room.chat, prefix)
+    assert narrowed[0].replace("*", "").startswith(prefix.replace("*", ""))
+    assert set(narrowed) <= set(everything)
+    assert len(await room.core.suggest_moves(actor(on_move), room.chat, "", limit=3)) == 3
+    assert await room.core.suggest_moves(actor(on_move), room.chat, "zz") == []
+    # Whatever is suggested is accepted as a move.
+    played = await room.command(on_move, f"/move {everything[-1]}")
+    assert not any(message.private_to for message in played)
+
+
+async def test_private_notifications_follow_the_preference_and_reachability(room: Room) -> None:
+    offer = await room.command("anna", "/challenge @bob 3")
+    assert offer[0].mention == ("bob",)
+    assert offer[0].notify == ("bob",)
+    await room.core.mark_unreachable(actor("bob"))
+    again = await room.command("anna", "/challenge @bob 5")
+    assert again[0].mention == ("bob",)
+    assert again[0].notify == ()
+    await room.core.mark_unreachable(actor("bob"), unreachable=False)
+    await room.press("bob", "Accept")
+    on_move, waiting = await mover(room)
+    prompts = [message for message in room.log if message.mention == (on_move,)]
+    assert prompts
+    assert prompts[-1].notify == (on_move,)
+    await room.command(waiting, "/settings")
+    await room.press(waiting, "Private notifications: on")
+    play = (await room.core.suggest_moves(actor(on_move), room.chat))[0]
+    await room.command(on_move, f"/move {play}")
+    prompts = [message for message in room.log if message.mention == (waiting,)]
+    assert prompts
+    assert prompts[-1].notify == ()
