@@ -4,24 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
-from pathlib import Path
 
-import pytest
-
-from bot.core.model import ChatRef
-from bot.core.service import Core
 from gammon.fair_dice import verify_transcript
-from storage import Database
 from tests.bot.scripted import PLATFORM, Room, play_to_the_end
-
-
-@pytest.fixture
-async def room(tmp_path: Path) -> AsyncIterator[Room]:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
-    await database.migrate()
-    yield Room(Core(database, render_images=False), ChatRef(PLATFORM, "group-1"))
-    await database.close()
 
 
 async def test_a_whole_match_from_challenge_to_the_revealed_seed(room: Room) -> None:

@@ -2,24 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
-import pytest
-
 from bot.core.model import Actor, ChatRef
-from bot.core.service import Core
 from gammon.flow import Phase
-from storage import Database
 from tests.bot.scripted import PLATFORM, Room
-
-
-@pytest.fixture
-async def room(tmp_path: Path) -> AsyncIterator[Room]:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
-    await database.migrate()
-    yield Room(Core(database, render_images=False), ChatRef(PLATFORM, "group-1"))
-    await database.close()
 
 
 def actor(name: str) -> Actor:
