@@ -5,6 +5,7 @@ from storage.database import DEFAULT_URL, Database
 from storage.errors import ConflictError, NotFoundError, SeedStillSecretError, StorageError
 from storage.matches import MatchRepository
 from storage.people import ChatRepository, UserRepository
+from storage.posted import PostedMessageRepository
 from storage.records import (
     Appended,
     ChallengeRecord,
@@ -27,6 +28,7 @@ __all__ = [
     "MatchInfo",
     "MatchRepository",
     "NotFoundError",
+    "PostedMessageRepository",
     "SeedStillSecretError",
     "StorageError",
     "UserRecord",

@@ -122,3 +122,15 @@ match_events = sa.Table(
     sa.Column("action", sa.JSON, nullable=False),
     sa.Column("created_at", UtcDateTime, nullable=False),
 )
+
+# The platform message that currently fills a slot of a chat (e.g. ``board:12``), so an adapter
+# can remove the old message's buttons when a new one is posted, also after a restart.
+posted_messages = sa.Table(
+    "posted_messages",
+    metadata,
+    sa.Column("platform", sa.String(16), primary_key=True),
+    sa.Column("platform_chat_id", sa.String(64), primary_key=True),
+    sa.Column("slot", sa.String(64), primary_key=True),
+    sa.Column("message_id", sa.String(64), nullable=False),
+    sa.Column("updated_at", UtcDateTime, nullable=False),
+)

@@ -27,6 +27,7 @@ from storage import (
     Database,
     LoadedMatch,
     MatchRepository,
+    PostedMessageRepository,
     UserRecord,
     UserRepository,
 )
@@ -83,6 +84,7 @@ class CoreBase:
         self.chats = ChatRepository(database)
         self.challenges = ChallengeRepository(database)
         self.matches = MatchRepository(database)
+        self.posted = PostedMessageRepository(database)  # for the adapters' slots
         self.render_images = render_images
         self._locks: dict[int, asyncio.Lock] = {}
         # One rendering thread: more would only queue for the GIL, and a crowd of them makes

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from storage import Database
+from storage import Database, PostedMessageRepository
 from tests.storage.players import Table
 
 
@@ -23,8 +23,8 @@ async def test_migrations_build_the_schema_and_are_idempotent(tmp_path: Path) ->
         tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master")}
         version = connection.execute("SELECT version_num FROM alembic_version").fetchall()
         journal = connection.execute("PRAGMA journal_mode").fetchone()
-    assert {"users", "chats", "challenges", "matches", "match_events"} <= tables
-    assert version == [("0001",)]
+    assert {"users", "chats", "challenges", "matches", "match_events", "posted_messages"} <= tables
+    assert version == [("0002",)]
     assert journal == ("wal",)
 
 
@@ -40,3 +40,14 @@ async def test_connections_enforce_foreign_keys(table: Table) -> None:
                     "VALUES (999, 0, '{}', '2026-01-01')"
                 )
             )
+
+
+async def test_posted_messages_remember_the_message_of_each_slot(table: Table) -> None:
+    posted = PostedMessageRepository(table.database)
+    assert await posted.current("telegram", "-100", "board:1") is None
+    assert await posted.replace("telegram", "-100", "board:1", "41") is None
+    assert await posted.replace("telegram", "-100", "board:1", "41") is None  # same message
+    assert await posted.replace("telegram", "-100", "board:1", "57") == "41"
+    assert await posted.replace("telegram", "-100", "board:2", "58") is None
+    assert await posted.replace("discord", "-100", "board:1", "9") is None  # other platform
+    assert await posted.current("telegram", "-100", "board:1") == "57"

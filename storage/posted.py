@@ -1,0 +1,59 @@
+"""Which platform message fills a slot (``board:12``, ``challenge:3``) of a chat."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+
+from storage.database import Database
+from storage.schema import posted_messages
+
+
+class PostedMessageRepository:
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+
+    async def replace(
+        self, platform: str, platform_chat_id: str, slot: str, message_id: str
+    ) -> str | None:
+        """Record ``message_id`` as the slot's message; answer the one it replaces, if any."""
+        key = (
+            posted_messages.c.platform == platform,
+            posted_messages.c.platform_chat_id == platform_chat_id,
+            posted_messages.c.slot == slot,
+        )
+        async with self.engine.begin() as connection:
+            previous = (
+                await connection.execute(sa.select(posted_messages.c.message_id).where(*key))
+            ).scalar()
+            if previous is None:
+                await connection.execute(
+                    sa.insert(posted_messages).values(
+                        platform=platform,
+                        platform_chat_id=platform_chat_id,
+                        slot=slot,
+                        message_id=message_id,
+                        updated_at=datetime.now(UTC),
+                    )
+                )
+            else:
+                await connection.execute(
+                    sa.update(posted_messages)
+                    .where(*key)
+                    .values(message_id=message_id, updated_at=datetime.now(UTC))
+                )
+        return None if previous is None or previous == message_id else str(previous)
+
+    async def current(self, platform: str, platform_chat_id: str, slot: str) -> str | None:
+        """The message that fills the slot now, if any."""
+        async with self.engine.connect() as connection:
+            found = await connection.execute(
+                sa.select(posted_messages.c.message_id).where(
+                    posted_messages.c.platform == platform,
+                    posted_messages.c.platform_chat_id == platform_chat_id,
+                    posted_messages.c.slot == slot,
+                )
+            )
+            value = found.scalar()
+        return None if value is None else str(value)
