@@ -17,7 +17,13 @@ from gammon.position import Position
 FORMAT = 1
 
 
-def state_to_dict(state: MatchState) -> dict[str, Any]:
+def state_to_dict(
+    state: MatchState, *, actions: list[dict[str, Any]] | None = None
+) -> dict[str, Any]:
+    """The state as a JSON-ready dict. ``actions`` may pass ``state.actions`` already converted
+    with :func:`action_to_dict` (a long match need not convert its whole history each time)."""
+    if actions is not None and len(actions) != len(state.actions):
+        raise ValueError(f"{len(actions)} action dicts for {len(state.actions)} actions")
     offer = state.resignation
     return {
         "format": FORMAT,
@@ -40,7 +46,7 @@ def state_to_dict(state: MatchState) -> dict[str, Any]:
             else {"player": offer.player, "level": int(offer.level), "resume": offer.resume.value}
         ),
         "games": [_game_to_dict(game) for game in state.games],
-        "actions": [action_to_dict(action) for action in state.actions],
+        "actions": (actions if actions is not None else [action_to_dict(a) for a in state.actions]),
         "dice_events": state.dice_events,
         "game_starter": state.game_starter,
         "white": state.white,

@@ -66,12 +66,9 @@ class ChallengeRepository:
         return await self.get_challenge(challenge_id)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord:
-        async with self.engine.connect() as connection:
-            row = (
-                await connection.execute(
-                    sa.select(challenges).where(challenges.c.id == challenge_id)
-                )
-            ).first()
+        row = (
+            await self.engine.read(sa.select(challenges).where(challenges.c.id == challenge_id))
+        ).first()
         if row is None:
             raise NotFoundError(f"no challenge {challenge_id}")
         return _challenge(row._mapping)
@@ -102,20 +99,18 @@ class ChallengeRepository:
             )
 
     async def open_challenges(self, chat_id: int) -> list[ChallengeRecord]:
-        async with self.engine.connect() as connection:
-            rows = await connection.execute(
-                sa.select(challenges)
-                .where(challenges.c.chat_id == chat_id, challenges.c.state == OPEN)
-                .order_by(challenges.c.id)
-            )
-            return [_challenge(row._mapping) for row in rows]
+        rows = await self.engine.read(
+            sa.select(challenges)
+            .where(challenges.c.chat_id == chat_id, challenges.c.state == OPEN)
+            .order_by(challenges.c.id)
+        )
+        return [_challenge(row._mapping) for row in rows]
 
     async def due_challenges(self, now: datetime) -> list[ChallengeRecord]:
         """Open challenges past their expiry, for the scheduler to close."""
-        async with self.engine.connect() as connection:
-            rows = await connection.execute(
-                sa.select(challenges)
-                .where(challenges.c.state == OPEN, challenges.c.expires_at <= now)
-                .order_by(challenges.c.id)
-            )
-            return [_challenge(row._mapping) for row in rows]
+        rows = await self.engine.read(
+            sa.select(challenges)
+            .where(challenges.c.state == OPEN, challenges.c.expires_at <= now)
+            .order_by(challenges.c.id)
+        )
+        return [_challenge(row._mapping) for row in rows]

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import RowMapping
+from sqlalchemy.engine import Connection, RowMapping
 
 from gammon.actions import Action, action_from_dict, action_to_dict
 from gammon.fair_dice import FairDice, commitment, join_client_seeds
@@ -35,6 +36,68 @@ ENDED_STATUSES = ("finished", "abandoned", "expired")
 
 # Every column but the secret seed and the snapshot: what match listings read.
 _INFO_COLUMNS = [column for column in matches.c if column.name not in ("server_seed", "snapshot")]
+
+
+# The match row and its snapshot; the snapshot is left out (NULL) when the caller already
+# holds the state of the stored version (``known_version``).
+_LOAD_MATCH = sa.select(
+    *_INFO_COLUMNS,
+    sa.case(
+        (matches.c.version == sa.bindparam("known_version"), sa.null()),
+        else_=matches.c.snapshot,
+    ).label("snapshot"),
+    matches.c.snapshot_version,
+).where(matches.c.id == sa.bindparam("match_id"))
+
+
+# One action appended: the row moves on only from the expected version of an active match.
+_APPEND = (
+    sa.update(matches)
+    .where(
+        matches.c.id == sa.bindparam("b_match"),
+        matches.c.version == sa.bindparam("b_expected"),
+        matches.c.status == "active",
+    )
+    .values(
+        {
+            column: sa.bindparam(column, type_=matches.c[column].type)
+            for column in (
+                "version",
+                "snapshot",
+                "snapshot_version",
+                "status",
+                "turn_user_id",
+                "updated_at",
+                "deadline",
+                "finished_at",
+            )
+        }
+    )
+    .returning(*_INFO_COLUMNS)
+)
+_INSERT_EVENTS = sa.insert(match_events)
+_ACTIVE_MATCH_ID = (
+    sa.select(matches.c.id)
+    .where(
+        matches.c.chat_id == sa.bindparam("chat_id"),
+        matches.c.status == "active",
+        sa.or_(
+            matches.c.player0_id == sa.bindparam("user_id"),
+            matches.c.player1_id == sa.bindparam("user_id"),
+        ),
+    )
+    .order_by(matches.c.id)
+    .limit(1)
+)
+
+
+@dataclass(frozen=True)
+class _Cached:
+    """A match state in memory: its version, and its actions as stored (when known)."""
+
+    version: int
+    state: MatchState
+    actions: list[dict[str, Any]] | None
 
 
 def _now() -> datetime:
@@ -71,19 +134,25 @@ class MatchRepository:
 
     def __init__(self, database: Database) -> None:
         self.engine = database.engine
-        self._states: OrderedDict[int, tuple[int, MatchState]] = OrderedDict()
+        self._states: OrderedDict[int, _Cached] = OrderedDict()
         self._facts: dict[int, tuple[tuple[int, int], int | None]] = {}
         self._dice: dict[int, FairDice] = {}
 
-    def _remember(self, match_id: int, version: int, state: MatchState) -> None:
-        self._states[match_id] = (version, state)
+    def _remember(
+        self,
+        match_id: int,
+        version: int,
+        state: MatchState,
+        actions: list[dict[str, Any]] | None = None,
+    ) -> None:
+        self._states[match_id] = _Cached(version, state, actions)
         self._states.move_to_end(match_id)
         if len(self._states) > _STATE_CACHE_SIZE:
             self._states.popitem(last=False)
 
     def _recall(self, match_id: int, version: int) -> MatchState | None:
         cached = self._states.get(match_id)
-        return cached[1] if cached is not None and cached[0] == version else None
+        return cached.state if cached is not None and cached.version == version else None
 
     async def match_info(self, match_id: int) -> MatchInfo:
         """The match's row without its state (cheap: no snapshot is read)."""
@@ -135,24 +204,29 @@ class MatchRepository:
         return await self.load_match(int(match_id))
 
     async def load_match(self, match_id: int) -> LoadedMatch:
-        """The match and its current state (rebuilt from the log if the snapshot is stale)."""
-        async with self.engine.connect() as connection:
-            row = (
-                await connection.execute(
-                    sa.select(*_INFO_COLUMNS, matches.c.snapshot, matches.c.snapshot_version).where(
-                        matches.c.id == match_id
-                    )
-                )
-            ).first()
-            if row is None:
-                raise NotFoundError(f"no match {match_id}")
-            info = _info(row._mapping)
-            self._facts[match_id] = (info.player_ids, info.move_time_limit)
-            snapshot = row._mapping["snapshot"]
-            if snapshot is not None and row._mapping["snapshot_version"] == info.version:
-                state = state_from_dict(snapshot)
-                self._remember(match_id, info.version, state)
-                return LoadedMatch(info, state)
+        """The match and its current state (rebuilt from the log if the snapshot is stale).
+
+        When the state of the stored version is in memory already, the snapshot is not even
+        read: the row says which version is current, the cache has that version's state."""
+        cached = self._states.get(match_id)
+        row = (
+            await self.engine.read(
+                _LOAD_MATCH, {"match_id": match_id, "known_version": cached and cached.version}
+            )
+        ).first()
+        if row is None:
+            raise NotFoundError(f"no match {match_id}")
+        info = _info(row._mapping)
+        self._facts[match_id] = (info.player_ids, info.move_time_limit)
+        known = self._recall(match_id, info.version)
+        if known is not None:
+            self._states.move_to_end(match_id)
+            return LoadedMatch(info, known)
+        snapshot = row._mapping["snapshot"]
+        if snapshot is not None and row._mapping["snapshot_version"] == info.version:
+            state = state_from_dict(snapshot)
+            self._remember(match_id, info.version, state, snapshot["actions"])
+            return LoadedMatch(info, state)
         state = replay(info.rules, await self.events(match_id))
         if info.status == ACTIVE:
             logger.info("match %s: snapshot rebuilt from %s events", match_id, info.version)
@@ -170,13 +244,12 @@ class MatchRepository:
 
     async def events(self, match_id: int) -> list[Action]:
         """The event log in order: the truth of the match."""
-        async with self.engine.connect() as connection:
-            rows = await connection.execute(
-                sa.select(match_events.c.action)
-                .where(match_events.c.match_id == match_id)
-                .order_by(match_events.c.seq)
-            )
-            return [action_from_dict(action) for (action,) in rows]
+        rows = await self.engine.read(
+            sa.select(match_events.c.action)
+            .where(match_events.c.match_id == match_id)
+            .order_by(match_events.c.seq)
+        )
+        return [action_from_dict(action) for (action,) in rows]
 
     async def append_action(
         self,
@@ -203,54 +276,53 @@ class MatchRepository:
         # The rules and players never change, so the cached row is good enough to compute with;
         # the write below checks version and status in the database itself.
         state, recorded = advance(known, action)
+        cached = self._states.get(match_id)
+        if cached is not None and cached.state is known and cached.actions is not None:
+            action_dicts = cached.actions + [action_to_dict(new) for new in recorded]
+        else:
+            action_dicts = [action_to_dict(each) for each in state.actions]
         moment = now or _now()
         new_version = expected_version + len(recorded)
         finished = state.phase is Phase.FINISHED
         players, limit = await self._fixed_facts(match_id)
         turn = state.turn
         values: dict[str, Any] = {
+            "b_match": match_id,
+            "b_expected": expected_version,
             "version": new_version,
             # A finished match is read rarely (exports, checks): its log alone is kept.
-            "snapshot": None if finished else state_to_dict(state),
+            "snapshot": None if finished else state_to_dict(state, actions=action_dicts),
             "snapshot_version": None if finished else new_version,
             "status": FINISHED if finished else ACTIVE,
             "turn_user_id": None if turn is None or finished else players[turn],
             "updated_at": moment,
             "deadline": moment + timedelta(seconds=limit) if limit and not finished else None,
+            "finished_at": moment if finished else None,
         }
-        if finished:
-            values["finished_at"] = moment
-        async with self.engine.begin() as connection:
-            result = await connection.execute(
-                sa.update(matches)
-                .where(
-                    matches.c.id == match_id,
-                    matches.c.version == expected_version,
-                    matches.c.status == ACTIVE,
-                )
-                .values(**values)
-                .returning(*_INFO_COLUMNS)
+        events = [
+            {
+                "match_id": match_id,
+                "seq": expected_version + offset,
+                "actor_id": actor_id if offset == 0 else None,
+                "action": action_to_dict(recorded_action),
+                "created_at": moment,
+            }
+            for offset, recorded_action in enumerate(recorded)
+        ]
+
+        def write(connection: Connection) -> Any:
+            row = connection.execute(_APPEND, values).first()
+            if row is not None:  # else nothing was changed: the transaction ends empty
+                connection.execute(_INSERT_EVENTS, events)
+            return row
+
+        row = await self.engine.write(write)
+        if row is None:
+            self._states.pop(match_id, None)
+            raise ConflictError(
+                f"match {match_id} is no longer at version {expected_version}, or has ended"
             )
-            row = result.first()
-            if row is None:
-                self._states.pop(match_id, None)
-                raise ConflictError(
-                    f"match {match_id} is no longer at version {expected_version}, or has ended"
-                )
-            await connection.execute(
-                sa.insert(match_events),
-                [
-                    {
-                        "match_id": match_id,
-                        "seq": expected_version + offset,
-                        "actor_id": actor_id if offset == 0 else None,
-                        "action": action_to_dict(recorded_action),
-                        "created_at": moment,
-                    }
-                    for offset, recorded_action in enumerate(recorded)
-                ],
-            )
-        self._remember(match_id, new_version, state)
+        self._remember(match_id, new_version, state, action_dicts)
         return Appended(LoadedMatch(_info(row._mapping), state), tuple(recorded))
 
     async def _fixed_facts(self, match_id: int) -> tuple[tuple[int, int], int | None]:
@@ -272,14 +344,13 @@ class MatchRepository:
         known = self._dice.get(match_id)
         if known is not None and nonce > 0:
             return known.roll(nonce)
-        async with self.engine.connect() as connection:
-            row = (
-                await connection.execute(
-                    sa.select(
-                        matches.c.server_seed, matches.c.client_seed0, matches.c.client_seed1
-                    ).where(matches.c.id == match_id)
-                )
-            ).first()
+        row = (
+            await self.engine.read(
+                sa.select(
+                    matches.c.server_seed, matches.c.client_seed0, matches.c.client_seed1
+                ).where(matches.c.id == match_id)
+            )
+        ).first()
         if row is None:
             raise NotFoundError(f"no match {match_id}")
         dice = FairDice(bytes.fromhex(row[0]), join_client_seeds(row[1], row[2]))
@@ -305,14 +376,11 @@ class MatchRepository:
 
     async def reveal_seed(self, match_id: int) -> bytes:
         """The server seed, once the match has ended (for the transcript)."""
-        async with self.engine.connect() as connection:
-            row = (
-                await connection.execute(
-                    sa.select(matches.c.status, matches.c.server_seed).where(
-                        matches.c.id == match_id
-                    )
-                )
-            ).first()
+        row = (
+            await self.engine.read(
+                sa.select(matches.c.status, matches.c.server_seed).where(matches.c.id == match_id)
+            )
+        ).first()
         if row is None:
             raise NotFoundError(f"no match {match_id}")
         if row[0] not in ENDED_STATUSES:
@@ -362,20 +430,21 @@ class MatchRepository:
             )
 
     async def _infos(self, *conditions: Any) -> list[MatchInfo]:
-        async with self.engine.connect() as connection:
-            rows = await connection.execute(
-                sa.select(*_INFO_COLUMNS).where(*conditions).order_by(matches.c.id)
-            )
-            return [_info(row._mapping) for row in rows]
+        rows = await self.engine.read(
+            sa.select(*_INFO_COLUMNS).where(*conditions).order_by(matches.c.id)
+        )
+        return [_info(row._mapping) for row in rows]
 
     async def active_match_for(self, chat_id: int, user_id: int) -> LoadedMatch | None:
         """The user's active match in this chat (a user has at most one per chat)."""
-        found = await self._infos(
-            matches.c.chat_id == chat_id,
-            matches.c.status == ACTIVE,
-            sa.or_(matches.c.player0_id == user_id, matches.c.player1_id == user_id),
-        )
-        return await self.load_match(found[0].id) if found else None
+        match_id = await self.active_match_id_for(chat_id, user_id)
+        return await self.load_match(match_id) if match_id is not None else None
+
+    async def active_match_id_for(self, chat_id: int, user_id: int) -> int | None:
+        """The id of the user's active match in this chat, without loading its state."""
+        found = await self.engine.read(_ACTIVE_MATCH_ID, {"chat_id": chat_id, "user_id": user_id})
+        value = found.scalar()
+        return None if value is None else int(value)
 
     async def latest_match_for(self, chat_id: int, user_id: int) -> MatchInfo | None:
         """The user's newest match in this chat, active or ended."""

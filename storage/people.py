@@ -13,6 +13,18 @@ from storage.errors import NotFoundError
 from storage.records import ChatRecord, UserRecord
 from storage.schema import chats, users
 
+# Built once: the lookups every request makes.
+_USER_BY_ACCOUNT = sa.select(users).where(
+    users.c.platform == sa.bindparam("platform"),
+    users.c.platform_user_id == sa.bindparam("account"),
+)
+_USER_BY_ID = sa.select(users).where(users.c.id == sa.bindparam("id"))
+_CHAT_BY_ACCOUNT = sa.select(chats).where(
+    chats.c.platform == sa.bindparam("platform"),
+    chats.c.platform_chat_id == sa.bindparam("account"),
+)
+_CHAT_BY_ID = sa.select(chats).where(chats.c.id == sa.bindparam("id"))
+
 
 def _user(data: RowMapping) -> UserRecord:
     return UserRecord(
@@ -45,11 +57,8 @@ class UserRepository:
         """The user for this platform account, created on first sight; the name follows the
         platform's latest (the locale only when the platform gives one). A known, unchanged
         user costs one read."""
-        query = sa.select(users).where(
-            users.c.platform == platform, users.c.platform_user_id == platform_user_id
-        )
-        async with self.engine.connect() as connection:
-            row = (await connection.execute(query)).first()
+        query, account = _USER_BY_ACCOUNT, {"platform": platform, "account": platform_user_id}
+        row = (await self.engine.read(query, account)).first()
         if row is not None:
             changes: dict[str, Any] = {}
             if row._mapping["display_name"] != display_name:
@@ -77,22 +86,17 @@ class UserRepository:
                     )
             except sa.exc.IntegrityError:
                 pass  # created at the same moment by another request: use that one
-        async with self.engine.connect() as connection:
-            fresh = (await connection.execute(query)).one()
+        fresh = (await self.engine.read(query, account)).one()
         return _user(fresh._mapping)
 
     async def find_user(self, platform: str, platform_user_id: str) -> UserRecord | None:
         """The user of this platform account, or None when never seen (reads only)."""
-        query = sa.select(users).where(
-            users.c.platform == platform, users.c.platform_user_id == platform_user_id
-        )
-        async with self.engine.connect() as connection:
-            row = (await connection.execute(query)).first()
+        query, account = _USER_BY_ACCOUNT, {"platform": platform, "account": platform_user_id}
+        row = (await self.engine.read(query, account)).first()
         return None if row is None else _user(row._mapping)
 
     async def get_user(self, user_id: int) -> UserRecord:
-        async with self.engine.connect() as connection:
-            row = (await connection.execute(sa.select(users).where(users.c.id == user_id))).first()
+        row = (await self.engine.read(_USER_BY_ID, {"id": user_id})).first()
         if row is None:
             raise NotFoundError(f"no user {user_id}")
         return _user(row._mapping)
@@ -115,11 +119,8 @@ class ChatRepository:
     async def upsert_chat(
         self, platform: str, platform_chat_id: str, locale: str | None = None
     ) -> ChatRecord:
-        query = sa.select(chats).where(
-            chats.c.platform == platform, chats.c.platform_chat_id == platform_chat_id
-        )
-        async with self.engine.connect() as connection:
-            row = (await connection.execute(query)).first()
+        query, account = _CHAT_BY_ACCOUNT, {"platform": platform, "account": platform_chat_id}
+        row = (await self.engine.read(query, account)).first()
         if row is not None:
             return _chat(row._mapping)
         try:
@@ -135,21 +136,16 @@ class ChatRepository:
                 )
         except sa.exc.IntegrityError:
             pass  # created at the same moment by another request
-        async with self.engine.connect() as connection:
-            return _chat((await connection.execute(query)).one()._mapping)
+        return _chat((await self.engine.read(query, account)).one()._mapping)
 
     async def find_chat(self, platform: str, platform_chat_id: str) -> ChatRecord | None:
         """The chat with this platform id, or None when never seen (reads only)."""
-        query = sa.select(chats).where(
-            chats.c.platform == platform, chats.c.platform_chat_id == platform_chat_id
-        )
-        async with self.engine.connect() as connection:
-            row = (await connection.execute(query)).first()
+        query, account = _CHAT_BY_ACCOUNT, {"platform": platform, "account": platform_chat_id}
+        row = (await self.engine.read(query, account)).first()
         return None if row is None else _chat(row._mapping)
 
     async def get_chat(self, chat_id: int) -> ChatRecord:
-        async with self.engine.connect() as connection:
-            row = (await connection.execute(sa.select(chats).where(chats.c.id == chat_id))).first()
+        row = (await self.engine.read(_CHAT_BY_ID, {"id": chat_id})).first()
         if row is None:
             raise NotFoundError(f"no chat {chat_id}")
         return _chat(row._mapping)

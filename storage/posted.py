@@ -47,13 +47,12 @@ class PostedMessageRepository:
 
     async def current(self, platform: str, platform_chat_id: str, slot: str) -> str | None:
         """The message that fills the slot now, if any."""
-        async with self.engine.connect() as connection:
-            found = await connection.execute(
-                sa.select(posted_messages.c.message_id).where(
-                    posted_messages.c.platform == platform,
-                    posted_messages.c.platform_chat_id == platform_chat_id,
-                    posted_messages.c.slot == slot,
-                )
+        found = await self.engine.read(
+            sa.select(posted_messages.c.message_id).where(
+                posted_messages.c.platform == platform,
+                posted_messages.c.platform_chat_id == platform_chat_id,
+                posted_messages.c.slot == slot,
             )
-            value = found.scalar()
+        )
+        value = found.scalar()
         return None if value is None else str(value)

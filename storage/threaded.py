@@ -77,14 +77,7 @@ class ThreadedConnection:
             # One thread runs every statement, so two open write transactions would wait for
             # each other on it forever: writers take turns (readers never wait in WAL mode).
             await self._engine.writer.acquire()
-        try:
-            self._connection = await self._engine.run(self._engine.sync_engine.connect)
-            if self._transaction:
-                await self._engine.run(self._connection.begin)
-        except BaseException:
-            if self._transaction:
-                self._engine.writer.release()
-            raise
+        # The connection is opened with the first statement, in the same hand-over.
         return self
 
     async def __aexit__(
@@ -93,17 +86,47 @@ class ThreadedConnection:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        connection = self._connection
-        assert connection is not None
         try:
-            await self._engine.run(_finish, connection, self._transaction, kind is None)
+            if self._connection is not None:
+                await self._engine.run(_finish, self._connection, self._transaction, kind is None)
         finally:
             if self._transaction:
                 self._engine.writer.release()
 
     async def execute(self, statement: Any, parameters: Any = None) -> BufferedResult:
-        assert self._connection is not None
+        if self._connection is None:
+            self._connection, result = await self._engine.run(
+                _open_and_execute,
+                self._engine.sync_engine,
+                self._transaction,
+                statement,
+                parameters,
+            )
+            return result
         return await self._engine.run(_buffered, self._connection, statement, parameters)
+
+
+def _open_and_execute(
+    engine: Engine, transaction: bool, statement: Any, parameters: Any
+) -> tuple[Connection, BufferedResult]:
+    connection = engine.connect()
+    try:
+        if transaction:
+            connection.begin()
+        return connection, _buffered(connection, statement, parameters)
+    except BaseException:
+        connection.close()
+        raise
+
+
+def _read(engine: Engine, statement: Any, parameters: Any) -> BufferedResult:
+    with engine.connect() as connection:
+        return _buffered(connection, statement, parameters)
+
+
+def _write(engine: Engine, work: Callable[[Connection], T]) -> T:
+    with engine.begin() as connection:
+        return work(connection)
 
 
 def _finish(connection: Connection, transaction: bool, succeeded: bool) -> None:
@@ -131,6 +154,16 @@ class ThreadedEngine:
     async def run(self, function: Callable[..., T], *arguments: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, partial(function, *arguments))
+
+    async def read(self, statement: Any, parameters: Any = None) -> BufferedResult:
+        """One statement on a connection of its own, in a single hand-over to the thread."""
+        return await self.run(_read, self.sync_engine, statement, parameters)
+
+    async def write(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work`` with a connection inside one transaction, on the database thread, in a
+        single hand-over: committed when it returns, rolled back when it raises."""
+        async with self.writer:
+            return await self.run(_write, self.sync_engine, work)
 
     def connect(self) -> ThreadedConnection:
         return ThreadedConnection(self, transaction=False)
