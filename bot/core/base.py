@@ -6,13 +6,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 
 from bot.core.i18n import translator
 from bot.core.model import Message, Request
+from bot.core.painter import Painter, shared_painter
 from gammon.actions import (
     Action,
     Move,
@@ -37,6 +37,8 @@ logger = logging.getLogger(__name__)
 Gettext = Callable[[str], str]
 Maker = Callable[[LoadedMatch, int], Awaitable[Action]]
 _MAX_TEXT = 500
+# Requests computing at once (see Core.handle); measured with 200 matches played together.
+REQUESTS_AT_ONCE = 4
 _RESIGN_LEVELS = {
     "single": WinKind.SINGLE,
     "gammon": WinKind.GAMMON,
@@ -77,6 +79,7 @@ class CoreBase:
         database: Database,
         *,
         render_images: bool = True,
+        painter: Painter | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.clock = clock
@@ -87,9 +90,8 @@ class CoreBase:
         self.posted = PostedMessageRepository(database)  # for the adapters' slots
         self.render_images = render_images
         self._locks: dict[int, asyncio.Lock] = {}
-        # One rendering thread: more would only queue for the GIL, and a crowd of them makes
-        # the event loop wait its turn (measured: stalls of ~100 ms with the default pool).
-        self._render_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="render")
+        self._admission = asyncio.Semaphore(REQUESTS_AT_ONCE)
+        self.painter = painter or shared_painter()
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         return self._locks.setdefault(match_id, asyncio.Lock())
@@ -101,6 +103,8 @@ class CoreBase:
         self, loaded: LoadedMatch, context: Context | None = None
     ) -> tuple[UserRecord, UserRecord]:
         known = context.known_users if context is not None else {}
+        if context is not None:
+            known.setdefault(context.user.id, context.user)
         found = []
         for user_id in loaded.info.player_ids:
             if user_id not in known:
@@ -141,7 +145,7 @@ class CoreBase:
             labels=labels,
             theme=theme if theme in ("classic", "dark") else "classic",
         )
-        return await asyncio.get_running_loop().run_in_executor(self._render_pool, draw)
+        return await self.painter.paint(draw)
 
 
 def _last_play(before: MatchState, recorded: tuple[Action, ...]) -> LastPlay | None:

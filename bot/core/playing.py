@@ -3,6 +3,7 @@ change (automatic rolls, forced plays, dances, the next prompt, the end)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 
@@ -58,12 +59,11 @@ class PlayCommands(CoreBase):
         """Apply the caller's action to their match (or the match a button names)."""
         _ = context._
         if match_id is None:
-            found = await self._my_match(context)
-            if found is None:
+            match_id = await self.matches.active_match_id_for(context.chat.id, context.user.id)
+            if match_id is None:
                 return context.refuse(
                     _("You have no match in this chat. Start one with /challenge.")
                 )
-            match_id = found.info.id
         async with self._lock(match_id):
             try:
                 loaded = await self.matches.load_match(match_id)
@@ -89,7 +89,7 @@ class PlayCommands(CoreBase):
                 return context.refuse(_("That button is out of date."))
             last = _last_play(loaded.state, appended.recorded)
             notes = await self._describe(context, loaded, appended.match.state, appended.recorded)
-            return notes + await self._drive(context, match_id, last)
+            return notes + await self._drive(context, match_id, last, appended.match)
 
     def _makers(self) -> dict[str, Maker]:
         def fixed(build: Callable[[int], Action]) -> Maker:
@@ -299,14 +299,18 @@ class PlayCommands(CoreBase):
         return [Message(chat, note) for note in notes]
 
     async def _drive(
-        self, context: Context, match_id: int, last: LastPlay | None = None
+        self,
+        context: Context,
+        match_id: int,
+        last: LastPlay | None = None,
+        current: LoadedMatch | None = None,
     ) -> list[Message]:
         """Play what plays itself (opening rolls, automatic rolls, forced plays, dances), then
-        prompt the player who must act."""
+        prompt the player who must act. ``current`` is the match as just written, if known."""
         _ = context._
         chat = context.request.chat
         messages: list[Message] = []
-        loaded = await self.matches.load_match(match_id)
+        loaded = current or await self.matches.load_match(match_id)
         for _step in range(500):
             state = loaded.state
             players = await self._names(loaded, context)
@@ -471,7 +475,8 @@ class PlayCommands(CoreBase):
                 "\n".join(lines),
                 image=image,
                 board=view,
-                attachments=self._files(loaded, names, seed),
+                # Tens of milliseconds for a long match: not on the event loop's time.
+                attachments=await asyncio.to_thread(self._files, loaded, names, seed),
                 mention=tuple(player.platform_user_id for player in players),
                 notify=wants_private_notice(*players),
                 slot=f"board:{loaded.info.id}",

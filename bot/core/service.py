@@ -26,7 +26,16 @@ class Core(ChallengeCommands, InfoCommands, SuggestionCommands):
     # --- entry point ---------------------------------------------------------------------
 
     async def handle(self, request: Request) -> list[Message]:
-        """Answer one request. Nothing unexpected escapes: it is logged and apologised for."""
+        """Answer one request. Nothing unexpected escapes: it is logged and apologised for.
+
+        At most a few requests compute at once; the others wait their turn. The work is CPU
+        bound (one interpreter lock), so more in flight would not finish sooner, but every
+        continuation that becomes ready at the same moment runs before the event loop looks
+        at anything else: bounding them bounds how long the adapters' network work waits."""
+        async with self._admission:
+            return await self._handle(request)
+
+    async def _handle(self, request: Request) -> list[Message]:
         context = await self._context(request)
         try:
             if request.token is not None:
