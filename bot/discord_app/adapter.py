@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import discord
@@ -30,6 +30,7 @@ from bot.discord_app.translation import CatalogTranslator
 logger = logging.getLogger(__name__)
 
 READY_TIMEOUT: Final = 60.0
+STOP_GRACE: Final = 10.0
 _COMMANDS: Final = frozenset(
     [
         "challenge",
@@ -108,7 +109,11 @@ class DiscordAdapter:
 
     platform = PLATFORM
 
-    def __init__(self, core: Core, *, settings: Settings) -> None:
+    def __init__(
+        self, core: Core, *, settings: Settings, client_options: Mapping[str, Any] | None = None
+    ) -> None:
+        """``client_options`` go to the discord.py client as they are (tests shorten its
+        ``guild_ready_timeout``)."""
         self.core = core
         self.settings = settings
         intents = discord.Intents.none()
@@ -116,6 +121,7 @@ class DiscordAdapter:
         intents.guild_messages = True  # the mention-prefixed text fallback
         intents.dm_messages = True  # moves typed in a DM
         options: dict[str, Any] = {"intents": intents, "allowed_mentions": NO_MENTIONS}
+        options.update(client_options or {})
         client_class = ShardedGammonClient if settings.discord_sharded else GammonClient
         self.client: discord.Client = client_class(**options)
         self.client.adapter = self  # type: ignore[attr-defined]
@@ -126,6 +132,7 @@ class DiscordAdapter:
             self.tree.add_command(command)
         self.poster = Poster(self.client, core)
         self._running: asyncio.Task[None] | None = None
+        self._answering: set[asyncio.Task[Any]] = set()  # finished before stopping
         self._synced = False
 
     # --- Adapter -------------------------------------------------------------------------
@@ -158,6 +165,9 @@ class DiscordAdapter:
                 logger.exception("could not deliver a message to channel %s", message.chat.chat_id)
 
     async def stop(self) -> None:
+        """Let the answers under way finish (briefly), then disconnect."""
+        if self._answering:
+            await asyncio.wait(self._answering, timeout=STOP_GRACE)
         await self.client.close()
         if self._running is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -201,6 +211,10 @@ class DiscordAdapter:
         mentions: tuple[discord.abc.User, ...] = (),
     ) -> None:
         """Acknowledge first, then let the core answer and post what it says."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._answering.add(task)
+            task.add_done_callback(self._answering.discard)
         thinking = token is None
         try:
             if thinking:
@@ -236,7 +250,7 @@ class DiscordAdapter:
 
     async def _apologise(self, interaction: discord.Interaction[Any]) -> None:
         _ = translator(normalize_locale(str(interaction.locale)) or DEFAULT_LOCALE).gettext
-        with contextlib.suppress(discord.HTTPException):
+        with contextlib.suppress(Exception):  # e.g. the connection is closing
             await interaction.followup.send(
                 _("Sorry, something went wrong. Please try again."), ephemeral=True
             )

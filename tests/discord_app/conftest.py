@@ -82,7 +82,7 @@ class Bot:
     async def restart(self) -> None:
         """A new adapter (a new process, as far as Discord and the database can tell)."""
         await self.adapter.stop()
-        self.adapter = DiscordAdapter(self.core, settings=settings())
+        self.adapter = adapter(self.core)
         await self.adapter.start()
 
     async def next_post(self, after: int, text: str, channel: int = CHANNEL_ID) -> Call:
@@ -122,7 +122,14 @@ async def open_bot(tmp_path: Path, core_class: type[Core] = Core, **core: Any) -
     database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     await database.migrate()
     engine = core_class(database, **core)
-    return Bot(fake, database, engine, DiscordAdapter(engine, settings=settings()))
+    return Bot(fake, database, engine, adapter(engine))
+
+
+def adapter(core: Core, sharded: bool = False) -> DiscordAdapter:
+    """An adapter that waits only briefly for guilds after READY (Discord's default is 2 s)."""
+    return DiscordAdapter(
+        core, settings=settings(sharded), client_options={"guild_ready_timeout": 0.05}
+    )
 
 
 @pytest.fixture

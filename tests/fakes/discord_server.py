@@ -21,7 +21,7 @@ import discord
 import discord.gateway
 import discord.http
 import yarl
-from aiohttp import WSMsgType, web
+from aiohttp import BodyPartReader, WSMsgType, web
 
 APPLICATION_ID = 900000000000000001
 BOT_ID = 900000000000000002
@@ -400,9 +400,9 @@ class FakeDiscord:
             files: dict[str, bytes] = {}
             reader = await request.multipart()
             async for part in reader:
-                if not isinstance(part, web.BodyPartReader) and not hasattr(part, "read"):
+                if not isinstance(part, BodyPartReader):
                     continue
-                data = await part.read()  # type: ignore[union-attr]
+                data = await part.read()
                 if part.name == "payload_json":
                     payload = json.loads(data)
                 else:
