@@ -329,7 +329,7 @@ class DiscordAdapter:
                 actor,
                 chat,
                 command=name,
-                argument=_USER_MENTION.sub("", rest).strip() if name != "challenge" else rest,
+                argument=" ".join(_USER_MENTION.sub(" ", rest).split()),  # mentions apart
                 event_id=str(message.id),
                 mentions=mentions,
                 admin=admin,

@@ -50,8 +50,9 @@ def make_files(message: Message) -> list[discord.File]:
     return files[:MAX_FILES]
 
 
-def _gettext(message: Message) -> Any:
-    return translator(normalize_locale(message.chat.locale) or DEFAULT_LOCALE).gettext
+def _gettext(user_locale: str, message: Message) -> Any:
+    locale = normalize_locale(user_locale) or normalize_locale(message.chat.locale)
+    return translator(locale or DEFAULT_LOCALE).gettext
 
 
 class Poster:
@@ -160,10 +161,10 @@ class Poster:
                     await self.direct(message)
             except discord.Forbidden:
                 logger.warning("may not post in channel %s", message.chat.chat_id)
-                _ = _gettext(message)
+                _ = _gettext(str(interaction.locale), message)
                 text = _(
-                    "I may not post here. Please allow me to send messages, attach files "
-                    "and embed links in this channel."
+                    "I may not post here. Please allow me to send messages and attach files "
+                    "in this channel."
                 )
                 await self._ephemeral(interaction, Message(message.chat, text), placeholder)
                 placeholder = False

@@ -154,6 +154,7 @@ class FakeDiscord:
     # --- gateway ---------------------------------------------------------------------
 
     async def _gateway_bot(self, request: web.Request) -> web.Response:
+        await self._record(Call("GET", "/gateway/bot", None))
         return _json(
             {
                 "url": f"ws://127.0.0.1:{self.port}/gateway",
@@ -181,7 +182,7 @@ class FakeDiscord:
                     await socket.send_json({"op": 11})
                 elif payload["op"] == 2:
                     self.identified += 1
-                    await self._ready(socket)
+                    await self._ready(socket, payload["d"].get("shard"))
         finally:
             self._sockets.remove(socket)
         return socket
@@ -190,21 +191,20 @@ class FakeDiscord:
         self._sequence += 1
         await socket.send_json({"op": 0, "t": event, "s": self._sequence, "d": data})
 
-    async def _ready(self, socket: web.WebSocketResponse) -> None:
-        await self._dispatch(
-            socket,
-            "READY",
-            {
-                "v": 10,
-                "user": user_payload(BOT_ID, "gammonbot", bot=True),
-                "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
-                "session_id": "fake-session",
-                "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
-                "application": {"id": str(APPLICATION_ID), "flags": 0},
-                "private_channels": [],
-                "relationships": [],
-            },
-        )
+    async def _ready(self, socket: web.WebSocketResponse, shard: list[int] | None) -> None:
+        ready: dict[str, Any] = {
+            "v": 10,
+            "user": user_payload(BOT_ID, "gammonbot", bot=True),
+            "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+            "session_id": "fake-session",
+            "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
+            "application": {"id": str(APPLICATION_ID), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+        }
+        if shard is not None:
+            ready["shard"] = shard
+        await self._dispatch(socket, "READY", ready)
         await self._dispatch(socket, "GUILD_CREATE", self.guild_payload())
 
     def guild_payload(self) -> dict[str, Any]:
