@@ -123,10 +123,10 @@ class DiscordAdapter:
         options: dict[str, Any] = {"intents": intents, "allowed_mentions": NO_MENTIONS}
         options.update(client_options or {})
         client_class = ShardedGammonClient if settings.discord_sharded else GammonClient
-        self.client: discord.Client = client_class(**options)
-        self.client.adapter = self  # type: ignore[attr-defined]
+        self.client: GammonClient | ShardedGammonClient = client_class(**options)
+        self.client.adapter = self
         self.tree: app_commands.CommandTree[Any] = app_commands.CommandTree(self.client)
-        self.client.tree = self.tree  # type: ignore[attr-defined]
+        self.client.tree = self.tree
         self.tree.on_error = self._command_error  # type: ignore[method-assign]
         for command in build_commands(self.run_command, self.suggest):
             self.tree.add_command(command)
