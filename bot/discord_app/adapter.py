@@ -161,7 +161,7 @@ class DiscordAdapter:
                     await self.poster.direct(message)
                 else:
                     await self.poster.publish(message)
-            except discord.HTTPException:
+            except Exception:  # one message failing does not keep back the others
                 logger.exception("could not deliver a message to channel %s", message.chat.chat_id)
 
     async def stop(self) -> None:

@@ -195,3 +195,31 @@ async def test_a_sharded_client_plays_too(tmp_path: Path) -> None:
             await bot.adapter.stop()
             await bot.fake.stop()
             await bot.database.close()
+
+
+async def test_a_channel_the_bot_may_not_post_in_gets_a_private_explanation(bot: Bot) -> None:
+    bot.fake.closed_channels.add(CHANNEL_ID)
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(ANNA, "challenge", [])
+    note = await bot.next_private(mark, "I may not post here")
+    assert note.method == "PATCH"  # in place of the "thinking…" placeholder
+
+
+async def test_a_stale_or_forged_button_is_refused_politely(bot: Bot) -> None:
+    offer = await challenge_in_channel(bot)
+    mark = len(bot.fake.calls)
+    await bot.fake.click(BOB, bot.message_id(offer), "bg1:roll:m999:1")
+    await bot.next_private(mark, "out of date")
+    assert not any(is_post(call) for call in bot.fake.calls[mark:])
+
+
+async def challenge_in_channel(bot: Bot) -> Any:
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(ANNA, "challenge", [])
+    offer = await bot.next_post(mark, "Anyone here may accept")
+    # The fake lets a test click any custom id on a message: give it one more button.
+    message = bot.fake.messages[bot.message_id(offer)]
+    message["components"][0]["components"].append(
+        {"type": 2, "style": 2, "label": "Roll", "custom_id": "bg1:roll:m999:1"}
+    )
+    return offer

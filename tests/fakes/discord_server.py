@@ -80,6 +80,7 @@ class FakeDiscord:
         self.messages: dict[int, dict[str, Any]] = {}
         self.users: dict[int, dict[str, Any]] = {}
         self.closed_dms: set[int] = set()  # users whose DMs answer 403
+        self.closed_channels: set[int] = set()  # channels the bot may not post in
         self.dm_channels: dict[int, int] = {}  # channel -> user
         self.commands: list[dict[str, Any]] = []
         self.token_channels: dict[str, int] = {}  # interaction token -> its channel
@@ -481,6 +482,8 @@ class FakeDiscord:
             return _json({"id": str(channel), "type": 1, "recipients": [self.users.get(user_id)]})
         if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
             channel = int(parts[1])
+            if channel in self.closed_channels:
+                return _json({"message": "Missing Permissions", "code": 50013}, status=403)
             if self.dm_channels.get(channel) in self.closed_dms:
                 return _json(
                     {"message": "Cannot send messages to this user", "code": 50007}, status=403
