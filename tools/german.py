@@ -252,4 +252,5 @@ GERMAN = {
     "Your language": "Deine Sprache",
     "Your own client seed for the next match": "Dein eigener Client-Seed für das nächste Match",
     "Your play; start typing to see the legal ones": "Dein Zug; beim Tippen erscheinen die erlaubten",
+    "Bots cannot play. Challenge a person, or anyone here.": "Bots können nicht spielen. Fordere einen Menschen heraus oder alle hier.",
 }

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import discord
@@ -67,6 +67,12 @@ def chat_of(interaction: discord.Interaction[Any]) -> ChatRef:
         private=interaction.guild_id is None,
         locale=str(interaction.guild_locale) if interaction.guild_locale else None,
     )
+
+
+def _gettext(interaction: discord.Interaction[Any]) -> Callable[[str], str]:
+    """The user's Discord language (the core answers in the language chosen with /language;
+    the few texts of the adapter itself follow the client)."""
+    return translator(normalize_locale(str(interaction.locale)) or DEFAULT_LOCALE).gettext
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -199,6 +205,13 @@ class DiscordAdapter:
         argument: str,
         mentions: tuple[discord.abc.User, ...],
     ) -> None:
+        if any(user.bot for user in mentions):  # a bot would never press [Accept]
+            _ = _gettext(interaction)
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.response.send_message(
+                    _("Bots cannot play. Challenge a person, or anyone here."), ephemeral=True
+                )
+            return
         await self.answer(interaction, command=command, argument=argument, mentions=mentions)
 
     async def answer(
@@ -249,7 +262,7 @@ class DiscordAdapter:
             await self._apologise(interaction)
 
     async def _apologise(self, interaction: discord.Interaction[Any]) -> None:
-        _ = translator(normalize_locale(str(interaction.locale)) or DEFAULT_LOCALE).gettext
+        _ = _gettext(interaction)
         with contextlib.suppress(Exception):  # e.g. the connection is closing
             await interaction.followup.send(
                 _("Sorry, something went wrong. Please try again."), ephemeral=True
@@ -265,7 +278,7 @@ class DiscordAdapter:
             exc_info=error,
         )
         if not interaction.response.is_done():
-            _ = translator(normalize_locale(str(interaction.locale)) or DEFAULT_LOCALE).gettext
+            _ = _gettext(interaction)
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.send_message(
                     _("Sorry, something went wrong. Please try again."), ephemeral=True

@@ -223,3 +223,26 @@ async def challenge_in_channel(bot: Bot) -> Any:
         {"type": 2, "style": 2, "label": "Roll", "custom_id": "bg1:roll:m999:1"}
     )
     return offer
+
+
+async def test_a_german_client_gets_german_answers(bot: Bot) -> None:
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(ANNA, "help", locale="de")
+    await bot.next_private(mark, "gammonbot spielt in diesem Chat Backgammon")
+
+
+async def test_a_bot_cannot_be_challenged(bot: Bot) -> None:
+    gammonbot = user_payload(BOT_ID, "gammonbot", bot=True)
+    mark = len(bot.fake.calls)
+    sent = await bot.fake.slash(
+        ANNA,
+        "challenge",
+        [{"name": "opponent", "type": 6, "value": str(BOT_ID)}],
+        resolved={"users": {str(BOT_ID): gammonbot}},
+    )
+    refusal = await bot.fake.wait_for(lambda call: is_callback(call, sent.id), after=mark)
+    assert isinstance(refusal.json, dict)
+    assert refusal.json["type"] == 4  # answered at once
+    assert refusal.json["data"]["flags"] & 64  # ephemeral
+    assert "Bots cannot play" in refusal.json["data"]["content"]
+    assert await bot.core.users.find_user("discord", str(BOT_ID)) is None
