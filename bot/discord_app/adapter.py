@@ -122,6 +122,7 @@ class DiscordAdapter:
         ``guild_ready_timeout``)."""
         self.core = core
         self.settings = settings
+        discord.VoiceClient.warn_nacl = False  # no voice here: no warning about PyNaCl
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads, for links and permissions
         intents.guild_messages = True  # the mention-prefixed text fallback
