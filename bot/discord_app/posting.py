@@ -1,0 +1,203 @@
+"""Core messages as Discord messages: channel posts, ephemeral answers, DMs, slots.
+
+Boards and every other public message are normal channel messages (never interaction
+responses), so they can be edited long after the 15-minute interaction token has expired:
+posting into a slot strips the buttons of the message that filled it before, found through
+``core.posted`` (the database), so this also works after a restart.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import Any, Final
+
+import discord
+
+from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
+from bot.core.model import Actor, Message
+from bot.core.service import Core
+from bot.discord_app.buttons import make_view
+
+logger = logging.getLogger(__name__)
+
+PLATFORM: Final = "discord"
+MAX_CONTENT: Final = 2000
+MAX_FILES: Final = 10
+NO_MENTIONS: Final = discord.AllowedMentions.none()
+
+
+def format_content(message: Message) -> str:
+    """The text with the users to ping in front, cut to Discord's 2000 characters."""
+    mentions = " ".join(f"<@{user_id}>" for user_id in message.mention if user_id.isdigit())
+    text = f"{mentions} {message.text}" if mentions else message.text
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+def allowed_mentions(message: Message) -> discord.AllowedMentions:
+    """Ping exactly the users the message names, nobody else (no roles, no @everyone)."""
+    users = [discord.Object(int(user_id)) for user_id in message.mention if user_id.isdigit()]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+def make_files(message: Message) -> list[discord.File]:
+    """The board picture and the attachments, as fresh file objects (each can be sent once)."""
+    files = []
+    if message.image is not None:
+        files.append(discord.File(io.BytesIO(message.image), filename="board.png"))
+    for attachment in message.attachments:
+        files.append(discord.File(io.BytesIO(attachment.data), filename=attachment.filename))
+    return files[:MAX_FILES]
+
+
+def _gettext(user_locale: str, message: Message) -> Any:
+    locale = normalize_locale(user_locale) or normalize_locale(message.chat.locale)
+    return translator(locale or DEFAULT_LOCALE).gettext
+
+
+class Poster:
+    """Sends core messages through a connected client."""
+
+    def __init__(self, client: discord.Client, core: Core) -> None:
+        self.client = client
+        self.core = core
+
+    def _channel(self, chat_id: str) -> discord.abc.Messageable:
+        found = self.client.get_channel(int(chat_id))
+        if isinstance(found, discord.abc.Messageable):
+            return found
+        return self.client.get_partial_messageable(int(chat_id))
+
+    async def publish(self, message: Message) -> discord.Message:
+        """Post a message for everyone in its chat; fill its slot; DM whoever wants it."""
+        channel = self._channel(message.chat.chat_id)
+        view = make_view(message.buttons)
+        kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(message)}
+        if view is not None:
+            kwargs["view"] = view
+        sent = await channel.send(format_content(message), files=make_files(message), **kwargs)
+        if view is not None:
+            view.stop()  # the buttons are dynamic items: nothing to keep per message
+        if message.slot:
+            await self._fill_slot(channel, message, sent)
+        for user_id in message.notify:
+            await self.notify(user_id, message, sent)
+        return sent
+
+    async def _fill_slot(
+        self, channel: discord.abc.Messageable, message: Message, sent: discord.Message
+    ) -> None:
+        assert message.slot is not None
+        previous = await self.core.posted.replace(
+            PLATFORM, message.chat.chat_id, message.slot, str(sent.id)
+        )
+        if previous is None or previous == str(sent.id) or not previous.isdigit():
+            return
+        try:
+            old = self.client.get_partial_messageable(int(message.chat.chat_id))
+            await old.get_partial_message(int(previous)).edit(view=None)
+        except discord.NotFound:
+            pass  # deleted meanwhile: nothing to strip
+        except discord.HTTPException:
+            logger.warning(
+                "could not strip the buttons of message %s (slot %s, channel %s)",
+                previous,
+                message.slot,
+                message.chat.chat_id,
+            )
+
+    async def notify(self, user_id: str, message: Message, sent: discord.Message) -> None:
+        """A private note with a link to the message; closed DMs are remembered, and the
+        mention in the channel is what the user still gets."""
+        if not user_id.isdigit():
+            return
+        try:
+            dm = await self.client.create_dm(discord.Object(int(user_id)))
+            await dm.send(
+                f"{message.text}\n{sent.jump_url}"[:MAX_CONTENT], allowed_mentions=NO_MENTIONS
+            )
+        except discord.Forbidden:
+            logger.info("DMs to user %s are closed; falling back to the channel mention", user_id)
+            await self.core.mark_unreachable(Actor(PLATFORM, user_id, user_id))
+        except discord.HTTPException:
+            logger.warning("DM notification to user %s failed", user_id, exc_info=True)
+
+    async def direct(self, message: Message) -> None:
+        """A private message outside an interaction (the clock's): as a DM."""
+        assert message.private_to is not None
+        if not message.private_to.isdigit():
+            return
+        try:
+            dm = await self.client.create_dm(discord.Object(int(message.private_to)))
+            await self._send_private(dm, message)
+        except discord.Forbidden:
+            await self.core.mark_unreachable(
+                Actor(PLATFORM, message.private_to, message.private_to)
+            )
+
+    async def _send_private(self, channel: discord.abc.Messageable, message: Message) -> None:
+        view = make_view(message.buttons)
+        kwargs: dict[str, Any] = {"allowed_mentions": NO_MENTIONS}
+        if view is not None:
+            kwargs["view"] = view
+        await channel.send(format_content(message), files=make_files(message), **kwargs)
+        if view is not None:
+            view.stop()
+
+    async def answer(
+        self, interaction: discord.Interaction[Any], messages: list[Message], *, thinking: bool
+    ) -> None:
+        """The core's answer to an acknowledged interaction: private parts ephemeral (the first
+        one replaces the "thinking" placeholder of a slash command), the rest in the channel."""
+        placeholder = thinking
+        for message in messages:
+            try:
+                if message.private_to is None:
+                    await self.publish(message)
+                elif message.private_to == str(interaction.user.id):
+                    await self._ephemeral(interaction, message, placeholder)
+                    placeholder = False
+                else:
+                    await self.direct(message)
+            except discord.Forbidden:
+                logger.warning("may not post in channel %s", message.chat.chat_id)
+                _ = _gettext(str(interaction.locale), message)
+                text = _(
+                    "I may not post here. Please allow me to send messages and attach files "
+                    "in this channel."
+                )
+                await self._ephemeral(interaction, Message(message.chat, text), placeholder)
+                placeholder = False
+                return
+        if placeholder:
+            try:
+                await interaction.delete_original_response()
+            except discord.HTTPException:
+                logger.debug("could not remove the thinking placeholder", exc_info=True)
+
+    async def _ephemeral(
+        self, interaction: discord.Interaction[Any], message: Message, placeholder: bool
+    ) -> None:
+        view = make_view(message.buttons)
+        files = make_files(message)
+        if placeholder:
+            await interaction.edit_original_response(
+                content=format_content(message),
+                attachments=files,
+                view=view,
+                allowed_mentions=NO_MENTIONS,
+            )
+        elif view is not None:
+            await interaction.followup.send(
+                format_content(message),
+                files=files,
+                view=view,
+                ephemeral=True,
+                allowed_mentions=NO_MENTIONS,
+            )
+        else:
+            await interaction.followup.send(
+                format_content(message), files=files, ephemeral=True, allowed_mentions=NO_MENTIONS
+            )
+        if view is not None:
+            view.stop()

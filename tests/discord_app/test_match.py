@@ -1,0 +1,258 @@
+"""A whole match over the wire: slash commands, autocomplete and buttons in, channel posts,
+ephemeral followups, edits and DMs out, as a real discord.py client sends them."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from gammon.fair_dice import verify_transcript
+from tests.discord_app.conftest import (
+    ANNA,
+    BOB,
+    CARL,
+    Bot,
+    buttons,
+    content,
+    is_callback,
+    is_followup,
+    is_post,
+    mentioned,
+    open_bot,
+)
+from tests.fakes.discord_server import CHANNEL_ID, Call
+
+
+def user_option(user_id: int, name: str) -> tuple[list[dict[str, object]], dict[str, object]]:
+    """The ``opponent`` option as Discord sends it: an id plus the resolved user."""
+    user = {"id": str(user_id), "username": name.lower(), "discriminator": "0", "avatar": None}
+    return (
+        [{"name": "opponent", "type": 6, "value": str(user_id)}],
+        {"users": {str(user_id): user}},
+    )
+
+
+async def challenge(bot: Bot, length: int = 3) -> Call:
+    options, resolved = user_option(BOB, "Bob")
+    options.append({"name": "length", "type": 4, "value": length})
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(ANNA, "challenge", options, resolved=resolved)
+    return await bot.next_post(mark, "challenges")
+
+
+async def start_match(bot: Bot) -> Call:
+    """Anna challenges Bob, Bob accepts: the first board (the opening roll is played)."""
+    offer = await challenge(bot)
+    mark = len(bot.fake.calls)
+    await bot.fake.click(BOB, bot.message_id(offer), buttons(offer)["Accept"])
+    return await bot.next_post(mark, " to play ")
+
+
+async def move(bot: Bot, board: Call) -> Call:
+    """The player the board pings plays the first play autocomplete offers; the next board."""
+    player = mentioned(board)
+    plays = await bot.suggestions(player)
+    assert plays, content(board)
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(player, "move", [{"name": "play", "type": 3, "value": plays[0]}])
+    return await bot.next_post(mark, "<@")
+
+
+async def test_challenge_accept_moves_double_take_resign_end(tmp_path: Path) -> None:
+    """The wire-level match: boards as PNG attachments, buttons as components, pings limited
+    to the player to act, ephemeral confirmations, and the files at the end."""
+    bot = await open_bot(tmp_path)  # draws the board pictures
+    with bot.fake.routed():
+        await bot.adapter.start()
+        try:
+            offer = await challenge(bot)
+            assert content(offer).startswith(f"<@{BOB}> ")
+            assert offer.json is not None
+            assert isinstance(offer.json, dict)
+            allowed = offer.json["allowed_mentions"]
+            assert allowed["parse"] == []
+            assert [int(user) for user in allowed["users"]] == [BOB]
+            assert list(buttons(offer)) == ["Accept", "Decline", "Cancel"]
+            assert buttons(offer)["Accept"].startswith("bg1:accept:c")
+
+            mark = len(bot.fake.calls)
+            await bot.fake.click(BOB, bot.message_id(offer), buttons(offer)["Accept"])
+            board = await bot.next_post(mark, " to play ")
+            assert any(is_post(call) and "Opening roll" in content(call) for call in bot.fake.calls)
+            assert "board.png" in board.files
+            assert board.files["board.png"].startswith(b"\x89PNG")
+            first = mentioned(board)
+            assert first in (ANNA, BOB)
+            assert isinstance(board.json, dict)
+            assert [int(user) for user in board.json["allowed_mentions"]["users"]] == [first]
+
+            # The opening play, then the other player may double: [Roll] [Double].
+            board = await move(bot, board)
+            while "Double" not in buttons(board):  # a player who cannot double rolls by himself
+                board = await move(bot, board)
+            doubler = mentioned(board)
+            mark = len(bot.fake.calls)
+            await bot.fake.click(doubler, bot.message_id(board), buttons(board)["Double"])
+            offered = await bot.next_post(mark, "take or drop")
+            # The old board lost its buttons: an edit through the channel, not the token.
+            stripped = await bot.fake.wait_for(
+                lambda call: (
+                    call.method == "PATCH"
+                    and call.path == f"/channels/{CHANNEL_ID}/messages/{bot.message_id(board)}"
+                ),
+                after=mark,
+            )
+            assert isinstance(stripped.json, dict)
+            assert stripped.json["components"] == []
+            taker = mentioned(offered)
+            assert taker != doubler
+            mark = len(bot.fake.calls)
+            await bot.fake.click(taker, bot.message_id(offered), buttons(offered)["Take"])
+            board = await bot.next_post(mark, "<@")
+            if mentioned(board) == doubler:
+                assert "Double" not in buttons(board)  # the cube is the taker's now
+
+            # The doubler gives up a gammon: an ephemeral question, then the opponent accepts.
+            mark = len(bot.fake.calls)
+            await bot.fake.slash(
+                doubler, "resign", [{"name": "level", "type": 3, "value": "gammon"}]
+            )
+            question = await bot.next_private(mark, "resign")
+            assert question.method == "PATCH"  # replaces the "thinking…" placeholder
+            assert list(buttons(question)) == ["Resign", "Keep playing"]
+            mark = len(bot.fake.calls)
+            await bot.fake.click(doubler, bot.message_id(question), buttons(question)["Resign"])
+            offer_to_resign = await bot.next_post(mark, "accept?")
+            assert mentioned(offer_to_resign) == taker
+            mark = len(bot.fake.calls)
+            await bot.fake.click(
+                taker, bot.message_id(offer_to_resign), buttons(offer_to_resign)["Accept"]
+            )
+            end = await bot.next_post(mark, "Match over")
+            transcript = next(name for name in end.files if name.endswith("transcript.json"))
+            assert verify_transcript(json.loads(end.files[transcript])).ok
+            assert any(name.endswith(".mat") for name in end.files)
+            assert "board.png" in end.files
+            assert isinstance(end.json, dict)
+            assert sorted(int(user) for user in end.json["allowed_mentions"]["users"]) == [
+                ANNA,
+                BOB,
+            ]
+        finally:
+            await bot.adapter.stop()
+            await bot.fake.stop()
+            await bot.database.close()
+
+
+async def test_autocomplete_offers_the_movers_legal_plays_filtered_by_what_is_typed(
+    bot: Bot,
+) -> None:
+    board = await start_match(bot)
+    player = mentioned(board)
+    waiting = ANNA if player == BOB else BOB
+    plays = await bot.suggestions(player)
+    assert 1 <= len(plays) <= 25
+    assert all("/" in play for play in plays)
+    narrowed = await bot.suggestions(player, plays[-1][:4])
+    assert narrowed
+    assert all(play in plays or "/" in play for play in narrowed)
+    assert narrowed[0].replace("*", "").startswith(plays[-1][:4].replace("*", ""))
+    assert await bot.suggestions(waiting) == []
+    assert await bot.suggestions(CARL) == []
+
+
+async def test_a_strangers_click_is_refused_privately_and_the_board_stays(bot: Bot) -> None:
+    offer = await challenge(bot)
+    mark = len(bot.fake.calls)
+    sent = await bot.fake.click(CARL, bot.message_id(offer), buttons(offer)["Accept"])
+    ack = await bot.fake.wait_for(lambda call: is_callback(call, sent.id), after=mark)
+    assert isinstance(ack.json, dict)
+    assert ack.json["type"] == 6
+    refusal = await bot.next_private(mark, "someone else")
+    assert refusal.method == "POST"
+    assert isinstance(refusal.json, dict)
+    assert refusal.json["flags"] & 64  # ephemeral
+    assert not any(call.method == "PATCH" for call in bot.fake.calls[mark:])
+    assert not any(is_post(call) for call in bot.fake.calls[mark:])
+
+
+async def test_a_double_click_is_applied_once(bot: Bot) -> None:
+    offer = await challenge(bot)
+    mark = len(bot.fake.calls)
+    accept = buttons(offer)["Accept"]
+    await asyncio.gather(
+        bot.fake.click(BOB, bot.message_id(offer), accept),
+        bot.fake.click(BOB, bot.message_id(offer), accept),
+    )
+    await bot.next_post(mark, " to play ")
+    await bot.next_private(mark, "already been answered")
+    starts = [
+        call for call in bot.fake.calls[mark:] if is_post(call) and "Match 1" in content(call)
+    ]
+    assert len(starts) == 1
+    assert not any("Match 2" in content(call) for call in bot.fake.calls if is_post(call))
+
+
+async def test_a_button_still_works_after_a_restart(bot: Bot) -> None:
+    offer = await challenge(bot)
+    identified = bot.fake.identified
+    await bot.restart()
+    assert bot.fake.identified == identified + 1
+    mark = len(bot.fake.calls)
+    await bot.fake.click(BOB, bot.message_id(offer), buttons(offer)["Accept"])
+    board = await bot.next_post(mark, " to play ")
+    assert mentioned(board) in (ANNA, BOB)
+
+
+async def test_closed_dms_fall_back_to_the_mention_and_are_remembered(bot: Bot) -> None:
+    bot.fake.closed_dms.add(BOB)
+    mark = len(bot.fake.calls)
+    options, resolved = user_option(BOB, "Bob")
+    sent = await bot.fake.slash(ANNA, "challenge", options, resolved=resolved)
+    # The answer is done when the "thinking…" placeholder is removed.
+    await bot.fake.wait_for(
+        lambda call: call.method == "DELETE" and sent.token in call.path, after=mark
+    )
+    offer = next(call for call in bot.fake.calls[mark:] if is_post(call))
+    assert content(offer).startswith(f"<@{BOB}>")
+    tried = [call for call in bot.fake.calls[mark:] if is_dm(bot, call)]
+    assert len(tried) == 1
+    assert tried[0].created is None
+    bob = await bot.core.users.find_user("discord", str(BOB))
+    assert bob is not None
+    assert bob.preferences.get("unreachable") is True
+    # The next ping is only the mention in the channel: no DM is tried again.
+    mark = len(bot.fake.calls)
+    again = await challenge(bot)
+    assert content(again).startswith(f"<@{BOB}>")
+    assert not any(is_dm(bot, call) for call in bot.fake.calls[mark:])
+
+
+def is_dm(bot: Bot, call: Call) -> bool:
+    return (
+        call.method == "POST"
+        and call.path.startswith("/channels/")
+        and int(call.path.split("/")[2]) in bot.fake.dm_channels
+    )
+
+
+async def test_dms_with_the_bot_work_and_count_as_admin(bot: Bot) -> None:
+    mark = len(bot.fake.calls)
+    options = [{"name": "set", "type": 1, "options": [{"name": "length", "type": 4, "value": 7}]}]
+    await bot.fake.slash(ANNA, "defaults", options, channel_id=None)
+    answer = await bot.fake.wait_for(
+        lambda call: is_dm(bot, call) and "defaults are updated" in content(call), after=mark
+    )
+    assert answer.created is not None
+
+
+async def test_only_server_managers_change_the_defaults(bot: Bot) -> None:
+    options = [{"name": "set", "type": 1, "options": [{"name": "length", "type": 4, "value": 7}]}]
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(CARL, "defaults", options)
+    await bot.next_private(mark, "Only an administrator")
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(CARL, "defaults", options, permissions=1 << 5)  # MANAGE_GUILD
+    await bot.next_post(mark, "defaults are updated")
+    assert not any(is_followup(call) and "Only" in content(call) for call in bot.fake.calls[mark:])

@@ -1,0 +1,545 @@
+"""A small Discord on 127.0.0.1: the REST routes and the gateway a bot needs to play.
+
+A real ``discord.Client`` logs in over HTTP, connects its WebSocket, receives READY and a
+guild, and then gets the interactions a test sends (``slash``, ``click``, ``autocomplete``).
+Everything the bot sends back is recorded as a :class:`Call` with its JSON and files, so
+tests see exactly what went over the wire (attachments, components, allowed_mentions).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+import discord.gateway
+import discord.http
+import yarl
+from aiohttp import BodyPartReader, WSMsgType, web
+
+APPLICATION_ID = 900000000000000001
+BOT_ID = 900000000000000002
+GUILD_ID = 900000000000000003
+CHANNEL_ID = 900000000000000004
+THREAD_ID = 900000000000000005
+OWNER_ID = 900000000000000006
+MANAGE_GUILD = 1 << 5
+EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 15) | (1 << 16)  # view, send, files, history
+
+
+def user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
+    return {
+        "id": str(user_id),
+        "username": name.lower(),
+        "global_name": name,
+        "discriminator": "0",
+        "avatar": None,
+        "bot": bot,
+    }
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    """JSON the way Discord sends it (discord.py checks the exact content type)."""
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+@dataclass
+class Call:
+    """One request the bot made."""
+
+    method: str
+    path: str
+    json: dict[str, Any] | list[Any] | None
+    files: dict[str, bytes] = field(default_factory=dict)
+    at: float = field(default_factory=time.perf_counter)
+    created: int | None = None  # the id of the message this call created
+
+
+@dataclass
+class Interaction:
+    """One interaction the test sent, and when."""
+
+    id: int
+    token: str
+    sent_at: float
+
+
+class FakeDiscord:
+    """REST under ``/api/v10`` and the gateway under ``/gateway``, on a random free port."""
+
+    def __init__(self) -> None:
+        self.calls: list[Call] = []
+        self.messages: dict[int, dict[str, Any]] = {}
+        self.users: dict[int, dict[str, Any]] = {}
+        self.closed_dms: set[int] = set()  # users whose DMs answer 403
+        self.closed_channels: set[int] = set()  # channels the bot may not post in
+        self.dm_channels: dict[int, int] = {}  # channel -> user
+        self.commands: list[dict[str, Any]] = []
+        self.token_channels: dict[str, int] = {}  # interaction token -> its channel
+        self._created: int | None = None
+        self.identified = 0
+        self._ids = itertools.count(1_200_000_000_000_000_000)
+        self._changed = asyncio.Condition()
+        self._sockets: list[web.WebSocketResponse] = []
+        self._sequence = 0
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    # --- lifecycle -------------------------------------------------------------------
+
+    async def start(self) -> None:
+        app = web.Application()
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get("/api/v10/gateway/bot", self._gateway_bot)
+        app.router.add_route("*", "/api/v10/{path:.*}", self._rest)
+        self._runner = web.AppRunner(app)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        server = site._server
+        assert server is not None
+        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+
+    async def stop(self) -> None:
+        for socket in list(self._sockets):
+            await socket.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    @contextmanager
+    def routed(self) -> Iterator[None]:
+        """Point discord.py's REST base and gateway at this server for the block."""
+        base, gateway = discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+        discord.http.Route.BASE = f"http://127.0.0.1:{self.port}/api/v10"
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(
+            f"ws://127.0.0.1:{self.port}/gateway"
+        )
+        try:
+            yield
+        finally:
+            discord.http.Route.BASE = base
+            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = gateway
+
+    def next_id(self) -> int:
+        return next(self._ids)
+
+    # --- waiting ---------------------------------------------------------------------
+
+    async def wait_for(
+        self, predicate: Callable[[Call], bool], *, after: int = 0, timeout: float = 10.0
+    ) -> Call:
+        """The first call (from index ``after`` on) that satisfies ``predicate``."""
+
+        def found() -> Call | None:
+            return next((call for call in self.calls[after:] if predicate(call)), None)
+
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: found() is not None), timeout)
+        result = found()
+        assert result is not None
+        return result
+
+    async def _record(self, call: Call) -> None:
+        async with self._changed:
+            self.calls.append(call)
+            self._changed.notify_all()
+
+    # --- gateway ---------------------------------------------------------------------
+
+    async def _gateway_bot(self, request: web.Request) -> web.Response:
+        await self._record(Call("GET", "/gateway/bot", None))
+        return _json(
+            {
+                "url": f"ws://127.0.0.1:{self.port}/gateway",
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        socket = web.WebSocketResponse()
+        await socket.prepare(request)
+        self._sockets.append(socket)
+        await socket.send_json({"op": 10, "d": {"heartbeat_interval": 45000}})
+        try:
+            async for frame in socket:
+                if frame.type is not WSMsgType.TEXT:
+                    continue
+                payload = json.loads(frame.data)
+                if payload["op"] == 1:
+                    await socket.send_json({"op": 11})
+                elif payload["op"] == 2:
+                    self.identified += 1
+                    await self._ready(socket, payload["d"].get("shard"))
+        finally:
+            self._sockets.remove(socket)
+        return socket
+
+    async def _dispatch(self, socket: web.WebSocketResponse, event: str, data: Any) -> None:
+        self._sequence += 1
+        await socket.send_json({"op": 0, "t": event, "s": self._sequence, "d": data})
+
+    async def _ready(self, socket: web.WebSocketResponse, shard: list[int] | None) -> None:
+        ready: dict[str, Any] = {
+            "v": 10,
+            "user": user_payload(BOT_ID, "gammonbot", bot=True),
+            "guilds": [{"id": str(GUILD_ID), "unavailable": True}],
+            "session_id": "fake-session",
+            "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
+            "application": {"id": str(APPLICATION_ID), "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+        }
+        if shard is not None:
+            ready["shard"] = shard
+        await self._dispatch(socket, "READY", ready)
+        await self._dispatch(socket, "GUILD_CREATE", self.guild_payload())
+
+    def guild_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(GUILD_ID),
+            "name": "Backgammon club",
+            "unavailable": False,
+            "owner_id": str(OWNER_ID),
+            "preferred_locale": "en-US",
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "member_count": 3,
+            "roles": [
+                {
+                    "id": str(GUILD_ID),
+                    "name": "@everyone",
+                    "permissions": str(EVERYONE_PERMISSIONS),
+                    "position": 0,
+                    "color": 0,
+                    "hoist": False,
+                    "managed": False,
+                    "mentionable": False,
+                    "flags": 0,
+                }
+            ],
+            "channels": [
+                {
+                    "id": str(CHANNEL_ID),
+                    "type": 0,
+                    "name": "backgammon",
+                    "position": 0,
+                    "permission_overwrites": [],
+                    "guild_id": str(GUILD_ID),
+                }
+            ],
+            "threads": [
+                {
+                    "id": str(THREAD_ID),
+                    "type": 11,
+                    "name": "a long match",
+                    "parent_id": str(CHANNEL_ID),
+                    "guild_id": str(GUILD_ID),
+                    "owner_id": str(OWNER_ID),
+                    "thread_metadata": {
+                        "archived": False,
+                        "auto_archive_duration": 1440,
+                        "archive_timestamp": "2026-01-01T00:00:00+00:00",
+                        "locked": False,
+                    },
+                    "message_count": 0,
+                    "member_count": 2,
+                    "rate_limit_per_user": 0,
+                }
+            ],
+            "members": [],
+            "voice_states": [],
+            "presences": [],
+            "joined_at": "2026-01-01T00:00:00+00:00",
+        }
+
+    async def send_event(self, event: str, data: Any) -> None:
+        for socket in list(self._sockets):
+            await self._dispatch(socket, event, data)
+
+    # --- interactions ----------------------------------------------------------------
+
+    def add_user(self, user_id: int, name: str) -> dict[str, Any]:
+        self.users[user_id] = user_payload(user_id, name)
+        return self.users[user_id]
+
+    def _base(
+        self,
+        kind: int,
+        user_id: int,
+        data: dict[str, Any],
+        channel_id: int | None,
+        *,
+        permissions: int = EVERYONE_PERMISSIONS,
+        locale: str = "en-US",
+    ) -> dict[str, Any]:
+        interaction_id = self.next_id()
+        user = self.users[user_id]
+        payload: dict[str, Any] = {
+            "id": str(interaction_id),
+            "application_id": str(APPLICATION_ID),
+            "type": kind,
+            "token": f"token-{interaction_id}",
+            "version": 1,
+            "data": data,
+            "locale": locale,
+            "app_permissions": str(EVERYONE_PERMISSIONS),
+            "entitlements": [],
+            "attachment_size_limit": 10 * 1024 * 1024,
+            "authorizing_integration_owners": {"0": str(GUILD_ID)},
+        }
+        self.token_channels[payload["token"]] = channel_id or self._dm_for(user_id)
+        if channel_id is None:  # a DM with the bot
+            dm = self._dm_for(user_id)
+            payload |= {
+                "channel_id": str(dm),
+                "channel": {"id": str(dm), "type": 1, "recipients": [user]},
+                "user": user,
+                "context": 1,
+            }
+        else:
+            payload |= {
+                "channel_id": str(channel_id),
+                "channel": {
+                    "id": str(channel_id),
+                    "type": 11 if channel_id == THREAD_ID else 0,
+                    "guild_id": str(GUILD_ID),
+                    "name": "backgammon",
+                    "position": 0,
+                    "permission_overwrites": [],
+                    "parent_id": str(CHANNEL_ID) if channel_id == THREAD_ID else None,
+                },
+                "guild_id": str(GUILD_ID),
+                "guild_locale": "en-US",
+                "guild": {"id": str(GUILD_ID), "locale": "en-US", "features": []},
+                "member": {
+                    "user": user,
+                    "roles": [],
+                    "joined_at": "2026-01-01T00:00:00+00:00",
+                    "deaf": False,
+                    "mute": False,
+                    "flags": 0,
+                    "permissions": str(permissions),
+                },
+                "context": 0,
+            }
+        return payload
+
+    async def _send_interaction(self, payload: dict[str, Any]) -> Interaction:
+        sent = Interaction(int(payload["id"]), payload["token"], time.perf_counter())
+        await self.send_event("INTERACTION_CREATE", payload)
+        return sent
+
+    async def slash(
+        self,
+        user_id: int,
+        name: str,
+        options: list[dict[str, Any]] | None = None,
+        *,
+        channel_id: int | None = CHANNEL_ID,
+        resolved: dict[str, Any] | None = None,
+        permissions: int = EVERYONE_PERMISSIONS,
+        locale: str = "en-US",
+    ) -> Interaction:
+        data: dict[str, Any] = {"id": str(self.next_id()), "name": name, "type": 1}
+        if options:
+            data["options"] = options
+        if resolved:
+            data["resolved"] = resolved
+        return await self._send_interaction(
+            self._base(2, user_id, data, channel_id, permissions=permissions, locale=locale)
+        )
+
+    async def autocomplete(
+        self, user_id: int, name: str, option: str, typed: str, *, channel_id: int = CHANNEL_ID
+    ) -> Interaction:
+        data = {
+            "id": str(self.next_id()),
+            "name": name,
+            "type": 1,
+            "options": [{"name": option, "type": 3, "value": typed, "focused": True}],
+        }
+        return await self._send_interaction(self._base(4, user_id, data, channel_id))
+
+    async def click(self, user_id: int, message_id: int, custom_id: str) -> Interaction:
+        message = self.messages[message_id]
+        channel_id = int(message["channel_id"])
+        data = {"custom_id": custom_id, "component_type": 2}
+        payload = self._base(
+            3, user_id, data, None if channel_id in self.dm_channels else channel_id
+        )
+        payload["message"] = message
+        return await self._send_interaction(payload)
+
+    def _dm_for(self, user_id: int) -> int:
+        for channel, user in self.dm_channels.items():
+            if user == user_id:
+                return channel
+        channel = self.next_id()
+        self.dm_channels[channel] = user_id
+        return channel
+
+    # --- REST ------------------------------------------------------------------------
+
+    async def _read(self, request: web.Request) -> tuple[Any, dict[str, bytes]]:
+        if request.content_type.startswith("multipart/"):
+            payload: Any = None
+            files: dict[str, bytes] = {}
+            reader = await request.multipart()
+            async for part in reader:
+                if not isinstance(part, BodyPartReader):
+                    continue
+                data = await part.read()
+                if part.name == "payload_json":
+                    payload = json.loads(data)
+                else:
+                    files[part.filename or str(part.name)] = bytes(data)
+            return payload, files
+        if request.can_read_body:
+            return await request.json(), {}
+        return None, {}
+
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["path"]
+        payload, files = await self._read(request)
+        call = Call(request.method, path, payload, files)
+        self._created = None
+        response = self._route(request.method, path, payload, files)
+        call.created = self._created
+        await self._record(call)
+        return response
+
+    def _route(
+        self, method: str, path: str, payload: Any, files: dict[str, bytes]
+    ) -> web.StreamResponse:
+        parts = path.strip("/").split("/")
+        if path == "/users/@me" and method == "GET":
+            return _json(user_payload(BOT_ID, "gammonbot", bot=True))
+        if path == "/oauth2/applications/@me":
+            return _json(
+                {
+                    "id": str(APPLICATION_ID),
+                    "name": "gammonbot",
+                    "description": "",
+                    "icon": None,
+                    "rpc_origins": [],
+                    "bot_public": True,
+                    "bot_require_code_grant": False,
+                    "owner": user_payload(OWNER_ID, "Owner"),
+                    "verify_key": "0" * 64,
+                    "flags": 0,
+                    "team": None,
+                    "summary": "",
+                }
+            )
+        if parts[0] == "applications" and parts[-1] == "commands" and method == "PUT":
+            self.commands = [
+                {
+                    **command,
+                    "id": str(self.next_id()),
+                    "application_id": str(APPLICATION_ID),
+                    "version": "1",
+                }
+                for command in payload
+            ]
+            return _json(self.commands)
+        if parts[0] == "interactions" and parts[-1] == "callback":
+            return _json(
+                {
+                    "interaction": {
+                        "id": parts[1],
+                        "type": 2,
+                        "response_message_loading": (payload or {}).get("type") == 5,
+                        "response_message_ephemeral": bool(
+                            ((payload or {}).get("data") or {}).get("flags", 0) & 64
+                        ),
+                    },
+                    "resource": {"type": (payload or {}).get("type", 1)},
+                }
+            )
+        if parts[0] == "webhooks":
+            if method == "DELETE":
+                return web.Response(status=204)
+            channel = self.token_channels.get(parts[2], 0)
+            return _json(self._message(channel, payload, files, ephemeral=True))
+        if path == "/users/@me/channels" and method == "POST":
+            user_id = int(payload["recipient_id"])
+            channel = self._dm_for(user_id)
+            return _json({"id": str(channel), "type": 1, "recipients": [self.users.get(user_id)]})
+        if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
+            channel = int(parts[1])
+            if channel in self.closed_channels:
+                return _json({"message": "Missing Permissions", "code": 50013}, status=403)
+            if self.dm_channels.get(channel) in self.closed_dms:
+                return _json(
+                    {"message": "Cannot send messages to this user", "code": 50007}, status=403
+                )
+            return _json(self._message(channel, payload, files))
+        if parts[0] == "channels" and len(parts) == 4 and method == "PATCH":
+            message_id = int(parts[3])
+            if message_id not in self.messages:
+                return _json({"message": "Unknown Message", "code": 10008}, 404)
+            message = self.messages[message_id]
+            if "components" in payload:
+                message["components"] = payload["components"]
+            if "content" in payload:
+                message["content"] = payload["content"]
+            return _json(message)
+        return _json({"message": f"not faked: {method} {path}", "code": 0}, status=404)
+
+    def _message(
+        self,
+        channel: int,
+        payload: dict[str, Any] | None,
+        files: dict[str, bytes],
+        *,
+        ephemeral: bool = False,
+    ) -> dict[str, Any]:
+        payload = payload or {}
+        message_id = self.next_id()
+        message = {
+            "id": str(message_id),
+            "channel_id": str(channel),
+            "author": user_payload(BOT_ID, "gammonbot", bot=True),
+            "content": payload.get("content") or "",
+            "timestamp": "2026-01-01T00:00:00+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [
+                {
+                    "id": str(self.next_id()),
+                    "filename": name,
+                    "size": len(data),
+                    "url": f"http://127.0.0.1/{name}",
+                    "proxy_url": f"http://127.0.0.1/{name}",
+                }
+                for name, data in files.items()
+            ],
+            "embeds": [],
+            "pinned": False,
+            "type": 0,
+            "components": payload.get("components", []),
+            "flags": 64 if ephemeral else 0,
+        }
+        if channel in (CHANNEL_ID, THREAD_ID):
+            message["guild_id"] = str(GUILD_ID)
+        self.messages[message_id] = message
+        self._created = message_id
+        return message
