@@ -1,0 +1,65 @@
+"""The adapter as `gammonbot run` starts it: long polling over real HTTP, against the fake Bot
+API listening on 127.0.0.1 (TELEGRAM_BASE_URL), so the wire format is exercised: form fields
+with JSON-encoded objects, multipart photo uploads, callback answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.core.service import Core
+from bot.telegram_app import TelegramAdapter
+from storage import Database
+from tests.fakes.telegram_bot_api import FakeBotApi, FakeBotServer
+from tests.telegram_app.conftest import ANNA, BOB, GROUP, settings, unlimited
+
+
+def _texts(api: FakeBotApi) -> list[str]:
+    return [stored.data.get("text", "") for stored in api.in_chat(GROUP)]
+
+
+async def test_long_polling_over_http_plays_the_first_turn(tmp_path: Path) -> None:
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    await database.migrate()
+    api = FakeBotApi()
+    with FakeBotServer(api) as server:
+        adapter = TelegramAdapter(
+            Core(database),
+            settings=settings(telegram_base_url=server.base_url),
+            rate_limiter=unlimited(),
+        )
+        await adapter.start()
+        try:
+            assert api.of("getMe")
+            assert [call.params.get("language_code", "") for call in api.of("setMyCommands")] == [
+                "",
+                "de",
+            ]
+            api.text(BOB, GROUP, "/help", queue=True)
+            await api.until(lambda: any("/challenge" in text for text in _texts(api)))
+            api.text(ANNA, GROUP, "/challenge @bob 1", queue=True)
+            await api.until(lambda: any("Anna challenges Bob" in text for text in _texts(api)))
+
+            offer = next(s for s in api.in_chat(GROUP) if "challenges" in s.data.get("text", ""))
+            accept = offer.data["reply_markup"]["inline_keyboard"][0][0]
+            assert accept["text"] == "Accept"
+            press = api.press(BOB, GROUP, offer.data["message_id"], accept["callback_data"], True)
+            query_id = press["callback_query"]["id"]
+            await api.until(lambda: bool(api.of("sendPhoto")))
+        finally:
+            api.close()
+            await adapter.stop()
+    await database.close()
+
+    methods = [call.method for call in api.calls]
+    answer = methods.index("answerCallbackQuery")
+    assert answer < methods.index("sendPhoto")
+    assert api.queries[query_id] == 1
+    photo = api.of("sendPhoto")[0]
+    assert photo.files["photo"].startswith(b"\x89PNG")  # a multipart upload
+    assert photo.params["parse_mode"] == "HTML"
+    assert photo.params["reply_markup"]["force_reply"] is True  # JSON-encoded on the wire
+    offers = [call for call in api.of("sendMessage") if "challenges" in call.params["text"]]
+    assert offers[0].params["reply_markup"]["inline_keyboard"][0][0]["callback_data"] == (
+        "bg1:accept:c1:0"
+    )
+    assert any(call.params.get("offset", 0) > 0 for call in api.of("getUpdates"))
