@@ -111,7 +111,8 @@ async def run(folder: Path, wanted: int) -> dict[str, object]:
         await feed(api.press(PLAYERS[1], GROUP, message_id, data), "press")
         chat = await core.chats.find_chat("telegram", str(GROUP))
         anna = await core.users.find_user("telegram", "11")
-        assert chat is not None and anna is not None
+        assert chat is not None
+        assert anna is not None
         while (loaded := await core.matches.active_match_for(chat.id, anna.id)) is not None:
             state = loaded.state
             actor = state.turn if state.turn is not None else state.player_on_roll
