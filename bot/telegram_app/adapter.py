@@ -70,6 +70,11 @@ class TelegramAdapter:
     ) -> None:
         if settings.telegram_token is None:
             raise ValueError("TELEGRAM_TOKEN is not set")
+        # Bot API URLs contain the token: httpx logs every request URL at INFO, and the bot
+        # object logs its URLs at DEBUG. Neither may reach a log file.
+        logging.getLogger("httpx").setLevel(logging.WARNING)
+        for name in ("telegram.Bot", "telegram.ext.ExtBot"):
+            logging.getLogger(name).setLevel(logging.INFO)
         self.core = core
         self.settings = settings
         self.directory = Directory()

@@ -137,6 +137,8 @@ class Poster:
             )
             if previous is not None:
                 await self.strip(chat_id, int(previous))
+                if origin is not None:
+                    origin.touched.add(int(previous))
         await self._attachments(chat_id, message, reply_to)
         if group:
             body = html.escape(message.text, quote=False)

@@ -91,10 +91,12 @@ class FakeBotApi:
         self.unreachable: set[int] = set()  # users who never started the bot
         self.admins: set[tuple[int, int]] = set()
         self.commands: dict[str, list[dict[str, str]]] = {}
+        self.webhook: dict[str, Any] = {}
         self.closing = False
         self.methods: dict[str, Callable[[dict[str, Any], dict[str, bytes]], Any]] = {
             "getMe": lambda params, files: self.bot_user(),
             "deleteWebhook": lambda params, files: True,
+            "setWebhook": self._set_webhook,
             "setMyCommands": self._set_my_commands,
             "getUpdates": self._get_updates,
             "sendMessage": self._send_message,
@@ -141,6 +143,10 @@ class FakeBotApi:
 
     def _set_my_commands(self, params: dict[str, Any], files: dict[str, bytes]) -> bool:
         self.commands[params.get("language_code", "")] = params["commands"]
+        return True
+
+    def _set_webhook(self, params: dict[str, Any], files: dict[str, bytes]) -> bool:
+        self.webhook = params
         return True
 
     def _get_updates(self, params: dict[str, Any], files: dict[str, bytes]) -> list[Any]:

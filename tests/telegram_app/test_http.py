@@ -4,12 +4,18 @@ with JSON-encoded objects, multipart photo uploads, callback answers."""
 
 from __future__ import annotations
 
+import logging
+import socket
 from pathlib import Path
+
+import httpx
+import pytest
+from pydantic import SecretStr
 
 from bot.core.service import Core
 from bot.telegram_app import TelegramAdapter
 from storage import Database
-from tests.fakes.telegram_bot_api import FakeBotApi, FakeBotServer
+from tests.fakes.telegram_bot_api import TOKEN, FakeBotApi, FakeBotServer
 from tests.telegram_app.conftest import ANNA, BOB, GROUP, settings, unlimited
 
 
@@ -17,7 +23,10 @@ def _texts(api: FakeBotApi) -> list[str]:
     return [stored.data.get("text", "") for stored in api.in_chat(GROUP)]
 
 
-async def test_long_polling_over_http_plays_the_first_turn(tmp_path: Path) -> None:
+async def test_long_polling_over_http_plays_the_first_turn(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
     database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     await database.migrate()
     api = FakeBotApi()
@@ -63,3 +72,55 @@ async def test_long_polling_over_http_plays_the_first_turn(tmp_path: Path) -> No
         "bg1:accept:c1:0"
     )
     assert any(call.params.get("offset", 0) > 0 for call in api.of("getUpdates"))
+    assert "HTTP" in caplog.text or "getUpdates" in caplog.text  # the libraries did log
+    assert TOKEN.split(":")[1] not in caplog.text  # but never the token
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_webhook_mode_takes_updates_that_carry_the_secret(tmp_path: Path) -> None:
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    await database.migrate()
+    api = FakeBotApi()
+    port = _free_port()
+    with FakeBotServer(api) as server:
+        adapter = TelegramAdapter(
+            Core(database),
+            settings=settings(
+                telegram_base_url=server.base_url,
+                telegram_webhook_url="https://bot.example.org/telegram/hook",
+                telegram_webhook_listen="127.0.0.1",
+                telegram_webhook_port=port,
+                telegram_webhook_secret=SecretStr("s3cret"),
+            ),
+            rate_limiter=unlimited(),
+        )
+        await adapter.start()
+        try:
+            assert api.webhook["url"] == "https://bot.example.org/telegram/hook"
+            assert api.webhook["secret_token"] == "s3cret"
+            hook = f"http://127.0.0.1:{port}/telegram/hook"
+            async with httpx.AsyncClient() as client:
+                forged = await client.post(
+                    hook,
+                    json=api.text(ANNA, GROUP, "/rules"),
+                    headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"},
+                )
+                real = await client.post(
+                    hook,
+                    json=api.text(ANNA, GROUP, "/help"),
+                    headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret"},
+                )
+            assert forged.status_code == 403
+            assert real.status_code == 200
+            await api.until(lambda: bool(api.of("sendMessage")))
+        finally:
+            await adapter.stop()
+    await database.close()
+    answers = api.of("sendMessage")
+    assert len(answers) == 1
+    assert "/challenge" in answers[0].params["text"]  # the help, not the rules
