@@ -49,6 +49,7 @@ _HARMLESS = (
     "message to delete not found",
 )
 _SHORT_LABEL = 16  # up to three buttons this short share a row
+_MAX_BODY = MessageLimit.MAX_TEXT_LENGTH - 200  # room for the mentions
 
 
 @dataclass
@@ -100,7 +101,7 @@ class Poster:
                 if await self._edit(
                     origin.chat_id,
                     origin.pressed_message_id,
-                    html.escape(message.text, quote=False),
+                    html.escape(_clip(message.text, _MAX_BODY), quote=False),
                     None,
                     self._keyboard(message, False),
                 ):
@@ -141,7 +142,7 @@ class Poster:
                     origin.touched.add(int(previous))
         await self._attachments(chat_id, message, reply_to)
         if group:
-            body = html.escape(message.text, quote=False)
+            body = html.escape(_clip(message.text, _MAX_BODY), quote=False)
             for user_id in message.notify:
                 await self._notify(message, user_id, body)
 
@@ -155,7 +156,8 @@ class Poster:
     # --- pieces -------------------------------------------------------------------------
 
     async def _text(self, message: Message, group: bool) -> str:
-        body = html.escape(message.text, quote=False)
+        # Clipped before escaping, so no entity is cut; Telegram counts the parsed text.
+        body = html.escape(_clip(message.text, _MAX_BODY), quote=False)
         if not group or not message.mention:
             return body
         links = []
@@ -218,7 +220,7 @@ class Poster:
         return await self._quietly(
             lambda: self.bot.send_message(
                 chat_id,
-                _clip(text, MessageLimit.MAX_TEXT_LENGTH),
+                text,
                 parse_mode=ParseMode.HTML,
                 reply_markup=markup,
                 reply_parameters=reply,
@@ -244,7 +246,7 @@ class Poster:
                 await self.bot.edit_message_media(media, chat_id, message_id, reply_markup=keyboard)
             else:
                 await self.bot.edit_message_text(
-                    _clip(text, MessageLimit.MAX_TEXT_LENGTH),
+                    text,
                     chat_id,
                     message_id,
                     parse_mode=ParseMode.HTML,
@@ -277,7 +279,7 @@ class Poster:
         try:
             await self.bot.send_message(
                 int(user_id),
-                _clip(text, MessageLimit.MAX_TEXT_LENGTH),
+                text,
                 parse_mode=ParseMode.HTML,
                 link_preview_options=LinkPreviewOptions(is_disabled=True),
             )
