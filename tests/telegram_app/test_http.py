@@ -4,6 +4,7 @@ with JSON-encoded objects, multipart photo uploads, callback answers."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
 from pathlib import Path
@@ -12,7 +13,9 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
+from bot.cli import _adapter_factories
 from bot.core.service import Core
+from bot.hosting import host
 from bot.telegram_app import TelegramAdapter
 from storage import Database
 from tests.fakes.telegram_bot_api import TOKEN, FakeBotApi, FakeBotServer
@@ -124,3 +127,22 @@ async def test_webhook_mode_takes_updates_that_carry_the_secret(tmp_path: Path) 
     answers = api.of("sendMessage")
     assert len(answers) == 1
     assert "/challenge" in answers[0].params["text"]  # the help, not the rules
+
+
+async def test_gammonbot_run_hosts_the_adapter_until_stopped(tmp_path: Path) -> None:
+    """What `gammonbot run` does with TELEGRAM_TOKEN and TELEGRAM_BASE_URL set."""
+    api = FakeBotApi()
+    stop = asyncio.Event()
+    with FakeBotServer(api) as server:
+        factories = _adapter_factories(settings(telegram_base_url=server.base_url))
+        assert len(factories) == 1
+        running = asyncio.create_task(
+            host(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", factories, stop=stop)
+        )
+        await api.until(lambda: bool(api.of("getUpdates")))
+        api.text(ANNA, GROUP, "/help", queue=True)
+        await api.until(lambda: bool(api.of("sendMessage")))
+        api.close()
+        stop.set()
+        await asyncio.wait_for(running, timeout=30)
+    assert "/challenge" in api.of("sendMessage")[0].params["text"]
