@@ -254,3 +254,31 @@ GERMAN = {
     "Your play; start typing to see the legal ones": "Dein Zug; beim Tippen erscheinen die erlaubten",
     "Bots cannot play. Challenge a person, or anyone here.": "Bots können nicht spielen. Fordere einen Menschen heraus oder alle hier.",
 }
+
+# Telegram (bot/telegram_app, bot/core/links.py)
+GERMAN.update(
+    {
+        "Offer a match: /challenge @user 5": "Ein Match anbieten: /challenge @name 5",
+        "Accept the newest challenge for you": "Die neueste Herausforderung an dich annehmen",
+        "Roll the dice": "Würfeln",
+        "Play your dice: /move 13/10* 6/5": "Deinen Wurf ziehen: /move 13/10* 6/5",
+        "Offer the cube": "Den Doppler anbieten",
+        "Offer to resign: single, gammon or backgammon": "Aufgabe anbieten: single, gammon oder backgammon",
+        "Show the board again": "Das Brett noch einmal zeigen",
+        "Your active matches": "Deine laufenden Matches",
+        "Win when your opponent's time has run out": "Gewinnen, wenn die Zeit deines Gegners abgelaufen ist",
+        "Automatic rolls, confirmations, board theme": "Automatisch würfeln, Bestätigungen, Brettdesign",
+        "Your language: en or de": "Deine Sprache: en oder de",
+        "Your client seed for the next match": "Dein Client-Seed für das nächste Match",
+        "The dice transcript of your match": "Das Würfelprotokoll deines Matches",
+        "Your match as a .mat file": "Dein Match als .mat-Datei",
+        "The rules, chapter by chapter": "Die Regeln, Kapitel für Kapitel",
+        "The chat's defaults (administrators)": "Voreinstellungen des Chats (für Verwaltende)",
+        "What I can do": "Was ich kann",
+        "Accept in a private chat (with notifications)": "Im privaten Chat annehmen (mit Benachrichtigungen)",
+        "Enable notifications": "Benachrichtigungen einschalten",
+        "{name}, I cannot send you private notifications yet. Start a private chat with me to get them.": "{name}, ich kann dir noch keine privaten Benachrichtigungen schicken. Starte einen privaten Chat mit mir, um sie zu bekommen.",
+        "I have not met {username} yet. Ask them to write /help here, or answer one of their messages with /challenge.": "Ich kenne {username} noch nicht. Bitte sie, hier /help zu schreiben, oder antworte auf eine ihrer Nachrichten mit /challenge.",
+        "That invitation link is out of date.": "Dieser Einladungslink ist veraltet.",
+    }
+)

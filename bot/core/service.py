@@ -13,6 +13,7 @@ from bot.core.base import _MAX_TEXT, Context
 from bot.core.challenges import ChallengeCommands
 from bot.core.i18n import DEFAULT_LOCALE, normalize_locale
 from bot.core.information import InfoCommands
+from bot.core.links import LinkCommands
 from bot.core.model import Message, Request
 from bot.core.suggestions import SuggestionCommands
 from bot.core.tokens import BadTokenError, parse_token
@@ -20,7 +21,7 @@ from bot.core.tokens import BadTokenError, parse_token
 logger = logging.getLogger(__name__)
 
 
-class Core(ChallengeCommands, InfoCommands, SuggestionCommands):
+class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
     """The bot, free of any chat platform."""
 
     # --- entry point ---------------------------------------------------------------------

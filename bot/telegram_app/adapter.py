@@ -1,0 +1,279 @@
+"""The Telegram adapter: a python-telegram-bot ``Application`` in front of the command layer.
+
+Updates become :class:`~bot.core.model.Request` objects (``incoming``), the answers become API
+calls (``outgoing``). The adapter keeps no game state: slots live in the database, tokens carry
+the whole state of a button, so a restart loses nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+from telegram import CallbackQuery, Update
+from telegram import Message as TelegramMessage
+from telegram.constants import ChatType
+from telegram.error import TelegramError
+from telegram.ext import (
+    AIORateLimiter,
+    Application,
+    ApplicationBuilder,
+    BaseRateLimiter,
+    CallbackQueryHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+from telegram.request import BaseRequest
+
+from bot.config import Settings
+from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
+from bot.core.model import Message, Request
+from bot.core.service import Core
+from bot.telegram_app.commands import COMMANDS, register_commands
+from bot.telegram_app.incoming import Directory, chat_of, parse_command
+from bot.telegram_app.links import parse_challenge_payload
+from bot.telegram_app.outgoing import Origin, Poster
+
+logger = logging.getLogger(__name__)
+
+ALLOWED_UPDATES = ["message", "callback_query"]
+_TOAST_LIMIT = 200  # Telegram's limit for a callback answer
+_ALERT_FROM = 64  # longer answers are shown as an alert that stays until dismissed
+
+
+def file_url_for(base_url: str) -> str:
+    """The file URL that belongs to a Bot API base URL.
+
+    >>> file_url_for("http://127.0.0.1:8081/bot")
+    'http://127.0.0.1:8081/file/bot'
+    """
+    root, found, _rest = base_url.rpartition("/bot")
+    return f"{root}/file/bot" if found else base_url.rstrip("/") + "/file/bot"
+
+
+class TelegramAdapter:
+    """:class:`bot.hosting.Adapter` for Telegram (long polling, or a webhook when set)."""
+
+    platform = "telegram"
+
+    def __init__(
+        self,
+        core: Core,
+        *,
+        settings: Settings,
+        request: BaseRequest | None = None,
+        updates_request: BaseRequest | None = None,
+        rate_limiter: BaseRateLimiter[Any] | None = None,
+    ) -> None:
+        if settings.telegram_token is None:
+            raise ValueError("TELEGRAM_TOKEN is not set")
+        # Bot API URLs contain the token: httpx logs every request URL at INFO, and the bot
+        # object logs its URLs at DEBUG. Neither may reach a log file.
+        logging.getLogger("httpx").setLevel(logging.WARNING)
+        for name in ("telegram.Bot", "telegram.ext.ExtBot"):
+            logging.getLogger(name).setLevel(logging.INFO)
+        self.core = core
+        self.settings = settings
+        self.directory = Directory()
+        # Telegram's flood limits (30 messages a second, 20 a minute per group); a caller
+        # (the tests) may pass its own.
+        limiter: BaseRateLimiter[Any] = rate_limiter or AIORateLimiter()
+        builder = (
+            ApplicationBuilder()
+            .token(settings.telegram_token.get_secret_value())
+            .rate_limiter(limiter)
+            .concurrent_updates(True)
+        )
+        if settings.telegram_base_url:
+            builder = builder.base_url(settings.telegram_base_url).base_file_url(
+                file_url_for(settings.telegram_base_url)
+            )
+        if request is not None:
+            builder = builder.request(request)
+        if updates_request is not None:
+            builder = builder.get_updates_request(updates_request)
+        self.application: Application = builder.build()  # type: ignore[type-arg]
+        self.poster = Poster(self.application.bot, core, self._username)
+        self.application.add_handler(
+            MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self._on_message)
+        )
+        self.application.add_handler(CallbackQueryHandler(self._on_press))
+        self.application.add_error_handler(self._on_error)
+
+    def _username(self) -> str:
+        try:
+            return str(self.application.bot.username)
+        except RuntimeError:  # not initialised yet
+            return ""
+
+    # --- Adapter ------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Log in (``getMe``), register the command menu, and begin receiving updates."""
+        await self.application.initialize()
+        await register_commands(self.application.bot)
+        await self.application.start()
+        updater = self.application.updater
+        assert updater is not None
+        webhook = self.settings.telegram_webhook_url
+        if webhook:
+            secret = self.settings.telegram_webhook_secret
+            await updater.start_webhook(
+                listen=self.settings.telegram_webhook_listen,
+                port=self.settings.telegram_webhook_port,
+                url_path=urlsplit(webhook).path.lstrip("/"),
+                webhook_url=webhook,
+                secret_token=secret.get_secret_value() if secret else None,
+                allowed_updates=ALLOWED_UPDATES,
+            )
+        else:
+            await updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        logger.info("telegram: running as @%s", self._username())
+
+    async def deliver(self, messages: Sequence[Message]) -> None:
+        await self.poster.post_all(messages)
+
+    async def stop(self) -> None:
+        updater = self.application.updater
+        if updater is not None and updater.running:
+            await updater.stop()
+        if self.application.running:
+            await self.application.stop()
+        await self.application.shutdown()
+
+    # --- messages -----------------------------------------------------------------------
+
+    async def _on_message(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        message = update.message
+        if message is None or message.from_user is None or message.from_user.is_bot:
+            return
+        try:
+            await self._read(message)
+        except Exception:
+            logger.exception(
+                "handling message %s in chat %s failed", message.message_id, message.chat.id
+            )
+            await self._apologise(message)
+
+    async def _read(self, message: TelegramMessage) -> None:
+        assert message.from_user is not None
+        actor = self.directory.remember(message.from_user)
+        chat = chat_of(message.chat)
+        private = message.chat.type == ChatType.PRIVATE
+        origin = Origin(message.chat.id, message_id=message.message_id)
+        event_id = f"{message.chat.id}:{message.message_id}"
+        command = parse_command(message, self._username())
+        text = message.text or ""
+        if command is None:
+            if text.startswith("/"):
+                return  # a command for another bot
+            replied = message.reply_to_message
+            to_me = (
+                replied is not None
+                and replied.from_user is not None
+                and replied.from_user.id == self.application.bot.id
+            )
+            if not (private or to_me):
+                return  # group chatter
+            request = Request(actor, chat, text=text, event_id=event_id)
+        elif command.name not in COMMANDS and not (private or command.addressed):
+            return  # someone else's bot command in a group
+        elif command.name == "start" and private:
+            await self.core.mark_unreachable(actor, unreachable=False)
+            challenge = parse_challenge_payload(command.argument)
+            if challenge is not None:
+                origin.private_chat_id = message.chat.id
+                answer = await self.core.accept_challenge_link(actor, chat, challenge, event_id)
+                await self.poster.post_all(answer, origin)
+                return
+            request = Request(actor, chat, command="start", event_id=event_id, admin=True)
+        else:
+            mentions, unknown = self.directory.mentions(message, self.application.bot.id)
+            if command.name == "challenge" and unknown and not mentions:
+                await self._unknown_username(message, unknown[0])
+                return
+            admin = command.name == "defaults" and await self.directory.is_admin(
+                self.application.bot, message.chat, message.from_user.id
+            )
+            request = Request(
+                actor,
+                chat,
+                command=command.name,
+                argument=command.argument,
+                event_id=event_id,
+                mentions=tuple(mentions),
+                admin=admin or private,
+            )
+        await self.poster.post_all(await self.core.handle(request), origin)
+
+    async def _unknown_username(self, message: TelegramMessage, username: str) -> None:
+        user = message.from_user
+        locale = normalize_locale(user.language_code if user else None) or DEFAULT_LOCALE
+        _ = translator(locale).gettext
+        await message.reply_text(
+            _(
+                "I have not met {username} yet. Ask them to write /help here, or answer one of "
+                "their messages with /challenge."
+            ).format(username=username)
+        )
+
+    async def _apologise(self, message: TelegramMessage) -> None:
+        user = message.from_user
+        locale = normalize_locale(user.language_code if user else None) or DEFAULT_LOCALE
+        try:
+            await message.reply_text(
+                translator(locale).gettext("Sorry, something went wrong. Please try again.")
+            )
+        except TelegramError:
+            logger.warning("apologising in chat %s failed too", message.chat.id)
+
+    # --- button presses -----------------------------------------------------------------
+
+    async def _on_press(self, update: Update, _context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Ask the command layer, answer the query at once (a refusal is its toast), then
+        post the rest. Every query is answered exactly once, whatever happens."""
+        query = update.callback_query
+        if query is None:
+            return
+        pressed = query.message
+        locale = normalize_locale(query.from_user.language_code) or DEFAULT_LOCALE
+        _ = translator(locale).gettext
+        if not isinstance(pressed, TelegramMessage) or query.data is None:
+            await self._answer(query, _("That button is out of date."))
+            return
+        actor = self.directory.remember(query.from_user)
+        request = Request(actor, chat_of(pressed.chat), token=query.data, event_id=query.id)
+        try:
+            answer = await self.core.handle(request)
+        except Exception:
+            logger.exception("button %r in chat %s failed", query.data, pressed.chat.id)
+            await self._answer(query, _("Sorry, something went wrong. Please try again."))
+            return
+        toasts = [
+            message
+            for message in answer
+            if message.private_to == actor.user_id
+            and not (message.buttons or message.image or message.attachments)
+        ]
+        await self._answer(query, "\n".join(message.text for message in toasts))
+        rest = [message for message in answer if message not in toasts]
+        origin = Origin(pressed.chat.id, pressed_message_id=pressed.message_id)
+        await self.poster.post_all(rest, origin)
+        if any(message.private_to is None for message in rest) and (
+            pressed.message_id not in origin.touched
+        ):
+            await self.poster.strip(pressed.chat.id, pressed.message_id)
+
+    async def _answer(self, query: CallbackQuery, text: str) -> None:
+        if len(text) > _TOAST_LIMIT:
+            text = text[: _TOAST_LIMIT - 1] + "…"
+        try:
+            await query.answer(text or None, show_alert=len(text) > _ALERT_FROM)
+        except TelegramError as error:
+            logger.warning("answering callback query %s failed: %s", query.id, error)
+
+    async def _on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        logger.error("update %r caused an error", update, exc_info=context.error)

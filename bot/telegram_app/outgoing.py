@@ -1,0 +1,361 @@
+"""The command layer's messages as Bot API calls: photos with captions, inline keyboards,
+slots, mentions, private notifications.
+
+Telegram has no ephemeral messages, so a message meant for one user (``private_to``) goes
+where that user caused it: the toast of a button press (chosen by the adapter before calling
+:meth:`Poster.post_all`), an edit of the pressed panel (``/settings``), the private chat when
+the request came from there (deep links), or else a reply to the user's own message.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from telegram import (
+    Bot,
+    ForceReply,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InputMediaPhoto,
+    LinkPreviewOptions,
+    ReplyParameters,
+)
+from telegram import Message as SentMessage
+from telegram.constants import MessageLimit, ParseMode
+from telegram.error import BadRequest, Forbidden, TelegramError
+
+from bot.core.i18n import DEFAULT_LOCALE, LOCALES, normalize_locale, translator
+from bot.core.model import Actor, Message
+from bot.core.service import Core
+from bot.core.tokens import BadTokenError, parse_token
+from bot.telegram_app.links import NOTIFY_PAYLOAD, accept_token_payload, link
+from storage import UserRecord
+
+logger = logging.getLogger(__name__)
+
+PLATFORM = "telegram"
+T = TypeVar("T")
+Markup = InlineKeyboardMarkup | ForceReply | None
+
+# Harmless answers to edits: the message already looks like that, or is gone.
+_HARMLESS = (
+    "message is not modified",
+    "message to edit not found",
+    "message can't be edited",
+    "message to delete not found",
+)
+_SHORT_LABEL = 16  # up to three buttons this short share a row
+_MAX_BODY = MessageLimit.MAX_TEXT_LENGTH - 200  # room for the mentions
+
+
+@dataclass
+class Origin:
+    """The update a batch of messages answers."""
+
+    chat_id: int
+    message_id: int | None = None  # the user's message, for replies
+    pressed_message_id: int | None = None  # the message whose button was pressed
+    private_chat_id: int | None = None  # the request came from this private chat (deep link)
+    touched: set[int] = field(default_factory=set)  # messages posted or edited meanwhile
+
+
+def is_harmless(error: TelegramError) -> bool:
+    return isinstance(error, BadRequest) and any(
+        phrase in error.message.lower() for phrase in _HARMLESS
+    )
+
+
+class Poster:
+    def __init__(self, bot: Bot, core: Core, bot_username: Callable[[], str]) -> None:
+        self.bot = bot
+        self.core = core
+        self.bot_username = bot_username
+
+    # --- batches ------------------------------------------------------------------------
+
+    async def post_all(self, messages: Sequence[Message], origin: Origin | None = None) -> None:
+        """Post every message in order; one failing message does not stop the others."""
+        for message in messages:
+            try:
+                await self.post(message, origin)
+            except Exception:
+                logger.exception(
+                    "posting a message to chat %s (slot %s) failed",
+                    message.chat.chat_id,
+                    message.slot,
+                )
+
+    async def post(self, message: Message, origin: Origin | None = None) -> None:
+        chat_id = int(message.chat.chat_id)
+        reply_to: int | None = None
+        private = message.private_to is not None and not message.chat.private
+        if private and origin is not None:
+            if origin.private_chat_id is not None:
+                chat_id = origin.private_chat_id
+            elif origin.pressed_message_id is not None and message.buttons:
+                # A panel answering a press of its own buttons (/settings): update it in place.
+                if await self._edit(
+                    origin.chat_id,
+                    origin.pressed_message_id,
+                    html.escape(_clip(message.text, _MAX_BODY), quote=False),
+                    None,
+                    self._keyboard(message, False),
+                ):
+                    origin.touched.add(origin.pressed_message_id)
+                    return
+            elif origin.message_id is not None:
+                reply_to = origin.message_id
+        group = not message.chat.private and chat_id == int(message.chat.chat_id)
+        text = await self._text(message, group)
+        slot = message.slot or _preview_slot(message)
+        keyboard = self._keyboard(message, group)
+        if slot is not None and not message.mention:
+            previous = await self.core.posted.current(PLATFORM, str(chat_id), slot)
+            if previous is not None and await self._edit(
+                chat_id, int(previous), text, message.image, keyboard
+            ):
+                if origin is not None:
+                    origin.touched.add(int(previous))
+                await self._attachments(chat_id, message, reply_to)
+                return
+        markup: Markup = keyboard
+        if keyboard is None and group and message.mention and message.image is not None:
+            # A board that waits for a typed move: invite a reply from the player it mentions,
+            # which reaches the bot even under the group privacy mode.
+            markup = ForceReply(selective=True, input_field_placeholder="13/10* 6/5")
+        sent = await self._send(chat_id, text, message.image, markup, reply_to)
+        if sent is None:
+            return
+        if origin is not None:
+            origin.touched.add(sent.message_id)
+        if slot is not None:
+            previous = await self.core.posted.replace(
+                PLATFORM, str(chat_id), slot, str(sent.message_id)
+            )
+            if previous is not None:
+                await self.strip(chat_id, int(previous))
+                if origin is not None:
+                    origin.touched.add(int(previous))
+        await self._attachments(chat_id, message, reply_to)
+        if group:
+            body = html.escape(_clip(message.text, _MAX_BODY), quote=False)
+            for user_id in message.notify:
+                await self._notify(message, user_id, body)
+
+    async def strip(self, chat_id: int, message_id: int) -> None:
+        """Remove a message's buttons (a newer message took its place)."""
+        await self._quietly(
+            lambda: self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None),
+            f"removing the buttons of message {message_id} in chat {chat_id}",
+        )
+
+    # --- pieces -------------------------------------------------------------------------
+
+    async def _text(self, message: Message, group: bool) -> str:
+        # Clipped before escaping, so no entity is cut; Telegram counts the parsed text.
+        body = html.escape(_clip(message.text, _MAX_BODY), quote=False)
+        if not group or not message.mention:
+            return body
+        links = []
+        for user_id in message.mention:
+            user = await self.core.users.find_user(PLATFORM, user_id)
+            name = user.display_name if user is not None else user_id
+            links.append(f'<a href="tg://user?id={int(user_id)}">{html.escape(name)}</a>')
+        return " ".join(links) + "\n" + body
+
+    def _keyboard(self, message: Message, group: bool) -> InlineKeyboardMarkup | None:
+        rows: list[list[InlineKeyboardButton]] = []
+        row: list[InlineKeyboardButton] = []
+        for button in message.buttons:
+            item = InlineKeyboardButton(button.label, callback_data=button.token)
+            if len(button.label) > _SHORT_LABEL:
+                rows.append([item])
+                continue
+            row.append(item)
+            if len(row) == 3:
+                rows.append(row)
+                row = []
+        if row:
+            rows.append(row)
+        username = self.bot_username()
+        if group and username:
+            for button in message.buttons:
+                payload = accept_token_payload(button.token)
+                if payload is not None:
+                    _ = translator(_locale_of(message)).gettext
+                    label = _("Accept in a private chat (with notifications)")
+                    rows.append([InlineKeyboardButton(label, url=link(username, payload))])
+        return InlineKeyboardMarkup(rows) if rows else None
+
+    async def _send(
+        self,
+        chat_id: int,
+        text: str,
+        image: bytes | None,
+        markup: Markup,
+        reply_to: int | None,
+    ) -> SentMessage | None:
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+        if image is not None and len(text) <= MessageLimit.CAPTION_LENGTH:
+            return await self._quietly(
+                lambda: self.bot.send_photo(
+                    chat_id,
+                    image,
+                    caption=text,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=markup,
+                    reply_parameters=reply,
+                ),
+                f"sending a board to chat {chat_id}",
+            )
+        if image is not None:  # too long for a caption: the picture, then the text
+            await self._quietly(
+                lambda: self.bot.send_photo(chat_id, image, reply_parameters=reply),
+                f"sending a board to chat {chat_id}",
+            )
+        return await self._quietly(
+            lambda: self.bot.send_message(
+                chat_id,
+                text,
+                parse_mode=ParseMode.HTML,
+                reply_markup=markup,
+                reply_parameters=reply,
+                link_preview_options=LinkPreviewOptions(is_disabled=True),
+            ),
+            f"sending a message to chat {chat_id}",
+        )
+
+    async def _edit(
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        image: bytes | None,
+        keyboard: InlineKeyboardMarkup | None,
+    ) -> bool:
+        """Edit a message in place; False when it cannot be (then a new one is sent)."""
+        try:
+            if image is not None:
+                if len(text) > MessageLimit.CAPTION_LENGTH:
+                    return False
+                media = InputMediaPhoto(image, caption=text, parse_mode=ParseMode.HTML)
+                await self.bot.edit_message_media(media, chat_id, message_id, reply_markup=keyboard)
+            else:
+                await self.bot.edit_message_text(
+                    text,
+                    chat_id,
+                    message_id,
+                    parse_mode=ParseMode.HTML,
+                    reply_markup=keyboard,
+                    link_preview_options=LinkPreviewOptions(is_disabled=True),
+                )
+        except TelegramError as error:
+            if isinstance(error, BadRequest) and "not modified" in error.message.lower():
+                return True
+            logger.debug("editing message %s in chat %s: %s", message_id, chat_id, error)
+            return False
+        return True
+
+    async def _attachments(self, chat_id: int, message: Message, reply_to: int | None) -> None:
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+        for attachment in message.attachments:
+            await self._quietly(
+                lambda attachment=attachment: self.bot.send_document(  # type: ignore[misc]
+                    chat_id,
+                    attachment.data,
+                    filename=attachment.filename,
+                    reply_parameters=reply,
+                ),
+                f"sending {attachment.filename} to chat {chat_id}",
+            )
+
+    async def _notify(self, message: Message, user_id: str, text: str) -> None:
+        """A private notification; when Telegram refuses (the user never started the bot or
+        blocked it), remember that and tell them once in the group how to enable it."""
+        try:
+            await self.bot.send_message(
+                int(user_id),
+                text,
+                parse_mode=ParseMode.HTML,
+                link_preview_options=LinkPreviewOptions(is_disabled=True),
+            )
+            return
+        except Forbidden:
+            pass
+        except BadRequest as error:
+            if "chat not found" not in error.message.lower():
+                logger.warning("notifying user %s failed: %s", user_id, error)
+                return
+        except TelegramError as error:
+            logger.warning("notifying user %s failed: %s", user_id, error)
+            return
+        user = await self.core.users.find_user(PLATFORM, user_id)
+        name = user.display_name if user is not None else user_id
+        await self.core.mark_unreachable(Actor(PLATFORM, user_id, name))
+        username = self.bot_username()
+        if not username:
+            return
+        _ = translator(_user_locale(user)).gettext
+        hint = _(
+            "{name}, I cannot send you private notifications yet. Start a private chat with me "
+            "to get them."
+        ).format(name=name)
+        mention = f'<a href="tg://user?id={int(user_id)}">{html.escape(name)}</a>'
+        body = html.escape(hint, quote=False).replace(html.escape(name, quote=False), mention, 1)
+        button = InlineKeyboardButton(_("Enable notifications"), url=link(username, NOTIFY_PAYLOAD))
+        await self._send(
+            int(message.chat.chat_id), body, None, InlineKeyboardMarkup([[button]]), None
+        )
+
+    async def _quietly(self, call: Callable[[], Awaitable[T]], what: str) -> T | None:
+        """Make one API call; harmless errors are ignored, others logged, none raised."""
+        try:
+            return await call()
+        except TelegramError as error:
+            if is_harmless(error):
+                logger.debug("%s: %s", what, error)
+            else:
+                logger.warning("%s failed: %s", what, error)
+            return None
+
+
+def _preview_slot(message: Message) -> str | None:
+    """Confirm-move previews of one user replace each other in place."""
+    if message.private_to is None or message.image is None:
+        return None
+    for button in message.buttons:
+        try:
+            token = parse_token(button.token)
+        except BadTokenError:
+            continue
+        if token.verb == "confirm":
+            return f"preview:{token.target}:{message.private_to}"
+    return None
+
+
+def _locale_of(message: Message) -> str:
+    """The language the command layer chose for a message, read off its [Accept] label."""
+    labels = {button.label for button in message.buttons}
+    for locale in LOCALES:
+        if translator(locale).gettext("Accept") in labels:
+            return locale
+    return normalize_locale(message.chat.locale) or DEFAULT_LOCALE
+
+
+def _user_locale(user: UserRecord | None) -> str:
+    if user is None:
+        return DEFAULT_LOCALE
+    chosen = user.preferences.get("language")
+    return (
+        normalize_locale(chosen if isinstance(chosen, str) else None)
+        or normalize_locale(user.locale)
+        or DEFAULT_LOCALE
+    )
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -1,0 +1,101 @@
+"""A real python-telegram-bot ``Application`` wired to the fake Bot API in-process; updates are
+fed with ``process_update``, so each step is finished when the call returns."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+from telegram import Update
+from telegram.ext import AIORateLimiter
+
+from bot.config import Settings
+from bot.core.service import Core
+from bot.telegram_app import TelegramAdapter
+from bot.telegram_app.commands import register_commands
+from storage import Database
+from tests.fakes.telegram_bot_api import TOKEN, Call, FakeBotApi, FakeRequest, Stored, user
+
+GROUP = -100123
+ANNA = user(11, "Anna", "anna")
+BOB = user(22, "Bob", "bob")
+CARL = user(33, "Carl", "carl")
+
+
+def settings(**values: Any) -> Settings:
+    return Settings(_env_file=None, telegram_token=SecretStr(TOKEN), **values)  # type: ignore[call-arg]
+
+
+def unlimited() -> AIORateLimiter:
+    """The real limiter with Telegram's per-group limit off: a test match sends more than 20
+    messages a minute to one group."""
+    return AIORateLimiter(overall_max_rate=0, group_max_rate=0)
+
+
+@dataclass
+class Harness:
+    api: FakeBotApi
+    adapter: TelegramAdapter
+    core: Core
+
+    async def say(
+        self, sender: dict[str, Any], chat_id: int, text: str, reply_to: int | None = None
+    ) -> list[Call]:
+        before = len(self.api.calls)
+        update = self.api.text(sender, chat_id, text, reply_to)
+        await self.adapter.application.process_update(
+            Update.de_json(update, self.adapter.application.bot)
+        )
+        return self.api.calls[before:]
+
+    async def press(
+        self, sender: dict[str, Any], chat_id: int, message_id: int, data: str
+    ) -> list[Call]:
+        before = len(self.api.calls)
+        update = self.api.press(sender, chat_id, message_id, data)
+        await self.adapter.application.process_update(
+            Update.de_json(update, self.adapter.application.bot)
+        )
+        return self.api.calls[before:]
+
+    async def press_label(self, sender: dict[str, Any], chat_id: int, label: str) -> list[Call]:
+        message_id, data = self.button(chat_id, label)
+        return await self.press(sender, chat_id, message_id, data)
+
+    def button(self, chat_id: int, label: str) -> tuple[int, str]:
+        """The newest callback button with this label in the chat."""
+        for stored in reversed(self.api.in_chat(chat_id)):
+            for row in stored.data.get("reply_markup", {}).get("inline_keyboard", []):
+                for button in row:
+                    if button["text"] == label and "callback_data" in button:
+                        return stored.data["message_id"], button["callback_data"]
+        raise AssertionError(f"no [{label}] button in chat {chat_id}")
+
+    def newest(self, chat_id: int, kind: str | None = None) -> Stored:
+        found = [s for s in self.api.in_chat(chat_id) if kind is None or s.kind == kind]
+        assert found, f"no {kind or ''} message in chat {chat_id}"
+        return found[-1]
+
+
+@pytest.fixture
+async def telegram(tmp_path: Path) -> AsyncIterator[Harness]:
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    await database.migrate()
+    core = Core(database)
+    api = FakeBotApi()
+    adapter = TelegramAdapter(
+        core,
+        settings=settings(),
+        request=FakeRequest(api),
+        updates_request=FakeRequest(api),
+        rate_limiter=unlimited(),
+    )
+    await adapter.application.initialize()
+    await register_commands(adapter.application.bot)
+    yield Harness(api, adapter, core)
+    await adapter.application.shutdown()
+    await database.close()

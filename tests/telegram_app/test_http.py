@@ -1,0 +1,148 @@
+"""The adapter as `gammonbot run` starts it: long polling over real HTTP, against the fake Bot
+API listening on 127.0.0.1 (TELEGRAM_BASE_URL), so the wire format is exercised: form fields
+with JSON-encoded objects, multipart photo uploads, callback answers."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from pathlib import Path
+
+import httpx
+import pytest
+from pydantic import SecretStr
+
+from bot.cli import _adapter_factories
+from bot.core.service import Core
+from bot.hosting import host
+from bot.telegram_app import TelegramAdapter
+from storage import Database
+from tests.fakes.telegram_bot_api import TOKEN, FakeBotApi, FakeBotServer
+from tests.telegram_app.conftest import ANNA, BOB, GROUP, settings, unlimited
+
+
+def _texts(api: FakeBotApi) -> list[str]:
+    return [stored.data.get("text", "") for stored in api.in_chat(GROUP)]
+
+
+async def test_long_polling_over_http_plays_the_first_turn(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    await database.migrate()
+    api = FakeBotApi()
+    with FakeBotServer(api) as server:
+        adapter = TelegramAdapter(
+            Core(database),
+            settings=settings(telegram_base_url=server.base_url),
+            rate_limiter=unlimited(),
+        )
+        await adapter.start()
+        try:
+            assert api.of("getMe")
+            assert [call.params.get("language_code", "") for call in api.of("setMyCommands")] == [
+                "",
+                "de",
+            ]
+            api.text(BOB, GROUP, "/help", queue=True)
+            await api.until(lambda: any("/challenge" in text for text in _texts(api)))
+            api.text(ANNA, GROUP, "/challenge @bob 1", queue=True)
+            await api.until(lambda: any("Anna challenges Bob" in text for text in _texts(api)))
+
+            offer = next(s for s in api.in_chat(GROUP) if "challenges" in s.data.get("text", ""))
+            accept = offer.data["reply_markup"]["inline_keyboard"][0][0]
+            assert accept["text"] == "Accept"
+            press = api.press(BOB, GROUP, offer.data["message_id"], accept["callback_data"], True)
+            query_id = press["callback_query"]["id"]
+            await api.until(lambda: bool(api.of("sendPhoto")))
+        finally:
+            api.close()
+            await adapter.stop()
+    await database.close()
+
+    methods = [call.method for call in api.calls]
+    answer = methods.index("answerCallbackQuery")
+    assert answer < methods.index("sendPhoto")
+    assert api.queries[query_id] == 1
+    photo = api.of("sendPhoto")[0]
+    assert photo.files["photo"].startswith(b"\x89PNG")  # a multipart upload
+    assert photo.params["parse_mode"] == "HTML"
+    assert photo.params["reply_markup"]["force_reply"] is True  # JSON-encoded on the wire
+    offers = [call for call in api.of("sendMessage") if "challenges" in call.params["text"]]
+    assert offers[0].params["reply_markup"]["inline_keyboard"][0][0]["callback_data"] == (
+        "bg1:accept:c1:0"
+    )
+    assert any(call.params.get("offset", 0) > 0 for call in api.of("getUpdates"))
+    assert "HTTP" in caplog.text or "getUpdates" in caplog.text  # the libraries did log
+    assert TOKEN.split(":")[1] not in caplog.text  # but never the token
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_webhook_mode_takes_updates_that_carry_the_secret(tmp_path: Path) -> None:
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    await database.migrate()
+    api = FakeBotApi()
+    port = _free_port()
+    with FakeBotServer(api) as server:
+        adapter = TelegramAdapter(
+            Core(database),
+            settings=settings(
+                telegram_base_url=server.base_url,
+                telegram_webhook_url="https://bot.example.org/telegram/hook",
+                telegram_webhook_listen="127.0.0.1",
+                telegram_webhook_port=port,
+                telegram_webhook_secret=SecretStr("s3cret"),
+            ),
+            rate_limiter=unlimited(),
+        )
+        await adapter.start()
+        try:
+            assert api.webhook["url"] == "https://bot.example.org/telegram/hook"
+            assert api.webhook["secret_token"] == "s3cret"
+            hook = f"http://127.0.0.1:{port}/telegram/hook"
+            async with httpx.AsyncClient() as client:
+                forged = await client.post(
+                    hook,
+                    json=api.text(ANNA, GROUP, "/rules"),
+                    headers={"X-Telegram-Bot-Api-Secret-Token": "wrong"},
+                )
+                real = await client.post(
+                    hook,
+                    json=api.text(ANNA, GROUP, "/help"),
+                    headers={"X-Telegram-Bot-Api-Secret-Token": "s3cret"},
+                )
+            assert forged.status_code == 403
+            assert real.status_code == 200
+            await api.until(lambda: bool(api.of("sendMessage")))
+        finally:
+            await adapter.stop()
+    await database.close()
+    answers = api.of("sendMessage")
+    assert len(answers) == 1
+    assert "/challenge" in answers[0].params["text"]  # the help, not the rules
+
+
+async def test_gammonbot_run_hosts_the_adapter_until_stopped(tmp_path: Path) -> None:
+    """What `gammonbot run` does with TELEGRAM_TOKEN and TELEGRAM_BASE_URL set."""
+    api = FakeBotApi()
+    stop = asyncio.Event()
+    with FakeBotServer(api) as server:
+        factories = _adapter_factories(settings(telegram_base_url=server.base_url))
+        assert len(factories) == 1
+        running = asyncio.create_task(
+            host(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}", factories, stop=stop)
+        )
+        await api.until(lambda: bool(api.of("getUpdates")))
+        api.text(ANNA, GROUP, "/help", queue=True)
+        await api.until(lambda: bool(api.of("sendMessage")))
+        api.close()
+        stop.set()
+        await asyncio.wait_for(running, timeout=30)
+    assert "/challenge" in api.of("sendMessage")[0].params["text"]

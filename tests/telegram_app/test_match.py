@@ -1,0 +1,153 @@
+"""A whole match over Telegram: a deep-link challenge, moves typed three ways, buttons, the
+cube, the end with the seed reveal; private notifications and their 403."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+
+from gammon.fair_dice import verify_transcript
+from gammon.flow import Phase
+from storage import LoadedMatch
+from tests.fakes.telegram_bot_api import BOT_USERNAME
+from tests.telegram_app.conftest import ANNA, BOB, GROUP, Harness
+
+PLAYERS = {"11": ANNA, "22": BOB}
+
+
+async def _match(telegram: Harness) -> LoadedMatch | None:
+    chat = await telegram.core.chats.find_chat("telegram", str(GROUP))
+    anna = await telegram.core.users.find_user("telegram", "11")
+    assert chat is not None
+    assert anna is not None
+    return await telegram.core.matches.active_match_for(chat.id, anna.id)
+
+
+def _board_id(telegram: Harness) -> int:
+    return int(telegram.newest(GROUP, "photo").data["message_id"])
+
+
+async def test_a_deep_link_challenge_played_to_the_seed_reveal(telegram: Harness) -> None:
+    api = telegram.api
+    api.unreachable.add(22)  # Bob has never started the bot
+    await telegram.say(BOB, GROUP, "/help")  # so the bot knows who @bob is
+    await telegram.say(ANNA, GROUP, "/challenge @bob 2")
+
+    offer = api.in_chat(GROUP)[-2]
+    assert offer.data["text"].startswith('<a href="tg://user?id=22">Bob</a>\nAnna challenges Bob')
+    hint = [s for s in api.in_chat(GROUP) if "private notifications" in s.data.get("text", "")]
+    assert len(hint) == 1  # the 403 on Bob's notification, answered once with a deep link
+    assert hint[0].data["reply_markup"]["inline_keyboard"][0][0]["url"].endswith("start=notify")
+    rows = offer.data["reply_markup"]["inline_keyboard"]
+    url = rows[-1][0]["url"]
+    payload = url.removeprefix(f"https://t.me/{BOT_USERNAME}?start=")
+    assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", payload)
+
+    api.unreachable.discard(22)  # pressing Start in the private chat opens it
+    await telegram.say(BOB, 22, f"/start {payload}")
+    started = [s for s in api.in_chat(GROUP) if s.data.get("text", "").startswith("Match 1:")]
+    assert len(started) == 1
+    assert "reply_markup" not in started[0].data
+    assert started[0].history
+    assert "challenges Bob" in started[0].history[0]
+    assert telegram.newest(GROUP, "photo").photo_bytes > 10_000
+
+    ways = itertools.cycle(("/move {}", f"/move@{BOT_USERNAME} {{}}", "reply"))
+    doubles = 0
+    for _step in range(100):
+        loaded = await _match(telegram)
+        if loaded is None:
+            break
+        state = loaded.state
+        actor = state.turn if state.turn is not None else state.player_on_roll
+        mover = PLAYERS[str(11 if actor == 0 else 22)]
+        if state.phase is Phase.ROLLING:
+            label = "Double" if state.double_refusal(actor) is None and not doubles else "Roll"
+            doubles += label == "Double"
+            await telegram.press_label(mover, GROUP, label)
+        elif state.phase is Phase.DOUBLED:
+            await telegram.press_label(mover, GROUP, "Take")
+        elif state.phase is Phase.MOVING:
+            play = str(state.legal_plays()[0])
+            way = next(ways)
+            if way == "reply":
+                await telegram.say(mover, GROUP, play, reply_to=_board_id(telegram))
+            else:
+                await telegram.say(mover, GROUP, way.format(play))
+        else:
+            raise AssertionError(f"unexpected phase {state.phase}")
+        after = await _match(telegram)
+        assert after is None or after.info.version > loaded.info.version, "the step was ignored"
+    else:
+        raise AssertionError("the match did not end")
+
+    assert doubles == 1
+    assert any("takes. The cube is at 2" in s.data.get("text", "") for s in api.in_chat(GROUP))
+    end = telegram.newest(GROUP, "photo")
+    assert "Match over" in end.data["caption"]
+    assert "server seed" in end.data["caption"]
+    documents = [call.files["document"] for call in api.of("sendDocument")]
+    assert len(documents) == 2  # the transcript and the .mat file
+    transcript = next(data for data in documents if data.startswith(b"{"))
+    assert verify_transcript(json.loads(transcript)).ok
+    # Every press was answered exactly once, and no old keyboard is left to press.
+    assert api.queries
+    assert all(count == 1 for count in api.queries.values())
+    pressable = [
+        s
+        for s in api.in_chat(GROUP)
+        for row in s.data.get("reply_markup", {}).get("inline_keyboard", [])
+        for button in row
+        if "callback_data" in button
+    ]
+    assert pressable == []
+    # Bob's turns reached his private chat once it was open.
+    assert any(call.params["chat_id"] == 22 for call in api.of("sendMessage"))
+    assert (
+        len([s for s in api.in_chat(GROUP) if "private notifications" in s.data.get("text", "")])
+        == 1
+    )
+
+
+async def test_each_board_that_needs_the_other_player_is_a_new_photo(telegram: Harness) -> None:
+    await telegram.say(BOB, GROUP, "/help")
+    await telegram.say(ANNA, GROUP, "/challenge @bob money")
+    await telegram.press_label(BOB, GROUP, "Accept")
+    first = _board_id(telegram)
+    loaded = await _match(telegram)
+    assert loaded is not None
+    mover = PLAYERS[str(11 if loaded.state.turn == 0 else 22)]
+    play = str(loaded.state.legal_plays()[0])
+    calls = await telegram.say(mover, GROUP, f"/move {play}")
+    assert _board_id(telegram) > first
+    photo = next(call for call in calls if call.method == "sendPhoto")
+    assert photo.params["caption"].startswith('<a href="tg://user?id=')
+    assert "Position ID" in photo.params["caption"]
+
+
+async def test_a_dropped_double_ends_the_game_and_deals_a_new_board(telegram: Harness) -> None:
+    await telegram.say(BOB, GROUP, "/help")
+    await telegram.say(ANNA, GROUP, "/challenge @bob 2")
+    await telegram.press_label(BOB, GROUP, "Accept")
+    for _step in range(60):
+        loaded = await _match(telegram)
+        assert loaded is not None
+        state = loaded.state
+        actor = state.turn if state.turn is not None else state.player_on_roll
+        mover = PLAYERS[str(11 if actor == 0 else 22)]
+        if state.phase is Phase.ROLLING and state.double_refusal(actor) is None:
+            await telegram.press_label(mover, GROUP, "Double")
+            break
+        if state.phase is Phase.ROLLING:
+            await telegram.press_label(mover, GROUP, "Roll")
+        else:
+            await telegram.say(mover, GROUP, f"/move {state.legal_plays()[0]}")
+    doubled = telegram.newest(GROUP, "photo")
+    taker = PLAYERS[str(11 if actor == 1 else 22)]
+    await telegram.press_label(taker, GROUP, "Drop")
+    texts = [s.data.get("text", "") for s in telegram.api.in_chat(GROUP)]
+    assert any(text.startswith("Game 1:") and "double was dropped" in text for text in texts)
+    assert "This is the Crawford game: nobody may double." in texts
+    assert "reply_markup" not in telegram.api.messages[(GROUP, doubled.data["message_id"])].data
+    assert telegram.newest(GROUP, "photo").data["message_id"] > doubled.data["message_id"]
