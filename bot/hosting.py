@@ -16,12 +16,13 @@ from typing import Protocol
 from bot.core.model import Message
 from bot.core.scheduler import Clock
 from bot.core.service import Core
-from bot.runtime import freeze_startup_objects
+from bot.runtime import freeze_startup_objects, reclaim_frozen_garbage
 from storage import Database
 
 logger = logging.getLogger(__name__)
 
 TICK_SECONDS = 60.0
+RECLAIM_TICKS = 60
 
 
 class Adapter(Protocol):
@@ -58,12 +59,20 @@ async def dispatch(adapters: Sequence[Adapter], messages: Sequence[Message]) -> 
 
 
 async def keep_time(clock: Clock, adapters: Sequence[Adapter], every: float = TICK_SECONDS) -> None:
-    """Tick at once (deadlines that passed while the bot was down), then every ``every`` s."""
+    """Tick at once (deadlines that passed while the bot was down), then every ``every`` s;
+    about once an hour, at a tick when no request is being answered, reclaim the garbage the
+    collector has been told to leave alone (see :mod:`bot.runtime`)."""
+    ticks = 0
     while True:
         try:
             await dispatch(adapters, await clock.tick())
         except Exception:
             logger.exception("clock tick failed")
+        ticks += 1
+        if ticks >= RECLAIM_TICKS and clock.core.idle():
+            freed = reclaim_frozen_garbage()
+            logger.info("reclaimed %d objects of frozen garbage", freed)
+            ticks = 0
         await asyncio.sleep(every)
 
 

@@ -91,6 +91,7 @@ class CoreBase:
         self.render_images = render_images
         self._locks: dict[int, asyncio.Lock] = {}
         self._admission = asyncio.Semaphore(REQUESTS_AT_ONCE)
+        self._pending = 0  # requests being answered or waiting for their turn
         self.painter = painter or shared_painter()
 
     def _lock(self, match_id: int) -> asyncio.Lock:

@@ -33,8 +33,16 @@ class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
         bound (one interpreter lock), so more in flight would not finish sooner, but every
         continuation that becomes ready at the same moment runs before the event loop looks
         at anything else: bounding them bounds how long the adapters' network work waits."""
-        async with self._admission:
-            return await self._handle(request)
+        self._pending += 1
+        try:
+            async with self._admission:
+                return await self._handle(request)
+        finally:
+            self._pending -= 1
+
+    def idle(self) -> bool:
+        """No request is being answered or waiting for its turn right now."""
+        return self._pending == 0
 
     async def _handle(self, request: Request) -> list[Message]:
         context = await self._context(request)

@@ -76,3 +76,34 @@ async def test_host_runs_the_clock_and_stops_cleanly(tmp_path: Path) -> None:
     await running
     assert recorder.calls == ["start", "stop"]
     assert ["expired" in message.text for message in recorder.delivered] == [True]
+
+
+def test_garbage_frozen_after_a_full_collection_is_reclaimed_later() -> None:
+    import gc
+
+    from bot.runtime import freeze_startup_objects, reclaim_frozen_garbage
+
+    freeze_startup_objects()
+
+    class Node:
+        partner: object = None
+
+    try:
+        first, second = Node(), Node()
+        first.partner, second.partner = second, first  # a cycle: refcounts never free it
+        gc.collect()  # a full pass: it survives, and is frozen
+        assert gc.get_freeze_count() > 0
+        del first, second
+        assert gc.collect() == 0  # frozen: the collector leaves it alone
+        assert reclaim_frozen_garbage() >= 2  # until reclaimed
+    finally:
+        gc.unfreeze()
+
+
+async def test_the_core_knows_when_it_is_idle(room: Room) -> None:
+    assert room.core.idle()
+    answering = asyncio.create_task(room.command("anna", "/help"))
+    await asyncio.sleep(0)
+    assert not room.core.idle()
+    await answering
+    assert room.core.idle()
