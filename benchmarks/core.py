@@ -93,6 +93,7 @@ async def single_moves(folder: Path, render: bool) -> list[float]:
     database = Database(f"sqlite+aiosqlite:///{folder / f'single-{render}.db'}")
     await database.migrate()
     core = Core(database, render_images=render)
+    await core.painter.start()  # as the host does at start
     timings: list[float] = []
     rng = random.Random(1)
     for number in range(6):

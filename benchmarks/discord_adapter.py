@@ -173,6 +173,7 @@ async def run(folder: Path, rounds: int) -> dict[str, Any]:
     database = Database(f"sqlite+aiosqlite:///{folder / 'bench.db'}")
     await database.migrate()
     core = Core(database)
+    await core.painter.start()  # as the host does at start
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         discord_token=SecretStr("fake-token"),

@@ -72,6 +72,7 @@ async def run(folder: Path, wanted: int) -> dict[str, object]:
     database = Database(f"sqlite+aiosqlite:///{folder / 'bench.db'}")
     await database.migrate()
     core = Core(database)
+    await core.painter.start()  # as the host does at start
     api = FakeBotApi()
     transport = TimedRequest(api)
     adapter = TelegramAdapter(

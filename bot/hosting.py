@@ -87,6 +87,7 @@ async def host(
     database = Database(database_url)
     await database.migrate()
     core = Core(database)
+    await core.painter.start()
     stop = stop or _stop_on_signals()
     adapters = [factory(core) for factory in factories]
     started: list[Adapter] = []

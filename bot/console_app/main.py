@@ -22,6 +22,7 @@ async def run_console(database_url: str, image_dir: Path | None) -> None:
     database = Database(database_url)
     await database.migrate()
     core = Core(database)
+    await core.painter.start()
     freeze_startup_objects()
     chat = ConsoleChat(core, sys.stdout, image_dir=image_dir)
     interactive = sys.stdin.isatty()
