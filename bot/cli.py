@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 import sys
 from functools import partial
@@ -13,7 +12,8 @@ from pydantic import ValidationError
 
 from bot.config import Settings, load_settings
 from bot.console_app.main import run_console
-from bot.hosting import AdapterFactory, host
+from bot.hosting import AdapterFactory, StartError, host
+from bot.logs import RedactSecrets, configure_logging
 from bot.moves_tool import serve
 from gammon import Variant
 from gammon.fair_dice import MalformedTranscriptError, load_transcript, verify_transcript
@@ -152,10 +152,21 @@ def run() -> None:
     settings = _settings_or_exit()
     factories = _adapter_factories(settings)
     if factories:
-        logging.basicConfig(
-            level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-        )
-        asyncio.run(host(settings.database_url, factories))
+        secrets = [
+            token.get_secret_value()
+            for token in (
+                settings.discord_token,
+                settings.telegram_token,
+                settings.telegram_webhook_secret,
+            )
+            if token is not None
+        ]
+        configure_logging(secrets)
+        try:
+            asyncio.run(host(settings.database_url, factories))
+        except StartError as error:
+            click.echo(RedactSecrets(secrets).redact(str(error)), err=True)
+            sys.exit(1)
         return
     click.echo("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting the console chat.", err=True)
     asyncio.run(run_console(settings.database_url, settings.console_image_dir))

@@ -43,6 +43,14 @@ class Adapter(Protocol):
 AdapterFactory = Callable[[Core], Adapter]
 
 
+class StartError(RuntimeError):
+    """A platform could not start (unreachable, token refused); ``platform`` says which."""
+
+    def __init__(self, platform: str, cause: BaseException) -> None:
+        super().__init__(f"{platform} did not start: {type(cause).__name__}: {cause}")
+        self.platform = platform
+
+
 async def dispatch(adapters: Sequence[Adapter], messages: Sequence[Message]) -> None:
     """Hand each message to the adapter of its chat's platform; one failing platform does not
     keep the others from getting theirs."""
@@ -94,7 +102,11 @@ async def host(
     ticking: asyncio.Task[None] | None = None
     try:
         for adapter in adapters:
-            await adapter.start()
+            try:
+                await adapter.start()
+            except Exception as error:
+                await _stop_quietly(adapter)
+                raise StartError(adapter.platform, error) from error
             started.append(adapter)
             logger.info("%s is running", adapter.platform)
         freeze_startup_objects()
@@ -104,11 +116,15 @@ async def host(
         if ticking is not None:
             ticking.cancel()
         for adapter in reversed(started):
-            try:
-                await adapter.stop()
-            except Exception:
-                logger.exception("stopping %s failed", adapter.platform)
+            await _stop_quietly(adapter)
         await database.close()
+
+
+async def _stop_quietly(adapter: Adapter) -> None:
+    try:
+        await adapter.stop()
+    except Exception:
+        logger.exception("stopping %s failed", adapter.platform)
 
 
 def _stop_on_signals() -> asyncio.Event:
