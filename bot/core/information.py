@@ -199,6 +199,7 @@ class InfoCommands(PlayCommands):
                 context.request.chat,
                 _("I will speak English with you."),
                 private_to=context.request.actor.user_id,
+                locale=chosen,
             )
         ]
 

@@ -78,4 +78,5 @@ class Message:
     notify: tuple[str, ...] = ()
     private_to: str | None = None
     slot: str | None = None
+    locale: str | None = None  # the language the text is in ("en", "de"), for adapters' own words
     extra: dict[str, str] = field(default_factory=dict)

@@ -38,7 +38,8 @@ class Clock:
                 continue
             chat = await self.core.chats.get_chat(offer.chat_id)
             challenger = await self.core.users.get_user(offer.challenger_id)
-            _ = translator(self._chat_locale(chat.settings, chat.locale)).gettext
+            locale = self._chat_locale(chat.settings, chat.locale)
+            _ = translator(locale).gettext
             messages.append(
                 Message(
                     ChatRef(chat.platform, chat.platform_chat_id),
@@ -46,6 +47,7 @@ class Clock:
                         name=challenger.display_name
                     ),
                     slot=f"challenge:{offer.id}",
+                    locale=locale,
                 )
             )
         for info in await self.core.matches.timed_matches():
@@ -104,6 +106,7 @@ class Clock:
                     mention=(waiting.platform_user_id, late.platform_user_id),
                     notify=wants_private_notice(waiting, late),
                     slot=f"claim:{info.id}",
+                    locale=locale,
                 )
             ]
         left = info.deadline - now
@@ -113,6 +116,10 @@ class Clock:
         )
         return [
             Message(
-                where, text, mention=(late.platform_user_id,), notify=wants_private_notice(late)
+                where,
+                text,
+                mention=(late.platform_user_id,),
+                notify=wants_private_notice(late),
+                locale=locale,
             )
         ]

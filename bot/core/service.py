@@ -8,6 +8,7 @@ opening rolls are played, then the player who must act gets a board with the rig
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 
 from bot.core.base import _MAX_TEXT, Context
 from bot.core.challenges import ChallengeCommands
@@ -46,6 +47,12 @@ class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
 
     async def _handle(self, request: Request) -> list[Message]:
         context = await self._context(request)
+        return [
+            message if message.locale else replace(message, locale=context.locale)
+            for message in await self._answer(context, request)
+        ]
+
+    async def _answer(self, context: Context, request: Request) -> list[Message]:
         try:
             if request.token is not None:
                 return await self._press(context, request.token)

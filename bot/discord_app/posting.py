@@ -51,7 +51,12 @@ def make_files(message: Message) -> list[discord.File]:
 
 
 def _gettext(user_locale: str, message: Message) -> Any:
-    locale = normalize_locale(user_locale) or normalize_locale(message.chat.locale)
+    """The language the command layer chose for the message, else the client's."""
+    locale = (
+        normalize_locale(message.locale)
+        or normalize_locale(user_locale)
+        or normalize_locale(message.chat.locale)
+    )
     return translator(locale or DEFAULT_LOCALE).gettext
 
 

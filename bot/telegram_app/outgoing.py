@@ -28,7 +28,7 @@ from telegram import Message as SentMessage
 from telegram.constants import MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.core.i18n import DEFAULT_LOCALE, LOCALES, normalize_locale, translator
+from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
 from bot.core.model import Actor, Message
 from bot.core.service import Core
 from bot.core.tokens import BadTokenError, parse_token
@@ -338,12 +338,10 @@ def _preview_slot(message: Message) -> str | None:
 
 
 def _locale_of(message: Message) -> str:
-    """The language the command layer chose for a message, read off its [Accept] label."""
-    labels = {button.label for button in message.buttons}
-    for locale in LOCALES:
-        if translator(locale).gettext("Accept") in labels:
-            return locale
-    return normalize_locale(message.chat.locale) or DEFAULT_LOCALE
+    """The language the command layer wrote the message in."""
+    return (
+        normalize_locale(message.locale) or normalize_locale(message.chat.locale) or DEFAULT_LOCALE
+    )
 
 
 def _user_locale(user: UserRecord | None) -> str:

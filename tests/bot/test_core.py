@@ -161,3 +161,13 @@ async def test_chat_defaults_are_for_administrators(room: Room) -> None:
     assert offer[0].text.startswith("Bob fordert Anna heraus: Match bis 7 Punkte")
     shown = await room.command("bob", "/defaults")
     assert "7" in shown[0].text
+
+
+async def test_every_answer_says_which_language_it_is_written_in(room: Room) -> None:
+    offer = await room.command("anna", "/challenge @bob 3", locale="de")
+    assert offer[0].locale == "de"
+    assert "fordert" in offer[0].text
+    switched = await room.command("anna", "/language en")
+    assert switched[0].locale == "en"
+    assert switched[0].text == "I will speak English with you."
+    assert (await room.command("anna", "/help"))[0].locale == "en"

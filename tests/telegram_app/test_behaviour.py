@@ -213,3 +213,15 @@ async def test_unreachable_users_get_one_hint_and_no_more_attempts(telegram: Har
     bob = await telegram.core.users.find_user("telegram", "22")
     assert bob is not None
     assert bob.preferences.get("unreachable") is False
+
+
+async def test_the_adapters_own_words_follow_the_language_of_the_message(
+    telegram: Harness,
+) -> None:
+    german = {**ANNA, "language_code": "de"}
+    await telegram.say(BOB, GROUP, "/help")
+    await telegram.say(german, GROUP, "/challenge @bob 3")
+    offer = [s for s in telegram.api.in_chat(GROUP) if "reply_markup" in s.data][-1]
+    labels = [row[0]["text"] for row in offer.data["reply_markup"]["inline_keyboard"]]
+    assert "Annehmen" in labels
+    assert labels[-1] == "Im privaten Chat annehmen (mit Benachrichtigungen)"
