@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from bot.core.model import ChatRef, Message
 from bot.core.service import Core
 from bot.hosting import dispatch, host
@@ -107,3 +109,29 @@ async def test_the_core_knows_when_it_is_idle(room: Room) -> None:
     assert not room.core.idle()
     await answering
     assert room.core.idle()
+
+
+async def test_the_clock_reclaims_frozen_garbage_only_when_idle(
+    room: Room, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.hosting as hosting
+    from bot.core.scheduler import Clock
+
+    reclaimed: list[bool] = []
+    monkeypatch.setattr(hosting, "RECLAIM_TICKS", 2)
+    monkeypatch.setattr(hosting, "reclaim_frozen_garbage", lambda: reclaimed.append(True) or 0)
+    busy = [True]
+    monkeypatch.setattr(room.core, "idle", lambda: not busy[0])
+    ticking = asyncio.create_task(hosting.keep_time(Clock(room.core), [], every=0.001))
+    try:
+        for _attempt in range(50):  # several rounds of two ticks while busy
+            await asyncio.sleep(0.002)
+        assert reclaimed == []
+        busy[0] = False
+        for _attempt in range(500):
+            if reclaimed:
+                break
+            await asyncio.sleep(0.002)
+        assert reclaimed
+    finally:
+        ticking.cancel()
