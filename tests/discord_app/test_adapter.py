@@ -228,7 +228,9 @@ async def challenge_in_channel(bot: Bot) -> Any:
 async def test_a_german_client_gets_german_answers(bot: Bot) -> None:
     mark = len(bot.fake.calls)
     await bot.fake.slash(ANNA, "help", locale="de")
-    await bot.next_private(mark, "gammonbot spielt in diesem Chat Backgammon")
+    answer = await bot.next_private(mark, "gammonbot spielt in diesem Chat Backgammon")
+    assert "/challenge" in content(answer)  # the command names stay as they are typed
+    assert "plays backgammon" not in content(answer)
 
 
 async def test_a_bot_cannot_be_challenged(bot: Bot) -> None:
