@@ -56,7 +56,7 @@ _APPEND = (
     .where(
         matches.c.id == sa.bindparam("b_match"),
         matches.c.version == sa.bindparam("b_expected"),
-        matches.c.status == "active",
+        matches.c.status == ACTIVE,
     )
     .values(
         {
@@ -80,7 +80,7 @@ _ACTIVE_MATCH_ID = (
     sa.select(matches.c.id)
     .where(
         matches.c.chat_id == sa.bindparam("chat_id"),
-        matches.c.status == "active",
+        matches.c.status == ACTIVE,
         sa.or_(
             matches.c.player0_id == sa.bindparam("user_id"),
             matches.c.player1_id == sa.bindparam("user_id"),
@@ -152,7 +152,10 @@ class MatchRepository:
 
     def _recall(self, match_id: int, version: int) -> MatchState | None:
         cached = self._states.get(match_id)
-        return cached.state if cached is not None and cached.version == version else None
+        if cached is None or cached.version != version:
+            return None
+        self._states.move_to_end(match_id)
+        return cached.state
 
     async def match_info(self, match_id: int) -> MatchInfo:
         """The match's row without its state (cheap: no snapshot is read)."""
@@ -220,7 +223,6 @@ class MatchRepository:
         self._facts[match_id] = (info.player_ids, info.move_time_limit)
         known = self._recall(match_id, info.version)
         if known is not None:
-            self._states.move_to_end(match_id)
             return LoadedMatch(info, known)
         snapshot = row._mapping["snapshot"]
         if snapshot is not None and row._mapping["snapshot_version"] == info.version:
@@ -276,9 +278,10 @@ class MatchRepository:
         # The rules and players never change, so the cached row is good enough to compute with;
         # the write below checks version and status in the database itself.
         state, recorded = advance(known, action)
+        recorded_dicts = [action_to_dict(new) for new in recorded]
         cached = self._states.get(match_id)
         if cached is not None and cached.state is known and cached.actions is not None:
-            action_dicts = cached.actions + [action_to_dict(new) for new in recorded]
+            action_dicts = cached.actions + recorded_dicts
         else:
             action_dicts = [action_to_dict(each) for each in state.actions]
         moment = now or _now()
@@ -304,10 +307,10 @@ class MatchRepository:
                 "match_id": match_id,
                 "seq": expected_version + offset,
                 "actor_id": actor_id if offset == 0 else None,
-                "action": action_to_dict(recorded_action),
+                "action": recorded_dict,
                 "created_at": moment,
             }
-            for offset, recorded_action in enumerate(recorded)
+            for offset, recorded_dict in enumerate(recorded_dicts)
         ]
 
         def write(connection: Connection) -> Any:

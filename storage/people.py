@@ -57,19 +57,18 @@ class UserRepository:
         """The user for this platform account, created on first sight; the name follows the
         platform's latest (the locale only when the platform gives one). A known, unchanged
         user costs one read."""
-        query, account = _USER_BY_ACCOUNT, {"platform": platform, "account": platform_user_id}
-        row = (await self.engine.read(query, account)).first()
-        if row is not None:
+        known = await self.find_user(platform, platform_user_id)
+        if known is not None:
             changes: dict[str, Any] = {}
-            if row._mapping["display_name"] != display_name:
+            if known.display_name != display_name:
                 changes["display_name"] = display_name
-            if locale and row._mapping["locale"] != locale:
+            if locale and known.locale != locale:
                 changes["locale"] = locale
             if not changes:
-                return _user(row._mapping)
+                return known
             async with self.engine.begin() as connection:
                 await connection.execute(
-                    sa.update(users).where(users.c.id == row._mapping["id"]).values(**changes)
+                    sa.update(users).where(users.c.id == known.id).values(**changes)
                 )
         else:
             try:
@@ -86,13 +85,14 @@ class UserRepository:
                     )
             except sa.exc.IntegrityError:
                 pass  # created at the same moment by another request: use that one
-        fresh = (await self.engine.read(query, account)).one()
-        return _user(fresh._mapping)
+        fresh = await self.find_user(platform, platform_user_id)
+        assert fresh is not None  # written above, and users are never deleted
+        return fresh
 
     async def find_user(self, platform: str, platform_user_id: str) -> UserRecord | None:
         """The user of this platform account, or None when never seen (reads only)."""
-        query, account = _USER_BY_ACCOUNT, {"platform": platform, "account": platform_user_id}
-        row = (await self.engine.read(query, account)).first()
+        account = {"platform": platform, "account": platform_user_id}
+        row = (await self.engine.read(_USER_BY_ACCOUNT, account)).first()
         return None if row is None else _user(row._mapping)
 
     async def get_user(self, user_id: int) -> UserRecord:
@@ -119,10 +119,9 @@ class ChatRepository:
     async def upsert_chat(
         self, platform: str, platform_chat_id: str, locale: str | None = None
     ) -> ChatRecord:
-        query, account = _CHAT_BY_ACCOUNT, {"platform": platform, "account": platform_chat_id}
-        row = (await self.engine.read(query, account)).first()
-        if row is not None:
-            return _chat(row._mapping)
+        known = await self.find_chat(platform, platform_chat_id)
+        if known is not None:
+            return known
         try:
             async with self.engine.begin() as connection:
                 await connection.execute(
@@ -136,12 +135,14 @@ class ChatRepository:
                 )
         except sa.exc.IntegrityError:
             pass  # created at the same moment by another request
-        return _chat((await self.engine.read(query, account)).one()._mapping)
+        fresh = await self.find_chat(platform, platform_chat_id)
+        assert fresh is not None  # written above, and chats are never deleted
+        return fresh
 
     async def find_chat(self, platform: str, platform_chat_id: str) -> ChatRecord | None:
         """The chat with this platform id, or None when never seen (reads only)."""
-        query, account = _CHAT_BY_ACCOUNT, {"platform": platform, "account": platform_chat_id}
-        row = (await self.engine.read(query, account)).first()
+        account = {"platform": platform, "account": platform_chat_id}
+        row = (await self.engine.read(_CHAT_BY_ACCOUNT, account)).first()
         return None if row is None else _chat(row._mapping)
 
     async def get_chat(self, chat_id: int) -> ChatRecord:

@@ -12,7 +12,7 @@ from functools import partial
 
 from bot.core.i18n import translator
 from bot.core.model import Message, Request
-from bot.core.painter import Painter, shared_painter
+from bot.core.painter import shared_painter
 from gammon.actions import (
     Action,
     Move,
@@ -79,7 +79,6 @@ class CoreBase:
         database: Database,
         *,
         render_images: bool = True,
-        painter: Painter | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self.clock = clock
@@ -92,7 +91,7 @@ class CoreBase:
         self._locks: dict[int, asyncio.Lock] = {}
         self._admission = asyncio.Semaphore(REQUESTS_AT_ONCE)
         self._pending = 0  # requests being answered or waiting for their turn
-        self.painter = painter or shared_painter()
+        self.painter = shared_painter()
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         return self._locks.setdefault(match_id, asyncio.Lock())
