@@ -9,6 +9,7 @@ from __future__ import annotations
 from bot.core.base import CoreBase
 from bot.core.model import Actor, ChatRef
 from gammon.flow import Phase
+from storage import UserRecord
 
 
 def _squeeze(text: str) -> str:
@@ -38,9 +39,11 @@ class SuggestionCommands(CoreBase):
         containing = [play for play in plays if wanted in _squeeze(play) and play not in starting]
         return (starting + containing)[:limit]
 
-    async def mark_unreachable(self, actor: Actor, unreachable: bool = True) -> None:
+    async def mark_unreachable(self, actor: Actor, unreachable: bool = True) -> UserRecord | None:
         """Remember that private messages to this user fail (or work again), so the adapters
-        stop trying and fall back to a mention in the chat."""
+        stop trying and fall back to a mention in the chat. Answers the user (None if never
+        seen)."""
         user = await self.users.find_user(actor.platform, actor.user_id)
         if user is not None and bool(user.preferences.get("unreachable")) != unreachable:
-            await self.users.set_preferences(user.id, {"unreachable": unreachable})
+            return await self.users.set_preferences(user.id, {"unreachable": unreachable})
+        return user

@@ -293,9 +293,8 @@ class Poster:
         except TelegramError as error:
             logger.warning("notifying user %s failed: %s", user_id, error)
             return
-        user = await self.core.users.find_user(PLATFORM, user_id)
+        user = await self.core.mark_unreachable(Actor(PLATFORM, user_id, user_id))
         name = user.display_name if user is not None else user_id
-        await self.core.mark_unreachable(Actor(PLATFORM, user_id, name))
         username = self.bot_username()
         if not username:
             return
