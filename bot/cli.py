@@ -14,12 +14,12 @@ from bot.config import Settings, load_settings
 from bot.console_app.main import run_console
 from bot.hosting import AdapterFactory, StartError, host
 from bot.logs import RedactSecrets, configure_logging
-from bot.moves_tool import serve
+from bot.moves_tool import request_lines, serve
 from gammon import Variant
 from gammon.fair_dice import MalformedTranscriptError, load_transcript, verify_transcript
 from rendering import DEFAULT_THEME, DEFAULT_WIDTH, THEMES, BoardView, LastPlay, render_board
 from storage import StorageError
-from storage.database import backup_sqlite
+from storage.database import backup_sqlite, check_database
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -40,7 +40,8 @@ def moves() -> None:
          or {"error": {"kind": "invalid" | "illegal" | "ambiguous", "message": "..."}}
     Add "variant": "long_nardy" for long nardy positions.
     """
-    serve(iter(sys.stdin.readline, ""), sys.stdout)
+    # Raw bytes, not sys.stdin's text: an undecodable line must be answered, not crash us.
+    serve(request_lines(sys.stdin.buffer), sys.stdout)
 
 
 @main.command()
@@ -130,8 +131,9 @@ def render(
 @click.argument("path", type=click.Path(dir_okay=False, path_type=str))
 def backup(path: str) -> None:
     """Write a consistent copy of the (SQLite) database to PATH, while the bot keeps running."""
+    settings = _settings_or_exit()
     try:
-        backup_sqlite(load_settings().database_url, path)
+        backup_sqlite(settings.database_url, path)
     except (ValueError, OSError, StorageError) as error:
         click.echo(f"backup failed: {error}", err=True)
         sys.exit(2)
@@ -143,6 +145,7 @@ def backup(path: str) -> None:
 def console() -> None:
     """The local console chat: play by typing NAME: TEXT lines."""
     settings = _settings_or_exit()
+    _database_or_exit(settings.database_url)
     asyncio.run(run_console(settings.database_url, settings.console_image_dir))
 
 
@@ -150,6 +153,7 @@ def console() -> None:
 def run() -> None:
     """Start every chat platform whose token is set; with none, the console chat."""
     settings = _settings_or_exit()
+    _database_or_exit(settings.database_url)
     factories = _adapter_factories(settings)
     if factories:
         secrets = [
@@ -184,6 +188,17 @@ def _adapter_factories(settings: Settings) -> list[AdapterFactory]:
 
         factories.append(partial(TelegramAdapter, settings=settings))
     return factories
+
+
+def _database_or_exit(url: str) -> None:
+    """Open and migrate the database once before anything starts, so an unreachable server,
+    a missing driver or an unwritable SQLite path is one line naming DATABASE_URL and exit 2,
+    not a traceback from deep inside the console or a platform adapter."""
+    try:
+        asyncio.run(check_database(url))
+    except StorageError as error:
+        click.echo(f"DATABASE_URL: cannot open the database: {error}", err=True)
+        sys.exit(2)
 
 
 def _settings_or_exit() -> Settings:

@@ -7,10 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
+from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from storage import DEFAULT_URL
+from storage.database import url_problem
+
+_URL_EXAMPLES = "e.g. sqlite:///gammonbot.db or postgresql://user@host/name"
 
 
 class Settings(BaseSettings):
@@ -52,6 +56,17 @@ class Settings(BaseSettings):
     console_image_dir: Path = Field(
         default=Path("boards"), description="Where the console chat writes board pictures."
     )
+
+    @field_validator("database_url")
+    @classmethod
+    def _a_database_url(cls, url: str) -> str:
+        """Refuse a URL SQLAlchemy cannot read at start, as one line naming the setting, and
+        not as a traceback at the first connection. The reasons never quote the URL: it may
+        hold a password."""
+        problem = url_problem(url)
+        if problem is not None:
+            raise PydanticCustomError("database_url", f"{problem} ({_URL_EXAMPLES})")
+        return url
 
 
 def load_settings() -> Settings:

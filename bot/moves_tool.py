@@ -9,8 +9,9 @@ Each answer is one JSON line; a bad request is answered with an error and the to
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
-from typing import IO, Any
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import IO, Any, Final
 
 from gammon import (
     AmbiguousPlayError,
@@ -22,6 +23,11 @@ from gammon import (
     parse_play,
 )
 
+MAX_LINE_BYTES: Final = 65_536
+"""A request is about a hundred bytes; the cap keeps one runaway line from eating memory."""
+
+_VARIANTS: Final = frozenset(kind.value for kind in Variant)
+
 _ERROR_KINDS: tuple[tuple[type[ValueError], str], ...] = (
     (InvalidNotationError, "invalid"),
     (IllegalPlayError, "illegal"),
@@ -29,42 +35,96 @@ _ERROR_KINDS: tuple[tuple[type[ValueError], str], ...] = (
 )
 
 
+class _MalformedError(Exception):
+    """The request cannot be read at all; the message says why and becomes the answer."""
+
+
+@dataclass(frozen=True)
+class _Request:
+    position_id: str
+    dice: tuple[int, int]
+    text: str | None
+    variant: str
+
+
 def _error(kind: str, message: str) -> dict[str, Any]:
     return {"error": {"kind": kind, "message": message}}
 
 
-def answer(line: str) -> dict[str, Any]:
-    """The answer to one request line."""
-    if not line.strip():
-        return _error("malformed", "empty line: expected a JSON object")
+def answer(line: str | bytes) -> dict[str, Any]:
+    """The answer to one request line (text, or raw bytes that should be UTF-8).
+
+    Never raises for any input: whatever cannot be read is answered as ``malformed``, so a
+    script talking to the tool always gets exactly one answer per line.
+    """
     try:
-        request = json.loads(line)
-    except ValueError as error:
-        return _error("malformed", f"not a JSON object: {error}")
-    if not isinstance(request, dict):
-        return _error("malformed", "the request must be a JSON object")
-    position_id = request.get("position_id")
-    dice = request.get("dice")
-    text = request.get("text")
-    variant = request.get("variant", Variant.BACKGAMMON.value)
-    if variant not in {kind.value for kind in Variant}:
+        request = _read_request(line)
+    except _MalformedError as problem:
+        return _error("malformed", str(problem))
+    return _answer_request(request)
+
+
+def _read_request(line: str | bytes) -> _Request:
+    """Check every field's type and range before the rules engine sees it."""
+    fields = _json_object(_text_of(line))
+    variant = fields.get("variant", Variant.BACKGAMMON.value)
+    if not isinstance(variant, str) or variant not in _VARIANTS:
         known = ", ".join(kind.value for kind in Variant)
-        return _error("malformed", f"variant must be one of: {known}")
+        raise _MalformedError(f"variant must be one of: {known}")
+    position_id = fields.get("position_id")
     if not isinstance(position_id, str):
-        return _error("malformed", "position_id must be a string (a GNU Backgammon Position ID)")
-    if not isinstance(dice, list) or len(dice) != 2 or not all(type(die) is int for die in dice):
-        return _error("malformed", "dice must be a list of two integers, e.g. [3, 1]")
+        raise _MalformedError("position_id must be a string (a GNU Backgammon Position ID)")
+    dice = fields.get("dice")
+    if not (
+        isinstance(dice, list)
+        and len(dice) == 2
+        and all(type(die) is int and 1 <= die <= 6 for die in dice)
+    ):
+        raise _MalformedError("dice must be a list of two integers from 1 to 6, e.g. [3, 1]")
+    text = fields.get("text")
     if text is not None and not isinstance(text, str):
-        return _error("malformed", "text must be a string")
+        raise _MalformedError("text must be a string")
+    return _Request(position_id, (dice[0], dice[1]), text, variant)
+
+
+def _text_of(line: str | bytes) -> str:
+    """The line as text without its line ending. Bytes are decoded strictly, so bad input
+    is named instead of being passed on as replacement characters."""
+    raw = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
+    raw = raw.rstrip(b"\r\n")
+    if len(raw) > MAX_LINE_BYTES:
+        raise _MalformedError(f"the line is longer than {MAX_LINE_BYTES} bytes")
     try:
-        position = Position.from_id(position_id, variant)
-        roll = (dice[0], dice[1])
-        if text is None:
-            plays = legal_plays(position, roll)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise _MalformedError(f"the line is not UTF-8 text: {error}") from None
+    if not text.strip():
+        raise _MalformedError("empty line: expected a JSON object")
+    return text
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    """The parsed request; nesting too deep for the parser counts as malformed JSON."""
+    try:
+        request = json.loads(text)
+    except ValueError as error:
+        raise _MalformedError(f"not a JSON object: {error}") from None
+    except RecursionError:
+        raise _MalformedError("not a JSON object: nested too deeply") from None
+    if not isinstance(request, dict):
+        raise _MalformedError("the request must be a JSON object")
+    return request
+
+
+def _answer_request(request: _Request) -> dict[str, Any]:
+    try:
+        position = Position.from_id(request.position_id, request.variant)
+        if request.text is None:
+            plays = legal_plays(position, request.dice)
             return {
                 "plays": [{"play": str(play), "position_id": play.result.id()} for play in plays]
             }
-        play = parse_play(text, position, roll)
+        play = parse_play(request.text, position, request.dice)
     except ValueError as error:
         for error_type, kind in _ERROR_KINDS:
             if isinstance(error, error_type):
@@ -73,8 +133,42 @@ def answer(line: str) -> dict[str, Any]:
     return {"play": str(play), "position_id": play.result.id()}
 
 
-def serve(lines: Iterable[str], out: IO[str]) -> None:
+def request_lines(stream: IO[bytes]) -> Iterator[bytes]:
+    """The lines of ``stream`` as raw bytes, one at a time as they arrive.
+
+    Decoding is left to :func:`answer`, so one undecodable line costs one error answer, not
+    the tool. A line longer than :data:`MAX_LINE_BYTES` is handed on cut short (and answered
+    as too long) while the rest of it is skipped, so memory stays bounded.
+    """
+    longest = MAX_LINE_BYTES + 2  # the longest request and its line ending, "\r\n"
+    while line := stream.readline(longest):
+        yield line
+        if len(line) == longest and not line.endswith(b"\n"):
+            _skip_rest_of_line(stream)
+
+
+def _skip_rest_of_line(stream: IO[bytes]) -> None:
+    while (chunk := stream.readline(MAX_LINE_BYTES)) and not chunk.endswith(b"\n"):
+        pass
+
+
+def serve(lines: Iterable[str | bytes], out: IO[str]) -> None:
     """Answer every line of ``lines`` on ``out``, one JSON line each, flushed at once."""
+    encoding = getattr(out, "encoding", None) or "utf-8"
     for line in lines:
-        out.write(json.dumps(answer(line), ensure_ascii=False) + "\n")
+        out.write(json_line(answer(line), encoding) + "\n")
         out.flush()
+
+
+def json_line(reply: dict[str, Any], encoding: str = "utf-8") -> str:
+    """``reply`` as one JSON line, readable non-ASCII where ``encoding`` can carry it.
+
+    A message may quote the request, and JSON lets a request hold a lone surrogate
+    (``"\\ud800"``) that no encoding can write: such answers are escaped to ASCII instead.
+    """
+    text = json.dumps(reply, ensure_ascii=False)
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        return json.dumps(reply)
+    return text

@@ -17,7 +17,9 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import reprlib
 import secrets
+import string
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
@@ -110,30 +112,16 @@ class MalformedTranscriptError(ValueError):
 
 
 def verify_transcript(data: Mapping[str, Any]) -> Verification:
-    """Check the commitment and recompute every roll of a transcript."""
-    if not isinstance(data, Mapping):
-        raise MalformedTranscriptError("a transcript is a JSON object")
-    if data.get("scheme") != SCHEME:
-        raise MalformedTranscriptError(f"unknown scheme {data.get('scheme')!r}, expected {SCHEME}")
-    for key in ("commitment", "server_seed", "client_seed"):
-        if not isinstance(data.get(key), str):
-            raise MalformedTranscriptError(f"{key!r} must be a string")
-    try:
-        server_seed = bytes.fromhex(data["server_seed"])
-    except ValueError:
-        raise MalformedTranscriptError("server_seed is not hexadecimal") from None
-    rolls = data.get("rolls")
-    if not isinstance(rolls, list) or not all(
-        isinstance(pair, list)
-        and len(pair) == 2
-        and all(type(die) is int and 1 <= die <= 6 for die in pair)
-        for pair in rolls
-    ):
-        raise MalformedTranscriptError("rolls must be a list of [die, die] pairs with dice 1 to 6")
+    """Check the commitment and recompute every roll of a transcript.
+
+    Raises :class:`MalformedTranscriptError` for anything that is not a well-formed BGPF-1
+    transcript, so a failed :class:`Verification` always means the dice did not match.
+    """
+    server_seed, client_seed, rolls = _read_transcript(data)
     if commitment(server_seed) != data["commitment"].lower():
         return Verification(False, 0, "the server seed does not match the published commitment")
     for nonce, pair in enumerate(rolls):
-        expected = roll(server_seed, data["client_seed"], nonce)
+        expected = roll(server_seed, client_seed, nonce)
         if tuple(pair) != expected:
             return Verification(
                 False,
@@ -144,12 +132,66 @@ def verify_transcript(data: Mapping[str, Any]) -> Verification:
     return Verification(True, len(rolls))
 
 
+def _read_transcript(data: Mapping[str, Any]) -> tuple[bytes, str, list[list[int]]]:
+    """The server seed, client seed and rolls, each checked for type and shape."""
+    if not isinstance(data, Mapping):
+        raise MalformedTranscriptError("a transcript is a JSON object")
+    if data.get("scheme") != SCHEME:
+        # reprlib keeps the message one short line whatever the file holds.
+        shown = reprlib.repr(data.get("scheme"))
+        raise MalformedTranscriptError(f"unknown scheme {shown}, expected {SCHEME}")
+    for key in ("commitment", "server_seed", "client_seed"):
+        if not isinstance(data.get(key), str):
+            raise MalformedTranscriptError(f"{key!r} must be a string")
+    if not _is_hex(data["commitment"], 2 * SEED_BYTES):
+        raise MalformedTranscriptError("commitment must be a SHA-256 digest: 64 hex digits")
+    return _server_seed(data["server_seed"]), _client_seed(data["client_seed"]), _rolls(data)
+
+
+def _is_hex(text: str, length: int) -> bool:
+    return len(text) == length and all(char in string.hexdigits for char in text)
+
+
+def _server_seed(text: str) -> bytes:
+    try:
+        server_seed = bytes.fromhex(text)
+    except ValueError:
+        raise MalformedTranscriptError("server_seed is not hexadecimal") from None
+    if len(server_seed) != SEED_BYTES:
+        raise MalformedTranscriptError(f"server_seed must have {SEED_BYTES} bytes")
+    return server_seed
+
+
+def _client_seed(text: str) -> str:
+    """The seed as given; it is hashed as UTF-8, which a lone surrogate (a JSON ``"\\ud800"``
+    escape) cannot be written in."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise MalformedTranscriptError("client_seed is not valid Unicode text") from None
+    return text
+
+
+def _rolls(data: Mapping[str, Any]) -> list[list[int]]:
+    rolls = data.get("rolls")
+    if not isinstance(rolls, list) or not all(
+        isinstance(pair, list)
+        and len(pair) == 2
+        and all(type(die) is int and 1 <= die <= 6 for die in pair)
+        for pair in rolls
+    ):
+        raise MalformedTranscriptError("rolls must be a list of [die, die] pairs with dice 1 to 6")
+    return rolls
+
+
 def load_transcript(text: str) -> dict[str, Any]:
     """Parse transcript JSON, raising :class:`MalformedTranscriptError` on bad input."""
     try:
         data = json.loads(text)
     except ValueError as error:
         raise MalformedTranscriptError(f"not JSON: {error}") from None
+    except RecursionError:
+        raise MalformedTranscriptError("not JSON: nested too deeply") from None
     if not isinstance(data, dict):
         raise MalformedTranscriptError("a transcript is a JSON object")
     return data

@@ -17,3 +17,26 @@ class NotFoundError(StorageError):
 
 class SeedStillSecretError(StorageError):
     """The server seed of a match still being played is never handed out."""
+
+
+class SeatTakenError(ConflictError):
+    """A player of a match about to start already plays an active match in that chat.
+    ``user_id`` names them when known (a race settled by the database may not say who)."""
+
+    def __init__(self, message: str, user_id: int | None = None) -> None:
+        super().__init__(message)
+        self.user_id = user_id
+
+
+class ChallengeLimitError(StorageError):
+    """Too many open challenges: ``scope`` is ``"user"`` or ``"chat"``, ``limit`` the most
+    allowed at once."""
+
+    def __init__(self, scope: str, limit: int) -> None:
+        super().__init__(f"at most {limit} open challenges per {scope}")
+        self.scope = scope
+        self.limit = limit
+
+
+class DatabaseUnavailableError(StorageError):
+    """The database cannot be opened (unreachable, no driver, unwritable); one line says why."""

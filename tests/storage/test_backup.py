@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from bot.cli import main
-from tests.storage.players import Table
+from tests.storage.players import Table, open_table
 
 
 async def test_a_backup_holds_every_match(
@@ -31,3 +31,57 @@ def test_a_backup_of_a_server_database_is_refused(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("DATABASE_URL", "postgresql+asyncpg://bot@localhost/bot")
     result = CliRunner().invoke(main, ["backup", "/tmp/never.db"])
     assert result.exit_code != 0
+
+
+def _matches_in(path: Path) -> int:
+    with sqlite3.connect(path) as database:
+        assert database.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        count = database.execute("SELECT count(*) FROM matches").fetchone()[0]
+    assert isinstance(count, int)
+    return count
+
+
+SPELLINGS = ["gammonbot.db", "./gammonbot.db", "absolute", "../here/gammonbot.db", "symlink"]
+SPELLINGS += ["hard link", "gammonbot.db-wal", "./gammonbot.db-shm", "gammonbot.db-journal"]
+
+
+@pytest.mark.parametrize("spelling", SPELLINGS)
+async def test_a_backup_over_the_database_itself_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, spelling: str
+) -> None:
+    here = tmp_path / "here"
+    table = await open_table(f"sqlite+aiosqlite:///{here / 'gammonbot.db'}")
+    try:
+        for _ in range(2):
+            await table.new_match()
+        monkeypatch.chdir(here)
+        monkeypatch.setenv("DATABASE_URL", "sqlite:///gammonbot.db")
+        targets = {
+            "absolute": str(here / "gammonbot.db"),
+            "symlink": "link.db",
+            "hard link": "hard.db",
+        }
+        (here / "link.db").symlink_to(here / "gammonbot.db")
+        (here / "hard.db").hardlink_to(here / "gammonbot.db")
+        result = CliRunner().invoke(main, ["backup", targets.get(spelling, spelling)])
+        assert result.exit_code == 2, result.output
+        assert "refusing to write the backup over the database" in result.stderr
+        assert "backup written" not in result.output
+        assert _matches_in(here / "gammonbot.db") == 2
+    finally:
+        await table.database.close()
+    assert _matches_in(here / "gammonbot.db") == 2
+
+
+@pytest.mark.parametrize("url", ["notaurl", "sqlite://host:port/x.db", "nosuchdb://x"])
+def test_a_garbage_database_url_is_named_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("DATABASE_URL", url)
+    result = CliRunner().invoke(main, ["backup", "copy.db"])
+    assert result.exit_code == 2
+    assert isinstance(result.exception, SystemExit)
+    assert result.stderr.startswith("setting DATABASE_URL: ")
+    assert len(result.stderr.splitlines()) == 1
+    assert not (tmp_path / "copy.db").exists()
