@@ -95,12 +95,12 @@ async def host(
     database = Database(database_url)
     await database.migrate()
     core = Core(database)
-    await core.painter.start()
     stop = stop or _stop_on_signals()
-    adapters = [factory(core) for factory in factories]
     started: list[Adapter] = []
     ticking: asyncio.Task[None] | None = None
     try:
+        await core.painter.start()
+        adapters = [factory(core) for factory in factories]
         for adapter in adapters:
             try:
                 await adapter.start()
@@ -117,6 +117,7 @@ async def host(
             ticking.cancel()
         for adapter in reversed(started):
             await _stop_quietly(adapter)
+        core.painter.close()  # here, not at interpreter exit: host() may be run again
         await database.close()
 
 

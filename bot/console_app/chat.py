@@ -18,8 +18,14 @@ from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 
 PLATFORM = "console"
-_LINE = re.compile(r"^(?:#(?P<chat>\S+)\s+)?(?P<name>[^:\s]{1,32}):\s?(?P<text>.*)$")
+_NAME = r"[^:\s]{1,32}"
+# Names, mentions and chats have bounded lengths: a console mention once created a user with a
+# 200,000-character name. A longer @word is no mention; a longer #chat no line.
+_LINE = re.compile(rf"^(?:#(?P<chat>\S{{1,64}})\s+)?(?P<name>{_NAME}):\s?(?P<text>.*)$")
+_MENTION = re.compile(rf"@(?P<name>{_NAME})")
 _BUTTON = re.compile(r"^\[(?P<label>[^\]]{1,40})\]$")
+# Lone surrogates (stdin decoded with surrogateescape) cannot be stored or printed as UTF-8.
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class ConsoleChat:
@@ -32,8 +38,9 @@ class ConsoleChat:
         self.images = 0
 
     async def line(self, raw: str) -> None:
-        """Handle one input line and print what the bot answers."""
-        text = raw.strip()
+        """Handle one input line and print what the bot answers. Any text is safe to pass: lone
+        surrogates become U+FFFD, as undecodable bytes do when the console reads them."""
+        text = _SURROGATE.sub("\ufffd", raw).strip()
         if not text or text.startswith("//"):
             return
         found = _LINE.match(text)
@@ -63,11 +70,7 @@ class ConsoleChat:
             return Request(actor, chat, token=token, event_id=event)
         if body.startswith("/"):
             command, _, argument = body[1:].partition(" ")
-            mentions = tuple(
-                Actor(PLATFORM, word[1:].lower(), word[1:])
-                for word in argument.split()
-                if word.startswith("@") and len(word) > 1
-            )
+            mentions = _mentions(argument)
             # The console has no roles: everyone administers the chats they type in.
             return Request(
                 actor,
@@ -112,3 +115,9 @@ class ConsoleChat:
         if message.board is not None:
             viewer = message.board.turn if message.board.turn is not None else 0
             self.out.write(ascii_board(message.board, viewer) + "\n")
+
+
+def _mentions(argument: str) -> tuple[Actor, ...]:
+    """The users an argument's ``@name`` words mention, named as console users can be."""
+    found = (_MENTION.fullmatch(word) for word in argument.split())
+    return tuple(Actor(PLATFORM, match["name"].lower(), match["name"]) for match in found if match)

@@ -1,9 +1,22 @@
-"""Run the console chat on standard input and output."""
+"""Run the console chat on standard input and output.
+
+Input is read by :class:`StdinLines`, not ``sys.stdin``: bytes that are not valid in the input
+encoding become U+FFFD (one bad byte once ended the console with a traceback), and the reading
+thread holds no lock of ``sys.stdin``, so SIGTERM can end the console while it waits for a line.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import codecs
+import contextlib
+import io
+import os
+import queue
+import signal
 import sys
+import threading
+from collections import deque
 from pathlib import Path
 
 from bot.console_app.chat import ConsoleChat
@@ -17,27 +30,137 @@ BANNER = (
     "/help lists the commands; Ctrl-D ends.\n"
 )
 
+_CHUNK = 65536
+
+
+class StdinLines:
+    """Lines of a file descriptor, decoded with ``errors="replace"``, read on demand by one
+    daemon thread.
+
+    Not ``asyncio.to_thread(sys.stdin.readline)``: that thread belongs to the default executor,
+    which ``asyncio.run`` waits for at the end, so a console asked to stop while nobody types
+    would never end. A daemon thread blocked in ``os.read`` holds no lock and is simply left
+    behind when the interpreter exits. Lines are read only when asked for, as before, so a
+    long piped script is not read ahead into memory. Newlines are translated as ``sys.stdin``
+    does (``\\r\\n`` and ``\\r`` become ``\\n``).
+    """
+
+    def __init__(self, fd: int, encoding: str) -> None:
+        self._fd = fd
+        decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+        self._decoder = io.IncrementalNewlineDecoder(decoder, translate=True)
+        self._lines: deque[str] = deque()
+        self._partial: list[str] = []
+        self._ended = False
+        self._asked: queue.SimpleQueue[asyncio.Future[str]] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+
+    async def readline(self) -> str:
+        """The next line with its ``\\n``; ``""`` at the end of the input."""
+        answer: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._asked.put(answer)
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._serve, name="stdin", daemon=True)
+            self._thread.start()
+        return await answer
+
+    def _serve(self) -> None:
+        while True:
+            answer = self._asked.get()
+            line = self._next_line()
+            try:
+                answer.get_loop().call_soon_threadsafe(_settle, answer, line)
+            except RuntimeError:  # the loop is closed: nobody reads any more
+                return
+
+    def _next_line(self) -> str:
+        while not self._lines and not self._ended:
+            self._fill()
+        return self._lines.popleft() if self._lines else ""
+
+    def _fill(self) -> None:
+        try:
+            chunk = os.read(self._fd, _CHUNK)
+        except OSError:  # a closed or unreadable stdin ends the input like Ctrl-D
+            chunk = b""
+        self._ended = not chunk
+        *complete, rest = self._decoder.decode(chunk, final=self._ended).split("\n")
+        for piece in complete:
+            self._lines.append("".join([*self._partial, piece, "\n"]))
+            self._partial = []
+        if rest:
+            self._partial.append(rest)
+        if self._ended and self._partial:
+            self._lines.append("".join(self._partial))
+            self._partial = []
+
+
+def _settle(answer: asyncio.Future[str], line: str) -> None:
+    if not answer.done():  # cancelled when SIGTERM came first
+        answer.set_result(line)
+
+
+def _tolerant_stdout() -> None:
+    """Never fail on output the terminal's encoding cannot show (e.g. PYTHONIOENCODING=ascii)."""
+    if isinstance(sys.stdout, io.TextIOWrapper):
+        sys.stdout.reconfigure(errors="backslashreplace")
+
+
+def _stop_on_sigterm() -> asyncio.Event:
+    """An event set by SIGTERM: the console then ends as after Ctrl-D, closing the drawing
+    processes and the database instead of dying with them half-used."""
+    stop = asyncio.Event()
+    with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows' loop
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+    return stop
+
+
+async def _next_line(lines: StdinLines, stop: asyncio.Event) -> str:
+    """The next input line, or ``""`` (the end of input) once ``stop`` is set."""
+    if stop.is_set():
+        return ""
+    reading = asyncio.ensure_future(lines.readline())
+    stopping = asyncio.ensure_future(stop.wait())
+    await asyncio.wait({reading, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    stopping.cancel()
+    if reading.done():
+        return reading.result()
+    reading.cancel()
+    return ""
+
 
 async def run_console(database_url: str, image_dir: Path | None) -> None:
+    _tolerant_stdout()
+    stop = _stop_on_sigterm()
     database = Database(database_url)
     await database.migrate()
     core = Core(database)
-    await core.painter.start()
-    freeze_startup_objects()
-    chat = ConsoleChat(core, sys.stdout, image_dir=image_dir)
-    interactive = sys.stdin.isatty()
+    try:
+        await core.painter.start()
+        freeze_startup_objects()
+        await _converse(core, ConsoleChat(core, sys.stdout, image_dir=image_dir), stop)
+    finally:
+        core.painter.close()
+        await database.close()
+
+
+async def _converse(core: Core, chat: ConsoleChat, stop: asyncio.Event) -> None:
+    """Answer input lines until the input ends or SIGTERM; with a terminal, tick the clock."""
+    interactive = sys.stdin is not None and sys.stdin.isatty()
     if interactive:
         sys.stdout.write(BANNER)
     clock = Clock(core)
     for message in await clock.tick():  # deadlines that ran out while the bot was down
         chat.show(message)
     ticking = asyncio.create_task(_every_minute(clock, chat)) if interactive else None
+    encoding = sys.stdin.encoding if sys.stdin is not None else "utf-8"
+    lines = StdinLines(0, encoding)
     try:
         while True:
             if interactive:
                 sys.stdout.write("> ")
                 sys.stdout.flush()
-            line = await asyncio.to_thread(sys.stdin.readline)
+            line = await _next_line(lines, stop)
             if not line:
                 break
             await chat.line(line)
@@ -47,7 +170,6 @@ async def run_console(database_url: str, image_dir: Path | None) -> None:
     finally:
         if ticking is not None:
             ticking.cancel()
-        await database.close()
 
 
 async def _every_minute(clock: Clock, chat: ConsoleChat) -> None:

@@ -4,6 +4,11 @@ Drawing and encoding a board takes about 10 ms of pure computation. On a thread 
 with the event loop for the interpreter lock (measured: loop stalls of 45-190 ms with many
 matches at once); in a separate process it runs on another core while the loop goes on. With a
 single core there is nothing to gain from a process, so one thread draws instead.
+
+A drawing process must not outlive the bot: when the bot is killed (SIGKILL, the OOM killer) it
+cannot stop its workers, and a worker left waiting for boards holds about 50 MB and keeps
+multiprocessing's resource tracker alive too (it ends once no process holds its pipe). So every
+worker watches its parent and exits when the parent is gone.
 """
 
 from __future__ import annotations
@@ -12,6 +17,9 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import signal
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -19,6 +27,38 @@ from concurrent.futures.process import BrokenProcessPool
 logger = logging.getLogger(__name__)
 
 Drawing = Callable[[], bytes]
+
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _start_worker(parent: int) -> None:
+    """Initializer of a drawing process: first tie its life to the bot's, then warm up.
+
+    Ctrl-C reaches every process of the terminal's group: the bot stops its workers itself
+    (:meth:`Painter.close`), so a worker ignores SIGINT instead of dying with a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _watch_parent(parent)
+    _warm_up()
+
+
+def _watch_parent(parent: int, every: float = PARENT_CHECK_SECONDS) -> None:
+    """Exit this process soon after ``parent`` (its parent's pid) has died.
+
+    A daemon thread compares ``os.getppid()`` with ``parent`` every ``every`` seconds: a dead
+    parent's children are handed to another process (init or a subreaper), so the pid changes,
+    also when the parent died before this thread started. Not prctl's PR_SET_PDEATHSIG: that
+    fires when the parent *thread* that started the worker ends, and the pool may start
+    workers from its manager thread. ``os._exit`` because there is nobody left to clean up for.
+    """
+    threading.Thread(
+        target=_exit_when_orphaned, args=(parent, every), name="parent-watch", daemon=True
+    ).start()
+
+
+def _exit_when_orphaned(parent: int, every: float) -> None:
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(0)
 
 
 def _warm_up() -> None:
@@ -52,7 +92,8 @@ class Painter:
             self._pool = ProcessPoolExecutor(
                 max_workers=self.processes,
                 mp_context=multiprocessing.get_context("spawn"),
-                initializer=_warm_up,
+                initializer=_start_worker,
+                initargs=(os.getpid(),),
             )
         return self._pool
 
@@ -78,7 +119,8 @@ class Painter:
             return await loop.run_in_executor(self._thread_pool(), drawing)
 
     def close(self) -> None:
-        """Stop the workers (they also stop when the process exits)."""
+        """Stop the workers and wait for them; a killed bot's workers stop by themselves (see
+        :func:`_watch_parent`)."""
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

@@ -2,33 +2,61 @@
 
 from __future__ import annotations
 
+import asyncio
+import io
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+from bot.console_app.chat import ConsoleChat
+from bot.console_app.main import StdinLines
+from tests.bot.scripted import Room
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_console(tmp_path: Path, lines: list[str], command: str = "console") -> str:
+def console_environment(tmp_path: Path, **extra: str) -> dict[str, str]:
+    """The environment of a console on a fresh database in ``tmp_path``, without tokens."""
     environment = {
         **os.environ,
         "DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path / 'console.db'}",
         "CONSOLE_IMAGE_DIR": str(tmp_path / "boards"),
+        "PYTHONPATH": str(ROOT),
+        **extra,
     }
     environment.pop("DISCORD_TOKEN", None)
     environment.pop("TELEGRAM_TOKEN", None)
+    return environment
+
+
+def run_console(tmp_path: Path, lines: list[str], command: str = "console") -> str:
     completed = subprocess.run(
         [sys.executable, "-m", "bot.cli", command],
         input="".join(line + "\n" for line in lines),
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env={**environment, "PYTHONPATH": str(ROOT)},
+        env=console_environment(tmp_path),
         timeout=120,
         check=True,
     )
     return completed.stdout
+
+
+def run_console_bytes(
+    tmp_path: Path, data: bytes, **extra: str
+) -> subprocess.CompletedProcess[bytes]:
+    """The console fed raw bytes; its exit status is the caller's to check."""
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", "console"],
+        input=data,
+        capture_output=True,
+        cwd=tmp_path,
+        env=console_environment(tmp_path, **extra),
+        timeout=120,
+        check=False,
+    )
 
 
 def test_a_challenge_accepted_by_button_starts_a_match(tmp_path: Path) -> None:
@@ -60,3 +88,46 @@ def test_unreadable_lines_get_a_hint(tmp_path: Path) -> None:
     assert "write NAME: TEXT" in output
     assert "no [Nope] button" in output
     assert "moves start with /move" in output
+
+
+def test_an_undecodable_byte_becomes_a_replacement_character(tmp_path: Path) -> None:
+    # UTF-8 mode reads stdin with surrogateescape: the name once reached SQLite as a lone
+    # surrogate and ended the console with a UnicodeEncodeError.
+    completed = run_console_bytes(tmp_path, b"al\xffice: /help\n", PYTHONUTF8="1")
+    assert b"Traceback" not in completed.stderr, completed.stderr.decode(errors="replace")
+    assert completed.returncode == 0
+    output = completed.stdout.decode("utf-8")
+    assert "[bot → only al\ufffdice]" in output
+    assert "gammonbot plays backgammon" in output
+    assert output.endswith("--\n")
+
+
+def test_output_the_terminal_cannot_encode_is_escaped(tmp_path: Path) -> None:
+    completed = run_console_bytes(tmp_path, b"alice: /help\n", PYTHONIOENCODING="ascii")
+    assert b"Traceback" not in completed.stderr, completed.stderr.decode(errors="replace")
+    assert completed.returncode == 0
+    assert b"[bot \\u2192 only alice]" in completed.stdout
+
+
+async def test_a_mention_is_no_longer_than_a_name(room: Room) -> None:
+    output = io.StringIO()
+    chat = ConsoleChat(room.core, output)
+    await chat.line("alice: /challenge @" + "b" * 33 + " 3")
+    assert "b" * 33 not in output.getvalue()  # no user of that name: no mention
+    await chat.line("alice: /challenge @" + "c" * 32 + " 3")
+    assert "@" + "c" * 32 in output.getvalue()
+
+
+async def test_input_lines_are_decoded_leniently_across_reads() -> None:
+    reading, writing = os.pipe()
+    try:
+        lines = StdinLines(reading, "utf-8")
+        os.write(writing, b"a\xe2\x82")  # a character split between two reads
+        first = asyncio.ensure_future(lines.readline())
+        await asyncio.sleep(0.05)
+        os.write(writing, b"\xac\r\nb\rc\xff")
+        os.close(writing)
+        assert await first == "a€\n"
+        assert [await lines.readline() for _ in range(3)] == ["b\n", "c\ufffd", ""]
+    finally:
+        os.close(reading)

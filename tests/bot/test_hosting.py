@@ -3,16 +3,30 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import gc
+import multiprocessing
+from collections.abc import Iterator, Sequence
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
+import bot.runtime as runtime
 from bot.core.model import ChatRef, Message
 from bot.core.service import Core
 from bot.hosting import dispatch, host
 from tests.bot.scripted import Room
+
+
+@pytest.fixture(autouse=True)
+def thawed_collector() -> Iterator[None]:
+    """host() freezes the collector for the rest of the process (see bot.runtime); later tests
+    must see every object again (hypothesis checks its PRNGs with gc.get_referrers)."""
+    yield
+    if runtime._freeze_after_full_collection in gc.callbacks:
+        gc.callbacks.remove(runtime._freeze_after_full_collection)
+    runtime._installed = False
+    gc.unfreeze()
 
 
 class Recorder:
@@ -77,12 +91,11 @@ async def test_host_runs_the_clock_and_stops_cleanly(tmp_path: Path) -> None:
     stop.set()
     await running
     assert recorder.calls == ["start", "stop"]
+    assert multiprocessing.active_children() == []  # the drawing processes were stopped
     assert ["expired" in message.text for message in recorder.delivered] == [True]
 
 
 def test_garbage_frozen_after_a_full_collection_is_reclaimed_later() -> None:
-    import gc
-
     from bot.runtime import freeze_startup_objects, reclaim_frozen_garbage
 
     freeze_startup_objects()
