@@ -1,9 +1,16 @@
 """The database: schema and migrations, and repositories (the only place with SQL)."""
 
-from storage.challenges import ChallengeRepository
+from storage.challenges import ChallengeLimits, ChallengeRepository
 from storage.database import DEFAULT_URL, Database
-from storage.errors import ConflictError, NotFoundError, SeedStillSecretError, StorageError
-from storage.matches import MatchRepository
+from storage.errors import (
+    ChallengeLimitError,
+    ConflictError,
+    NotFoundError,
+    SeatTakenError,
+    SeedStillSecretError,
+    StorageError,
+)
+from storage.matches import FollowUp, MatchRepository, Roller
 from storage.people import ChatRepository, UserRepository
 from storage.posted import PostedMessageRepository
 from storage.records import (
@@ -12,24 +19,31 @@ from storage.records import (
     ChatRecord,
     LoadedMatch,
     MatchInfo,
+    Step,
     UserRecord,
 )
 
 __all__ = [
     "DEFAULT_URL",
     "Appended",
+    "ChallengeLimitError",
+    "ChallengeLimits",
     "ChallengeRecord",
     "ChallengeRepository",
     "ChatRecord",
     "ChatRepository",
     "ConflictError",
     "Database",
+    "FollowUp",
     "LoadedMatch",
     "MatchInfo",
     "MatchRepository",
     "NotFoundError",
     "PostedMessageRepository",
+    "Roller",
+    "SeatTakenError",
     "SeedStillSecretError",
+    "Step",
     "StorageError",
     "UserRecord",
     "UserRepository",

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import RowMapping
+from sqlalchemy.engine import Connection, RowMapping
 
+from gammon.fair_dice import commitment
 from gammon.match_rules import MatchRules
 from storage.database import Database
-from storage.errors import ConflictError, NotFoundError
+from storage.errors import ChallengeLimitError, ConflictError, NotFoundError
 from storage.records import ChallengeRecord
 from storage.schema import challenges
 
@@ -29,7 +32,39 @@ def _challenge(data: RowMapping) -> ChallengeRecord:
         expires_at=data["expires_at"],
         message_ref=data["message_ref"],
         match_id=data["match_id"],
+        dice_commitment=data["dice_commitment"],
+        created_at=data["created_at"],
     )
+
+
+# Every column but the secret seed.
+_PUBLIC = [column for column in challenges.c if column.name != "server_seed"]
+
+
+@dataclass(frozen=True)
+class ChallengeLimits:
+    """How many unexpired open challenges one user, and one chat, may have at once."""
+
+    per_user: int = 5
+    per_chat: int = 20
+
+
+def _open_count(connection: Connection, condition: Any, now: datetime) -> int:
+    found = connection.execute(
+        sa.select(sa.func.count())
+        .select_from(challenges)
+        .where(condition, challenges.c.state == OPEN, challenges.c.expires_at > now)
+    ).scalar()
+    return int(found or 0)
+
+
+def _check_limits(
+    connection: Connection, limits: ChallengeLimits, chat_id: int, user_id: int, now: datetime
+) -> None:
+    if _open_count(connection, challenges.c.challenger_id == user_id, now) >= limits.per_user:
+        raise ChallengeLimitError("user", limits.per_user)
+    if _open_count(connection, challenges.c.chat_id == chat_id, now) >= limits.per_chat:
+        raise ChallengeLimitError("chat", limits.per_chat)
 
 
 class ChallengeRepository:
@@ -44,30 +79,43 @@ class ChallengeRepository:
         challenged_id: int | None,
         rules: MatchRules,
         move_time_limit: int | None,
+        server_seed: bytes | None = None,
         lifetime: timedelta = timedelta(days=1),
         now: datetime | None = None,
+        limits: ChallengeLimits | None = None,
     ) -> ChallengeRecord:
+        """A new open challenge. ``server_seed`` is the secret seed of the match it may start;
+        its SHA-256 is stored (and shown) with the challenge, the seed itself stays here.
+
+        With ``limits``, the count of the challenger's open challenges (and of the chat's) is
+        checked in the same transaction as the insert: :class:`ChallengeLimitError` when full.
+        """
         moment = now or datetime.now(UTC)
-        async with self.engine.begin() as connection:
-            result = await connection.execute(
-                sa.insert(challenges).values(
-                    chat_id=chat_id,
-                    challenger_id=challenger_id,
-                    challenged_id=challenged_id,
-                    rules=rules.to_dict(),
-                    move_time_limit=move_time_limit,
-                    state=OPEN,
-                    expires_at=moment + lifetime,
-                    created_at=moment,
-                )
-            )
+        values = {
+            "chat_id": chat_id,
+            "challenger_id": challenger_id,
+            "challenged_id": challenged_id,
+            "rules": rules.to_dict(),
+            "move_time_limit": move_time_limit,
+            "state": OPEN,
+            "expires_at": moment + lifetime,
+            "created_at": moment,
+            "dice_commitment": commitment(server_seed) if server_seed else None,
+            "server_seed": server_seed.hex() if server_seed else None,
+        }
+
+        def write(connection: Connection) -> int:
+            if limits is not None:
+                _check_limits(connection, limits, chat_id, challenger_id, moment)
+            result = connection.execute(sa.insert(challenges), values)
             assert result.inserted_primary_key is not None
-            challenge_id = int(result.inserted_primary_key[0])
-        return await self.get_challenge(challenge_id)
+            return int(result.inserted_primary_key[0])
+
+        return await self.get_challenge(await self.engine.write(write))
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord:
         row = (
-            await self.engine.read(sa.select(challenges).where(challenges.c.id == challenge_id))
+            await self.engine.read(sa.select(*_PUBLIC).where(challenges.c.id == challenge_id))
         ).first()
         if row is None:
             raise NotFoundError(f"no challenge {challenge_id}")
@@ -98,9 +146,33 @@ class ChallengeRepository:
                 .values(message_ref=message_ref)
             )
 
+    async def open_challenge_for(
+        self, chat_id: int, user_id: int, now: datetime
+    ) -> ChallengeRecord | None:
+        """The newest unexpired open challenge in the chat that ``user_id`` may accept (made
+        to them or to anyone, by someone else): one indexed read, however many are open."""
+        row = (
+            await self.engine.read(
+                sa.select(*_PUBLIC)
+                .where(
+                    challenges.c.chat_id == chat_id,
+                    challenges.c.state == OPEN,
+                    challenges.c.expires_at > now,
+                    challenges.c.challenger_id != user_id,
+                    sa.or_(
+                        challenges.c.challenged_id.is_(None),
+                        challenges.c.challenged_id == user_id,
+                    ),
+                )
+                .order_by(challenges.c.id.desc())
+                .limit(1)
+            )
+        ).first()
+        return None if row is None else _challenge(row._mapping)
+
     async def open_challenges(self, chat_id: int) -> list[ChallengeRecord]:
         rows = await self.engine.read(
-            sa.select(challenges)
+            sa.select(*_PUBLIC)
             .where(challenges.c.chat_id == chat_id, challenges.c.state == OPEN)
             .order_by(challenges.c.id)
         )
@@ -109,7 +181,7 @@ class ChallengeRepository:
     async def due_challenges(self, now: datetime) -> list[ChallengeRecord]:
         """Open challenges past their expiry, for the scheduler to close."""
         rows = await self.engine.read(
-            sa.select(challenges)
+            sa.select(*_PUBLIC)
             .where(challenges.c.state == OPEN, challenges.c.expires_at <= now)
             .order_by(challenges.c.id)
         )

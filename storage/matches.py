@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -24,9 +25,9 @@ from gammon.flow import MatchState, Phase, advance, new_match, replay
 from gammon.match_rules import MatchRules
 from gammon.serialization import state_from_dict, state_to_dict
 from storage.database import Database
-from storage.errors import ConflictError, NotFoundError, SeedStillSecretError
-from storage.records import Appended, LoadedMatch, MatchInfo
-from storage.schema import match_events, matches
+from storage.errors import ConflictError, NotFoundError, SeatTakenError, SeedStillSecretError
+from storage.records import Appended, LoadedMatch, MatchInfo, Step
+from storage.schema import challenges, match_events, match_seats, matches
 
 logger = logging.getLogger(__name__)
 
@@ -76,19 +77,64 @@ _APPEND = (
     .returning(*_INFO_COLUMNS)
 )
 _INSERT_EVENTS = sa.insert(match_events)
-_ACTIVE_MATCH_ID = (
-    sa.select(matches.c.id)
-    .where(
-        matches.c.chat_id == sa.bindparam("chat_id"),
-        matches.c.status == ACTIVE,
-        sa.or_(
-            matches.c.player0_id == sa.bindparam("user_id"),
-            matches.c.player1_id == sa.bindparam("user_id"),
-        ),
-    )
-    .order_by(matches.c.id)
-    .limit(1)
+_ACTIVE_MATCH_ID = sa.select(match_seats.c.match_id).where(
+    match_seats.c.chat_id == sa.bindparam("chat_id"),
+    match_seats.c.user_id == sa.bindparam("user_id"),
 )
+_FREE_SEATS = sa.delete(match_seats).where(match_seats.c.match_id == sa.bindparam("match_id"))
+_MAX_FOLLOW_UPS = 500
+
+Roller = Callable[[int], tuple[int, int]]
+# What plays by itself in a state (an opening roll, an automatic roll, a forced play), or None
+# when a player must act. It is given the match's dice: ``roller(state.dice_events)``.
+FollowUp = Callable[[MatchState, Roller], Action | None]
+
+
+def _no_dice(nonce: int) -> tuple[int, int]:
+    raise RuntimeError("no follow-up was given, so no dice are rolled here")
+
+
+def _plan(
+    state: MatchState, action: Action | None, follow: FollowUp | None, roller: Roller
+) -> list[Step]:
+    """Apply ``action`` (if any), then what ``follow`` plays by itself, one step each."""
+    steps: list[Step] = []
+    if action is not None:
+        after, recorded = advance(state, action)
+        steps.append(Step(state, tuple(recorded), after))
+        state = after
+    if follow is None:
+        return steps
+    for _count in range(_MAX_FOLLOW_UPS):
+        automatic = follow(state, roller) if state.phase is not Phase.FINISHED else None
+        if automatic is None:
+            break
+        after, recorded = advance(state, automatic)
+        steps.append(Step(state, tuple(recorded), after))
+        state = after
+    return steps
+
+
+def _take_seats(connection: Connection, chat_id: int, player_ids: tuple[int, int]) -> None:
+    """Refuse (before writing) when a player already plays an active match in the chat; the
+    seats' primary key settles what happens at the same moment."""
+    taken = connection.execute(
+        sa.select(match_seats.c.user_id).where(
+            match_seats.c.chat_id == chat_id, match_seats.c.user_id.in_(player_ids)
+        )
+    ).first()
+    if taken is not None:
+        raise SeatTakenError(f"user {taken[0]} already plays in chat {chat_id}", int(taken[0]))
+
+
+def _close_open_challenge(connection: Connection, challenge_id: int) -> None:
+    accepted = connection.execute(
+        sa.update(challenges)
+        .where(challenges.c.id == challenge_id, challenges.c.state == "open")
+        .values(state="accepted")
+    )
+    if accepted.rowcount != 1:
+        raise ConflictError(f"challenge {challenge_id} is no longer open")
 
 
 @dataclass(frozen=True)
@@ -175,9 +221,52 @@ class MatchRepository:
         move_time_limit: int | None = None,
         now: datetime | None = None,
     ) -> LoadedMatch:
-        """A new match waiting for its opening roll; the seed's commitment is stored with it."""
+        """A new match waiting for its opening roll; the seed's commitment is stored with it.
+        (The bot starts matches with :meth:`start_match`, which rolls in the same write.)"""
+        started = await self.start_match(
+            chat_id=chat_id,
+            player_ids=player_ids,
+            rules=rules,
+            server_seed=server_seed,
+            client_seeds=client_seeds,
+            move_time_limit=move_time_limit,
+            now=now,
+        )
+        return started.match
+
+    async def start_match(
+        self,
+        *,
+        chat_id: int,
+        player_ids: tuple[int, int],
+        rules: MatchRules,
+        client_seeds: tuple[str, str],
+        server_seed: bytes | None = None,
+        challenge_id: int | None = None,
+        move_time_limit: int | None = None,
+        follow: FollowUp | None = None,
+        now: datetime | None = None,
+    ) -> Appended:
+        """Start a match in one transaction: the match row, its players' seats, the actions
+        ``follow`` plays by itself from the start (the opening roll and any re-rolls after a
+        tie) and, given ``challenge_id``, the acceptance of that challenge, whose server seed
+        (drawn and committed to when it was made) the match then uses.
+
+        Nothing is written when a player already has an active match in the chat
+        (:class:`SeatTakenError`) or the challenge is no longer open (:class:`ConflictError`),
+        and a crash leaves either all of it or none."""
+        if challenge_id is not None:
+            server_seed = await self._challenge_seed(challenge_id) or server_seed
+        if server_seed is None:
+            raise ValueError("a match needs a server seed")
         moment = now or _now()
-        state = new_match(rules)
+        dice = FairDice(server_seed, join_client_seeds(*client_seeds))
+        start = new_match(rules)
+        steps = _plan(start, None, follow, dice.roll)
+        state = steps[-1].after if steps else start
+        recorded = [action for step in steps for action in step.recorded]
+        action_dicts = [action_to_dict(action) for action in recorded]
+        version = len(recorded)
         values = {
             "chat_id": chat_id,
             "player0_id": player_ids[0],
@@ -185,10 +274,10 @@ class MatchRepository:
             "variant": rules.variant.value,
             "rules": rules.to_dict(),
             "status": ACTIVE,
-            "version": 0,
-            "snapshot": state_to_dict(state),
-            "snapshot_version": 0,
-            "turn_user_id": None,
+            "version": version,
+            "snapshot": state_to_dict(state, actions=action_dicts),
+            "snapshot_version": version,
+            "turn_user_id": None if state.turn is None else player_ids[state.turn],
             "dice_commitment": commitment(server_seed),
             "server_seed": server_seed.hex(),
             "client_seed0": client_seeds[0],
@@ -200,11 +289,60 @@ class MatchRepository:
             "updated_at": moment,
             "finished_at": None,
         }
-        async with self.engine.begin() as connection:
-            result = await connection.execute(sa.insert(matches).values(**values))
-            match_id = result.inserted_primary_key[0] if result.inserted_primary_key else None
-        assert match_id is not None
-        return await self.load_match(int(match_id))
+
+        def write(connection: Connection) -> int:
+            if challenge_id is not None:  # first: a second accept is told it was answered
+                _close_open_challenge(connection, challenge_id)
+            _take_seats(connection, chat_id, player_ids)
+            inserted = connection.execute(sa.insert(matches), values).inserted_primary_key
+            assert inserted is not None
+            match_id = int(inserted[0])
+            connection.execute(
+                sa.insert(match_seats),
+                [
+                    {"chat_id": chat_id, "user_id": user, "match_id": match_id}
+                    for user in player_ids
+                ],
+            )
+            if action_dicts:
+                connection.execute(
+                    _INSERT_EVENTS,
+                    [
+                        {
+                            "match_id": match_id,
+                            "seq": seq,
+                            "actor_id": None,
+                            "action": action,
+                            "created_at": moment,
+                        }
+                        for seq, action in enumerate(action_dicts)
+                    ],
+                )
+            if challenge_id is not None:
+                connection.execute(
+                    sa.update(challenges)
+                    .where(challenges.c.id == challenge_id)
+                    .values(match_id=match_id)
+                )
+            return match_id
+
+        try:
+            match_id = await self.engine.write(write)
+        except sa.exc.IntegrityError as error:  # a seat taken at the same moment elsewhere
+            raise SeatTakenError(f"a player of the new match is seated: {error}") from None
+        self._remember(match_id, version, state, action_dicts)
+        if steps:
+            self._dice[match_id] = dice
+        loaded = await self.load_match(match_id)
+        return Appended(loaded, tuple(recorded), tuple(steps))
+
+    async def _challenge_seed(self, challenge_id: int) -> bytes | None:
+        """The server seed drawn with a challenge (None for challenges older than that)."""
+        found = await self.engine.read(
+            sa.select(challenges.c.server_seed).where(challenges.c.id == challenge_id)
+        )
+        value = found.scalar()
+        return None if value is None else bytes.fromhex(value)
 
     async def load_match(self, match_id: int) -> LoadedMatch:
         """The match and its current state (rebuilt from the log if the snapshot is stale).
@@ -257,12 +395,16 @@ class MatchRepository:
         self,
         match_id: int,
         expected_version: int,
-        action: Action,
+        action: Action | None,
         *,
         actor_id: int | None = None,
         now: datetime | None = None,
+        follow: FollowUp | None = None,
     ) -> Appended:
-        """Apply ``action`` if the match is still at ``expected_version``.
+        """Apply ``action`` if the match is still at ``expected_version``, then what ``follow``
+        plays by itself after it (opening rolls, automatic rolls, forced plays), and write it
+        all in one transaction. ``action`` may be None: then only what plays by itself (a
+        match resumed where it waits for the dice); with nothing to play nothing is written.
 
         Raises :class:`ConflictError` when another writer got there first (nothing written) and
         the engine's ``ActionError`` when the action is not allowed now.
@@ -275,9 +417,14 @@ class MatchRepository:
                     f"match {match_id} is at version {loaded.info.version}, not {expected_version}"
                 )
             known = loaded.state
+        roller = await self._roller(match_id, known) if follow is not None else _no_dice
         # The rules and players never change, so the cached row is good enough to compute with;
         # the write below checks version and status in the database itself.
-        state, recorded = advance(known, action)
+        steps = _plan(known, action, follow, roller)
+        if not steps:
+            return Appended(await self._at_version(match_id, expected_version), ())
+        state = steps[-1].after
+        recorded = [new for step in steps for new in step.recorded]
         recorded_dicts = [action_to_dict(new) for new in recorded]
         cached = self._states.get(match_id)
         if cached is not None and cached.state is known and cached.actions is not None:
@@ -306,7 +453,7 @@ class MatchRepository:
             {
                 "match_id": match_id,
                 "seq": expected_version + offset,
-                "actor_id": actor_id if offset == 0 else None,
+                "actor_id": actor_id if offset == 0 and action is not None else None,
                 "action": recorded_dict,
                 "created_at": moment,
             }
@@ -317,6 +464,8 @@ class MatchRepository:
             row = connection.execute(_APPEND, values).first()
             if row is not None:  # else nothing was changed: the transaction ends empty
                 connection.execute(_INSERT_EVENTS, events)
+                if finished:
+                    connection.execute(_FREE_SEATS, {"match_id": match_id})
             return row
 
         row = await self.engine.write(write)
@@ -326,7 +475,20 @@ class MatchRepository:
                 f"match {match_id} is no longer at version {expected_version}, or has ended"
             )
         self._remember(match_id, new_version, state, action_dicts)
-        return Appended(LoadedMatch(_info(row._mapping), state), tuple(recorded))
+        return Appended(LoadedMatch(_info(row._mapping), state), tuple(recorded), tuple(steps))
+
+    async def _at_version(self, match_id: int, expected_version: int) -> LoadedMatch:
+        loaded = await self.load_match(match_id)
+        if loaded.info.version != expected_version:
+            raise ConflictError(f"match {match_id} is no longer at version {expected_version}")
+        return loaded
+
+    async def _roller(self, match_id: int, state: MatchState) -> Roller:
+        """The match's dice, for the actions that play by themselves."""
+        if state.dice_events == 0:
+            self._dice.pop(match_id, None)  # client seeds may still change before the first roll
+        await self.dice_for(match_id, state.dice_events)
+        return self._dice[match_id].roll
 
     async def _fixed_facts(self, match_id: int) -> tuple[tuple[int, int], int | None]:
         """The players and move time limit: set at creation, never changed, so cached."""
@@ -415,6 +577,7 @@ class MatchRepository:
             )
             if result.rowcount != 1:
                 raise ConflictError(f"match {match_id} changed or has already ended")
+            await connection.execute(_FREE_SEATS, {"match_id": match_id})
 
     async def set_board_messages(self, match_id: int, messages: dict[str, Any]) -> None:
         """Remember the platform message ids of the current board (for later edits)."""

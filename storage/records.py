@@ -41,6 +41,8 @@ class ChallengeRecord:
     expires_at: datetime
     message_ref: str | None
     match_id: int | None
+    dice_commitment: str | None = None  # of the server seed drawn with the challenge
+    created_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -78,8 +80,20 @@ class LoadedMatch:
 
 
 @dataclass(frozen=True)
+class Step:
+    """One action applied: the state before, what was recorded (the action in canonical form,
+    then what followed by itself, e.g. a roll that cannot be played) and the state after."""
+
+    before: MatchState
+    recorded: tuple[Any, ...]
+    after: MatchState
+
+
+@dataclass(frozen=True)
 class Appended:
-    """The outcome of an append: the new state and version, and the actions recorded."""
+    """The outcome of an append: the new state and version, the actions recorded, and the
+    steps that recorded them (the caller's action first, then the automatic ones)."""
 
     match: LoadedMatch
     recorded: tuple[Any, ...]
+    steps: tuple[Step, ...] = ()

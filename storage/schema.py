@@ -79,7 +79,12 @@ challenges = sa.Table(
     sa.Column("message_ref", sa.String(128)),
     sa.Column("match_id", sa.ForeignKey("matches.id")),
     sa.Column("created_at", UtcDateTime, nullable=False),
+    # The server seed is drawn when the challenge is made and its SHA-256 is published with it,
+    # before any client seed is fixed (NULL only in challenges made before this was so).
+    sa.Column("dice_commitment", sa.String(64)),
+    sa.Column("server_seed", sa.String(64)),  # secret until the match it starts has ended
     sa.Index("ix_challenges_chat_state", "chat_id", "state"),
+    sa.Index("ix_challenges_challenger_state", "challenger_id", "state"),
     sa.Index("ix_challenges_state_expires", "state", "expires_at"),
 )
 
@@ -121,6 +126,18 @@ match_events = sa.Table(
     sa.Column("actor_id", sa.ForeignKey("users.id")),  # NULL: the dice or the bot itself
     sa.Column("action", sa.JSON, nullable=False),
     sa.Column("created_at", UtcDateTime, nullable=False),
+)
+
+# Who plays an active match where: one row per player of every active match, written in the
+# transaction that starts the match and deleted in the one that ends it. The primary key makes
+# a second active match for the same player in the same chat impossible, whatever races.
+match_seats = sa.Table(
+    "match_seats",
+    metadata,
+    sa.Column("chat_id", sa.ForeignKey("chats.id"), primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("match_id", sa.ForeignKey("matches.id"), nullable=False),
+    sa.Index("ix_match_seats_match", "match_id"),
 )
 
 # The platform message that currently fills a slot of a chat (e.g. ``board:12``), so an adapter

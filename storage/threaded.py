@@ -11,6 +11,9 @@ the small part of SQLAlchemy's ``AsyncEngine`` that the repositories use: ``conn
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -126,7 +129,21 @@ def _read(engine: Engine, statement: Any, parameters: Any) -> BufferedResult:
 
 def _write(engine: Engine, work: Callable[[Connection], T]) -> T:
     with engine.begin() as connection:
-        return work(connection)
+        result = work(connection)
+    _after_commit()
+    return result
+
+
+# A test hook: with GAMMONBOT_TEST_PAUSE_AFTER_COMMIT=SECONDS every commit is announced on
+# standard error and followed by a pause, so a test can kill the process between two writes.
+_PAUSE_AFTER_COMMIT = float(os.environ.get("GAMMONBOT_TEST_PAUSE_AFTER_COMMIT") or 0)
+
+
+def _after_commit() -> None:
+    if _PAUSE_AFTER_COMMIT:
+        sys.stderr.write("gammonbot-test: committed\n")
+        sys.stderr.flush()
+        time.sleep(_PAUSE_AFTER_COMMIT)
 
 
 def _finish(connection: Connection, transaction: bool, succeeded: bool) -> None:
@@ -134,6 +151,7 @@ def _finish(connection: Connection, transaction: bool, succeeded: bool) -> None:
         if transaction and connection.in_transaction():
             if succeeded:
                 connection.commit()
+                _after_commit()
             else:
                 connection.rollback()
         elif connection.in_transaction():

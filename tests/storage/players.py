@@ -20,10 +20,18 @@ class Table:
     matches: MatchRepository
     chat_id: int
     player_ids: tuple[int, int]
+    extra_chats: int = 0
 
     async def new_match(self, rules: MatchRules | None = None) -> LoadedMatch:
+        """A new match of the two players: in the table's chat while they have no active match
+        there (a player has one active match per chat), else in a chat of its own."""
+        chat_id = self.chat_id
+        if await self.matches.active_match_id_for(chat_id, self.player_ids[0]) is not None:
+            self.extra_chats += 1
+            chats = ChatRepository(self.database)
+            chat_id = (await chats.upsert_chat("telegram", f"-500-{self.extra_chats}")).id
         return await self.matches.create_match(
-            chat_id=self.chat_id,
+            chat_id=chat_id,
             player_ids=self.player_ids,
             rules=rules or MatchRules(length=3),
             server_seed=os.urandom(32),

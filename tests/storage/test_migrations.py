@@ -23,8 +23,16 @@ async def test_migrations_build_the_schema_and_are_idempotent(tmp_path: Path) ->
         tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master")}
         version = connection.execute("SELECT version_num FROM alembic_version").fetchall()
         journal = connection.execute("PRAGMA journal_mode").fetchone()
-    assert {"users", "chats", "challenges", "matches", "match_events", "posted_messages"} <= tables
-    assert version == [("0002",)]
+    assert {
+        "users",
+        "chats",
+        "challenges",
+        "matches",
+        "match_events",
+        "posted_messages",
+        "match_seats",
+    } <= tables
+    assert version == [("0003",)]
     assert journal == ("wal",)
 
 
