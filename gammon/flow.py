@@ -60,7 +60,13 @@ class Phase(enum.Enum):
 
 
 class ActionError(ValueError):
-    """An action that is not allowed now. ``reason`` is a stable code for translations."""
+    """An action that is not allowed now. ``reason`` is a stable code for translations.
+
+    Out of turn while a player rolls or moves, rolling, doubling and playing are refused with
+    ``not_your_turn``; rolling again after rolling is ``dice_rolled``, doubling after rolling
+    ``already_rolled``. A claim is ``not_waiting`` from the player who must act and
+    ``nobody_on_turn`` while the opening roll decides who starts.
+    """
 
     def __init__(self, reason: str, message: str, play_error: PlayError | None = None) -> None:
         super().__init__(message)
@@ -249,7 +255,7 @@ def _need_phase(state: MatchState, *phases: Phase) -> None:
     messages = {
         Phase.OPENING: ("opening_roll_first", "the game starts with the opening roll"),
         Phase.ROLLING: ("roll_first", "roll first"),
-        Phase.MOVING: ("already_rolled", "the dice are already rolled: play them"),
+        Phase.MOVING: ("dice_rolled", "the dice are already rolled: play them"),
         Phase.DOUBLED: ("double_pending", "a double waits for an answer"),
         Phase.RESIGNING: ("resignation_pending", "a resignation waits for an answer"),
     }
@@ -262,9 +268,22 @@ def _need_turn(state: MatchState, player: int) -> None:
         raise ActionError("not_your_turn", "it is not your turn")
 
 
+def _out_of_turn(state: MatchState, player: int) -> bool:
+    """True while somebody else than ``player`` rolls or moves: then whose turn it is comes
+    before the phase. A double or resignation waiting for an answer, and the opening roll, are
+    explained by the phase instead."""
+    return state.phase in (Phase.ROLLING, Phase.MOVING) and state.turn != player
+
+
+def _need_own_turn(state: MatchState, player: int, *phases: Phase) -> None:
+    """``player`` may roll or play only in their own turn and in one of ``phases``."""
+    if _out_of_turn(state, player):
+        _need_turn(state, player)
+    _need_phase(state, *phases)
+
+
 def _parse(state: MatchState, action: Move) -> Play:
-    _need_phase(state, Phase.MOVING)
-    _need_turn(state, action.player)
+    _need_own_turn(state, action.player, Phase.MOVING)
     assert state.dice is not None
     try:
         return parse_play(action.play, state.position, state.dice)
@@ -274,11 +293,13 @@ def _parse(state: MatchState, action: Move) -> Play:
 
 def _double_refusal(state: MatchState, player: int) -> ActionError | None:
     rules = state.rules
+    if _out_of_turn(state, player):
+        return ActionError("not_your_turn", "you can double only at the start of your own turn")
     if not rules.uses_cube:
         if rules.variant is Variant.LONG_NARDY:
             return ActionError("cube_disabled", "long nardy is played without a doubling cube")
         return ActionError("cube_disabled", "this match is played without the doubling cube")
-    if state.phase is Phase.MOVING and state.turn == player:
+    if state.phase is Phase.MOVING:
         return ActionError(
             "already_rolled", "you already rolled, so you can no longer double this turn"
         )
@@ -287,8 +308,6 @@ def _double_refusal(state: MatchState, player: int) -> ActionError | None:
             _need_phase(state, Phase.ROLLING)
         except ActionError as error:
             return error
-    if state.turn != player:
-        return ActionError("not_your_turn", "you can double only at the start of your own turn")
     if state.crawford_game:
         return ActionError("crawford_game", "nobody may double in the Crawford game")
     if state.cube_owner is not None and state.cube_owner != player:
@@ -341,8 +360,7 @@ def _opening_roll(state: MatchState, action: OpeningRoll) -> MatchState:
 
 
 def _roll(state: MatchState, action: Roll) -> MatchState:
-    _need_phase(state, Phase.ROLLING)
-    _need_turn(state, action.player)
+    _need_own_turn(state, action.player, Phase.ROLLING)
     return replace(
         state, phase=Phase.MOVING, dice=_checked(action.dice), dice_events=state.dice_events + 1
     )
@@ -364,8 +382,7 @@ def _play(state: MatchState, player: int, play: Play) -> MatchState:
 
 
 def _cannot_move(state: MatchState, action: CannotMove) -> MatchState:
-    _need_phase(state, Phase.MOVING)
-    _need_turn(state, action.player)
+    _need_own_turn(state, action.player, Phase.MOVING)
     if state.legal_plays():
         raise ActionError("must_move", "a legal play exists, so the roll must be played")
     if state.last_roll:
@@ -455,8 +472,14 @@ def _reject_resignation(state: MatchState, action: RejectResignation) -> MatchSt
 
 def _claim_win(state: MatchState, action: ClaimWin) -> MatchState:
     """A forfeit: the claimant wins the match (in a match, the points still missing; in money
-    play or single games, the game at its current value) and play ends."""
-    if state.turn == action.player:
+    play or single games, the game at its current value) and play ends.
+
+    Only the player who waits may claim: the opponent must be the one to act now. While the
+    opening roll decides who starts, nobody waits for anybody.
+    """
+    if state.turn is None:
+        raise ActionError("nobody_on_turn", "nobody is on turn yet, so there is nothing to claim")
+    if state.turn != 1 - action.player:
         raise ActionError("not_waiting", "only the player who is waiting can claim the match")
     missing = state.rules.length - state.score[action.player]
     points = missing if state.rules.length else state.cube_value

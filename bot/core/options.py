@@ -4,6 +4,14 @@
 5
 >>> parse_challenge_options("money jacoby beaver").rules.jacoby
 True
+
+Numbers are ASCII digits only; any other word is an :class:`OptionError` naming it:
+
+>>> try:
+...     parse_challenge_options("5 time=٣h")
+... except OptionError as error:
+...     print(error.word)
+time=٣h
 """
 
 from __future__ import annotations
@@ -17,7 +25,8 @@ from gammon.match_rules import MAX_MATCH_LENGTH, MatchRules
 
 DEFAULT_LENGTH: Final = 3
 DEFAULT_MOVE_LIMIT: Final = 72 * 3600
-_TIME = re.compile(r"^(?:time|limit)=(none|off|\d{1,4})([hmd]?)$")
+_TIME = re.compile(r"(?:time|limit)=(none|off|[0-9]{1,4})([hmd]?)")
+_NUMBER = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() and int() take other digits too
 
 
 class OptionError(ValueError):
@@ -42,8 +51,9 @@ def parse_challenge_options(text: str, default_length: int = DEFAULT_LENGTH) -> 
     automatic = 0
     limit: int | None = DEFAULT_MOVE_LIMIT
     for word in text.lower().split():
-        if word.isdigit():
-            length = int(word)
+        if _NUMBER.fullmatch(word):
+            # Too many digits for any length (and for int(), past 4300) is refused as 0.
+            length = int(word) if len(word) <= 4 else 0
             if not 1 <= length <= MAX_MATCH_LENGTH:
                 raise OptionError(word)
         elif word in ("money", "unlimited", "single"):
@@ -62,7 +72,7 @@ def parse_challenge_options(text: str, default_length: int = DEFAULT_LENGTH) -> 
             beavers = True
         elif word in ("auto", "autodoubles", "automatic"):
             automatic = 1
-        elif found := _TIME.match(word):
+        elif found := _TIME.fullmatch(word):
             limit = _seconds(found.group(1), found.group(2))
         else:
             raise OptionError(word)

@@ -34,15 +34,24 @@ def rules_summary(_: Gettext, rules: MatchRules, move_time_limit: int | None) ->
     if rules.automatic_doubles:
         extras.append(_("automatic doubles"))
     if move_time_limit:
-        hours = move_time_limit / 3600
-        extras.append(
-            _("{hours} h per move").format(
-                hours=int(hours) if hours.is_integer() else round(hours, 1)
-            )
-        )
+        extras.append(move_time_text(_, move_time_limit))
     else:
         extras.append(_("no time limit"))
     return text + " (" + ", ".join(extras) + ")"
+
+
+def move_time_text(_: Gettext, seconds: int) -> str:
+    """A move time limit in whole minutes: minutes under an hour, else hours (and minutes).
+
+    >>> [move_time_text(str, seconds) for seconds in (60, 2700, 5400, 14400, 2592000)]
+    ['1 min per move', '45 min per move', '1 h 30 min per move', '4 h per move', '720 h per move']
+    """
+    hours, minutes = divmod(max(1, (seconds + 30) // 60), 60)
+    if not hours:
+        return _("{minutes} min per move").format(minutes=minutes)
+    if not minutes:
+        return _("{hours} h per move").format(hours=hours)
+    return _("{hours} h {minutes} min per move").format(hours=hours, minutes=minutes)
 
 
 def score_line(_: Gettext, state: MatchState, names: Sequence[str]) -> str:
@@ -97,6 +106,7 @@ def action_refusal(_: Gettext, error: ActionError) -> str:
         "not_your_turn": _("It is not your turn."),
         "roll_first": _("Roll first."),
         "already_rolled": _("You have already rolled, so you can no longer double this turn."),
+        "dice_rolled": _("You have rolled already: play your dice with /move."),
         "opening_roll_first": _("The game starts with the opening roll."),
         "double_pending": _("A double is waiting for an answer."),
         "resignation_pending": _("A resignation is waiting for an answer."),
@@ -113,6 +123,10 @@ def action_refusal(_: Gettext, error: ActionError) -> str:
         "must_move": _("A legal play exists, so you must move."),
         "not_claimable": _("Your opponent's time has not run out."),
         "not_waiting": _("Only the player who is waiting can claim the match."),
+        "nobody_on_turn": _(
+            "Nobody is on turn yet: the opening roll decides who starts, so there is nothing to "
+            "claim."
+        ),
     }
     return reasons.get(error.reason, _("That is not possible now."))
 

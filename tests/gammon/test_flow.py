@@ -12,6 +12,7 @@ from gammon.actions import (
     Action,
     Beaver,
     CannotMove,
+    ClaimWin,
     Double,
     Drop,
     Move,
@@ -24,6 +25,7 @@ from gammon.actions import (
     action_from_dict,
     action_to_dict,
 )
+from gammon.errors import IllegalPlayError
 from gammon.flow import ActionError, MatchState, Phase, advance, apply, new_match, replay
 from gammon.match_rules import MatchRules
 
@@ -82,18 +84,94 @@ def test_out_of_turn_and_out_of_order_actions_are_refused() -> None:
     assert refused(state, AcceptResignation(0)) == "no_resignation_pending"
     assert refused(state, Roll(1, (7, 1))) == "invalid_dice"
     state = apply(state, Roll(1, (3, 1)))
-    assert refused(state, Roll(1, (3, 1))) == "already_rolled"
+    assert refused(state, Roll(1, (3, 1))) == "dice_rolled"
     assert refused(state, Move(0, "8/5 6/5")) == "not_your_turn"
     error_reason = refused(state, Move(1, "8/3"))
     assert error_reason == "illegal_play"
     assert refused(state, CannotMove(1)) == "must_move"
 
 
+def test_out_of_turn_the_reason_is_the_turn_whether_or_not_the_dice_are_rolled() -> None:
+    rolling = reach_rolling(new_match(MatchRules(length=5)), 0)  # player 0 is on roll
+    moving = apply(rolling, Roll(0, (6, 5)))
+    for state in (rolling, moving):
+        assert refused(state, Roll(1, (3, 1))) == "not_your_turn"
+        assert refused(state, Double(1)) == "not_your_turn"
+        assert refused(state, Move(1, "8/5 6/5")) == "not_your_turn"
+        assert refused(state, CannotMove(1)) == "not_your_turn"
+    error = moving.double_refusal(1)
+    assert error is not None
+    assert error.reason == "not_your_turn"
+    no_cube = reach_rolling(new_match(MatchRules(length=5, cube=False)), 0)
+    assert refused(no_cube, Double(1)) == "not_your_turn"
+    assert refused(apply(no_cube, Roll(0, (6, 5))), Double(1)) == "not_your_turn"
+
+
+def test_rolling_twice_and_doubling_after_rolling_have_their_own_reasons() -> None:
+    moving = apply(reach_rolling(new_match(MatchRules(length=5)), 0), Roll(0, (6, 5)))
+    assert refused(moving, Roll(0, (3, 1))) == "dice_rolled"
+    assert refused(moving, Double(0)) == "already_rolled"
+
+
+def test_the_opening_roll_and_pending_answers_keep_their_reasons_for_either_player() -> None:
+    opening_state = new_match(MatchRules(length=5))
+    for player in (0, 1):
+        for action in (Roll(player, (3, 1)), Double(player), Move(player, "8/5 6/5")):
+            assert refused(opening_state, action) == "opening_roll_first"
+        assert refused(opening_state, CannotMove(player)) == "opening_roll_first"
+    rolling = reach_rolling(new_match(MatchRules(length=5)), 0)
+    doubled = apply(rolling, Double(0))  # player 1 must answer
+    resigning = apply(rolling, Resign(1, WinKind.SINGLE))  # player 0 must answer
+    for state, reason in ((doubled, "double_pending"), (resigning, "resignation_pending")):
+        for player in (0, 1):
+            assert refused(state, Roll(player, (3, 1))) == reason
+            assert refused(state, Double(player)) == reason
+            assert refused(state, Move(player, "8/5 6/5")) == reason
+            assert refused(state, CannotMove(player)) == reason
+
+
+def test_nobody_can_claim_while_the_opening_roll_decides_who_starts() -> None:
+    for rules in (MatchRules(length=5), MatchRules(length=0)):
+        state = new_match(rules)
+        assert refused(state, ClaimWin(0)) == "nobody_on_turn"
+        assert refused(state, ClaimWin(1)) == "nobody_on_turn"
+    tie = apply(new_match(MatchRules(length=5)), OpeningRoll((4, 4)))
+    assert refused(tie, ClaimWin(0)) == "nobody_on_turn"
+
+
+def test_the_player_who_must_act_cannot_claim() -> None:
+    rolling = reach_rolling(new_match(MatchRules(length=5)), 0)  # player 0 is on roll
+    assert refused(rolling, ClaimWin(0)) == "not_waiting"
+    assert refused(apply(rolling, Roll(0, (6, 5))), ClaimWin(0)) == "not_waiting"
+    assert refused(apply(rolling, Double(0)), ClaimWin(1)) == "not_waiting"
+    assert refused(apply(rolling, Resign(0, WinKind.SINGLE)), ClaimWin(1)) == "not_waiting"
+
+
+@pytest.mark.parametrize(
+    ("actions", "claimant", "score"),
+    [
+        ((), 1, (0, 5)),  # player 0 has to roll
+        ((Roll(0, (6, 5)),), 1, (0, 5)),  # player 0 has to move
+        ((Double(0),), 0, (5, 0)),  # player 1 has to answer the double
+        ((Resign(0, WinKind.GAMMON),), 0, (5, 0)),  # player 1 has to answer the resignation
+    ],
+)
+def test_the_waiting_player_may_claim_while_the_opponent_must_act(
+    actions: tuple[Action, ...], claimant: int, score: tuple[int, int]
+) -> None:
+    state = run(reach_rolling(new_match(MatchRules(length=5)), 0), *actions)
+    claimed = apply(state, ClaimWin(claimant))
+    assert claimed.phase is Phase.FINISHED
+    assert claimed.winner == claimant
+    assert claimed.score == score
+    assert claimed.games[-1].reason == "forfeit"
+
+
 def test_an_illegal_play_carries_the_notation_error() -> None:
     state = run(new_match(MatchRules(length=5)), *opening(0), Roll(1, (3, 1)))
     with pytest.raises(ActionError) as error:
         apply(state, Move(1, "13/11"))
-    assert error.value.play_error is not None
+    assert isinstance(error.value.play_error, IllegalPlayError)
     assert error.value.play_error.alternatives
 
 
@@ -285,7 +363,7 @@ def test_automatic_doubles_on_tied_openings_up_to_the_cap() -> None:
 def test_money_only_rules_are_refused_in_matches() -> None:
     for options in ({"jacoby": True}, {"beavers": True}, {"automatic_doubles": 1}):
         with pytest.raises(ValueError, match="money"):
-            MatchRules(length=5, **options)  # type: ignore[arg-type]
+            MatchRules(length=5, **options)
     with pytest.raises(ValueError, match="1 to 25"):
         MatchRules(length=26)
 
