@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import unicodedata
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -18,9 +19,11 @@ from gammon.actions import (
     Move,
     WinKind,
 )
+from gammon.fair_dice import new_server_seed
 from gammon.flow import MatchState
 from rendering import BoardView, LastPlay, render_board
 from storage import (
+    ChallengeLimits,
     ChallengeRepository,
     ChatRecord,
     ChatRepository,
@@ -37,6 +40,8 @@ logger = logging.getLogger(__name__)
 Gettext = Callable[[str], str]
 Maker = Callable[[LoadedMatch, int], Awaitable[Action]]
 _MAX_TEXT = 500
+MAX_NAME = 64  # characters of a display name kept
+MAX_ACCOUNT_ID = 64  # a platform account id longer than this is not one
 # Requests computing at once (see Core.handle); measured with 200 matches played together.
 REQUESTS_AT_ONCE = 4
 _RESIGN_LEVELS = {
@@ -62,6 +67,26 @@ class Context:
         return [Message(self.request.chat, text, private_to=self.request.actor.user_id)]
 
 
+def clean_name(name: str, fallback: str) -> str:
+    """A display name fit to store and show: no control or format characters, no lone
+    surrogates (undecodable input), single spaces, at most :data:`MAX_NAME` characters.
+
+    >>> clean_name("al\udcffice\x00  smith", "u1")
+    'al\ufffdice smith'
+    >>> clean_name("\x07", "u1")
+    'u1'
+    >>> len(clean_name("x" * 200_000, "u1"))
+    64
+    """
+    kept = (
+        "\ufffd" if category == "Cs" else char
+        for char in name[: MAX_NAME * 4]
+        if (category := unicodedata.category(char)) not in ("Cc", "Cf", "Co", "Cn")
+    )
+    cleaned = " ".join("".join(kept).split())[:MAX_NAME].strip()
+    return cleaned or fallback[:MAX_NAME]
+
+
 def wants_private_notice(*users: UserRecord) -> tuple[str, ...]:
     """The platform ids of those users who want a private notification and can get one."""
     return tuple(
@@ -80,8 +105,13 @@ class CoreBase:
         *,
         render_images: bool = True,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        server_seeds: Callable[[], bytes] = new_server_seed,
+        challenge_limits: ChallengeLimits | None = None,
     ) -> None:
         self.clock = clock
+        # Where secret server seeds come from: tests pass a fixed source to replay the dice.
+        self.server_seeds = server_seeds
+        self.challenge_limits = challenge_limits or ChallengeLimits()
         self.users = UserRepository(database)
         self.chats = ChatRepository(database)
         self.challenges = ChallengeRepository(database)
@@ -95,9 +125,6 @@ class CoreBase:
 
     def _lock(self, match_id: int) -> asyncio.Lock:
         return self._locks.setdefault(match_id, asyncio.Lock())
-
-    async def _my_match(self, context: Context) -> LoadedMatch | None:
-        return await self.matches.active_match_for(context.chat.id, context.user.id)
 
     async def _names(
         self, loaded: LoadedMatch, context: Context | None = None

@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from datetime import datetime
 
 from bot.core import texts
-from bot.core.base import Context, wants_private_notice
+from bot.core.base import MAX_ACCOUNT_ID, Context, Gettext, clean_name, wants_private_notice
 from bot.core.model import Button, Message
 from bot.core.options import OptionError, parse_challenge_options
 from bot.core.playing import PlayCommands
 from bot.core.tokens import Token, format_token
 from storage import (
+    ChallengeLimitError,
+    ChallengeRecord,
     ConflictError,
     NotFoundError,
+    SeatTakenError,
     UserRecord,
 )
 
@@ -32,21 +36,31 @@ class ChallengeCommands(PlayCommands):
                     "I cannot read the option “{word}”. Example: /challenge @bob 5 nardy time=24h"
                 ).format(word=error.word)
             )
-        if await self.matches.active_match_for(context.chat.id, context.user.id):
+        if await self.matches.active_match_id_for(context.chat.id, context.user.id) is not None:
             return context.refuse(_("You are already playing a match in this chat."))
         challenged = None
         if context.request.mentions:
             target = context.request.mentions[0]
-            challenged = await self.users.upsert_user(target.platform, target.user_id, target.name)
+            if not target.user_id or len(target.user_id) > MAX_ACCOUNT_ID:
+                return context.refuse(_("I cannot find that player."))
+            challenged = await self.users.upsert_user(
+                target.platform, target.user_id, clean_name(target.name, target.user_id)
+            )
             if challenged.id == context.user.id:
                 return context.refuse(_("You cannot challenge yourself."))
-        offer = await self.challenges.create_challenge(
-            chat_id=context.chat.id,
-            challenger_id=context.user.id,
-            challenged_id=challenged.id if challenged else None,
-            rules=options.rules,
-            move_time_limit=options.move_time_limit,
-        )
+        try:
+            offer = await self.challenges.create_challenge(
+                chat_id=context.chat.id,
+                challenger_id=context.user.id,
+                challenged_id=challenged.id if challenged else None,
+                rules=options.rules,
+                move_time_limit=options.move_time_limit,
+                server_seed=self.server_seeds(),
+                now=self.clock(),
+                limits=self.challenge_limits,
+            )
+        except ChallengeLimitError as error:
+            return context.refuse(self._limit_refusal(_, error))
         await self.challenges.set_message_ref(offer.id, context.request.event_id or f"c{offer.id}")
         summary = texts.rules_summary(_, options.rules, options.move_time_limit)
         if challenged:
@@ -68,6 +82,10 @@ class ChallengeCommands(PlayCommands):
             Button(_("Cancel"), format_token(Token("cancel", "c", offer.id, 0))),
         )
         text += " " + _("The offer expires in a day.")
+        text += "\n" + _(
+            "Dice commitment (SHA-256 of the secret server seed): {commitment}. Until the match "
+            "starts, each player may choose a client seed with /seed TEXT."
+        ).format(commitment=offer.dice_commitment)
         return [
             Message(
                 context.request.chat,
@@ -80,14 +98,24 @@ class ChallengeCommands(PlayCommands):
         ]
 
     async def _accept_command(self, context: Context, argument: str) -> list[Message]:
-        offers = await self.challenges.open_challenges(context.chat.id)
-        for offer in reversed(offers):
-            if (
-                offer.challenged_id in (None, context.user.id)
-                and offer.challenger_id != context.user.id
-            ):
-                return await self._answer_challenge(context, "accept", offer.id)
-        return context.refuse(context._("There is no open challenge for you here."))
+        offer = await self.challenges.open_challenge_for(
+            context.chat.id, context.user.id, self.clock()
+        )
+        if offer is None:
+            return context.refuse(context._("There is no open challenge for you here."))
+        return await self._answer_challenge(context, "accept", offer.id)
+
+    @staticmethod
+    def _limit_refusal(_: Gettext, error: ChallengeLimitError) -> str:
+        if error.scope == "user":
+            return _(
+                "You already have {limit} open challenges. Wait for an answer, or cancel one "
+                "with its [Cancel] button, before you offer another."
+            ).format(limit=error.limit)
+        return _(
+            "This chat already has {limit} open challenges. Accept, decline or cancel some "
+            "before a new one is offered here."
+        ).format(limit=error.limit)
 
     async def _answer_challenge(
         self, context: Context, verb: str, challenge_id: int
@@ -129,52 +157,84 @@ class ChallengeCommands(PlayCommands):
                     slot=f"challenge:{offer.id}",
                 )
             ]
-        if await self.matches.active_match_for(context.chat.id, context.user.id):
-            return context.refuse(_("You are already playing a match in this chat."))
-        if await self.matches.active_match_for(context.chat.id, offer.challenger_id):
-            return context.refuse(_("The challenger is already playing a match in this chat."))
+        challenger = await self.users.get_user(offer.challenger_id)
+        # Both client seeds are fixed now, after the commitment was published with the
+        # challenge: a seed chosen with /seed since then, else one from this accept's event id.
+        event = context.request.event_id or secrets.token_hex(8)
+        seeds = (
+            _client_seed(challenger, offer, event),
+            _client_seed(context.user, offer, event),
+        )
         try:
-            await self.challenges.answer_challenge(offer.id, "accepted")
+            started = await self.matches.start_match(
+                chat_id=context.chat.id,
+                player_ids=(challenger.id, context.user.id),
+                rules=offer.rules,
+                client_seeds=seeds,
+                server_seed=self.server_seeds(),  # only for challenges made without one
+                challenge_id=offer.id,
+                move_time_limit=offer.move_time_limit,
+                follow=self._follow_up((challenger, context.user)),
+                now=self.clock(),
+            )
+        except SeatTakenError as error:
+            return context.refuse(await self._seat_refusal(context, offer, error))
         except ConflictError:
             return context.refuse(_("This challenge has already been answered."))
-        challenger = await self.users.get_user(offer.challenger_id)
-        seeds = (
-            await self._take_seed(challenger, offer.message_ref or f"challenge-{offer.id}"),
-            await self._take_seed(context.user, context.request.event_id or secrets.token_hex(8)),
-        )
-        created = await self.matches.create_match(
-            chat_id=context.chat.id,
-            player_ids=(challenger.id, context.user.id),
-            rules=offer.rules,
-            server_seed=secrets.token_bytes(32),
-            client_seeds=seeds,
-            move_time_limit=offer.move_time_limit,
-        )
+        for player in (challenger, context.user):
+            if player.preferences.get("next_seed"):  # a chosen seed is used once
+                await self.users.set_preferences(player.id, {"next_seed": "", "next_seed_at": None})
         names = (challenger.display_name, context.user.display_name)
         start = _(
             "Match {id}: {first} vs {second}, {summary}. Dice commitment (SHA-256 of the secret "
             "server seed): {commitment}. Client seeds: “{seed0}” and “{seed1}”."
         ).format(
-            id=created.info.id,
+            id=started.match.info.id,
             first=names[0],
             second=names[1],
             summary=texts.rules_summary(_, offer.rules, offer.move_time_limit),
-            commitment=created.info.dice_commitment,
+            commitment=started.match.info.dice_commitment,
             seed0=seeds[0],
             seed1=seeds[1],
         )
         messages = [Message(context.request.chat, start, slot=f"challenge:{offer.id}")]
-        async with self._lock(created.info.id):
-            messages += await self._drive(context, created.info.id)
-        return messages
+        return messages + await self._after(context, started, by_player=False)
+
+    async def _seat_refusal(
+        self, context: Context, offer: ChallengeRecord, error: SeatTakenError
+    ) -> str:
+        """Who already plays here: named by the refusal, or found again after a race that the
+        database settled without saying who."""
+        _ = context._
+        seated = error.user_id
+        if seated is None:
+            mine = await self.matches.active_match_id_for(context.chat.id, context.user.id)
+            seated = context.user.id if mine is not None else offer.challenger_id
+        if seated == context.user.id:
+            return _("You are already playing a match in this chat.")
+        return _("The challenger is already playing a match in this chat.")
 
     async def _close_challenge(self, challenge_id: int, answer: str) -> None:
         with contextlib.suppress(ConflictError):
             await self.challenges.answer_challenge(challenge_id, answer)
 
-    async def _take_seed(self, user: UserRecord, fallback: str) -> str:
-        chosen = user.preferences.get("next_seed")
-        if isinstance(chosen, str) and chosen:
-            await self.users.set_preferences(user.id, {"next_seed": ""})
-            return chosen
-        return f"{user.platform}:{fallback}"
+
+def _client_seed(user: UserRecord, offer: ChallengeRecord, event: str) -> str:
+    """The user's client seed for a match from ``offer``: the one they chose with /seed after
+    the challenge (and its commitment) was posted; a seed chosen before that is not used,
+    since the server seed was drawn knowing it. Otherwise one made of the accept's event id,
+    which the platform generated after the commitment was published."""
+    chosen = user.preferences.get("next_seed")
+    chosen_at = user.preferences.get("next_seed_at")
+    if isinstance(chosen, str) and chosen and _chosen_after(chosen_at, offer.created_at):
+        return chosen
+    return f"{user.platform}:{event}"
+
+
+def _chosen_after(moment: object, published: datetime | None) -> bool:
+    if not isinstance(moment, str) or published is None:
+        return False
+    try:
+        return datetime.fromisoformat(moment) >= published
+    except ValueError:
+        return False

@@ -16,13 +16,19 @@ from storage import (
 
 class InfoCommands(PlayCommands):
     async def _board_command(self, context: Context, _argument: str) -> list[Message]:
-        loaded = await self._my_match(context)
-        if loaded is None:
-            return context.refuse(
-                context._("You have no match in this chat. Start one with /challenge.")
-            )
+        """The board again, where it was asked for (in a private chat: the match that waits
+        for the caller). A match that waits for its opening roll is rolled first."""
+        found = await self._addressed_match(context)
+        if isinstance(found, list):
+            return found
+        in_match, match_id = found
+        async with self._lock(match_id):
+            loaded = await self.matches.load_match(match_id)
+            resumed, loaded = await self._resume(in_match, loaded)
+        if resumed and in_match is context:
+            return resumed
         players = await self._names(loaded)
-        return [await self._prompt(context, loaded, players, None)]
+        return [*resumed, await self._prompt(context, loaded, players, None)]
 
     async def _matches_command(self, context: Context, _argument: str) -> list[Message]:
         _ = context._
@@ -35,11 +41,12 @@ class InfoCommands(PlayCommands):
             players = await self._names(loaded)
             me = info.player_index(context.user.id) or 0
             opponent = players[1 - me].display_name
-            turn = (
-                _("your turn")
-                if info.turn_user_id == context.user.id
-                else _("{name}'s turn").format(name=opponent)
-            )
+            if info.turn_user_id is None:
+                turn = _("waiting for the opening roll")
+            elif info.turn_user_id == context.user.id:
+                turn = _("your turn")
+            else:
+                turn = _("{name}'s turn").format(name=opponent)
             left = ""
             if info.deadline is not None:
                 hours = max(0, (info.deadline - self.clock()).total_seconds() / 3600)
@@ -155,7 +162,7 @@ class InfoCommands(PlayCommands):
             value = pairs["length"]
             if value == "money":
                 settings["default_length"] = 0
-            elif value.isdigit() and 1 <= int(value) <= 25:
+            elif value.isascii() and value.isdigit() and 1 <= int(value) <= 25:
                 settings["default_length"] = int(value)
             else:
                 return context.refuse(_("A match length is 1 to 25, or money."))
@@ -208,9 +215,15 @@ class InfoCommands(PlayCommands):
         seed = " ".join(argument.split())[:64]
         if not seed:
             return context.refuse(_("Give your seed after /seed, e.g. /seed lucky-7."))
-        await self.users.set_preferences(context.user.id, {"next_seed": seed})
+        await self.users.set_preferences(
+            context.user.id, {"next_seed": seed, "next_seed_at": self.clock().isoformat()}
+        )
         return context.refuse(
-            _("Your client seed for your next match is “{seed}”.").format(seed=seed)
+            _(
+                "Your client seed is “{seed}”. It counts for the next match you start from a "
+                "challenge that is already posted: choose it after you have seen the "
+                "challenge's dice commitment and before the match starts."
+            ).format(seed=seed)
         )
 
     async def _latest(self, context: Context) -> LoadedMatch | None:

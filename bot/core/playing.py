@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Callable
+from dataclasses import replace
 
 from bot.core import texts
 from bot.core.base import (
@@ -18,7 +20,7 @@ from bot.core.base import (
     _last_play,
     wants_private_notice,
 )
-from bot.core.model import Attachment, Button, ChatRef, Message
+from bot.core.model import Actor, Attachment, Button, ChatRef, Message, Request
 from bot.core.tokens import Token, format_token
 from gammon.actions import (
     AcceptResignation,
@@ -41,11 +43,23 @@ from gammon.flow import ActionError, MatchState, Phase, advance
 from gammon.mat_format import export_mat
 from rendering import BoardView, LastPlay
 from storage import (
+    Appended,
     ConflictError,
+    FollowUp,
     LoadedMatch,
     NotFoundError,
+    Roller,
+    Step,
     UserRecord,
 )
+
+# "#12 13/10* 6/5": a move for match 12, typed in a private chat.
+_NUMBERED = re.compile(r"^#([0-9]{1,9})\s+(.*)$", re.DOTALL)
+
+
+def _any_dice(nonce: int) -> tuple[int, int]:
+    """Dice for asking whether something would play by itself, without reading the seed."""
+    return (2, 1)
 
 
 class PlayCommands(CoreBase):
@@ -55,15 +69,93 @@ class PlayCommands(CoreBase):
         make: Maker,
         match_id: int | None = None,
         version: int | None = None,
+        *,
+        wanted: int | None = None,
     ) -> list[Message]:
-        """Apply the caller's action to their match (or the match a button names)."""
-        _ = context._
+        """Apply the caller's action to their match (or the match a button names). In a
+        private chat, the caller's match that waits for them is meant, wherever it is played:
+        the match's chat gets the board, the private chat the refusals and a short receipt."""
+        origin = context.request.chat
         if match_id is None:
+            found = await self._addressed_match(context, wanted)
+            if isinstance(found, list):
+                return found
+            context, match_id = found
+        elif origin.private:
+            context = await self._in_match_chat(context, match_id)
+        answer = await self._act_on(context, make, match_id, version)
+        if context.request.chat == origin:
+            return answer
+        return self._answer_in_private(context, origin, match_id, answer)
+
+    async def _addressed_match(
+        self, context: Context, wanted: int | None = None
+    ) -> tuple[Context, int] | list[Message]:
+        """The match a command without a button means, with the context to act in it: the
+        caller's match in this chat or, in a private chat, their match that waits for them
+        (``wanted``: the one they named), acted on as if in that match's chat."""
+        _ = context._
+        if not context.request.chat.private:
             match_id = await self.matches.active_match_id_for(context.chat.id, context.user.id)
             if match_id is None:
                 return context.refuse(
                     _("You have no match in this chat. Start one with /challenge.")
                 )
+            return context, match_id
+        mine = await self.matches.active_matches_of(context.user.id)
+        if wanted is not None:
+            mine = [info for info in mine if info.id == wanted]
+            if not mine:
+                return context.refuse(
+                    _("You have no active match {id}. /matches lists yours.").format(id=wanted)
+                )
+        waiting = [info for info in mine if info.turn_user_id == context.user.id] or mine
+        if not waiting:
+            return context.refuse(
+                _("You have no active match. Start one with /challenge in a group chat.")
+            )
+        if len(waiting) > 1:
+            numbers = ", ".join(f"#{info.id}" for info in waiting)
+            return context.refuse(
+                _(
+                    "Several of your matches wait for you ({numbers}). Put the match number "
+                    "first, e.g. #{example} 13/10* 6/5, or play in the match's chat."
+                ).format(numbers=numbers, example=waiting[0].id)
+            )
+        return await self._in_match_chat(context, waiting[0].id), waiting[0].id
+
+    async def _in_match_chat(self, context: Context, match_id: int) -> Context:
+        """A button pressed in a private chat acts in its match's chat, for that match's
+        players (anyone else is refused by the usual checks)."""
+        try:
+            info = await self.matches.match_info(match_id)
+        except NotFoundError:
+            return context
+        if info.player_index(context.user.id) is None:
+            return context
+        chat = await self.chats.get_chat(info.chat_id)
+        where = ChatRef(chat.platform, chat.platform_chat_id, private=False, locale=chat.locale)
+        return replace(context, request=replace(context.request, chat=where), chat=chat)
+
+    def _answer_in_private(
+        self, context: Context, private: ChatRef, match_id: int, answer: list[Message]
+    ) -> list[Message]:
+        """Refusals go back to the private chat the command came from; everything else is
+        posted in the match's chat, and the private chat gets a receipt."""
+        actor = context.request.actor.user_id
+        mine = [replace(message, chat=private) for message in answer if message.private_to == actor]
+        public = [message for message in answer if message.private_to != actor]
+        if public:
+            receipt = context._("Done in match {id}: the board is in the match's chat.").format(
+                id=match_id
+            )
+            mine.append(Message(private, receipt, private_to=actor))
+        return public + mine
+
+    async def _act_on(
+        self, context: Context, make: Maker, match_id: int, version: int | None
+    ) -> list[Message]:
+        _ = context._
         async with self._lock(match_id):
             try:
                 loaded = await self.matches.load_match(match_id)
@@ -78,18 +170,143 @@ class PlayCommands(CoreBase):
                 return context.refuse(_("The match is over."))
             if version is not None and version != loaded.info.version:
                 return context.refuse(_("That button is out of date."))
-            try:
-                made = await make(loaded, player)
-                appended = await self.matches.append_action(
-                    match_id, loaded.info.version, made, actor_id=context.user.id
+            resumed, loaded = await self._resume(context, loaded)
+            for attempt in range(2):
+                try:
+                    made = await make(loaded, player)
+                    appended = await self.matches.append_action(
+                        match_id,
+                        loaded.info.version,
+                        made,
+                        actor_id=context.user.id,
+                        follow=self._follow_up(await self._names(loaded, context)),
+                        now=self.clock(),
+                    )
+                except ActionError as error:
+                    return resumed + context.refuse(texts.action_refusal(_, error))
+                except ConflictError:
+                    # Another process changed the match first and nothing of ours was written.
+                    # A button was made for the old version; a typed command is tried once more
+                    # against the match as it is now, so its answer names the real reason.
+                    if version is not None or attempt:
+                        return resumed + context.refuse(_("That button is out of date."))
+                    loaded = await self.matches.load_match(match_id)
+                    if loaded.info.status != "active":
+                        return context.refuse(_("The match is over."))
+                    continue
+                notes = [message for message in resumed if message.slot is None]
+                return notes + await self._after(context, appended)
+            raise AssertionError("unreachable")
+
+    async def _resume(
+        self, context: Context, loaded: LoadedMatch
+    ) -> tuple[list[Message], LoadedMatch]:
+        """Play what waits to play by itself before anyone may act: a match stored before
+        its opening roll (by a version that wrote the roll separately) is rolled now."""
+        players = await self._names(loaded, context)
+        follow = self._follow_up(players)
+        if follow(loaded.state, _any_dice) is None:
+            return [], loaded
+        try:
+            appended = await self.matches.append_action(
+                loaded.info.id, loaded.info.version, None, follow=follow, now=self.clock()
+            )
+        except ConflictError:
+            loaded = await self.matches.load_match(loaded.info.id)
+            return [], loaded
+        return await self._after(context, appended, by_player=False), appended.match
+
+    def _follow_up(self, players: tuple[UserRecord, UserRecord]) -> FollowUp:
+        """What plays by itself in a state: opening rolls, a roll when doubling is not
+        possible (if the player wants that), the only legal play (if wanted)."""
+
+        def follow(state: MatchState, roller: Roller) -> Action | None:
+            mover = state.player_on_roll
+            if state.phase is Phase.OPENING:
+                return OpeningRoll(roller(state.dice_events))
+            if state.phase is Phase.ROLLING:
+                if state.double_refusal(mover) is not None and players[mover].preferences.get(
+                    "auto_roll", True
+                ):
+                    return Roll(mover, roller(state.dice_events))
+            elif state.phase is Phase.MOVING and players[mover].preferences.get(
+                "auto_forced", True
+            ):
+                plays = state.legal_plays()
+                if len(plays) == 1:
+                    return Move(mover, str(plays[0]))
+            return None
+
+        return follow
+
+    async def _after(
+        self, context: Context, appended: Appended, by_player: bool = True
+    ) -> list[Message]:
+        """What to show after an append: a sentence for each thing that happened that the
+        board does not show by itself, then the board for whoever acts next (or the end).
+        ``by_player``: the first step is the caller's own action, not an automatic one."""
+        _ = context._
+        chat = context.request.chat
+        loaded = appended.match
+        players = await self._names(loaded, context)
+        names = [player.display_name for player in players]
+        messages: list[Message] = []
+        last: LastPlay | None = None
+        for index, step in enumerate(appended.steps):
+            first = step.recorded[0]
+            if (index > 0 or not by_player) and isinstance(first, Move):
+                messages.append(
+                    Message(
+                        chat,
+                        _("{name}'s only legal play, {play}, was played automatically.").format(
+                            name=names[first.player], play=first.play
+                        ),
+                    )
                 )
-            except ActionError as error:
-                return context.refuse(texts.action_refusal(_, error))
+            if isinstance(first, OpeningRoll):
+                messages += self._opening_notes(_, chat, step.after, first, names)
+            last = _last_play(step.before, step.recorded) or last
+            messages += self._describe(context, step, names)
+        if loaded.info.status != "active":
+            return messages + await self._match_end(context, loaded, last)
+        return [*messages, await self._prompt(context, loaded, players, last)]
+
+    async def settle_unanswered_resignation(self, match_id: int, locale: str) -> list[Message]:
+        """An offer to resign whose answerer let the time run out counts as accepted: the game
+        ends as offered and the match goes on. (Claiming the match instead would let a player
+        who offers to lose a game win the match by the opponent's absence.)"""
+        async with self._lock(match_id):
+            loaded = await self.matches.load_match(match_id)
+            state = loaded.state
+            deadline = loaded.info.deadline
+            if (
+                loaded.info.status != "active"
+                or state.phase is not Phase.RESIGNING
+                or state.turn is None
+                or deadline is None
+                or deadline > self.clock()
+            ):
+                return []
+            players = await self._names(loaded)
+            late = players[state.turn]
+            chat = await self.chats.get_chat(loaded.info.chat_id)
+            where = ChatRef(chat.platform, chat.platform_chat_id, locale=chat.locale)
+            actor = Actor(late.platform, late.platform_user_id, late.display_name)
+            context = Context(Request(actor, where), late, chat, locale)
+            try:
+                appended = await self.matches.append_action(
+                    match_id,
+                    loaded.info.version,
+                    AcceptResignation(state.turn),
+                    follow=self._follow_up(players),
+                    now=self.clock(),
+                )
             except ConflictError:
-                return context.refuse(_("That button is out of date."))
-            last = _last_play(loaded.state, appended.recorded)
-            notes = await self._describe(context, loaded, appended.match.state, appended.recorded)
-            return notes + await self._drive(context, match_id, last, appended.match)
+                return []  # answered at this moment after all
+            note = context._(
+                "{name} did not answer the offer to resign in time, so it counts as accepted."
+            ).format(name=late.display_name)
+            return [Message(where, note), *await self._after(context, appended)]
 
     def _makers(self) -> dict[str, Maker]:
         def fixed(build: Callable[[int], Action]) -> Maker:
@@ -112,9 +329,13 @@ class PlayCommands(CoreBase):
         }
 
     async def _claim(self, loaded: LoadedMatch, player: int) -> Action:
-        """Claim the match when the opponent's time is up (checked here, against the clock)."""
+        """Claim the match when the opponent's time is up (checked here, against the clock).
+        Only a player who waited for a move or a cube decision claims: an unanswered offer to
+        resign is settled by the clock as accepted, never turned into a won match."""
+        if loaded.state.phase is Phase.RESIGNING:
+            raise ActionError("resignation_pending", "a resignation waits for an answer")
         deadline = loaded.info.deadline
-        if deadline is None or deadline > self.clock() or loaded.state.turn == player:
+        if deadline is None or deadline > self.clock() or loaded.state.turn != 1 - player:
             raise ActionError("not_claimable", "the opponent's time has not run out")
         return ClaimWin(player)
 
@@ -134,23 +355,28 @@ class PlayCommands(CoreBase):
 
     async def _typed_move(self, context: Context, text: str) -> list[Message]:
         play = text.strip()[:_MAX_TEXT]
+        wanted = None
+        numbered = _NUMBERED.match(play)
+        if numbered and context.request.chat.private:
+            wanted, play = int(numbered.group(1)), numbered.group(2).strip()
         if not play:
             return context.refuse(context._("Write your move after /move, e.g. /move 13/10* 6/5"))
 
         if context.user.preferences.get("confirm_moves", False):
-            return await self._preview(context, play)
+            return await self._preview(context, play, wanted)
 
         async def move(_loaded: LoadedMatch, player: int) -> Action:
             return Move(player, play)
 
-        return await self._act(context, move)
+        return await self._act(context, move, wanted=wanted)
 
-    async def _preview(self, context: Context, play: str) -> list[Message]:
+    async def _preview(self, context: Context, play: str, wanted: int | None) -> list[Message]:
         """Confirm-moves: show the board after the play, with [Confirm] and [Change]."""
         _ = context._
-        loaded = await self._my_match(context)
-        if loaded is None:
-            return context.refuse(_("You have no match in this chat. Start one with /challenge."))
+        found = await self._addressed_match(context, wanted)
+        if isinstance(found, list):
+            return found
+        loaded = await self.matches.load_match(found[1])
         player = loaded.info.player_index(context.user.id)
         assert player is not None
         try:
@@ -219,9 +445,10 @@ class PlayCommands(CoreBase):
             return context.refuse(
                 _("Resign with /resign single, /resign gammon or /resign backgammon.")
             )
-        loaded = await self._my_match(context)
-        if loaded is None:
-            return context.refuse(_("You have no match in this chat. Start one with /challenge."))
+        found = await self._addressed_match(context)
+        if isinstance(found, list):
+            return found
+        loaded = await self.matches.load_match(found[1])
         verb = {
             WinKind.SINGLE: "resign1",
             WinKind.GAMMON: "resign2",
@@ -243,20 +470,13 @@ class PlayCommands(CoreBase):
             Message(context.request.chat, text, buttons, private_to=context.request.actor.user_id)
         ]
 
-    async def _describe(
-        self,
-        context: Context,
-        before: LoadedMatch,
-        after: MatchState,
-        recorded: tuple[Action, ...],
-    ) -> list[Message]:
-        """Sentences about what just happened that the next board does not show by itself."""
+    def _describe(self, context: Context, step: Step, names: list[str]) -> list[Message]:
+        """Sentences about what one step did that the next board does not show by itself."""
         _ = context._
-        players = await self._names(before, context)
-        names = [player.display_name for player in players]
+        after = step.after
         chat = context.request.chat
         notes: list[str] = []
-        for action in recorded:
+        for action in step.recorded:
             if isinstance(action, CannotMove):
                 dice = after.actions[-2].dice if isinstance(after.actions[-2], Roll) else None
                 roll = f"{dice[0]}-{dice[1]}" if dice else ""
@@ -294,62 +514,9 @@ class PlayCommands(CoreBase):
                 notes.append(
                     _("{name} rejects the resignation. Play on!").format(name=names[action.player])
                 )
-        for result in after.games[len(before.state.games) :]:
+        for result in after.games[len(step.before.games) :]:
             notes.append(texts.game_result_text(_, result, names, after.variant))
         return [Message(chat, note) for note in notes]
-
-    async def _drive(
-        self,
-        context: Context,
-        match_id: int,
-        last: LastPlay | None = None,
-        current: LoadedMatch | None = None,
-    ) -> list[Message]:
-        """Play what plays itself (opening rolls, automatic rolls, forced plays, dances), then
-        prompt the player who must act. ``current`` is the match as just written, if known."""
-        _ = context._
-        chat = context.request.chat
-        messages: list[Message] = []
-        loaded = current or await self.matches.load_match(match_id)
-        for _step in range(500):
-            state = loaded.state
-            players = await self._names(loaded, context)
-            names = [player.display_name for player in players]
-            if loaded.info.status != "active":
-                return messages + await self._match_end(context, loaded, last)
-            automatic: Action | None = None
-            if state.phase is Phase.OPENING:
-                automatic = OpeningRoll(await self.matches.dice_for(match_id, state.dice_events))
-            elif state.phase is Phase.ROLLING:
-                mover = players[state.player_on_roll]
-                if state.double_refusal(state.player_on_roll) is not None and mover.preferences.get(
-                    "auto_roll", True
-                ):
-                    automatic = await self._roll(loaded, state.player_on_roll)
-            elif state.phase is Phase.MOVING:
-                plays = state.legal_plays()
-                mover = players[state.player_on_roll]
-                if len(plays) == 1 and mover.preferences.get("auto_forced", True):
-                    automatic = Move(state.player_on_roll, str(plays[0]))
-                    messages.append(
-                        Message(
-                            chat,
-                            _("{name}'s only legal play, {play}, was played automatically.").format(
-                                name=names[state.player_on_roll], play=str(plays[0])
-                            ),
-                        )
-                    )
-            if automatic is None:
-                return [*messages, await self._prompt(context, loaded, players, last)]
-            appended = await self.matches.append_action(match_id, loaded.info.version, automatic)
-            if isinstance(automatic, OpeningRoll):
-                messages += self._opening_notes(_, chat, appended.match.state, automatic, names)
-            last = _last_play(state, appended.recorded) or last
-            messages += await self._describe(
-                context, loaded, appended.match.state, appended.recorded
-            )
-            loaded = appended.match
-        raise RuntimeError(f"match {match_id} did not settle")
 
     def _opening_notes(
         self, _: Gettext, chat: ChatRef, state: MatchState, roll: OpeningRoll, names: list[str]

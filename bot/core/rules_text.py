@@ -143,11 +143,15 @@ def chapter_text(_: Gettext, chapter: Chapter) -> str:
             "the loser bore off nothing, a mars (2). There is no doubling cube."
         ),
         "fair dice": _(
-            "The dice are provably fair. Before the first roll I publish the SHA-256 of a secret "
-            "server seed. Every roll is computed from that seed, both players' client seeds "
-            "(your own with /seed, or one derived from ids the chat platform chose) and the roll "
-            "number, with HMAC-SHA256. When the match ends I reveal the seed and a transcript; "
-            "anyone can check the commitment and recompute every roll with: gammonbot verify "
+            "The dice are provably fair, in this order. 1. When a challenge is posted I draw a "
+            "secret server seed and publish its SHA-256, the commitment, with the challenge. "
+            "2. Having seen it, each player may choose a client seed with /seed TEXT; whoever "
+            "does not gets one made from the id the chat platform gave the accept, which did not "
+            "exist before the commitment. 3. Both client seeds are fixed when the match starts, "
+            "just before the first roll. Every roll is computed from the server seed, both "
+            "client seeds and the roll number with HMAC-SHA256, so neither I nor a player can "
+            "steer the dice. 4. When the match ends I reveal the seed and a transcript; anyone "
+            "can check the commitment and recompute every roll with: gammonbot verify "
             "transcript.json"
         ),
     }

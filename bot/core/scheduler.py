@@ -15,6 +15,7 @@ from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
 from bot.core.model import Button, ChatRef, Message
 from bot.core.service import Core
 from bot.core.tokens import Token, format_token
+from gammon.flow import Phase
 from storage import ConflictError, MatchInfo, NotFoundError
 
 logger = logging.getLogger(__name__)
@@ -57,6 +58,19 @@ class Clock:
                 logger.info("match %s changed while reminding", info.id)
         return messages
 
+    async def _settle_resignation(self, info: MatchInfo) -> list[Message]:
+        """A resignation left unanswered past the time limit is settled as accepted (the
+        answerer was on the clock; nobody claims a match by offering to lose a game)."""
+        loaded = await self.core.matches.load_match(info.id)
+        if loaded.state.phase is not Phase.RESIGNING or info.turn_user_id is None:
+            return []
+        chat = await self.core.chats.get_chat(info.chat_id)
+        late = await self.core.users.get_user(info.turn_user_id)
+        locale = normalize_locale(late.preferences.get("language")) or self._chat_locale(
+            chat.settings, chat.locale
+        )
+        return await self.core.settle_unanswered_resignation(info.id, locale)
+
     @staticmethod
     def _chat_locale(settings: dict[str, object], locale: str | None) -> str:
         chosen = settings.get("language")
@@ -78,6 +92,10 @@ class Clock:
             stage = HALF_TIME
         else:
             return []
+        if stage == TIME_UP:
+            settled = await self._settle_resignation(info)
+            if settled:
+                return settled
         marker = info.board_messages.get("reminded", {})
         if marker.get("version") == info.version and marker.get("stage", 0) >= stage:
             return []

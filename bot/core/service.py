@@ -10,12 +10,12 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
-from bot.core.base import _MAX_TEXT, Context
+from bot.core.base import _MAX_TEXT, MAX_ACCOUNT_ID, Context, clean_name
 from bot.core.challenges import ChallengeCommands
 from bot.core.i18n import DEFAULT_LOCALE, normalize_locale
 from bot.core.information import InfoCommands
 from bot.core.links import LinkCommands
-from bot.core.model import Message, Request
+from bot.core.model import Actor, Message, Request
 from bot.core.suggestions import SuggestionCommands
 from bot.core.tokens import BadTokenError, parse_token
 
@@ -46,6 +46,7 @@ class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
         return self._pending == 0
 
     async def _handle(self, request: Request) -> list[Message]:
+        request = _storable(request)
         context = await self._context(request)
         return [
             message if message.locale else replace(message, locale=context.locale)
@@ -72,7 +73,7 @@ class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
         user = await self.users.upsert_user(
             actor.platform,
             actor.user_id,
-            actor.name[:256] or actor.user_id,
+            clean_name(actor.name, actor.user_id),
             normalize_locale(actor.locale),
         )
         chat = await self.chats.upsert_chat(
@@ -136,3 +137,29 @@ class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
         if make is None:
             return context.refuse(_("That button is out of date."))
         return await self._act(context, make, token.target, token.version)
+
+
+def _text(value: str, limit: int) -> str:
+    """Text that can be stored: lone surrogates (from undecodable bytes) become "?", and at
+    most ``limit`` characters are kept."""
+    return value[:limit].encode("utf-8", "replace").decode("utf-8")
+
+
+def _actor(actor: Actor, id_limit: int = MAX_ACCOUNT_ID) -> Actor:
+    return replace(actor, user_id=_text(actor.user_id, id_limit), name=_text(actor.name, 1024))
+
+
+def _storable(request: Request) -> Request:
+    """The request with every text fit for the database, however the adapter decoded it."""
+    return replace(
+        request,
+        actor=_actor(request.actor),
+        chat=replace(request.chat, chat_id=_text(request.chat.chat_id, MAX_ACCOUNT_ID)),
+        command=None if request.command is None else _text(request.command, 64),
+        argument=_text(request.argument, _MAX_TEXT * 4),
+        text=None if request.text is None else _text(request.text, _MAX_TEXT * 4),
+        token=None if request.token is None else _text(request.token, 128),
+        event_id=_text(request.event_id, 128),
+        # A mentioned id too long to be one is kept too long, so the challenge can refuse it.
+        mentions=tuple(_actor(mention, 2 * MAX_ACCOUNT_ID) for mention in request.mentions[:10]),
+    )

@@ -27,16 +27,21 @@ MAX_FILES: Final = 10
 NO_MENTIONS: Final = discord.AllowedMentions.none()
 
 
+def _is_snowflake(text: str) -> bool:
+    """A Discord id: ASCII digits only (``str.isdigit`` also takes "²", which ``int`` refuses)."""
+    return text.isascii() and text.isdigit()
+
+
 def format_content(message: Message) -> str:
     """The text with the users to ping in front, cut to Discord's 2000 characters."""
-    mentions = " ".join(f"<@{user_id}>" for user_id in message.mention if user_id.isdigit())
+    mentions = " ".join(f"<@{user_id}>" for user_id in message.mention if _is_snowflake(user_id))
     text = f"{mentions} {message.text}" if mentions else message.text
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
 
 def allowed_mentions(message: Message) -> discord.AllowedMentions:
     """Ping exactly the users the message names, nobody else (no roles, no @everyone)."""
-    users = [discord.Object(int(user_id)) for user_id in message.mention if user_id.isdigit()]
+    users = [discord.Object(int(user_id)) for user_id in message.mention if _is_snowflake(user_id)]
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
@@ -96,7 +101,7 @@ class Poster:
         previous = await self.core.posted.replace(
             PLATFORM, message.chat.chat_id, message.slot, str(sent.id)
         )
-        if previous is None or previous == str(sent.id) or not previous.isdigit():
+        if previous is None or previous == str(sent.id) or not _is_snowflake(previous):
             return
         try:
             old = self.client.get_partial_messageable(int(message.chat.chat_id))
@@ -114,7 +119,7 @@ class Poster:
     async def notify(self, user_id: str, message: Message, sent: discord.Message) -> None:
         """A private note with a link to the message; closed DMs are remembered, and the
         mention in the channel is what the user still gets."""
-        if not user_id.isdigit():
+        if not _is_snowflake(user_id):
             return
         try:
             dm = await self.client.create_dm(discord.Object(int(user_id)))
@@ -130,7 +135,7 @@ class Poster:
     async def direct(self, message: Message) -> None:
         """A private message outside an interaction (the clock's): as a DM."""
         assert message.private_to is not None
-        if not message.private_to.isdigit():
+        if not _is_snowflake(message.private_to):
             return
         try:
             dm = await self.client.create_dm(discord.Object(int(message.private_to)))

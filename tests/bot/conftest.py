@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import hashlib
+import itertools
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
@@ -13,10 +15,18 @@ from storage import Database
 from tests.bot.scripted import PLATFORM, Room
 
 
+def fixed_seeds() -> Callable[[], bytes]:
+    """Server seeds that are the same in every run (the n-th is SHA-256 of "seed-n"), so a
+    test sees the same dice every time."""
+    count = itertools.count()
+    return lambda: hashlib.sha256(f"seed-{next(count)}".encode()).digest()
+
+
 @pytest.fixture
 async def room(tmp_path: Path) -> AsyncIterator[Room]:
     """A group chat with a bot that draws no pictures, on a fresh SQLite file."""
     database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     await database.migrate()
-    yield Room(Core(database, render_images=False), ChatRef(PLATFORM, "group-1"))
+    core = Core(database, render_images=False, server_seeds=fixed_seeds())
+    yield Room(core, ChatRef(PLATFORM, "group-1"))
     await database.close()

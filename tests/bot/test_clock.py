@@ -83,3 +83,59 @@ async def test_a_challenge_expires_after_a_day(timed: tuple[Room, Clock, FakeTim
     assert "expired" in expired[0].text
     late = await room.press("bob", "Accept")
     assert "already been answered" in late[0].text
+
+
+async def _started(room: Room, rules: str) -> tuple[str, str, int]:
+    """A timed match between anna and bob: (who is to move, who waits, match id)."""
+    await room.command("anna", f"/challenge @bob {rules}")
+    started = await room.press("bob", "Accept")
+    mover = started[-1].mention[0]
+    chat = await room.core.chats.upsert_chat(PLATFORM, "group")
+    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
+    match = await room.core.matches.active_match_for(chat.id, anna.id)
+    assert match is not None
+    return mover, "bob" if mover == "anna" else "anna", match.info.id
+
+
+async def test_an_unanswered_resignation_is_accepted_by_the_clock_not_claimed(
+    timed: tuple[Room, Clock, FakeTime],
+) -> None:
+    room, clock, time = timed
+    resigner, answerer, match_id = await _started(room, "3 time=4h")
+    await room.command(resigner, "/resign")
+    offered = await room.press(resigner, "Resign")
+    assert offered[-1].mention == (answerer,)  # the one who must answer is on the clock
+    loaded = await room.core.matches.load_match(match_id)
+    answerer_user = await room.core.users.upsert_user(PLATFORM, answerer, answerer.title())
+    assert loaded.info.turn_user_id == answerer_user.id
+    assert loaded.info.deadline == time.now + timedelta(hours=4)
+    time.now += timedelta(hours=4, minutes=1)
+    claim = await room.command(resigner, "/claim")
+    assert [message.text for message in claim] == ["A resignation is waiting for an answer."]
+    settled = await clock.tick()
+    texts = [message.text for message in settled]
+    assert texts[0] == (
+        f"{answerer.title()} did not answer the offer to resign in time, so it counts as accepted."
+    )
+    assert f"Game 1: {answerer.title()} wins 1 (resignation, cube 1)." in texts
+    assert not any("ran out of time" in text for text in texts)
+    after = await room.core.matches.load_match(match_id)
+    assert after.info.status == "active"  # the match goes on with the next game
+    assert after.state.game_number == 2
+    assert await clock.tick() == []
+
+
+async def test_only_the_player_who_waited_for_a_cube_answer_may_claim(
+    timed: tuple[Room, Clock, FakeTime],
+) -> None:
+    room, _clock, time = timed
+    mover, other, match_id = await _started(room, "3 time=4h")
+    loaded = await room.core.matches.load_match(match_id)
+    await room.command(mover, f"/move {loaded.state.legal_plays()[0]}")
+    doubled = await room.command(other, "/double")
+    assert doubled[-1].mention == (mover,)  # the doubled player is on the clock
+    time.now += timedelta(hours=5)
+    late = await room.command(mover, "/claim")
+    assert [message.text for message in late] == ["Your opponent's time has not run out."]
+    claimed = await room.command(other, "/claim")
+    assert any("ran out of time" in message.text for message in claimed)

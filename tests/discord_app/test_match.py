@@ -256,3 +256,17 @@ async def test_only_server_managers_change_the_defaults(bot: Bot) -> None:
     await bot.fake.slash(CARL, "defaults", options, permissions=1 << 5)  # MANAGE_GUILD
     await bot.next_post(mark, "defaults are updated")
     assert not any(is_followup(call) and "Only" in content(call) for call in bot.fake.calls[mark:])
+
+
+async def test_a_move_in_a_dm_with_the_bot_is_played_in_the_channel(bot: Bot) -> None:
+    board = await start_match(bot)
+    player = mentioned(board)
+    plays = await bot.suggestions(player)
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(
+        player, "move", [{"name": "play", "type": 3, "value": plays[0]}], channel_id=None
+    )
+    after = await bot.next_post(mark, "<@")  # the next board, in the match's channel
+    assert mentioned(after) != player
+    receipt = await bot.next_private(mark, "the board is in the match's chat")
+    assert receipt.path.startswith("/webhooks/")  # the answer to the DM's interaction

@@ -63,7 +63,23 @@ async def test_privacy_mode_plain_text_is_ignored_but_replies_and_addressed_move
 async def test_a_plain_move_in_a_private_chat_is_read(telegram: Harness) -> None:
     calls = await telegram.say(ANNA, 11, "13/10 6/5")
     assert [call.params["chat_id"] for call in _sent(calls)] == [11]
-    assert "no match in this chat" in calls[0].params["text"]
+    assert "no active match" in calls[0].params["text"]
+
+
+async def test_a_move_typed_in_the_private_chat_is_played_in_the_group(
+    telegram: Harness,
+) -> None:
+    loaded = await _start(telegram)
+    mover = PLAYERS[loaded.state.turn or 0]
+    play = str(loaded.state.legal_plays()[0])
+    calls = await telegram.say(mover, mover["id"], play)
+    after = await _match(telegram)
+    assert after.info.version > loaded.info.version
+    assert after.state.actions[loaded.info.version].play == play  # type: ignore[attr-defined]
+    sent = _sent(calls)
+    assert GROUP in [call.params["chat_id"] for call in sent]  # the board, for both players
+    receipt = [call for call in sent if call.params["chat_id"] == mover["id"]]
+    assert "the board is in the match's chat" in receipt[-1].params["text"]
 
 
 async def test_a_strangers_press_is_refused_with_a_toast_and_changes_nothing(

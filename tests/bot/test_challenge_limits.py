@@ -1,0 +1,80 @@
+"""Open challenges are limited per user and per chat, and /accept stays one indexed read
+however many are open; names from mentions are cut to a sane length."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot.core.model import Actor
+from gammon.match_rules import MatchRules
+from storage import ChallengeLimits
+from tests.bot.scripted import PLATFORM, Room
+
+
+async def test_a_user_may_have_five_open_challenges(room: Room) -> None:
+    for number in range(5):
+        offer = await room.command("anna", f"/challenge @player{number} 3")
+        assert offer[0].buttons, offer[0].text
+    refused = await room.command("anna", "/challenge @player5 3")
+    assert [message.text for message in refused] == [
+        "You already have 5 open challenges. Wait for an answer, or cancel one with its "
+        "[Cancel] button, before you offer another."
+    ]
+    assert refused[0].private_to == "anna"
+    await room.press("anna", "Cancel")  # the newest offer's [Cancel]
+    again = await room.command("anna", "/challenge @player5 3")
+    assert again[0].buttons
+
+
+async def test_expired_challenges_do_not_count(room: Room) -> None:
+    for number in range(5):
+        await room.command("anna", f"/challenge @player{number} 3")
+    room.core.clock = lambda: datetime.now(UTC) + timedelta(days=2)
+    assert (await room.command("anna", "/challenge @player5 3"))[0].buttons
+
+
+async def test_a_chat_may_have_twenty_open_challenges(room: Room) -> None:
+    room.core.challenge_limits = ChallengeLimits(per_user=5, per_chat=3)
+    for name in ("anna", "bob", "carl"):
+        await room.command(name, "/challenge 3")
+    refused = await room.command("dora", "/challenge 3")
+    assert [message.text for message in refused] == [
+        "This chat already has 3 open challenges. Accept, decline or cancel some before a new "
+        "one is offered here."
+    ]
+    assert ChallengeLimits() == ChallengeLimits(per_user=5, per_chat=20)
+
+
+async def test_accept_takes_the_newest_offer_for_the_user_among_thousands(room: Room) -> None:
+    chat = await room.core.chats.upsert_chat(PLATFORM, room.chat.chat_id)
+    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
+    bob = await room.core.users.upsert_user(PLATFORM, "bob", "Bob")
+    carl = await room.core.users.upsert_user(PLATFORM, "carl", "Carl")
+    rules = MatchRules(length=3)
+    for target in [carl.id] * 1500 + [bob.id, None] + [carl.id] * 1500:
+        await room.core.challenges.create_challenge(
+            chat_id=chat.id,
+            challenger_id=anna.id,
+            challenged_id=target,
+            rules=rules,
+            move_time_limit=None,
+            server_seed=bytes(32),
+        )
+    started = await room.command("bob", "/accept")
+    assert started[0].text.startswith("Match 1: Anna vs Bob")
+    offer = await room.core.challenges.get_challenge(1502)  # the open one, newer than bob's
+    assert offer.state == "accepted"
+
+
+async def test_mentioned_names_are_cut_and_cleaned(room: Room) -> None:
+    long_name = "x" * 200_000
+    mention = Actor(PLATFORM, "longname", long_name + "\x00")
+    offer = await room.send("anna", command="challenge", argument="3", mentions=(mention,))
+    user = await room.core.users.upsert_user(PLATFORM, "longname", "ignored")
+    assert len(user.display_name) <= 64
+    assert offer[0].text.startswith("Anna challenges " + "x" * 64 + " to a")
+    too_long_id = Actor(PLATFORM, "y" * 65, "Y")
+    refused = await room.send("anna", command="challenge", argument="", mentions=(too_long_id,))
+    assert refused[0].text == "I cannot find that player."
+    odd = await room.send("al\udcffice", command="help", argument="")
+    assert odd  # answered, no crash

@@ -1,0 +1,186 @@
+"""Starting a match: one transaction from the accept to the opening roll, and a match that an
+older version left before its opening roll is rolled as soon as anyone touches it."""
+
+from __future__ import annotations
+
+import os
+import queue
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+from typing import IO
+
+import pytest
+import sqlalchemy as sa
+
+from gammon.flow import Phase
+from gammon.match_rules import MatchRules
+from storage.schema import challenges, match_events, matches
+from tests.bot.scripted import PLATFORM, Room
+
+
+async def _ids(room: Room, *names: str) -> tuple[int, list[int]]:
+    chat = await room.core.chats.upsert_chat(PLATFORM, room.chat.chat_id)
+    users = [(await room.core.users.upsert_user(PLATFORM, name, name.title())).id for name in names]
+    return chat.id, users
+
+
+async def test_the_accept_writes_match_seats_and_opening_roll_together(room: Room) -> None:
+    await room.command("anna", "/challenge @bob 3")
+    await room.press("bob", "Accept")
+    engine = room.core.matches.engine
+    match = (await engine.read(sa.select(matches))).one()._mapping
+    events = (await engine.read(sa.select(match_events.c.seq))).scalars()
+    offer = (await engine.read(sa.select(challenges))).one()._mapping
+    assert match["version"] >= 1
+    assert events == list(range(match["version"]))
+    assert match["turn_user_id"] is not None
+    assert (offer["state"], offer["match_id"]) == ("accepted", match["id"])
+    assert match["snapshot_version"] == match["version"]
+
+
+async def test_a_match_left_before_its_opening_roll_is_rolled_by_board(room: Room) -> None:
+    chat_id, (anna, bob) = await _ids(room, "anna", "bob")
+    stuck = await room.core.matches.create_match(  # what a crash after the old first write left
+        chat_id=chat_id,
+        player_ids=(anna, bob),
+        rules=MatchRules(length=3),
+        server_seed=bytes(32),
+        client_seeds=("a", "b"),
+        move_time_limit=3600,
+    )
+    assert stuck.info.version == 0
+    listed = await room.command("anna", "/matches")
+    assert "waiting for the opening roll" in listed[0].text
+    board = await room.command("anna", "/board")
+    texts = [message.text for message in board]
+    assert any(text.startswith("Opening roll: ") for text in texts), texts
+    assert "to play" in board[-1].text or "to roll" in board[-1].text
+    assert not any("went wrong" in text for text in texts)
+    resumed = await room.core.matches.load_match(stuck.info.id)
+    assert resumed.state.phase is not Phase.OPENING
+    assert resumed.info.turn_user_id is not None
+
+
+async def test_every_command_moves_a_match_on_from_before_its_opening_roll(room: Room) -> None:
+    chat_id, (anna, bob) = await _ids(room, "anna", "bob")
+    rules = MatchRules(length=3)
+    stuck = await room.core.matches.create_match(
+        chat_id=chat_id,
+        player_ids=(anna, bob),
+        rules=rules,
+        server_seed=bytes(32),
+        client_seeds=("a", "b"),
+        move_time_limit=60,
+    )
+    # The time limit has run out long ago: still nobody may claim a match nobody rolled in.
+    room.core.clock = lambda: stuck.info.created_at + timedelta(days=9)
+    claim = await room.command("bob", "/claim")
+    assert not any("wins the match" in message.text for message in claim)
+    assert any(message.text.startswith("Opening roll: ") for message in claim)
+    loaded = await room.core.matches.load_match(stuck.info.id)
+    assert loaded.info.status == "active"
+    assert loaded.state.phase is Phase.MOVING
+    resign = await room.command("anna", "/resign")
+    assert [button.label for button in resign[0].buttons] == ["Resign", "Keep playing"]
+    again = await room.command("anna", "/challenge @carl 3")
+    assert "already playing a match in this chat" in again[0].text
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _console(tmp_path: Path, pause: float = 0) -> subprocess.Popen[str]:
+    environment = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("DISCORD_TOKEN", "TELEGRAM_TOKEN")
+    }
+    environment |= {
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'bot.db'}",
+        "CONSOLE_IMAGE_DIR": str(tmp_path / "boards"),
+        "PYTHONPATH": str(ROOT),
+        "GAMMONBOT_TEST_PAUSE_AFTER_COMMIT": str(pause),
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "bot.cli", "console"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=tmp_path,
+        env=environment,
+        start_new_session=True,  # killed with its drawing processes, as a group
+    )
+
+
+def _talk(tmp_path: Path, lines: list[str]) -> str:
+    console = _console(tmp_path)
+    output, _errors = console.communicate("".join(line + "\n" for line in lines), timeout=120)
+    assert console.returncode == 0, _errors
+    return output
+
+
+def _lines_into(stream: IO[str], lines: queue.Queue[str]) -> None:
+    for line in stream:
+        lines.put(line)
+
+
+def _kill_after_commits(tmp_path: Path, line: str, commits: int) -> None:
+    """Send ``line`` and SIGKILL the console right after its ``commits``-th commit (or when it
+    has answered, if it needs fewer)."""
+    console = _console(tmp_path, pause=0.5)
+    assert console.stdin is not None
+    assert console.stdout is not None
+    assert console.stderr is not None
+    said: queue.Queue[str] = queue.Queue()
+    for stream in (console.stdout, console.stderr):
+        threading.Thread(target=_lines_into, args=(stream, said), daemon=True).start()
+    console.stdin.write(line + "\n")
+    console.stdin.flush()
+    seen = 0
+    deadline = time.monotonic() + 60
+    while seen < commits and time.monotonic() < deadline:
+        try:
+            heard = said.get(timeout=deadline - time.monotonic())
+        except queue.Empty:
+            break
+        if heard == "--\n":
+            time.sleep(1)  # answered with fewer commits: the last one's pause, then the kill
+            break
+        seen += heard.startswith("gammonbot-test: committed")
+    os.killpg(console.pid, signal.SIGKILL)
+    console.wait(timeout=30)
+
+
+@pytest.mark.parametrize("commits", [1, 2])
+def test_killed_right_after_any_write_of_an_accept_no_match_is_stuck(
+    tmp_path: Path, commits: int
+) -> None:
+    _talk(tmp_path, ["alice: /challenge @bob 3"])
+    _kill_after_commits(tmp_path, "bob: /accept", commits)
+    with sqlite3.connect(tmp_path / "bot.db") as database:
+        rows = database.execute(
+            "SELECT m.version, m.turn_user_id, c.state, c.match_id FROM challenges c "
+            "LEFT JOIN matches m ON m.id = c.match_id"
+        ).fetchall()
+    assert len(rows) == 1
+    version, turn, state, match_id = rows[0]
+    if state == "open":  # killed before the accept was written: it can simply be repeated
+        assert match_id is None
+        _talk(tmp_path, ["bob: /accept"])
+    else:  # written: all of it, the opening roll included
+        assert (state, version is not None and version >= 1, turn is not None) == (
+            "accepted",
+            True,
+            True,
+        )
+    after = _talk(tmp_path, ["alice: /board", "bob: /resign"])
+    assert "went wrong" not in after
+    assert "Position ID: " in after
+    assert "[Resign] [Keep playing]" in after

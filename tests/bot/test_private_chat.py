@@ -1,0 +1,89 @@
+"""Moves typed in the private chat with the bot reach the player's match in its group chat."""
+
+from __future__ import annotations
+
+from bot.core.model import ChatRef
+from storage import LoadedMatch
+from tests.bot.scripted import PLATFORM, Room
+
+NAMES = ("anna", "bob")
+
+
+def _private(room: Room, name: str) -> Room:
+    return Room(room.core, ChatRef(PLATFORM, f"@{name}", private=True), events=room.events + 100)
+
+
+async def _start(room: Room) -> tuple[LoadedMatch, str]:
+    await room.command("anna", "/challenge @bob 3")
+    await room.press("bob", "Accept")
+    chat = await room.core.chats.upsert_chat(PLATFORM, room.chat.chat_id)
+    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
+    loaded = await room.core.matches.active_match_for(chat.id, anna.id)
+    assert loaded is not None
+    mover = NAMES[loaded.info.player_ids.index(loaded.info.turn_user_id)]  # type: ignore[arg-type]
+    return loaded, mover
+
+
+async def test_a_move_typed_privately_is_played_in_the_match_chat(room: Room) -> None:
+    loaded, mover = await _start(room)
+    play = str(loaded.state.legal_plays()[0])
+    answer = await _private(room, mover).send(mover, text=play)
+    after = await room.core.matches.load_match(loaded.info.id)
+    assert after.info.version > loaded.info.version
+    board = [message for message in answer if "Position ID" in message.text]
+    assert [message.chat for message in board] == [room.chat]
+    receipt = answer[-1]
+    assert receipt.chat.chat_id == f"@{mover}"
+    assert receipt.text == f"Done in match {loaded.info.id}: the board is in the match's chat."
+
+
+async def test_a_refused_private_move_is_answered_privately(room: Room) -> None:
+    loaded, mover = await _start(room)
+    answer = await _private(room, mover).send(mover, text="24/1")
+    assert [(message.chat.chat_id, message.private_to) for message in answer] == [
+        (f"@{mover}", mover)
+    ]
+    waiting = NAMES[1 - NAMES.index(mover)]
+    not_yours = await _private(room, waiting).command(waiting, "/move 13/10 6/5")
+    assert [message.text for message in not_yours] == ["It is not your turn."]
+    assert (await room.core.matches.load_match(loaded.info.id)).info.version == (
+        loaded.info.version
+    )
+
+
+async def test_with_two_matches_waiting_the_player_names_one(room: Room) -> None:
+    first, mover = await _start(room)
+    other = Room(room.core, ChatRef(PLATFORM, "group-2"), events=room.events + 50)
+    await other.command(mover, "/challenge @carl 3")
+    started = await other.press("carl", "Accept")
+    while started[-1].mention != (mover,):  # until the new match waits for the mover too
+        await other.command("carl", "/resign")
+        await other.press("carl", "Resign")
+        started = await other.press(mover, "Accept")
+    user = await room.core.users.upsert_user(PLATFORM, mover, mover.title())
+    ids = sorted(info.id for info in await room.core.matches.active_matches_of(user.id))
+    assert len(ids) == 2
+    asked = await _private(room, mover).send(mover, text="13/10 6/5")
+    assert asked[0].text == (
+        f"Several of your matches wait for you (#{ids[0]}, #{ids[1]}). Put the match number "
+        f"first, e.g. #{ids[0]} 13/10* 6/5, or play in the match's chat."
+    )
+    play = str(first.state.legal_plays()[0])
+    answer = await _private(room, mover).send(mover, text=f"#{first.info.id} {play}")
+    assert (await room.core.matches.load_match(first.info.id)).info.version > first.info.version
+    assert answer[-1].text.startswith(f"Done in match {first.info.id}")
+
+
+async def test_board_and_resign_work_from_the_private_chat(room: Room) -> None:
+    _loaded, mover = await _start(room)
+    private = _private(room, mover)
+    board = await private.command(mover, "/board")
+    assert [message.chat.chat_id for message in board] == [f"@{mover}"]
+    assert "Position ID" in board[0].text
+    asked = await private.command(mover, "/resign")
+    assert [button.label for button in asked[0].buttons] == ["Resign", "Keep playing"]
+    offered = await private.press(mover, "Resign")
+    waiting = NAMES[1 - NAMES.index(mover)]
+    prompt = [message for message in offered if message.mention == (waiting,)]
+    assert [message.chat for message in prompt] == [room.chat]
+    assert "accept?" in prompt[0].text
