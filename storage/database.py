@@ -25,7 +25,7 @@ from storage.threaded import ThreadedEngine
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_URL: Final = "sqlite+aiosqlite:///gammonbot.db"
+DEFAULT_URL: Final = "sqlite:///gammonbot.db"
 BUSY_TIMEOUT_MS: Final = 10_000
 _MIGRATIONS: Final = Path(__file__).parent / "migrations"
 # The database file and the files SQLite keeps beside it, by the suffix of their names.
@@ -52,8 +52,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 class Database:
-    """The database at ``url``: ``sqlite+aiosqlite:///file.db`` (or ``sqlite:///file.db``), or
-    later a PostgreSQL URL. All database work runs on one thread of its own (see
+    """The database at ``url``: ``sqlite:///file.db`` (the older ``sqlite+aiosqlite:///file.db``
+    is read the same way: no aiosqlite is used), or later a PostgreSQL URL. All database work runs on one thread of its own (see
     :mod:`storage.threaded`), so the event loop never waits for it."""
 
     def __init__(self, url: str = DEFAULT_URL) -> None:

@@ -6,7 +6,7 @@ effects into API calls; nothing here knows Discord or Telegram.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rendering import BoardView
 
@@ -79,4 +79,3 @@ class Message:
     private_to: str | None = None
     slot: str | None = None
     locale: str | None = None  # the language the text is in ("en", "de"), for adapters' own words
-    extra: dict[str, str] = field(default_factory=dict)
