@@ -17,6 +17,7 @@ from storage.records import ChallengeRecord
 from storage.schema import challenges
 
 OPEN = "open"
+_NEWEST_LOOKED_AT = 16  # open offers read per lookup, newest first, to skip expired ones
 ANSWERS = ("accepted", "declined", "cancelled", "expired")
 
 
@@ -150,25 +151,25 @@ class ChallengeRepository:
         self, chat_id: int, user_id: int, now: datetime
     ) -> ChallengeRecord | None:
         """The newest unexpired open challenge in the chat that ``user_id`` may accept (made
-        to them or to anyone, by someone else): one indexed read, however many are open."""
-        row = (
-            await self.engine.read(
+        to them, or to anyone by someone else): two index seeks, however many are open.
+        Expiry is checked here, not in SQL, so the planner keeps to the (chat, target, state)
+        index; expired offers are closed by the clock every minute, so few are skipped."""
+        found: list[ChallengeRecord] = []
+        for target in (challenges.c.challenged_id == user_id, challenges.c.challenged_id.is_(None)):
+            rows = await self.engine.read(
                 sa.select(*_PUBLIC)
                 .where(
                     challenges.c.chat_id == chat_id,
+                    target,
                     challenges.c.state == OPEN,
-                    challenges.c.expires_at > now,
                     challenges.c.challenger_id != user_id,
-                    sa.or_(
-                        challenges.c.challenged_id.is_(None),
-                        challenges.c.challenged_id == user_id,
-                    ),
                 )
                 .order_by(challenges.c.id.desc())
-                .limit(1)
+                .limit(_NEWEST_LOOKED_AT)
             )
-        ).first()
-        return None if row is None else _challenge(row._mapping)
+            offers = (_challenge(row._mapping) for row in rows)
+            found += [offer for offer in offers if offer.expires_at > now][:1]
+        return max(found, key=lambda offer: offer.id, default=None)
 
     async def open_challenges(self, chat_id: int) -> list[ChallengeRecord]:
         rows = await self.engine.read(

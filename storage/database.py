@@ -53,8 +53,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 class Database:
     """The database at ``url``: ``sqlite:///file.db`` (the older ``sqlite+aiosqlite:///file.db``
-    is read the same way: no aiosqlite is used), or later a PostgreSQL URL. All database work runs on one thread of its own (see
-    :mod:`storage.threaded`), so the event loop never waits for it."""
+    is read the same way: no aiosqlite is used), or later a PostgreSQL URL. All database work
+    runs on one thread of its own (see :mod:`storage.threaded`), so the event loop never waits
+    for it."""
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
         self.url = make_url(url)

@@ -85,6 +85,7 @@ challenges = sa.Table(
     sa.Column("server_seed", sa.String(64)),  # secret until the match it starts has ended
     sa.Index("ix_challenges_chat_state", "chat_id", "state"),
     sa.Index("ix_challenges_challenger_state", "challenger_id", "state"),
+    sa.Index("ix_challenges_chat_target_state", "chat_id", "challenged_id", "state"),
     sa.Index("ix_challenges_state_expires", "state", "expires_at"),
 )
 

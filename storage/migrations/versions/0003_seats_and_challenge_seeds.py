@@ -44,6 +44,12 @@ def upgrade() -> None:
     op.create_index(
         "ix_challenges_challenger_state", "challenges", ["challenger_id", "state"], unique=False
     )
+    op.create_index(
+        "ix_challenges_chat_target_state",
+        "challenges",
+        ["chat_id", "challenged_id", "state"],
+        unique=False,
+    )
     _seat_active_matches()
 
 
@@ -83,6 +89,7 @@ def _seat_active_matches() -> None:
 
 
 def downgrade() -> None:
+    op.drop_index("ix_challenges_chat_target_state", table_name="challenges")
     op.drop_index("ix_challenges_challenger_state", table_name="challenges")
     with op.batch_alter_table("challenges") as batch:
         batch.drop_column("server_seed")
