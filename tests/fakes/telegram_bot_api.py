@@ -438,7 +438,10 @@ class FakeRequest(BaseRequest):
 
 
 class FakeBotServer:
-    """The fake over real HTTP on 127.0.0.1 (a random free port), as a local Bot API server."""
+    """The fake over real HTTP on 127.0.0.1, as a local Bot API server.
+
+    The server binds port 0 when it is made, so the OS picks a free port and nobody can take
+    it in between; :attr:`base_url` reads the bound port back."""
 
     def __init__(self, api: FakeBotApi) -> None:
         self.api = api

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
 
-from storage import Database, PostedMessageRepository
+from storage import Database, PostedMessageRepository, schema
 from tests.storage.players import Table
 
 
@@ -59,3 +62,68 @@ async def test_posted_messages_remember_the_message_of_each_slot(table: Table) -
     assert await posted.replace("telegram", "-100", "board:2", "58") is None
     assert await posted.replace("discord", "-100", "board:1", "9") is None  # other platform
     assert await posted.current("telegram", "-100", "board:1") == "57"
+
+
+def _differences(url: str, metadata: sa.MetaData) -> list[str]:
+    """What ``alembic revision --autogenerate`` would put into a new migration for a database
+    that ``Database.migrate()`` built, one line a change.
+
+    Types are compared (Alembic's default, and what storage/migrations/env.py asks for): a
+    :class:`storage.schema.UtcDateTime` by the DateTime it stores, which SQLite reflects as
+    DATETIME, and ``sa.JSON`` as the JSON that SQLite reflects. Server defaults are compared
+    too (the schema has none)."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.connect() as connection:
+            context = MigrationContext.configure(
+                connection, opts={"compare_type": True, "compare_server_default": True}
+            )
+            return [_describe(entry) for entry in compare_metadata(context, metadata)]
+    finally:
+        engine.dispose()
+
+
+def _describe(entry: Any) -> str:
+    """One difference as ``kind table.column`` (or ``kind name``); changes of a column come
+    as a list of tuples, the others as one tuple."""
+    kind, *rest = entry[0] if isinstance(entry, list) else entry
+    if kind.startswith("modify_"):
+        _schema, table, column, *_details = rest
+        return f"{kind} {table}.{column}: {rest[-2]!r} -> {rest[-1]!r}"
+    if kind in ("add_column", "remove_column"):
+        _schema, table, column = rest
+        return f"{kind} {table}.{column.name}"
+    found = rest[-1]
+    table = getattr(found, "table", None)
+    return f"{kind} {table.name + '.' if table is not None else ''}{found.name}"
+
+
+@pytest.fixture
+async def migrated(tmp_path: Path) -> str:
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    database = Database(url)
+    await database.migrate()
+    await database.close()
+    return url
+
+
+def test_the_newest_migration_builds_exactly_the_schema(migrated: str) -> None:
+    """A change of storage/schema.py without its migration fails here."""
+    assert _differences(migrated, schema.metadata) == []
+
+
+def test_the_comparison_sees_a_forgotten_migration(migrated: str) -> None:
+    changed = sa.MetaData(naming_convention=schema.metadata.naming_convention)
+    for table in schema.metadata.sorted_tables:
+        if table.name != "posted_messages":
+            table.to_metadata(changed)
+    users = changed.tables["users"]
+    users.append_column(sa.Column("nickname", sa.String(32)))
+    sa.Index("ix_users_nickname", users.c.nickname)
+    changed.tables["matches"].c.deadline.type = sa.Integer()
+    assert sorted(_differences(migrated, changed)) == [
+        "add_column users.nickname",
+        "add_index users.ix_users_nickname",
+        "modify_type matches.deadline: DATETIME() -> Integer()",
+        "remove_table posted_messages",
+    ]

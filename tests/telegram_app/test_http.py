@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import socket
 from pathlib import Path
 
 import httpx
@@ -79,31 +78,39 @@ async def test_long_polling_over_http_plays_the_first_turn(
     assert TOKEN.split(":")[1] not in caplog.text  # but never the token
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+def _webhook_port(adapter: TelegramAdapter) -> int:
+    """The port the adapter's webhook server was given by the OS (it listens on port 0).
+
+    Asking the OS for a free port first and binding it later races with every other process
+    on the machine; binding port 0 and reading the port back does not."""
+    updater = adapter.application.updater
+    assert updater is not None
+    server = updater._httpd  # python-telegram-bot's WebhookServer around a tornado HTTPServer
+    assert server is not None
+    sockets = list(server._http_server._sockets.values())
+    assert sockets, "the webhook server does not listen"
+    return int(sockets[0].getsockname()[1])
 
 
 async def test_webhook_mode_takes_updates_that_carry_the_secret(tmp_path: Path) -> None:
     database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     await database.migrate()
     api = FakeBotApi()
-    port = _free_port()
     with FakeBotServer(api) as server:
-        adapter = TelegramAdapter(
-            Core(database),
-            settings=settings(
-                telegram_base_url=server.base_url,
-                telegram_webhook_url="https://bot.example.org/telegram/hook",
-                telegram_webhook_listen="127.0.0.1",
-                telegram_webhook_port=port,
-                telegram_webhook_secret=SecretStr("s3cret"),
-            ),
-            rate_limiter=unlimited(),
+        webhook = settings(
+            telegram_base_url=server.base_url,
+            telegram_webhook_url="https://bot.example.org/telegram/hook",
+            telegram_webhook_listen="127.0.0.1",
+            telegram_webhook_secret=SecretStr("s3cret"),
         )
+        # Port 0 (the OS picks a free one when the server binds) is below what the setting
+        # validates (1..65535), so it is set past validation.
+        webhook = webhook.model_copy(update={"telegram_webhook_port": 0})
+        adapter = TelegramAdapter(Core(database), settings=webhook, rate_limiter=unlimited())
         await adapter.start()
         try:
+            port = _webhook_port(adapter)
+            assert port != 0
             assert api.webhook["url"] == "https://bot.example.org/telegram/hook"
             assert api.webhook["secret_token"] == "s3cret"
             hook = f"http://127.0.0.1:{port}/telegram/hook"

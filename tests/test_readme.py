@@ -1,0 +1,256 @@
+"""The README's examples, run as they are written there.
+
+The code blocks are read out of README.md, so an example that is changed (or a command that
+changes under it) fails here. ``gammonbot ARGS`` runs as ``python -m bot.cli ARGS`` with this
+interpreter, which is what the entry point calls (checked below), in a subprocess in a fresh
+folder: no ``.env``, no tokens, a temporary SQLite file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from PIL import Image
+
+from bot.core.model import ChatRef
+from bot.core.service import Core
+from gammon.fair_dice import commitment
+from storage import Database
+from tests.bot.scripted import PLATFORM, Room, play_to_the_end
+
+ROOT = Path(__file__).resolve().parents[1]
+README = ROOT / "README.md"
+_FENCE = re.compile(r"^(?P<indent> *)```(?P<language>\S*)\s*$")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A fenced code block of the README: the heading it is under, its language, its lines
+    (without the indentation of the fence)."""
+
+    heading: str
+    language: str
+    lines: tuple[str, ...]
+
+
+def readme_blocks() -> list[Block]:
+    blocks: list[Block] = []
+    heading = ""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        fence = _FENCE.match(line)
+        if fence is None:
+            if line.startswith("#"):
+                heading = line.lstrip("#").strip()
+            index += 1
+            continue
+        indent = len(fence["indent"])
+        body: list[str] = []
+        index += 1
+        while lines[index].strip() != "```":
+            body.append(lines[index][indent:])
+            index += 1
+        blocks.append(Block(heading, fence["language"], tuple(body)))
+        index += 1
+    return blocks
+
+
+def readme_block(heading: str, language: str, containing: str) -> Block:
+    """The one block under a heading (a part of its text) that holds ``containing``."""
+    found = [
+        block
+        for block in readme_blocks()
+        if heading in block.heading
+        and block.language == language
+        and any(containing in line for line in block.lines)
+    ]
+    assert len(found) == 1, f"README: expected one {language} block with {containing!r}"
+    return found[0]
+
+
+def shell_session(block: Block) -> list[tuple[str, list[str]]]:
+    """The ``$ command`` lines of a block, each with the output lines shown after it."""
+    session: list[tuple[str, list[str]]] = []
+    for line in block.lines:
+        if line.startswith("$ "):
+            session.append((line[2:], []))
+        elif session:
+            session[-1][1].append(line)
+    assert session, "README: the block shows no $ command"
+    return session
+
+
+@dataclass(frozen=True)
+class Command:
+    arguments: list[str]  # after "gammonbot"
+    stdin: str | None  # what ``echo`` pipes into it
+
+
+def parse_command(line: str) -> Command:
+    """``gammonbot ARGS`` or ``echo 'TEXT' | gammonbot ARGS`` (a ``# comment`` is dropped)."""
+    lexer = shlex.shlex(line, posix=True, punctuation_chars="|")
+    lexer.whitespace_split = True
+    words = list(lexer)
+    stdin = None
+    if words[:1] == ["echo"]:
+        assert words[2] == "|", f"README: cannot run {line!r}"
+        stdin, words = words[1] + "\n", words[3:]
+    assert words[:1] == ["gammonbot"], f"README: not a gammonbot command: {line!r}"
+    return Command(words[1:], stdin)
+
+
+def gammonbot(
+    command: Command, cwd: Path, environment: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "bot.cli", *command.arguments],
+        input=command.stdin or "",  # stdin is closed after it
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=cwd,
+        env=environment or clean_environment(cwd),
+        timeout=120,
+        check=False,
+    )
+
+
+def clean_environment(folder: Path, *, python_path: tuple[Path, ...] = ()) -> dict[str, str]:
+    """The environment of a bot without tokens, on a SQLite file in ``folder``."""
+    environment = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{folder / 'gammonbot.db'}",
+        "CONSOLE_IMAGE_DIR": str(folder / "boards"),
+        "PYTHONPATH": os.pathsep.join(str(path) for path in [*python_path, ROOT]),
+        "PYTHONUTF8": "1",
+    }
+    for name in ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "DISCORD_GUILD_ID"):
+        environment.pop(name, None)
+    return environment
+
+
+def test_gammonbot_is_bot_cli_main() -> None:
+    """What lets the tests below run ``gammonbot`` as ``python -m bot.cli``."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["scripts"]["gammonbot"] == "bot.cli:main"
+
+
+def test_the_moves_example_answers_exactly_as_shown(tmp_path: Path) -> None:
+    [(line, shown)] = shell_session(readme_block("gammonbot moves", "sh", "| gammonbot moves"))
+    command = parse_command(line)
+    assert command.stdin is not None
+    done = gammonbot(command, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == shown  # character for character
+    assert json.loads(done.stdout) == json.loads(shown[0])
+
+
+async def test_the_verify_example_checks_a_transcript_of_a_played_match(tmp_path: Path) -> None:
+    [(line, shown)] = shell_session(readme_block("Provably fair dice", "sh", "gammonbot verify"))
+    command = parse_command(line)
+    assert command.arguments[0] == "verify"
+    # A whole 1-point match through the command layer; its ending carries the transcript.
+    database = Database(f"sqlite:///{tmp_path / 'match.db'}")
+    await database.migrate()
+    seed = hashlib.sha256(b"readme-verify").digest()
+    core = Core(database, render_images=False, server_seeds=lambda: seed)
+    room = Room(core, ChatRef(PLATFORM, "readme"))
+    try:
+        await room.command("anna", "/challenge @bob 1")
+        await room.press("bob", "Accept")
+        await play_to_the_end(room, ("anna", "bob"), seed=7)
+    finally:
+        await database.close()
+    [ending] = [message for message in room.log if message.text.startswith("Match over")]
+    [data] = [file.data for file in ending.attachments if file.filename.endswith(".json")]
+    (tmp_path / command.arguments[1]).write_bytes(data)
+    rolls = len(json.loads(data)["rolls"])
+
+    done = gammonbot(command, tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    # The README shows a longer match: the number of rolls is the one thing that differs.
+    assert done.stdout.splitlines() == [re.sub(r"\d+", str(rolls), text) for text in shown]
+
+
+# The console draws its server seeds at random; the README's example needs alice to open with
+# 3-1. A sitecustomize module on the console's PYTHONPATH pins the seed before bot.core is
+# imported. "readme-9" is the first "readme-N" with which alice opens with 3-1.
+_PINNED_SEED = hashlib.sha256(b"readme-9").digest()
+_PIN = f"""\
+import gammon.fair_dice
+
+gammon.fair_dice.new_server_seed = lambda: bytes.fromhex("{_PINNED_SEED.hex()}")
+"""
+
+
+def test_the_console_example_plays_as_described(tmp_path: Path) -> None:
+    lines = list(readme_block("Run the bot", "text", ": /challenge").lines)
+    pinned = tmp_path / "pinned"
+    pinned.mkdir()
+    (pinned / "sitecustomize.py").write_text(_PIN, encoding="utf-8")
+    environment = clean_environment(tmp_path, python_path=(pinned,))
+    script = "".join(f"{line}\n" for line in lines)
+    done = gammonbot(Command(["console"], script), tmp_path, environment)
+
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
+    blocks = done.stdout.split("--\n")
+    assert len(blocks) == len(lines) + 1  # one block per input line, then nothing
+    assert blocks[-1] == ""
+    # Every line of the example is understood and answered where it was typed.
+    for number, (line, answer) in enumerate(zip(lines, blocks[:-1], strict=True)):
+        assert answer.strip(), f"no answer to {line!r}"
+        assert not answer.startswith("?"), f"the console did not take {line!r}: {answer}"
+        assert "[bot → only " not in answer, f"{line!r} was refused: {answer}"
+        room = re.match(r"#(\S+) ", line)
+        assert f"[bot → #{room[1] if room else 'main'}]" in answer
+        button = re.search(r": \[(.+)\]$", line)
+        if button:  # pressed on an earlier message
+            assert f"[{button[1]}]" in "".join(blocks[:number])
+
+    assert lines == [
+        "alice: /challenge @bob 3",
+        "bob: [Accept]",
+        "alice: /move 8/5 6/5",
+        "bob: [Roll]",
+        "#room2 carol: /challenge",
+    ], "the README's console example changed: change the checks below with it"
+    challenge, accepted, moved, rolled, elsewhere = blocks[:-1]
+    assert f"server seed): {commitment(_PINNED_SEED)}" in challenge, "the seed was not pinned"
+    assert "alice challenges bob to a 3-point match" in challenge
+    assert "Opening roll: alice 3, bob 1. alice starts with 3-1." in accepted, (
+        "with the pinned seed alice no longer opens with 3-1: pick another in _PINNED_SEED"
+    )
+    assert "(picture: " in accepted
+    # The same position the moves example reaches from the start with 8/5 6/5.
+    assert "Position ID: sGfwATDgc/ABMA" in moved
+    assert "bob to roll." in moved
+    assert "bob to play " in rolled
+    assert "carol offers a 3-point match" in elsewhere  # an open challenge
+    assert len(list((tmp_path / "boards").glob("board-*.png"))) >= 3
+
+
+def test_the_render_examples_write_pictures(tmp_path: Path) -> None:
+    block = readme_block("Board pictures", "sh", "gammonbot render")
+    commands = [parse_command(line) for line in block.lines if line.strip()]
+    assert len(commands) == 2
+    for command in commands:
+        assert command.arguments[0] == "render"
+        output = command.arguments[command.arguments.index("-o") + 1]
+        done = gammonbot(command, tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert re.fullmatch(rf"wrote {re.escape(output)} \(\d+ KB\)\n", done.stdout)
+        with Image.open(tmp_path / output) as picture:
+            assert picture.format == "PNG"
+            assert picture.width == 960  # the default size
