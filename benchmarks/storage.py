@@ -6,7 +6,14 @@ then times ``append_action`` (load, version check, engine, event insert, snapsho
 commit) and ``load_match`` on the active matches. Prints one JSON object as its last line:
 medians and p99 in ms, and the database size per finished match as the database grows.
 
+It also times the append along one long money session, at move 10 and at move 400: the
+snapshot leaves the history to the event log, so both should cost the same. Each point is a
+few hundred copies of the session cut there (one append timed on each, its state in memory as
+for a match being played), in a small database of its own. ``--long-match-only`` runs just
+that part, in seconds.
+
     python benchmarks/storage.py [--finished 100000] [--active 1000] [--keep PATH [--reuse]]
+    python benchmarks/storage.py --long-match-only [--samples 300]
 """
 
 from __future__ import annotations
@@ -26,10 +33,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from gammon.actions import action_to_dict
+from gammon.actions import Action, action_to_dict
 from gammon.fair_dice import commitment
-from gammon.flow import MatchState, replay
+from gammon.flow import MatchState, Phase, replay
 from gammon.match_rules import MatchRules
+from gammon.position import Variant
 from gammon.serialization import state_to_dict
 from storage import ConflictError, Database, MatchRepository
 from tests.gammon.selfplay import play_random_match
@@ -37,18 +45,45 @@ from tests.storage.players import next_action
 
 TEMPLATES = 40
 SAMPLES = 400
+LONG_MATCH_MOVES = (10, 400)
+LONG_MATCH_SAMPLES = 300
 NOW = datetime(2026, 11, 29, tzinfo=UTC).replace(tzinfo=None).isoformat(sep=" ")
+
+
+Case = tuple[MatchRules, MatchState, list[str], str | None]
 
 
 def compact(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
+def case(rules: MatchRules, state: MatchState) -> Case:
+    """A match's rows as storage writes them: its events, and a snapshot without the history
+    (none once the match is finished)."""
+    finished = state.phase is Phase.FINISHED
+    return (
+        rules,
+        state,
+        [compact(action_to_dict(action)) for action in state.actions],
+        None if finished else compact(state_to_dict(state, with_actions=False)),
+    )
+
+
+def cut(rules: MatchRules, actions: tuple[Action, ...], count: int) -> MatchState:
+    """The state after the first ``count`` actions (one more when the last is a roll that
+    cannot be played: a roll and its dance are written together)."""
+    prefix = replay(rules, actions[:count])
+    if prefix.phase is Phase.MOVING and not prefix.legal_plays():
+        prefix = replay(rules, actions[: count + 1])
+    return prefix
+
+
 def templates(rng: random.Random) -> list[tuple[MatchRules, MatchState]]:
     found = []
     for number in range(TEMPLATES):
         rules = MatchRules(
-            length=rng.choice([1, 3, 5]), variant="long_nardy" if number % 8 == 7 else "backgammon"
+            length=rng.choice([1, 3, 5]),
+            variant=Variant.LONG_NARDY if number % 8 == 7 else Variant.BACKGAMMON,
         )
         found.append((rules, play_random_match(rng, length=rules.length, rules=rules)))
     return found
@@ -58,11 +93,11 @@ def insert_matches(
     connection: sqlite3.Connection,
     first_id: int,
     count: int,
-    cases: list[tuple[MatchRules, MatchState, list[str], str]],
+    cases: list[Case],
     status: str,
 ) -> None:
     match_rows = []
-    event_rows = []
+    event_rows: list[tuple[int, int, None, str, str]] = []
     for offset in range(count):
         match_id = first_id + offset
         rules, state, events, snapshot = cases[offset % len(cases)]
@@ -98,34 +133,10 @@ def insert_matches(
     connection.executemany("INSERT INTO match_events VALUES (?,?,?,?,?)", event_rows)
 
 
-def build(path: Path, finished: int, active: int, rng: random.Random) -> list[tuple[int, int]]:
-    """Fill the database; returns (finished matches, bytes) as it grows."""
+def open_filled(path: Path) -> sqlite3.Connection:
+    """The migrated database, opened for bulk inserts, with the users and chats that the
+    inserted matches refer to."""
     asyncio.run(_migrate(path))
-    done = templates(rng)
-    finished_cases = [
-        (
-            rules,
-            state,
-            [compact(action_to_dict(action)) for action in state.actions],
-            compact(state_to_dict(state)),
-        )
-        for rules, state in done
-    ]
-    active_cases = []
-    for rules, state in done:
-        cut = rng.randint(1, max(1, len(state.actions) - 1))
-        prefix = replay(rules, state.actions[:cut])
-        if prefix.phase.value == "moving" and not prefix.legal_plays():
-            prefix = replay(rules, state.actions[: cut + 1])  # a roll and its dance go together
-        if prefix.phase.value != "finished":
-            active_cases.append(
-                (
-                    rules,
-                    prefix,
-                    [compact(action_to_dict(action)) for action in prefix.actions],
-                    compact(state_to_dict(prefix)),
-                )
-            )
     connection = sqlite3.connect(path)
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=OFF")
@@ -140,6 +151,19 @@ def build(path: Path, finished: int, active: int, rng: random.Random) -> list[tu
         "INSERT INTO chats VALUES (?,?,?,?,?,?)",
         [(chat, "telegram", str(-chat), None, "{}", NOW) for chat in range(1, 501)],
     )
+    return connection
+
+
+def build(path: Path, finished: int, active: int, rng: random.Random) -> list[tuple[int, int]]:
+    """Fill the database; returns (finished matches, bytes) as it grows."""
+    done = templates(rng)
+    finished_cases = [case(rules, state) for rules, state in done]
+    active_cases = []
+    for rules, state in done:
+        prefix = cut(rules, state.actions, rng.randint(1, max(1, len(state.actions) - 1)))
+        if prefix.phase is not Phase.FINISHED:
+            active_cases.append(case(rules, prefix))
+    connection = open_filled(path)
     growth = []
     batch = 10_000
     for start in range(0, finished, batch):
@@ -196,6 +220,60 @@ async def measure(path: Path, finished: int, active: int, rng: random.Random) ->
     }
 
 
+def long_match(folder: Path, samples: int, rng: random.Random) -> dict[str, float]:
+    """The append at move 10 and at move 400 of one long money session: ``samples`` copies of
+    the session cut at each point, one append timed on each."""
+    rules = MatchRules(length=0)
+    session = play_random_match(rng, length=0, rules=rules, max_games=100)
+    if len(session.actions) <= max(LONG_MATCH_MOVES) + 1:
+        raise RuntimeError("the money session is too short; try another seed")
+    path = folder / "long.db"
+    connection = open_filled(path)
+    first_ids = {}
+    result: dict[str, float] = {}
+    for number, move in enumerate(LONG_MATCH_MOVES):
+        first_ids[move] = 1 + number * samples
+        state = cut(rules, session.actions, move)
+        insert_matches(connection, first_ids[move], samples, [case(rules, state)], "active")
+        # The snapshot still holds one short result per finished game.
+        result[f"finished_games_at_move_{move}"] = len(state.games)
+    connection.commit()
+    connection.close()
+    result.update(asyncio.run(_time_long_match(path, first_ids, samples, rng)))
+    return result
+
+
+async def _time_long_match(
+    path: Path, first_ids: dict[int, int], samples: int, rng: random.Random
+) -> dict[str, float]:
+    database = Database(f"sqlite+aiosqlite:///{path}")
+    matches = MatchRepository(database)
+    times: dict[int, list[float]] = {move: [] for move in first_ids}
+    for index in range(samples):
+        for move, first_id in first_ids.items():  # the two points take turns: same conditions
+            match_id = first_id + index
+            loaded = await matches.load_match(match_id)  # in memory, as for a match in play
+            action = await next_action(matches, match_id, loaded.state, rng)
+            started = time.perf_counter()
+            await matches.append_action(match_id, loaded.info.version, action)
+            times[move].append((time.perf_counter() - started) * 1000)
+    await database.close()
+    result: dict[str, float] = {}
+    with sqlite3.connect(path) as connection:
+        for move, first_id in first_ids.items():
+            found = times[move]
+            found.sort()
+            size, version = connection.execute(
+                "SELECT length(snapshot), version FROM matches WHERE id = ?", (first_id,)
+            ).fetchone()
+            result[f"append_ms_median_at_move_{move}"] = round(statistics.median(found), 3)
+            result[f"append_ms_p99_at_move_{move}"] = round(found[int(len(found) * 0.99)], 3)
+            result[f"snapshot_bytes_after_append_at_move_{move}"] = size
+            result[f"version_after_append_at_move_{move}"] = version
+    result["appends_measured_per_move"] = samples
+    return result
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--finished", type=int, default=100_000)
@@ -204,9 +282,21 @@ def main() -> None:
     parser.add_argument(
         "--reuse", action="store_true", help="with --keep: measure an existing database again"
     )
+    parser.add_argument(
+        "--long-match-only",
+        action="store_true",
+        help="time only the appends at move 10 and 400 of one long match (seconds)",
+    )
+    parser.add_argument(
+        "--samples", type=int, default=LONG_MATCH_SAMPLES, help="appends timed at each move"
+    )
     arguments = parser.parse_args()
     rng = random.Random(7)
     folder = tempfile.TemporaryDirectory()
+    if arguments.long_match_only:
+        print(json.dumps(long_match(Path(folder.name), arguments.samples, random.Random(8))))
+        folder.cleanup()
+        return
     path = arguments.keep or Path(folder.name) / "bench.db"
     started = time.perf_counter()
     if arguments.reuse and arguments.keep and path.exists():
@@ -228,6 +318,7 @@ def main() -> None:
     result["events"] = events
     result["events_per_finished_match"] = round(events / (arguments.finished + arguments.active))
     result["bytes_per_event"] = round(path.stat().st_size / events)
+    result.update(long_match(Path(folder.name), arguments.samples, random.Random(8)))
     print(json.dumps(result))
     folder.cleanup()
 

@@ -3,6 +3,11 @@
 The event log (the actions) stays the truth: :func:`state_from_dict` restores exactly what
 :func:`state_to_dict` wrote, and :func:`gammon.flow.replay` of the same actions gives the same
 state, which the storage tests check.
+
+A dict may leave the actions out (``with_actions=False``): a snapshot stored next to the event
+log need not repeat it, and without it the dict no longer grows with every action. Both forms
+share :data:`FORMAT`; a dict without ``"actions"`` loads as a state with no history
+(``actions == ()``), one with them (every snapshot written before) loads as it always did.
 """
 
 from __future__ import annotations
@@ -17,15 +22,11 @@ from gammon.position import Position
 FORMAT = 1
 
 
-def state_to_dict(
-    state: MatchState, *, actions: list[dict[str, Any]] | None = None
-) -> dict[str, Any]:
-    """The state as a JSON-ready dict. ``actions`` may pass ``state.actions`` already converted
-    with :func:`action_to_dict` (a long match need not convert its whole history each time)."""
-    if actions is not None and len(actions) != len(state.actions):
-        raise ValueError(f"{len(actions)} action dicts for {len(state.actions)} actions")
+def state_to_dict(state: MatchState, *, with_actions: bool = True) -> dict[str, Any]:
+    """The state as a JSON-ready dict; ``with_actions=False`` leaves out the history, whose
+    size grows with the match, for a caller that keeps the actions elsewhere."""
     offer = state.resignation
-    return {
+    data: dict[str, Any] = {
         "format": FORMAT,
         "rules": state.rules.to_dict(),
         "phase": state.phase.value,
@@ -46,15 +47,18 @@ def state_to_dict(
             else {"player": offer.player, "level": int(offer.level), "resume": offer.resume.value}
         ),
         "games": [_game_to_dict(game) for game in state.games],
-        "actions": (actions if actions is not None else [action_to_dict(a) for a in state.actions]),
         "dice_events": state.dice_events,
         "game_starter": state.game_starter,
         "white": state.white,
         "last_roll": state.last_roll,
     }
+    if with_actions:
+        data["actions"] = [action_to_dict(action) for action in state.actions]
+    return data
 
 
 def state_from_dict(data: dict[str, Any]) -> MatchState:
+    """The state ``data`` holds; with no history when it was written without the actions."""
     if data.get("format") != FORMAT:
         raise ValueError(f"unknown snapshot format {data.get('format')!r}")
     rules = MatchRules.from_dict(data["rules"])
@@ -79,7 +83,7 @@ def state_from_dict(data: dict[str, Any]) -> MatchState:
             else ResignationOffer(offer["player"], WinKind(offer["level"]), Phase(offer["resume"]))
         ),
         games=tuple(_game_from_dict(game) for game in data["games"]),
-        actions=tuple(action_from_dict(action) for action in data["actions"]),
+        actions=tuple(action_from_dict(action) for action in data.get("actions", ())),
         dice_events=data["dice_events"],
         game_starter=data["game_starter"],
         white=data["white"],

@@ -95,9 +95,8 @@ class BoardView:
 
     @classmethod
     def from_state(cls, state: MatchState) -> BoardView:
-        last = state.actions[-1] if state.actions else None
-        opening = last.dice if isinstance(last, OpeningRoll) else None
         moving = state.phase is Phase.MOVING
+        opening = _opening_dice(state, moving)
         return cls(
             variant=state.variant,
             sides=(state.board_for(0).player, state.board_for(1).player),
@@ -161,3 +160,14 @@ def _leader(match: Match) -> int | None:
 
 def _pips(side: tuple[int, ...]) -> int:
     return sum(point * side[point] for point in range(1, 26))
+
+
+def _opening_dice(state: MatchState, moving: bool) -> tuple[int, int] | None:
+    """The dice of an opening roll waiting to be played, or None. A state read back from a
+    snapshot carries no history, so without it the position tells: in backgammon the opening
+    roll is the only roll played from the starting position."""
+    if state.actions:
+        last = state.actions[-1]
+        return last.dice if isinstance(last, OpeningRoll) else None
+    starting = state.variant is Variant.BACKGAMMON and state.position == Position.start()
+    return state.dice if moving and starting else None

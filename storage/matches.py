@@ -5,6 +5,11 @@ missing or stale), applies the action with the rules engine, then in one short w
 transaction checks and bumps the version (``UPDATE ... WHERE id = ? AND version = ?``), inserts
 the events and stores the new snapshot. A stale writer gets :class:`ConflictError` and writes
 nothing. No transaction stays open while the engine computes.
+
+The snapshot leaves the history out (the log holds it), so an append writes as much at move
+500 as at move 5. A state loaded from a snapshot therefore has no actions, and one kept in memory
+only those applied since it was loaded: who needs the whole history (the transcript, the .mat
+export) asks :meth:`MatchRepository.history` or :meth:`MatchRepository.with_history`.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -139,11 +144,16 @@ def _close_open_challenge(connection: Connection, challenge_id: int) -> None:
 
 @dataclass(frozen=True)
 class _Cached:
-    """A match state in memory: its version, and its actions as stored (when known)."""
+    """A match state in memory and the version it belongs to."""
 
     version: int
     state: MatchState
-    actions: list[dict[str, Any]] | None
+
+
+def _snapshot(state: MatchState) -> dict[str, Any]:
+    """What is stored as the match's snapshot: the state without its history, which the event
+    log holds, so that writing it costs the same however long the match has run."""
+    return state_to_dict(state, with_actions=False)
 
 
 def _now() -> datetime:
@@ -184,14 +194,8 @@ class MatchRepository:
         self._facts: dict[int, tuple[tuple[int, int], int | None]] = {}
         self._dice: dict[int, FairDice] = {}
 
-    def _remember(
-        self,
-        match_id: int,
-        version: int,
-        state: MatchState,
-        actions: list[dict[str, Any]] | None = None,
-    ) -> None:
-        self._states[match_id] = _Cached(version, state, actions)
+    def _remember(self, match_id: int, version: int, state: MatchState) -> None:
+        self._states[match_id] = _Cached(version, state)
         self._states.move_to_end(match_id)
         if len(self._states) > _STATE_CACHE_SIZE:
             self._states.popitem(last=False)
@@ -275,7 +279,7 @@ class MatchRepository:
             "rules": rules.to_dict(),
             "status": ACTIVE,
             "version": version,
-            "snapshot": state_to_dict(state, actions=action_dicts),
+            "snapshot": _snapshot(state),
             "snapshot_version": version,
             "turn_user_id": None if state.turn is None else player_ids[state.turn],
             "dice_commitment": commitment(server_seed),
@@ -330,7 +334,7 @@ class MatchRepository:
             match_id = await self.engine.write(write)
         except sa.exc.IntegrityError as error:  # a seat taken at the same moment elsewhere
             raise SeatTakenError(f"a player of the new match is seated: {error}") from None
-        self._remember(match_id, version, state, action_dicts)
+        self._remember(match_id, version, state)
         if steps:
             self._dice[match_id] = dice
         loaded = await self.load_match(match_id)
@@ -345,7 +349,8 @@ class MatchRepository:
         return None if value is None else bytes.fromhex(value)
 
     async def load_match(self, match_id: int) -> LoadedMatch:
-        """The match and its current state (rebuilt from the log if the snapshot is stale).
+        """The match and its current state (rebuilt from the log if the snapshot is stale). The
+        state carries no history when it comes from the snapshot: see :meth:`with_history`.
 
         When the state of the stored version is in memory already, the snapshot is not even
         read: the row says which version is current, the cache has that version's state."""
@@ -365,7 +370,7 @@ class MatchRepository:
         snapshot = row._mapping["snapshot"]
         if snapshot is not None and row._mapping["snapshot_version"] == info.version:
             state = state_from_dict(snapshot)
-            self._remember(match_id, info.version, state, snapshot["actions"])
+            self._remember(match_id, info.version, state)
             return LoadedMatch(info, state)
         state = replay(info.rules, await self.events(match_id))
         if info.status == ACTIVE:
@@ -379,17 +384,33 @@ class MatchRepository:
             await connection.execute(
                 sa.update(matches)
                 .where(matches.c.id == match_id, matches.c.version == version)
-                .values(snapshot=state_to_dict(state), snapshot_version=version)
+                .values(snapshot=_snapshot(state), snapshot_version=version)
             )
 
     async def events(self, match_id: int) -> list[Action]:
         """The event log in order: the truth of the match."""
-        rows = await self.engine.read(
-            sa.select(match_events.c.action)
-            .where(match_events.c.match_id == match_id)
-            .order_by(match_events.c.seq)
-        )
-        return [action_from_dict(action) for (action,) in rows]
+        return list(await self.history(match_id))
+
+    async def history(self, match_id: int, version: int | None = None) -> tuple[Action, ...]:
+        """The match's actions in order, read from the event log along its primary key: the
+        only place the history is kept. ``version`` stops at that version's last action, to go
+        with a state loaded at it while the match may have moved on since."""
+        query = sa.select(match_events.c.action).where(match_events.c.match_id == match_id)
+        if version is not None:
+            query = query.where(match_events.c.seq < version)
+        rows = await self.engine.read(query.order_by(match_events.c.seq))
+        return tuple(action_from_dict(action) for (action,) in rows)
+
+    async def with_history(self, loaded: LoadedMatch) -> LoadedMatch:
+        """``loaded`` with its whole history in the state, for the transcript and the export.
+
+        A state has one action for each event applied since it was loaded (none from a
+        snapshot), so the log is read only when it has fewer than its version's events, i.e.
+        unless it was replayed from the log or has been in memory since the match began."""
+        if len(loaded.state.actions) == loaded.info.version:
+            return loaded
+        actions = await self.history(loaded.info.id, loaded.info.version)
+        return LoadedMatch(loaded.info, replace(loaded.state, actions=actions))
 
     async def append_action(
         self,
@@ -426,11 +447,6 @@ class MatchRepository:
         state = steps[-1].after
         recorded = [new for step in steps for new in step.recorded]
         recorded_dicts = [action_to_dict(new) for new in recorded]
-        cached = self._states.get(match_id)
-        if cached is not None and cached.state is known and cached.actions is not None:
-            action_dicts = cached.actions + recorded_dicts
-        else:
-            action_dicts = [action_to_dict(each) for each in state.actions]
         moment = now or _now()
         new_version = expected_version + len(recorded)
         finished = state.phase is Phase.FINISHED
@@ -441,7 +457,7 @@ class MatchRepository:
             "b_expected": expected_version,
             "version": new_version,
             # A finished match is read rarely (exports, checks): its log alone is kept.
-            "snapshot": None if finished else state_to_dict(state, actions=action_dicts),
+            "snapshot": None if finished else _snapshot(state),
             "snapshot_version": None if finished else new_version,
             "status": FINISHED if finished else ACTIVE,
             "turn_user_id": None if turn is None or finished else players[turn],
@@ -474,7 +490,7 @@ class MatchRepository:
             raise ConflictError(
                 f"match {match_id} is no longer at version {expected_version}, or has ended"
             )
-        self._remember(match_id, new_version, state, action_dicts)
+        self._remember(match_id, new_version, state)
         return Appended(LoadedMatch(_info(row._mapping), state), tuple(recorded), tuple(steps))
 
     async def _at_version(self, match_id: int, expected_version: int) -> LoadedMatch:

@@ -75,6 +75,10 @@ class MatchInfo:
 
 @dataclass(frozen=True)
 class LoadedMatch:
+    """A match's row and its current state. The state's ``actions`` are only those applied
+    since it was loaded (none from a snapshot, which leaves the history to the event log):
+    ``MatchRepository.with_history`` gives the whole history."""
+
     info: MatchInfo
     state: MatchState
 
@@ -82,7 +86,8 @@ class LoadedMatch:
 @dataclass(frozen=True)
 class Step:
     """One action applied: the state before, what was recorded (the action in canonical form,
-    then what followed by itself, e.g. a roll that cannot be played) and the state after."""
+    then what followed by itself: a CannotMove right after a roll that cannot be played, so a
+    dance's dice are in the step itself) and the state after."""
 
     before: MatchState
     recorded: tuple[Any, ...]

@@ -244,7 +244,7 @@ class InfoCommands(PlayCommands):
             )
         players = await self._names(loaded)
         seed = await self.matches.reveal_seed(loaded.info.id)
-        files = self._files(loaded, [player.display_name for player in players], seed)
+        files = await self._files(loaded, [player.display_name for player in players], seed)
         text = _("The transcript of match {id}. Check it with: gammonbot verify FILE").format(
             id=loaded.info.id
         )
@@ -265,7 +265,7 @@ class InfoCommands(PlayCommands):
         players = await self._names(loaded)
         files = [
             file
-            for file in self._files(loaded, [player.display_name for player in players], None)
+            for file in await self._files(loaded, [player.display_name for player in players], None)
             if file.filename.endswith(".mat")
         ]
         if not files:

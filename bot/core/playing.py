@@ -476,9 +476,11 @@ class PlayCommands(CoreBase):
         after = step.after
         chat = context.request.chat
         notes: list[str] = []
-        for action in step.recorded:
+        # The roll a CannotMove follows is recorded in the same step: the state's history may
+        # start later (a loaded state has none).
+        for previous, action in zip((None, *step.recorded), step.recorded, strict=False):
             if isinstance(action, CannotMove):
-                dice = after.actions[-2].dice if isinstance(after.actions[-2], Roll) else None
+                dice = previous.dice if isinstance(previous, Roll) else None
                 roll = f"{dice[0]}-{dice[1]}" if dice else ""
                 notes.append(
                     _("{name} rolled {dice} and cannot move.").format(
@@ -642,16 +644,25 @@ class PlayCommands(CoreBase):
                 "\n".join(lines),
                 image=image,
                 board=view,
-                # Tens of milliseconds for a long match: not on the event loop's time.
-                attachments=await asyncio.to_thread(self._files, loaded, names, seed),
+                attachments=await self._files(loaded, names, seed),
                 mention=tuple(player.platform_user_id for player in players),
                 notify=wants_private_notice(*players),
                 slot=f"board:{loaded.info.id}",
             )
         ]
 
-    def _files(
+    async def _files(
         self, loaded: LoadedMatch, names: list[str], seed: bytes | None
+    ) -> tuple[Attachment, ...]:
+        """The transcript of the dice (given the revealed ``seed``) and the .mat file. Both need
+        every action, which a loaded state does not carry: they come from the event log."""
+        complete = await self.matches.with_history(loaded)
+        # Tens of milliseconds for a long match: not on the event loop's time.
+        return await asyncio.to_thread(self._attachments, complete, names, seed)
+
+    @staticmethod
+    def _attachments(
+        loaded: LoadedMatch, names: list[str], seed: bytes | None
     ) -> tuple[Attachment, ...]:
         files = []
         if seed is not None:
