@@ -62,9 +62,13 @@ def _open_count(connection: Connection, condition: Any, now: datetime) -> int:
 def _check_limits(
     connection: Connection, limits: ChallengeLimits, chat_id: int, user_id: int, now: datetime
 ) -> None:
-    if _open_count(connection, challenges.c.challenger_id == user_id, now) >= limits.per_user:
+    """Counted after the insert, in its transaction: the insert took SQLite's write lock, so
+    a challenge made at the same moment by another process is either counted here or waits
+    and counts this one (a leading read would run before the lock, outside the transaction,
+    and both could pass)."""
+    if _open_count(connection, challenges.c.challenger_id == user_id, now) > limits.per_user:
         raise ChallengeLimitError("user", limits.per_user)
-    if _open_count(connection, challenges.c.chat_id == chat_id, now) >= limits.per_chat:
+    if _open_count(connection, challenges.c.chat_id == chat_id, now) > limits.per_chat:
         raise ChallengeLimitError("chat", limits.per_chat)
 
 
@@ -106,10 +110,10 @@ class ChallengeRepository:
         }
 
         def write(connection: Connection) -> int:
-            if limits is not None:
-                _check_limits(connection, limits, chat_id, challenger_id, moment)
             result = connection.execute(sa.insert(challenges), values)
             assert result.inserted_primary_key is not None
+            if limits is not None:  # too many: raising rolls the insert back
+                _check_limits(connection, limits, chat_id, challenger_id, moment)
             return int(result.inserted_primary_key[0])
 
         return await self.get_challenge(await self.engine.write(write))

@@ -3,11 +3,14 @@ however many are open; names from mentions are cut to a sane length."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
-from bot.core.model import Actor
+from bot.core.model import Actor, ChatRef, Request
+from bot.core.service import Core
 from gammon.match_rules import MatchRules
-from storage import ChallengeLimits
+from storage import ChallengeLimits, Database
 from tests.bot.scripted import PLATFORM, Room
 
 
@@ -78,3 +81,28 @@ async def test_mentioned_names_are_cut_and_cleaned(room: Room) -> None:
     assert refused[0].text == "I cannot find that player."
     odd = await room.send("al\udcffice", command="help", argument="")
     assert odd  # answered, no crash
+
+
+async def test_the_limit_holds_for_two_processes_challenging_at_once(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    first, second = Database(url), Database(url)
+    await first.migrate()
+    limits = ChallengeLimits(per_user=1, per_chat=20)
+    cores = [
+        Core(database, render_images=False, challenge_limits=limits) for database in (first, second)
+    ]
+    chat = ChatRef(PLATFORM, "group")
+    for round_ in range(5):
+        anna = Actor(PLATFORM, f"anna{round_}", "Anna")
+        answers = await asyncio.gather(
+            *(
+                core.handle(
+                    Request(anna, chat, command="challenge", argument="3", event_id=f"{number}")
+                )
+                for number, core in enumerate(cores)
+            )
+        )
+        offered = [answer for answer in answers if answer[0].buttons]
+        assert len(offered) == 1, [answer[0].text for answer in answers]
+    await first.close()
+    await second.close()
