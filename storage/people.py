@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import RowMapping
+from sqlalchemy.engine import Connection, RowMapping
 
 from storage.database import Database
 from storage.errors import NotFoundError
@@ -24,6 +24,33 @@ _CHAT_BY_ACCOUNT = sa.select(chats).where(
     chats.c.platform_chat_id == sa.bindparam("account"),
 )
 _CHAT_BY_ID = sa.select(chats).where(chats.c.id == sa.bindparam("id"))
+
+
+def _write_merged(
+    connection: Connection,
+    table: sa.Table,
+    row_id: int,
+    column: str,
+    changes: dict[str, Any] | None,
+    values: dict[str, Any],
+) -> RowMapping | None:
+    """Set ``values`` on row ``row_id`` of ``table`` and merge ``changes`` into its JSON
+    ``column``, in the caller's transaction; the row as written, or None when there is none.
+
+    A merge read outside the transaction that writes it loses a merge made at the same moment
+    by another request. So the first statement writes the row (the values, or the column onto
+    itself) and reads the column back: that takes the lock before the read, and another merge,
+    in this process or another, waits for this one to commit and then reads what it wrote.
+    A SELECT ... FOR UPDATE would lock on PostgreSQL, but not on SQLite, where pysqlite opens
+    the transaction only at the first write: the SELECT would read outside it.
+    """
+    update = sa.update(table).where(table.c.id == row_id).returning(*table.c)
+    touch = update.values(values or {column: table.c[column]})
+    row = connection.execute(touch).mappings().first()
+    if row is None or changes is None:
+        return row
+    merge = update.values({column: {**row[column], **changes}})
+    return connection.execute(merge).mappings().one()
 
 
 def _user(data: RowMapping) -> UserRecord:
@@ -102,14 +129,18 @@ class UserRepository:
         return _user(row._mapping)
 
     async def set_preferences(self, user_id: int, preferences: dict[str, Any]) -> UserRecord:
-        """Merge ``preferences`` into the user's (e.g. ``{"auto_roll": False}``)."""
-        current = await self.get_user(user_id)
-        merged = {**current.preferences, **preferences}
-        async with self.engine.begin() as connection:
-            await connection.execute(
-                sa.update(users).where(users.c.id == user_id).values(preferences=merged)
-            )
-        return await self.get_user(user_id)
+        """Merge ``preferences`` into the user's (e.g. ``{"auto_roll": False}``), read and
+        written in one transaction so that changes made at the same moment all stay; the user
+        as written."""
+
+        def merge(connection: Connection) -> UserRecord | None:
+            row = _write_merged(connection, users, user_id, "preferences", preferences, {})
+            return None if row is None else _user(row)
+
+        written = await self.engine.write(merge)
+        if written is None:
+            raise NotFoundError(f"no user {user_id}")
+        return written
 
 
 class ChatRepository:
@@ -158,16 +189,18 @@ class ChatRepository:
         locale: str | None = None,
         settings: dict[str, Any] | None = None,
     ) -> ChatRecord:
-        """Set the chat's language and merge settings (e.g. the default match length)."""
-        current = await self.get_chat(chat_id)
-        values: dict[str, Any] = {}
-        if locale is not None:
-            values["locale"] = locale
-        if settings is not None:
-            values["settings"] = {**current.settings, **settings}
-        if values:
-            async with self.engine.begin() as connection:
-                await connection.execute(
-                    sa.update(chats).where(chats.c.id == chat_id).values(**values)
-                )
-        return await self.get_chat(chat_id)
+        """Set the chat's language and merge settings (e.g. the default match length), read
+        and written in one transaction so that changes made at the same moment all stay; the
+        chat as written."""
+        if locale is None and settings is None:
+            return await self.get_chat(chat_id)
+        values = {} if locale is None else {"locale": locale}
+
+        def merge(connection: Connection) -> ChatRecord | None:
+            row = _write_merged(connection, chats, chat_id, "settings", settings, values)
+            return None if row is None else _chat(row)
+
+        written = await self.engine.write(merge)
+        if written is None:
+            raise NotFoundError(f"no chat {chat_id}")
+        return written

@@ -6,7 +6,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
@@ -71,9 +72,9 @@ def clean_name(name: str, fallback: str) -> str:
     """A display name fit to store and show: no control or format characters, no lone
     surrogates (undecodable input), single spaces, at most :data:`MAX_NAME` characters.
 
-    >>> clean_name("al\udcffice\x00  smith", "u1")
+    >>> clean_name("al\\udcffice\\x00  smith", "u1")
     'al\ufffdice smith'
-    >>> clean_name("\x07", "u1")
+    >>> clean_name("\\x07", "u1")
     'u1'
     >>> len(clean_name("x" * 200_000, "u1"))
     64
@@ -94,6 +95,41 @@ def wants_private_notice(*users: UserRecord) -> tuple[str, ...]:
         for user in users
         if user.preferences.get("notify", True) and not user.preferences.get("unreachable")
     )
+
+
+@dataclass
+class _Held:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0  # requests holding or waiting for the lock
+
+
+class MatchLocks:
+    """One lock per match, kept only while a request holds or waits for it.
+
+    A lock kept for every match ever touched would grow with every match played. The count
+    of holders and waiters keeps the lock while anyone still needs it: a waiter and a request
+    arriving after the holder left share one lock, so they still exclude each other."""
+
+    def __init__(self) -> None:
+        self._held: dict[int, _Held] = {}
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    @asynccontextmanager
+    async def hold(self, match_id: int) -> AsyncIterator[None]:
+        """Hold the match's lock for the body (waiting for the request that has it)."""
+        held = self._held.get(match_id)
+        if held is None:
+            held = self._held[match_id] = _Held()
+        held.users += 1
+        try:
+            async with held.lock:
+                yield
+        finally:  # also when cancelled while waiting
+            held.users -= 1
+            if not held.users:
+                del self._held[match_id]
 
 
 class CoreBase:
@@ -118,13 +154,14 @@ class CoreBase:
         self.matches = MatchRepository(database)
         self.posted = PostedMessageRepository(database)  # for the adapters' slots
         self.render_images = render_images
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._locks = MatchLocks()
         self._admission = asyncio.Semaphore(REQUESTS_AT_ONCE)
         self._pending = 0  # requests being answered or waiting for their turn
         self.painter = shared_painter()
 
-    def _lock(self, match_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(match_id, asyncio.Lock())
+    def _lock(self, match_id: int) -> AbstractAsyncContextManager[None]:
+        """``async with self._lock(match_id):`` makes the requests for one match take turns."""
+        return self._locks.hold(match_id)
 
     async def _names(
         self, loaded: LoadedMatch, context: Context | None = None
