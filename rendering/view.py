@@ -165,9 +165,11 @@ def _pips(side: tuple[int, ...]) -> int:
 def _opening_dice(state: MatchState, moving: bool) -> tuple[int, int] | None:
     """The dice of an opening roll waiting to be played, or None. A state read back from a
     snapshot carries no history, so without it the position tells: in backgammon the opening
-    roll is the only roll played from the starting position."""
+    roll is the only roll played from the starting position, and never a double."""
     if state.actions:
         last = state.actions[-1]
         return last.dice if isinstance(last, OpeningRoll) else None
-    starting = state.variant is Variant.BACKGAMMON and state.position == Position.start()
-    return state.dice if moving and starting else None
+    dice = state.dice
+    if not moving or dice is None or dice[0] == dice[1] or state.variant is not Variant.BACKGAMMON:
+        return None
+    return dice if state.position == Position.start() else None
