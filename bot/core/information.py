@@ -3,7 +3,7 @@ seeds, transcripts and exports."""
 
 from __future__ import annotations
 
-from bot.core import rules_text
+from bot.core import registry, rules_text
 from bot.core.base import Context
 from bot.core.i18n import LOCALES, normalize_locale, translator
 from bot.core.model import Button, Message
@@ -65,27 +65,9 @@ class InfoCommands(PlayCommands):
 
     async def _help(self, context: Context, _argument: str) -> list[Message]:
         _ = context._
-        text = "\n".join(
-            [
-                _("gammonbot plays backgammon and long nardy in this chat."),
-                _(
-                    "/challenge @user [length] [nardy] [nocube] [money] [jacoby] [beaver] "
-                    "[time=24h] – offer a match"
-                ),
-                _("/accept – accept the newest challenge for you"),
-                _("/roll, /double – at the start of your turn"),
-                _("/move 13/10* 6/5 – play your dice"),
-                _("/resign [single|gammon|backgammon] – offer to resign"),
-                _("/board – show the board again; /matches – your active matches"),
-                _("/seed TEXT – your own client seed for the next match"),
-                _("/claim – win the match when your opponent's time has run out"),
-                _("/verify, /export – the dice transcript and the .mat file of your match"),
-                _("/rules [topic] – the rules, chapter by chapter"),
-                _("/settings – automatic rolls, forced moves, confirmation, board theme"),
-                _("/language en|de – your language"),
-                _("/defaults length N | language xx – the chat's defaults (administrators)"),
-            ]
-        )
+        lines = [_("gammonbot plays backgammon and long nardy in this chat.")]
+        lines += [_(command.help) for command in registry.COMMANDS if command.help]
+        text = "\n".join(lines)
         return [Message(context.request.chat, text, private_to=context.request.actor.user_id)]
 
     _SETTINGS: tuple[tuple[str, str, object], ...] = (

@@ -8,8 +8,10 @@ opening rolls are played, then the player who must act gets a board with the rig
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from bot.core import registry
 from bot.core.base import _MAX_TEXT, MAX_ACCOUNT_ID, Context, clean_name
 from bot.core.challenges import ChallengeCommands
 from bot.core.i18n import DEFAULT_LOCALE, normalize_locale
@@ -20,6 +22,12 @@ from bot.core.suggestions import SuggestionCommands
 from bot.core.tokens import BadTokenError, parse_token
 
 logger = logging.getLogger(__name__)
+
+Handler = Callable[[Context, str], Awaitable[list[Message]]]
+
+
+def _unknown(context: Context) -> str:
+    return context._("I do not know that command. /help lists them all.")
 
 
 class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
@@ -90,29 +98,10 @@ class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
 
     async def _command(self, context: Context, name: str, argument: str) -> list[Message]:
         argument = argument[:_MAX_TEXT]
-        handlers = {
-            "challenge": self._challenge,
-            "accept": self._accept_command,
-            "roll": self._roll_command,
-            "move": self._typed_move,
-            "double": self._double_command,
-            "resign": self._resign_command,
-            "board": self._board_command,
-            "matches": self._matches_command,
-            "help": self._help,
-            "start": self._help,
-            "language": self._language,
-            "seed": self._seed,
-            "verify": self._verify,
-            "export": self._export,
-            "rules": self._rules,
-            "settings": self._settings,
-            "defaults": self._chat_defaults,
-            "claim": self._claim_command,
-        }
-        handler = handlers.get(name)
-        if handler is None:
-            return context.refuse(context._("I do not know that command. /help lists them all."))
+        declared = registry.find(name)
+        if declared is None:
+            return context.refuse(_unknown(context))
+        handler: Handler = getattr(self, declared.handler)
         return await handler(context, argument)
 
     async def _press(self, context: Context, raw: str) -> list[Message]:

@@ -19,6 +19,7 @@ import discord
 from discord import app_commands
 
 from bot.config import Settings
+from bot.core import registry
 from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
@@ -31,28 +32,7 @@ logger = logging.getLogger(__name__)
 
 READY_TIMEOUT: Final = 60.0
 STOP_GRACE: Final = 10.0
-_COMMANDS: Final = frozenset(
-    [
-        "challenge",
-        "accept",
-        "roll",
-        "move",
-        "double",
-        "resign",
-        "board",
-        "matches",
-        "help",
-        "start",
-        "language",
-        "seed",
-        "verify",
-        "export",
-        "rules",
-        "settings",
-        "defaults",
-        "claim",
-    ]
-)
+_COMMANDS: Final = registry.NAMES  # what the text fallback reads as a command
 _USER_MENTION: Final = re.compile(r"<@!?(\d{1,20})>")
 
 

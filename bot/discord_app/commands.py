@@ -16,24 +16,12 @@ from discord import app_commands
 from discord.app_commands import Choice
 from discord.app_commands import locale_str as _
 
-from bot.core import rules_text
+from bot.core import registry, rules_text
 
 Run = Callable[[discord.Interaction[Any], str, str, tuple[discord.abc.User, ...]], Awaitable[None]]
 Suggest = Callable[[discord.Interaction[Any], str], Awaitable[list[str]]]
 
 MAX_CHOICES: Final = 25
-_SIMPLE: Final = (
-    ("accept", _("Accept the newest challenge for you here")),
-    ("roll", _("Roll the dice")),
-    ("double", _("Offer a double")),
-    ("claim", _("Win the match when your opponent's time has run out")),
-    ("board", _("Show the board of your match again")),
-    ("matches", _("Your active matches")),
-    ("help", _("What I can do")),
-    ("settings", _("Automatic rolls, forced moves, confirmation, board theme")),
-    ("verify", _("The dice transcript of your last match")),
-    ("export", _("The .mat file and dice transcript of your last match")),
-)
 _TIME_LIMITS: Final = (
     Choice(name=_("12 hours"), value="time=12h"),
     Choice(name=_("1 day"), value="time=24h"),
@@ -56,22 +44,13 @@ def build_commands(
 ) -> list[app_commands.Command[Any, Any, Any] | app_commands.Group]:
     """Every application command, calling ``run(interaction, command, argument, mentions)``."""
     commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = [
-        _simple(name, description, run) for name, description in _SIMPLE
+        _simple(command.name, _(command.summary), run)
+        for command in registry.LISTED
+        if not command.options and not command.admin
     ]
 
-    @app_commands.command(
-        name="challenge", description=_("Offer a match, to someone or to anyone here")
-    )
-    @app_commands.describe(
-        opponent=_("Whom you challenge; leave it out for an open challenge"),
-        length=_("Match length in points"),
-        money=_("A money game instead of a match"),
-        variant=_("Backgammon or long nardy"),
-        cube=_("Play with the doubling cube"),
-        time=_("Time limit for each move"),
-        jacoby=_("Money games: gammons count only after a double"),
-        beavers=_("Money games: beavers are allowed"),
-    )
+    @app_commands.command(name="challenge", description=_summary("challenge"))
+    @app_commands.describe(**_option_descriptions("challenge"))
     @app_commands.choices(
         variant=[
             Choice(name=_("Backgammon"), value="backgammon"),
@@ -99,8 +78,8 @@ def build_commands(
         mentions = (opponent,) if opponent is not None else ()
         await run(interaction, "challenge", " ".join(words), mentions)
 
-    @app_commands.command(name="move", description=_("Play your dice, e.g. 13/10* 6/5"))
-    @app_commands.describe(play=_("Your play; start typing to see the legal ones"))
+    @app_commands.command(name="move", description=_summary("move"))
+    @app_commands.describe(**_option_descriptions("move"))
     async def move(
         interaction: discord.Interaction[Any], play: app_commands.Range[str, 1, 100]
     ) -> None:
@@ -111,8 +90,8 @@ def build_commands(
         plays = await suggest(interaction, typed)
         return [Choice(name=play[:100], value=play[:100]) for play in plays[:MAX_CHOICES]]
 
-    @app_commands.command(name="resign", description=_("Offer to resign"))
-    @app_commands.describe(level=_("What you concede"))
+    @app_commands.command(name="resign", description=_summary("resign"))
+    @app_commands.describe(**_option_descriptions("resign"))
     @app_commands.choices(
         level=[
             Choice(name=_("Single game"), value="single"),
@@ -123,8 +102,8 @@ def build_commands(
     async def resign(interaction: discord.Interaction[Any], level: str = "single") -> None:
         await run(interaction, "resign", level, ())
 
-    @app_commands.command(name="rules", description=_("The rules, chapter by chapter"))
-    @app_commands.describe(topic=_("The chapter"))
+    @app_commands.command(name="rules", description=_summary("rules"))
+    @app_commands.describe(**_option_descriptions("rules"))
     @app_commands.choices(
         topic=[
             Choice(name=_(rules_text.chapter_title(_english, chapter)), value=chapter.topic)
@@ -134,22 +113,20 @@ def build_commands(
     async def rules(interaction: discord.Interaction[Any], topic: str = "overview") -> None:
         await run(interaction, "rules", topic, ())
 
-    @app_commands.command(name="language", description=_("The language I speak with you"))
-    @app_commands.describe(language=_("Your language"))
+    @app_commands.command(name="language", description=_summary("language"))
+    @app_commands.describe(**_option_descriptions("language"))
     @app_commands.choices(language=list(_LANGUAGES))
     async def language(interaction: discord.Interaction[Any], language: str) -> None:
         await run(interaction, "language", language, ())
 
-    @app_commands.command(name="seed", description=_("Your own client seed for the next match"))
-    @app_commands.describe(seed=_("Any text, up to 64 characters"))
+    @app_commands.command(name="seed", description=_summary("seed"))
+    @app_commands.describe(**_option_descriptions("seed"))
     async def seed(
         interaction: discord.Interaction[Any], seed: app_commands.Range[str, 1, 64]
     ) -> None:
         await run(interaction, "seed", seed, ())
 
-    defaults = app_commands.Group(
-        name="defaults", description=_("This chat's defaults for new matches")
-    )
+    defaults = app_commands.Group(name="defaults", description=_summary("defaults"))
 
     @defaults.command(name="show", description=_("Show this chat's defaults"))
     async def defaults_show(interaction: discord.Interaction[Any]) -> None:
@@ -177,6 +154,21 @@ def build_commands(
 
     commands += [challenge, move, resign, rules, language, seed, defaults]
     return commands
+
+
+def _declared(name: str) -> registry.Command:
+    command = registry.find(name)
+    assert command is not None, name
+    return command
+
+
+def _summary(name: str) -> app_commands.locale_str:
+    """The registry's one-line summary of a command, translated by the catalog translator."""
+    return _(_declared(name).summary)
+
+
+def _option_descriptions(name: str) -> dict[str, app_commands.locale_str]:
+    return {option.name: _(option.description) for option in _declared(name).options}
 
 
 def _simple(
