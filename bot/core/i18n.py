@@ -8,7 +8,7 @@ from __future__ import annotations
 import gettext
 from functools import lru_cache
 from pathlib import Path
-from typing import Final
+from typing import Final, Protocol
 
 LOCALES: Final = ("en", "de")
 DEFAULT_LOCALE: Final = "en"
@@ -22,6 +22,51 @@ def normalize_locale(value: str | None) -> str | None:
         return None
     language = value.replace("_", "-").split("-")[0].lower()
     return language if language in LOCALES else None
+
+
+class _Person(Protocol):
+    @property
+    def preferences(self) -> dict[str, object]: ...
+    @property
+    def locale(self) -> str | None: ...
+
+
+class _Room(Protocol):
+    @property
+    def settings(self) -> dict[str, object]: ...
+    @property
+    def locale(self) -> str | None: ...
+
+
+def first_locale(*candidates: object) -> str:
+    """The first candidate that names a language we speak (``de-AT`` counts as ``de``), else
+    the default.
+
+    >>> first_locale(None, "fr", "de-AT", "en")
+    'de'
+    >>> first_locale()
+    'en'
+    """
+    for candidate in candidates:
+        found = normalize_locale(candidate if isinstance(candidate, str) else None)
+        if found is not None:
+            return found
+    return DEFAULT_LOCALE
+
+
+def resolve_locale(
+    user: _Person | None = None, chat: _Room | None = None, actor: str | None = None
+) -> str:
+    """The one order in which the bot picks a language: the user's own choice (/language),
+    the chat's (/defaults language), the language of the client acting now, the language the
+    platform last gave for the user, the chat's platform language, English."""
+    return first_locale(
+        user.preferences.get("language") if user else None,
+        chat.settings.get("language") if chat else None,
+        actor,
+        user.locale if user else None,
+        chat.locale if chat else None,
+    )
 
 
 @lru_cache(maxsize=len(LOCALES))

@@ -5,7 +5,7 @@ deep links): the actor is in their private chat with the bot, the challenge live
 from __future__ import annotations
 
 from bot.core.base import CoreBase
-from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
+from bot.core.i18n import resolve_locale, translator
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.tokens import Token, format_token
 from storage import NotFoundError
@@ -28,7 +28,7 @@ class LinkCommands(CoreBase):
         except NotFoundError:
             chat = None
         if chat is None or chat.platform != actor.platform:
-            _ = translator(normalize_locale(actor.locale) or DEFAULT_LOCALE).gettext
+            _ = translator(resolve_locale(actor=actor.locale)).gettext
             return [
                 Message(
                     private_chat,

@@ -11,7 +11,7 @@ import logging
 from datetime import datetime, timedelta
 
 from bot.core.base import wants_private_notice
-from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
+from bot.core.i18n import resolve_locale, translator
 from bot.core.model import Button, ChatRef, Message
 from bot.core.service import Core
 from bot.core.tokens import Token, format_token
@@ -39,7 +39,7 @@ class Clock:
                 continue
             chat = await self.core.chats.get_chat(offer.chat_id)
             challenger = await self.core.users.get_user(offer.challenger_id)
-            locale = self._chat_locale(chat.settings, chat.locale)
+            locale = resolve_locale(chat=chat)
             _ = translator(locale).gettext
             messages.append(
                 Message(
@@ -66,19 +66,7 @@ class Clock:
             return []
         chat = await self.core.chats.get_chat(info.chat_id)
         late = await self.core.users.get_user(info.turn_user_id)
-        locale = normalize_locale(late.preferences.get("language")) or self._chat_locale(
-            chat.settings, chat.locale
-        )
-        return await self.core.settle_unanswered_resignation(info.id, locale)
-
-    @staticmethod
-    def _chat_locale(settings: dict[str, object], locale: str | None) -> str:
-        chosen = settings.get("language")
-        return (
-            normalize_locale(chosen if isinstance(chosen, str) else None)
-            or normalize_locale(locale)
-            or DEFAULT_LOCALE
-        )
+        return await self.core.settle_unanswered_resignation(info.id, resolve_locale(late, chat))
 
     async def _remind(self, info: MatchInfo, now: datetime) -> list[Message]:
         if info.deadline is None or info.move_time_limit is None or info.turn_user_id is None:
@@ -107,9 +95,7 @@ class Clock:
         waiting_id = info.player_ids[1] if info.player_ids[0] == late.id else info.player_ids[0]
         waiting = await self.core.users.get_user(waiting_id)
         where = ChatRef(chat.platform, chat.platform_chat_id)
-        locale = normalize_locale(late.preferences.get("language")) or self._chat_locale(
-            chat.settings, chat.locale
-        )
+        locale = resolve_locale(late, chat)
         _ = translator(locale).gettext
         if stage == TIME_UP:
             claim = format_token(Token("claim", "m", info.id, info.version))

@@ -14,7 +14,7 @@ from dataclasses import replace
 from bot.core import registry
 from bot.core.base import _MAX_TEXT, MAX_ACCOUNT_ID, Context, clean_name
 from bot.core.challenges import ChallengeCommands
-from bot.core.i18n import DEFAULT_LOCALE, normalize_locale
+from bot.core.i18n import normalize_locale, resolve_locale
 from bot.core.information import InfoCommands
 from bot.core.links import LinkCommands
 from bot.core.model import Actor, Message, Request
@@ -87,13 +87,7 @@ class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
         chat = await self.chats.upsert_chat(
             request.chat.platform, request.chat.chat_id, normalize_locale(request.chat.locale)
         )
-        locale = (
-            normalize_locale(user.preferences.get("language"))
-            or normalize_locale(chat.settings.get("language"))
-            or normalize_locale(actor.locale)
-            or normalize_locale(chat.locale)
-            or DEFAULT_LOCALE
-        )
+        locale = resolve_locale(user, chat, actor.locale)
         return Context(request, user, chat, locale)
 
     async def _command(self, context: Context, name: str, argument: str) -> list[Message]:

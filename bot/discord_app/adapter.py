@@ -20,7 +20,7 @@ from discord import app_commands
 
 from bot.config import Settings
 from bot.core import registry
-from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
+from bot.core.i18n import first_locale, translator
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 from bot.discord_app.buttons import ActionButton
@@ -52,7 +52,7 @@ def chat_of(interaction: discord.Interaction[Any]) -> ChatRef:
 def _gettext(interaction: discord.Interaction[Any]) -> Callable[[str], str]:
     """The user's Discord language (the core answers in the language chosen with /language;
     the few texts of the adapter itself follow the client)."""
-    return translator(normalize_locale(str(interaction.locale)) or DEFAULT_LOCALE).gettext
+    return translator(first_locale(str(interaction.locale))).gettext
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:

@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import discord
 
-from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
+from bot.core.i18n import first_locale, translator
 from bot.core.model import Actor, Message
 from bot.core.service import Core
 from bot.discord_app.buttons import make_view
@@ -57,12 +57,7 @@ def make_files(message: Message) -> list[discord.File]:
 
 def _gettext(user_locale: str, message: Message) -> Any:
     """The language the command layer chose for the message, else the client's."""
-    locale = (
-        normalize_locale(message.locale)
-        or normalize_locale(user_locale)
-        or normalize_locale(message.chat.locale)
-    )
-    return translator(locale or DEFAULT_LOCALE).gettext
+    return translator(first_locale(message.locale, user_locale, message.chat.locale)).gettext
 
 
 class Poster:

@@ -29,7 +29,7 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot.config import Settings
-from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
+from bot.core.i18n import first_locale, translator
 from bot.core.model import Message, Request
 from bot.core.service import Core
 from bot.telegram_app.commands import COMMANDS, register_commands
@@ -211,7 +211,7 @@ class TelegramAdapter:
 
     async def _unknown_username(self, message: TelegramMessage, username: str) -> None:
         user = message.from_user
-        locale = normalize_locale(user.language_code if user else None) or DEFAULT_LOCALE
+        locale = first_locale(user.language_code if user else None)
         _ = translator(locale).gettext
         await message.reply_text(
             _(
@@ -222,7 +222,7 @@ class TelegramAdapter:
 
     async def _apologise(self, message: TelegramMessage) -> None:
         user = message.from_user
-        locale = normalize_locale(user.language_code if user else None) or DEFAULT_LOCALE
+        locale = first_locale(user.language_code if user else None)
         try:
             await message.reply_text(
                 translator(locale).gettext("Sorry, something went wrong. Please try again.")
@@ -239,7 +239,7 @@ class TelegramAdapter:
         if query is None:
             return
         pressed = query.message
-        locale = normalize_locale(query.from_user.language_code) or DEFAULT_LOCALE
+        locale = first_locale(query.from_user.language_code)
         _ = translator(locale).gettext
         if not isinstance(pressed, TelegramMessage) or query.data is None:
             await self._answer(query, _("That button is out of date."))

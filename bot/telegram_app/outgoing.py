@@ -28,7 +28,7 @@ from telegram import Message as SentMessage
 from telegram.constants import MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.core.i18n import DEFAULT_LOCALE, normalize_locale, translator
+from bot.core.i18n import first_locale, resolve_locale, translator
 from bot.core.model import Actor, Message
 from bot.core.service import Core
 from bot.core.tokens import BadTokenError, parse_token
@@ -338,20 +338,11 @@ def _preview_slot(message: Message) -> str | None:
 
 def _locale_of(message: Message) -> str:
     """The language the command layer wrote the message in."""
-    return (
-        normalize_locale(message.locale) or normalize_locale(message.chat.locale) or DEFAULT_LOCALE
-    )
+    return first_locale(message.locale, message.chat.locale)
 
 
 def _user_locale(user: UserRecord | None) -> str:
-    if user is None:
-        return DEFAULT_LOCALE
-    chosen = user.preferences.get("language")
-    return (
-        normalize_locale(chosen if isinstance(chosen, str) else None)
-        or normalize_locale(user.locale)
-        or DEFAULT_LOCALE
-    )
+    return resolve_locale(user)
 
 
 def _clip(text: str, limit: int) -> str:

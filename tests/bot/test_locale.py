@@ -1,0 +1,26 @@
+"""One order for choosing a language, used by the core, the clock and the adapters."""
+
+from __future__ import annotations
+
+from bot.core.i18n import resolve_locale
+from storage import ChatRecord, UserRecord
+
+
+def _user(language: str | None = None, locale: str | None = None) -> UserRecord:
+    preferences = {"language": language} if language else {}
+    return UserRecord(1, "test", "u1", "U", locale, preferences)
+
+
+def _chat(language: str | None = None, locale: str | None = None) -> ChatRecord:
+    settings = {"language": language} if language else {}
+    return ChatRecord(1, "test", "c1", locale, settings)
+
+
+def test_the_users_choice_comes_first_then_the_chats_then_the_clients() -> None:
+    assert resolve_locale(_user("de"), _chat("en"), "en") == "de"
+    assert resolve_locale(_user(), _chat("de"), "en") == "de"
+    assert resolve_locale(_user(locale="en"), _chat(locale="en"), "de-AT") == "de"
+    assert resolve_locale(_user(locale="de"), _chat(locale="en"), None) == "de"
+    assert resolve_locale(_user(), _chat(locale="de_CH"), "fr") == "de"
+    assert resolve_locale(_user(language="xx"), None, None) == "en"
+    assert resolve_locale() == "en"
