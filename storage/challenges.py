@@ -175,14 +175,6 @@ class ChallengeRepository:
             found += [offer for offer in offers if offer.expires_at > now][:1]
         return max(found, key=lambda offer: offer.id, default=None)
 
-    async def open_challenges(self, chat_id: int) -> list[ChallengeRecord]:
-        rows = await self.engine.read(
-            sa.select(*_PUBLIC)
-            .where(challenges.c.chat_id == chat_id, challenges.c.state == OPEN)
-            .order_by(challenges.c.id)
-        )
-        return [_challenge(row._mapping) for row in rows]
-
     async def due_challenges(self, now: datetime) -> list[ChallengeRecord]:
         """Open challenges past their expiry, for the scheduler to close."""
         rows = await self.engine.read(

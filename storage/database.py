@@ -79,10 +79,6 @@ class Database:
     async def close(self) -> None:
         await self.engine.dispose()
 
-    def backup(self, target: str | Path) -> None:
-        """A consistent online copy of this SQLite database."""
-        backup_sqlite(str(self.url), target)
-
 
 def backup_sqlite(url: str, target: str | Path) -> None:
     """A consistent online copy of the SQLite database at ``url`` (SQLite's backup API),

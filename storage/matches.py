@@ -540,21 +540,6 @@ class MatchRepository:
         self._dice[match_id] = dice
         return dice.roll(nonce)
 
-    async def set_client_seed(
-        self, match_id: int, player: int, seed: str, *, now: datetime | None = None
-    ) -> MatchInfo:
-        """A player's own client seed; only before the first dice event of the match."""
-        column = "client_seed0" if player == 0 else "client_seed1"
-        async with self.engine.begin() as connection:
-            result = await connection.execute(
-                sa.update(matches)
-                .where(matches.c.id == match_id, matches.c.version == 0)
-                .values({column: seed, "updated_at": now or _now()})
-            )
-            if result.rowcount != 1:
-                raise ConflictError("client seeds can be set only before the first roll")
-        return (await self.load_match(match_id)).info
-
     async def reveal_seed(self, match_id: int) -> bytes:
         """The server seed, once the match has ended (for the transcript)."""
         row = (
@@ -568,47 +553,11 @@ class MatchRepository:
             raise SeedStillSecretError(f"match {match_id} is still being played")
         return bytes.fromhex(row[1])
 
-    async def end_match(
-        self, match_id: int, expected_version: int, status: str, *, now: datetime | None = None
-    ) -> None:
-        """Close a match that did not finish by play: ``abandoned`` or ``expired``."""
-        if status not in ("abandoned", "expired"):
-            raise ValueError("a match ends by play, or is abandoned or expired")
-        moment = now or _now()
-        async with self.engine.begin() as connection:
-            result = await connection.execute(
-                sa.update(matches)
-                .where(
-                    matches.c.id == match_id,
-                    matches.c.version == expected_version,
-                    matches.c.status == ACTIVE,
-                )
-                .values(
-                    status=status,
-                    finished_at=moment,
-                    updated_at=moment,
-                    deadline=None,
-                    turn_user_id=None,
-                )
-            )
-            if result.rowcount != 1:
-                raise ConflictError(f"match {match_id} changed or has already ended")
-            await connection.execute(_FREE_SEATS, {"match_id": match_id})
-
     async def set_board_messages(self, match_id: int, messages: dict[str, Any]) -> None:
         """Remember the platform message ids of the current board (for later edits)."""
         async with self.engine.begin() as connection:
             await connection.execute(
                 sa.update(matches).where(matches.c.id == match_id).values(board_messages=messages)
-            )
-
-    async def drop_snapshot(self, match_id: int) -> None:
-        """Forget the cached state (tests and repairs): the next load replays the log."""
-        async with self.engine.begin() as connection:
-            await connection.execute(
-                sa.update(matches)
-                .where(matches.c.id == match_id)
-                .values(snapshot=None, snapshot_version=None)
             )
 
     async def _infos(self, *conditions: Any) -> list[MatchInfo]:
@@ -643,14 +592,6 @@ class MatchRepository:
             sa.or_(matches.c.player0_id == user_id, matches.c.player1_id == user_id),
         )
 
-    async def matches_waiting_on(self, user_id: int) -> list[MatchInfo]:
-        """Active matches where it is this user's turn to act."""
-        return await self._infos(matches.c.status == ACTIVE, matches.c.turn_user_id == user_id)
-
     async def timed_matches(self) -> list[MatchInfo]:
         """Active matches with a move time limit running (for reminders and claims)."""
         return await self._infos(matches.c.status == ACTIVE, matches.c.deadline.is_not(None))
-
-    async def due_deadlines(self, now: datetime) -> list[MatchInfo]:
-        """Active matches whose move time limit has run out."""
-        return await self._infos(matches.c.status == ACTIVE, matches.c.deadline <= now)

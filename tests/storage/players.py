@@ -6,11 +6,14 @@ import os
 import random
 from dataclasses import dataclass
 
+import sqlalchemy as sa
+
 from gammon.actions import Action, OpeningRoll, Roll
 from gammon.fair_dice import FairDice
 from gammon.flow import MatchState, Phase
 from gammon.match_rules import MatchRules
 from storage import ChatRepository, Database, LoadedMatch, MatchRepository, UserRepository
+from storage.schema import matches
 from tests.gammon.selfplay import random_action
 
 
@@ -60,3 +63,15 @@ async def next_action(
     if isinstance(action, Roll) and state.phase is Phase.ROLLING:
         return Roll(action.player, await matches.dice_for(match_id, state.dice_events))
     return action
+
+
+async def drop_snapshot(table: Table, match_id: int) -> None:
+    """Forget a match's cached state, as a crash before the snapshot was written would: the
+    next load must replay the log. (Done with SQL: the bot never needs it.)"""
+    async with table.database.engine.begin() as connection:
+        await connection.execute(
+            sa.update(matches)
+            .where(matches.c.id == match_id)
+            .values(snapshot=None, snapshot_version=None)
+        )
+    table.matches._states.pop(match_id, None)

@@ -25,7 +25,7 @@ from gammon.fair_dice import FairDice, commitment, join_client_seeds, transcript
 from gammon.flow import ActionError, Phase, replay
 from gammon.match_rules import MatchRules
 from storage import ChallengeRepository, ConflictError, SeedStillSecretError, UserRepository
-from tests.storage.players import Table, next_action
+from tests.storage.players import Table, drop_snapshot, next_action
 
 
 async def play(table: Table, match_id: int, steps: int, seed: int) -> int:
@@ -95,7 +95,7 @@ async def test_deleted_snapshots_come_back_identical(table: Table) -> None:
         await play(table, match.info.id, 60 + number * 10, seed=number)
         loaded.append(await table.matches.load_match(match.info.id))
     for match in loaded:
-        await table.matches.drop_snapshot(match.info.id)
+        await drop_snapshot(table, match.info.id)
     for match in loaded:
         again = await table.matches.load_match(match.info.id)
         assert again.state == match.state
@@ -145,7 +145,7 @@ async def test_every_action_type_round_trips_through_the_log(table: Table) -> No
         "AcceptResignation",
         "RejectResignation",
     }
-    await table.matches.drop_snapshot(match_id)
+    await drop_snapshot(table, match_id)
     assert (await table.matches.load_match(match_id)).state == replay(
         MatchRules(length=0, beavers=True), events
     )
@@ -183,16 +183,6 @@ async def test_the_seed_stays_secret_until_the_match_ends(table: Table) -> None:
     assert verify_transcript(transcript(dice, rolls)).ok
 
 
-async def test_client_seeds_can_be_set_only_before_the_first_roll(table: Table) -> None:
-    match = await table.new_match()
-    info = await table.matches.set_client_seed(match.info.id, 1, "my own seed")
-    assert info.client_seeds == ("seed-anna", "my own seed")
-    dice = await table.matches.dice_for(match.info.id, 0)
-    await table.matches.append_action(match.info.id, 0, OpeningRoll(dice))
-    with pytest.raises(ConflictError):
-        await table.matches.set_client_seed(match.info.id, 0, "too late")
-
-
 async def test_queries_for_the_command_layer(table: Table) -> None:
     now = datetime(2026, 11, 29, 12, tzinfo=UTC)
     match = await table.matches.create_match(
@@ -209,16 +199,14 @@ async def test_queries_for_the_command_layer(table: Table) -> None:
     assert found.info.id == match.info.id
     assert await table.matches.active_match_for(table.chat_id + 1, table.player_ids[1]) is None
     appended = await table.matches.append_action(match.info.id, 0, OpeningRoll((3, 1)), now=now)
-    waiting = await table.matches.matches_waiting_on(table.player_ids[0])
-    assert [info.id for info in waiting] == [match.info.id]
-    assert await table.matches.matches_waiting_on(table.player_ids[1]) == []
+    assert appended.match.info.turn_user_id == table.player_ids[0]  # 3-1: player 0 starts
     assert appended.match.info.deadline == now + timedelta(hours=1)
-    assert await table.matches.due_deadlines(now + timedelta(minutes=59)) == []
-    due = await table.matches.due_deadlines(now + timedelta(hours=1))
-    assert [info.id for info in due] == [match.info.id]
-    await table.matches.end_match(match.info.id, 1, "expired", now=now + timedelta(hours=1))
-    assert await table.matches.due_deadlines(now + timedelta(days=9)) == []
-    assert await table.matches.reveal_seed(match.info.id) == bytes(32)
+    timed = await table.matches.timed_matches()
+    assert [(info.id, info.deadline) for info in timed] == [
+        (match.info.id, now + timedelta(hours=1))
+    ]
+    mine = await table.matches.active_matches_of(table.player_ids[1])
+    assert [info.id for info in mine] == [match.info.id]
 
 
 async def test_users_chats_and_challenges(table: Table) -> None:
@@ -236,9 +224,11 @@ async def test_users_chats_and_challenges(table: Table) -> None:
         rules=MatchRules(length=5),
         move_time_limit=None,
     )
-    assert [open_offer.id for open_offer in await challenges.open_challenges(table.chat_id)] == [
-        offer.id
-    ]
+    found = await challenges.open_challenge_for(
+        table.chat_id, table.player_ids[1], datetime.now(UTC)
+    )
+    assert found is not None
+    assert found.id == offer.id
     accepted = await challenges.answer_challenge(offer.id, "accepted")
     assert accepted.state == "accepted"
     with pytest.raises(ConflictError):
