@@ -141,14 +141,16 @@ def open_filled(path: Path) -> sqlite3.Connection:
     connection.execute("PRAGMA journal_mode=WAL")
     connection.execute("PRAGMA synchronous=OFF")
     connection.executemany(
-        "INSERT INTO users VALUES (?,?,?,?,?,?,?)",
+        "INSERT INTO users (id, platform, platform_user_id, display_name, locale, preferences, "
+        "created_at) VALUES (?,?,?,?,?,?,?)",
         [
             (user, "telegram", str(user), f"Player {user}", None, "{}", NOW)
             for user in range(1, 2001)
         ],
     )
     connection.executemany(
-        "INSERT INTO chats VALUES (?,?,?,?,?,?)",
+        "INSERT INTO chats (id, platform, platform_chat_id, locale, settings, created_at) "
+        "VALUES (?,?,?,?,?,?)",
         [(chat, "telegram", str(-chat), None, "{}", NOW) for chat in range(1, 501)],
     )
     return connection

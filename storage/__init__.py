@@ -19,6 +19,8 @@ from storage.records import (
     ChatRecord,
     LoadedMatch,
     MatchInfo,
+    PendingMove,
+    Preferences,
     Step,
     UserRecord,
 )
@@ -39,7 +41,9 @@ __all__ = [
     "MatchInfo",
     "MatchRepository",
     "NotFoundError",
+    "PendingMove",
     "PostedMessageRepository",
+    "Preferences",
     "Roller",
     "SeatTakenError",
     "SeedStillSecretError",

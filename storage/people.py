@@ -1,4 +1,5 @@
-"""Users and chats: who plays, where, in which language, with which preferences."""
+"""Users and chats: who plays, where, in which language, with which preferences, and the
+little state a user carries between requests (a play to confirm, a chosen seed, closed DMs)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from sqlalchemy.engine import Connection, RowMapping
 
 from storage.database import Database
 from storage.errors import NotFoundError
-from storage.records import ChatRecord, UserRecord
+from storage.records import ChatRecord, PendingMove, UserRecord
 from storage.schema import chats, users
 
 # Built once: the lookups every request makes.
@@ -24,6 +25,9 @@ _CHAT_BY_ACCOUNT = sa.select(chats).where(
     chats.c.platform_chat_id == sa.bindparam("account"),
 )
 _CHAT_BY_ID = sa.select(chats).where(chats.c.id == sa.bindparam("id"))
+# The columns of the play awaiting [Confirm]: written and cleared together.
+_PENDING = ("pending_match_id", "pending_version", "pending_play")
+_NO_PENDING = dict.fromkeys(_PENDING)
 
 
 def _write_merged(
@@ -61,7 +65,18 @@ def _user(data: RowMapping) -> UserRecord:
         display_name=data["display_name"],
         locale=data["locale"],
         preferences=dict(data["preferences"]),
+        pending_move=_pending(data),
+        unreachable=bool(data["unreachable"]),
+        next_seed=data["next_seed"],
+        next_seed_at=data["next_seed_at"],
     )
+
+
+def _pending(data: RowMapping) -> PendingMove | None:
+    match_id, version, play = (data[key] for key in _PENDING)
+    if match_id is None or version is None or play is None:
+        return None
+    return PendingMove(match_id, version, play)
 
 
 def _chat(data: RowMapping) -> ChatRecord:
@@ -141,6 +156,73 @@ class UserRepository:
         if written is None:
             raise NotFoundError(f"no user {user_id}")
         return written
+
+    async def set_pending_move(self, user_id: int, pending: PendingMove | None) -> UserRecord:
+        """Remember the play shown for confirmation (None: forget it); a newer preview
+        replaces an older one. The user as written."""
+        if pending is None:
+            return await self._set(user_id, _NO_PENDING)
+        values = {
+            "pending_match_id": pending.match_id,
+            "pending_version": pending.version,
+            "pending_play": pending.play,
+        }
+        return await self._set(user_id, values)
+
+    async def take_pending_move(self, user_id: int) -> PendingMove | None:
+        """The play awaiting confirmation, cleared in the same transaction: of two presses
+        of [Confirm] at once, in this process or another, only one gets it.
+
+        The first statement writes (the columns onto themselves) and reads them back, so it
+        takes the write lock before the read: SQLite's pysqlite opens the transaction only
+        at the first write, and on PostgreSQL the row lock makes the other press wait and
+        then read the cleared row."""
+
+        def take(connection: Connection) -> PendingMove | None:
+            columns = [users.c[key] for key in _PENDING]
+            touch = (
+                sa.update(users)
+                .where(users.c.id == user_id)
+                .values({column: column for column in columns})
+                .returning(*columns)
+            )
+            row = connection.execute(touch).mappings().first()
+            if row is None:
+                raise NotFoundError(f"no user {user_id}")
+            pending = _pending(row)
+            if pending is not None:
+                connection.execute(
+                    sa.update(users).where(users.c.id == user_id).values(_NO_PENDING)
+                )
+            return pending
+
+        return await self.engine.write(take)
+
+    async def set_unreachable(self, user_id: int, unreachable: bool) -> UserRecord:
+        """Private messages to the user fail (True) or work again (False); the user as
+        written."""
+        return await self._set(user_id, {"unreachable": unreachable})
+
+    async def set_next_seed(self, user_id: int, seed: str, at: datetime) -> UserRecord:
+        """The client seed the user chose for their next match, and when: it counts only for
+        a challenge posted before that moment. The user as written."""
+        return await self._set(user_id, {"next_seed": seed, "next_seed_at": at})
+
+    async def clear_next_seed(self, user_id: int) -> UserRecord:
+        """Forget the chosen seed once a match has used it; the user as written."""
+        return await self._set(user_id, {"next_seed": None, "next_seed_at": None})
+
+    async def _set(self, user_id: int, values: dict[str, Any]) -> UserRecord:
+        """Write ``values`` on the user's row in one statement; the row as written."""
+        statement = sa.update(users).where(users.c.id == user_id).values(values).returning(*users.c)
+
+        def write(connection: Connection) -> UserRecord:
+            row = connection.execute(statement).mappings().first()
+            if row is None:
+                raise NotFoundError(f"no user {user_id}")
+            return _user(row)
+
+        return await self.engine.write(write)
 
 
 class ChatRepository:

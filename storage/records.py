@@ -2,12 +2,52 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from gammon.flow import MatchState
 from gammon.match_rules import MatchRules
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """What a user chose in /settings and /language, typed. Stored as JSON that older
+    versions, hand edits or a removed setting may have left odd: ``from_json`` takes what
+    it recognises and falls back to the default for anything missing, unknown or mistyped,
+    so a bad value never breaks a request."""
+
+    auto_roll: bool = True
+    auto_forced: bool = True
+    confirm_moves: bool = False
+    notify: bool = True
+    theme: str = "classic"  # the renderer falls back to its default for a name it lacks
+    language: str | None = None
+
+    @classmethod
+    def from_json(cls, stored: object) -> Preferences:
+        if not isinstance(stored, dict):
+            return cls()
+        kept: dict[str, Any] = {}
+        for option in fields(cls):
+            value = stored.get(option.name)
+            wanted = bool if isinstance(option.default, bool) else str  # the rest are texts
+            if isinstance(value, wanted) and value != "":
+                kept[option.name] = value
+        return cls(**kept)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class PendingMove:
+    """A play shown with [Confirm] and [Change], for the match at this version."""
+
+    match_id: int
+    version: int
+    play: str
 
 
 @dataclass(frozen=True)
@@ -17,7 +57,17 @@ class UserRecord:
     platform_user_id: str
     display_name: str
     locale: str | None
+    # The stored JSON as it is, for readers of single keys; ``prefs`` is the typed view.
     preferences: dict[str, Any] = field(default_factory=dict)
+    pending_move: PendingMove | None = None
+    unreachable: bool = False  # private messages to the user fail
+    next_seed: str | None = None  # the client seed chosen with /seed, not used yet
+    next_seed_at: datetime | None = None  # when it was chosen
+
+    @cached_property
+    def prefs(self) -> Preferences:
+        """The preferences, typed and with defaults filled in."""
+        return Preferences.from_json(self.preferences)
 
 
 @dataclass(frozen=True)

@@ -48,8 +48,20 @@ users = sa.Table(
     sa.Column("platform_user_id", sa.String(64), nullable=False),
     sa.Column("display_name", sa.String(256), nullable=False),
     sa.Column("locale", sa.String(16)),
-    sa.Column("preferences", sa.JSON, nullable=False),
+    sa.Column("preferences", sa.JSON, nullable=False),  # what the user chose: see Preferences
     sa.Column("created_at", UtcDateTime, nullable=False),
+    # Transient state, in columns of its own so that each is written by one small statement
+    # and never merged with the preferences. The play awaiting [Confirm]: all three or none.
+    sa.Column("pending_match_id", sa.Integer),
+    sa.Column("pending_version", sa.Integer),
+    sa.Column("pending_play", sa.String(64)),
+    # Private messages to the user fail (a closed DM, a bot never started). The default is
+    # the database's, so rows written without it (and those of before) read as reachable;
+    # migration 0004 spells it '0', which SQLite and PostgreSQL store as this false.
+    sa.Column("unreachable", sa.Boolean, nullable=False, server_default=sa.false()),
+    # The client seed chosen with /seed and when: it counts only for a challenge posted before.
+    sa.Column("next_seed", sa.String(256)),
+    sa.Column("next_seed_at", UtcDateTime),
     sa.UniqueConstraint("platform", "platform_user_id", name="uq_users_platform_user"),
 )
 

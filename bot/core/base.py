@@ -91,9 +91,7 @@ def clean_name(name: str, fallback: str) -> str:
 def wants_private_notice(*users: UserRecord) -> tuple[str, ...]:
     """The platform ids of those users who want a private notification and can get one."""
     return tuple(
-        user.platform_user_id
-        for user in users
-        if user.preferences.get("notify", True) and not user.preferences.get("unreachable")
+        user.platform_user_id for user in users if user.prefs.notify and not user.unreachable
     )
 
 

@@ -182,8 +182,8 @@ class ChallengeCommands(PlayCommands):
         except ConflictError:
             return context.refuse(_("This challenge has already been answered."))
         for player in (challenger, context.user):
-            if player.preferences.get("next_seed"):  # a chosen seed is used once
-                await self.users.set_preferences(player.id, {"next_seed": "", "next_seed_at": None})
+            if player.next_seed is not None:  # a chosen seed is used once
+                await self.users.clear_next_seed(player.id)
         names = (challenger.display_name, context.user.display_name)
         start = _(
             "Match {id}: {first} vs {second}, {summary}. Dice commitment (SHA-256 of the secret "
@@ -224,17 +224,10 @@ def _client_seed(user: UserRecord, offer: ChallengeRecord, event: str) -> str:
     the challenge (and its commitment) was posted; a seed chosen before that is not used,
     since the server seed was drawn knowing it. Otherwise one made of the accept's event id,
     which the platform generated after the commitment was published."""
-    chosen = user.preferences.get("next_seed")
-    chosen_at = user.preferences.get("next_seed_at")
-    if isinstance(chosen, str) and chosen and _chosen_after(chosen_at, offer.created_at):
-        return chosen
+    if user.next_seed and _chosen_after(user.next_seed_at, offer.created_at):
+        return user.next_seed
     return f"{user.platform}:{event}"
 
 
-def _chosen_after(moment: object, published: datetime | None) -> bool:
-    if not isinstance(moment, str) or published is None:
-        return False
-    try:
-        return datetime.fromisoformat(moment) >= published
-    except ValueError:
-        return False
+def _chosen_after(moment: datetime | None, published: datetime | None) -> bool:
+    return moment is not None and published is not None and moment >= published

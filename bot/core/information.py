@@ -11,6 +11,7 @@ from bot.core.playing import PlayCommands
 from bot.core.tokens import Token, format_token
 from storage import (
     LoadedMatch,
+    Preferences,
 )
 
 
@@ -70,17 +71,19 @@ class InfoCommands(PlayCommands):
         text = "\n".join(lines)
         return [Message(context.request.chat, text, private_to=context.request.actor.user_id)]
 
-    _SETTINGS: tuple[tuple[str, str, object], ...] = (
-        ("autoroll", "auto_roll", True),
-        ("forced", "auto_forced", True),
-        ("confirmmoves", "confirm_moves", False),
-        ("notify", "notify", True),
+    # The on/off settings: a button's verb and the field of Preferences it switches (whose
+    # default is the setting's).
+    _SETTINGS: tuple[tuple[str, str], ...] = (
+        ("autoroll", "auto_roll"),
+        ("forced", "auto_forced"),
+        ("confirmmoves", "confirm_moves"),
+        ("notify", "notify"),
     )
 
     async def _settings(self, context: Context, _argument: str) -> list[Message]:
-        return [self._settings_message(context, context.user.preferences)]
+        return [self._settings_message(context, context.user.prefs)]
 
-    def _settings_message(self, context: Context, preferences: dict[str, object]) -> Message:
+    def _settings_message(self, context: Context, preferences: Preferences) -> Message:
         _ = context._
         labels = {
             "autoroll": _("Roll by myself when I cannot double"),
@@ -89,11 +92,12 @@ class InfoCommands(PlayCommands):
             "notify": _("Private notifications"),
         }
         buttons = []
-        for verb, key, default in self._SETTINGS:
-            state = _("on") if preferences.get(key, default) else _("off")
+        flags = preferences.to_json()
+        for verb, key in self._SETTINGS:
+            state = _("on") if flags[key] else _("off")
             token = format_token(Token(verb, "u", context.user.id, 0))
             buttons.append(Button(f"{labels[verb]}: {state}", token))
-        theme = str(preferences.get("theme", "classic"))
+        theme = preferences.theme
         buttons.append(
             Button(
                 _("Board: {theme}").format(theme=_("dark") if theme == "dark" else _("classic")),
@@ -113,16 +117,14 @@ class InfoCommands(PlayCommands):
             return context.refuse(_("These are someone else's settings."))
         changed: dict[str, object]
         if token.verb == "theme":
-            current = context.user.preferences.get("theme", "classic")
-            changed = {"theme": "classic" if current == "dark" else "dark"}
+            changed = {"theme": "classic" if context.user.prefs.theme == "dark" else "dark"}
         else:
-            entry = next((item for item in self._SETTINGS if item[0] == token.verb), None)
-            if entry is None:
+            key = dict(self._SETTINGS).get(token.verb)
+            if key is None:
                 return context.refuse(_("That button is out of date."))
-            _verb, key, default = entry
-            changed = {key: not context.user.preferences.get(key, default)}
+            changed = {key: not context.user.prefs.to_json()[key]}
         updated = await self.users.set_preferences(context.user.id, changed)
-        return [self._settings_message(context, updated.preferences)]
+        return [self._settings_message(context, updated.prefs)]
 
     async def _chat_defaults(self, context: Context, argument: str) -> list[Message]:
         """``/defaults [length N | money] [language en|de]``: a chat admin's defaults."""
@@ -197,9 +199,7 @@ class InfoCommands(PlayCommands):
         seed = " ".join(argument.split())[:64]
         if not seed:
             return context.refuse(_("Give your seed after /seed, e.g. /seed lucky-7."))
-        await self.users.set_preferences(
-            context.user.id, {"next_seed": seed, "next_seed_at": self.clock().isoformat()}
-        )
+        await self.users.set_next_seed(context.user.id, seed, self.clock())
         return context.refuse(
             _(
                 "Your client seed is “{seed}”. It counts for the next match you start from a "

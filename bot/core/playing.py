@@ -48,6 +48,7 @@ from storage import (
     FollowUp,
     LoadedMatch,
     NotFoundError,
+    PendingMove,
     Roller,
     Step,
     UserRecord,
@@ -385,16 +386,8 @@ class PlayCommands(CoreBase):
             return context.refuse(texts.action_refusal(_, error))
         move = recorded[0]
         assert isinstance(move, Move)
-        await self.users.set_preferences(
-            context.user.id,
-            {
-                "pending_move": {
-                    "match": loaded.info.id,
-                    "version": loaded.info.version,
-                    "play": move.play,
-                }
-            },
-        )
+        pending = PendingMove(loaded.info.id, loaded.info.version, move.play)
+        await self.users.set_pending_move(context.user.id, pending)
         players = await self._names(loaded)
         names = [user.display_name for user in players]
         view = BoardView.from_state(after)
@@ -421,17 +414,13 @@ class PlayCommands(CoreBase):
 
     async def _confirm(self, context: Context, token: Token) -> list[Message]:
         _ = context._
-        pending = context.user.preferences.get("pending_move")
-        await self.users.set_preferences(context.user.id, {"pending_move": None})
-        if (
-            not isinstance(pending, dict)
-            or pending.get("match") != token.target
-            or pending.get("version") != token.version
-        ):
+        # Taken and cleared at once: of two presses of [Confirm], only one plays.
+        pending = await self.users.take_pending_move(context.user.id)
+        if pending is None or pending.match_id != token.target or pending.version != token.version:
             return context.refuse(_("That button is out of date."))
         if token.verb == "change":
             return context.refuse(_("Type your play again with /move."))
-        play = str(pending.get("play", ""))
+        play = pending.play
 
         async def move(_loaded: LoadedMatch, player: int) -> Action:
             return Move(player, play)

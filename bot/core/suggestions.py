@@ -44,6 +44,6 @@ class SuggestionCommands(CoreBase):
         stop trying and fall back to a mention in the chat. Answers the user (None if never
         seen)."""
         user = await self.users.find_user(actor.platform, actor.user_id)
-        if user is not None and bool(user.preferences.get("unreachable")) != unreachable:
-            return await self.users.set_preferences(user.id, {"unreachable": unreachable})
+        if user is not None and user.unreachable != unreachable:
+            return await self.users.set_unreachable(user.id, unreachable)
         return user
