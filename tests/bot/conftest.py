@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
-import itertools
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -13,13 +11,7 @@ from bot.core.model import ChatRef
 from bot.core.service import Core
 from storage import Database
 from tests.bot.scripted import PLATFORM, Room
-
-
-def fixed_seeds() -> Callable[[], bytes]:
-    """Server seeds that are the same in every run (the n-th is SHA-256 of "seed-n"), so a
-    test sees the same dice every time."""
-    count = itertools.count()
-    return lambda: hashlib.sha256(f"seed-{next(count)}".encode()).digest()
+from tests.seeds import fixed_seeds
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from bot.core.service import Core
 from gammon.match_rules import MatchRules
 from storage import ChallengeLimits, Database
 from tests.bot.scripted import PLATFORM, Room
+from tests.seeds import fixed_seeds
 
 
 async def test_a_user_may_have_five_open_challenges(room: Room) -> None:
@@ -89,7 +90,13 @@ async def test_the_limit_holds_for_two_processes_challenging_at_once(tmp_path: P
     await first.migrate()
     limits = ChallengeLimits(per_user=1, per_chat=20)
     cores = [
-        Core(database, render_images=False, challenge_limits=limits) for database in (first, second)
+        Core(
+            database,
+            render_images=False,
+            challenge_limits=limits,
+            server_seeds=fixed_seeds(),
+        )
+        for database in (first, second)
     ]
     chat = ChatRef(PLATFORM, "group")
     for round_ in range(5):

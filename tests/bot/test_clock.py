@@ -13,6 +13,7 @@ from bot.core.scheduler import Clock
 from bot.core.service import Core
 from storage import Database
 from tests.bot.scripted import PLATFORM, Room
+from tests.seeds import fixed_seeds
 
 
 class FakeTime:
@@ -28,7 +29,7 @@ async def timed(tmp_path: Path) -> AsyncIterator[tuple[Room, Clock, FakeTime]]:
     database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     await database.migrate()
     time = FakeTime()
-    core = Core(database, render_images=False, clock=time)
+    core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
     yield Room(core, ChatRef(PLATFORM, "group")), Clock(core), time
     await database.close()
 
@@ -37,8 +38,8 @@ async def test_reminders_then_a_claim(timed: tuple[Room, Clock, FakeTime]) -> No
     room, clock, time = timed
     await room.command("anna", "/challenge @bob 3 time=4h")
     started = await room.press("bob", "Accept")
-    late = started[-1].mention[0]
-    waiting = "bob" if late == "anna" else "anna"
+    late, waiting = "bob", "anna"  # Bob opens with the fixed seeds, then lets his time run out
+    assert started[-1].mention == (late,)
     # storage stamps deadlines with the real clock: run the fake clock from there
     chat = await room.core.chats.upsert_chat(PLATFORM, "group")
     user = await room.core.users.upsert_user(PLATFORM, late, late.title())
@@ -86,15 +87,16 @@ async def test_a_challenge_expires_after_a_day(timed: tuple[Room, Clock, FakeTim
 
 
 async def _started(room: Room, rules: str) -> tuple[str, str, int]:
-    """A timed match between anna and bob: (who is to move, who waits, match id)."""
+    """A timed match between anna and bob: (who is to move, who waits, match id). With the
+    fixed seeds Bob opens."""
     await room.command("anna", f"/challenge @bob {rules}")
     started = await room.press("bob", "Accept")
-    mover = started[-1].mention[0]
+    assert started[-1].mention == ("bob",)
     chat = await room.core.chats.upsert_chat(PLATFORM, "group")
     anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
     match = await room.core.matches.active_match_for(chat.id, anna.id)
     assert match is not None
-    return mover, "bob" if mover == "anna" else "anna", match.info.id
+    return "bob", "anna", match.info.id
 
 
 async def test_an_unanswered_resignation_is_accepted_by_the_clock_not_claimed(

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from bot.console_app.chat import ConsoleChat
 from bot.core.service import Core
 from storage import Database
+from tests.seeds import fixed_seeds
 
 COMMANDS = st.sampled_from(
     [
@@ -71,7 +72,7 @@ def test_no_input_line_breaks_the_console(tmp_path: Path, caplog: pytest.LogCapt
     with asyncio.Runner() as runner:
         database = Database(f"sqlite+aiosqlite:///{tmp_path / 'fuzz.db'}")
         runner.run(database.migrate())
-        chat = ConsoleChat(Core(database, render_images=False), output)
+        chat = ConsoleChat(Core(database, render_images=False, server_seeds=fixed_seeds()), output)
 
         @settings(
             max_examples=150,

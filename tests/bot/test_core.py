@@ -56,15 +56,18 @@ async def test_an_illegal_move_explains_and_offers_legal_plays(room: Room) -> No
     await room.command("anna", "/challenge @bob 1")
     started = await room.press("bob", "Accept")
     board = started[-1]
-    mover = board.mention[0]
-    answer = await room.command(mover, "/move 24/1")
-    assert "Legal plays include" in answer[0].text or "dice do not fit" in answer[0].text
+    assert board.mention == ("bob",)  # with the fixed seeds Bob opens, with 6-3
+    answer = await room.command("bob", "/move 24/1")
+    assert answer[0].text == (
+        "Your dice do not fit that move. Legal plays include: 24/15, 13/4, 24/18 13/10"
+    )
 
 
 async def test_twenty_simultaneous_presses_apply_once(room: Room) -> None:
     await room.command("anna", "/challenge @bob 5 nocube")
     started = await room.press("bob", "Accept")
-    mover = started[-1].mention[0]
+    mover = "bob"  # Bob opens with the fixed seeds
+    assert started[-1].mention == (mover,)
     loaded = await room.core.matches.active_match_for(
         (await room.core.chats.upsert_chat(PLATFORM, "group-1")).id,
         (await room.core.users.upsert_user(PLATFORM, mover, mover.title())).id,
@@ -83,9 +86,12 @@ async def test_twenty_simultaneous_presses_apply_once(room: Room) -> None:
 async def test_stale_and_forged_buttons_change_nothing(room: Room) -> None:
     await room.command("anna", "/challenge @bob 3")
     await room.press("bob", "Accept")
+    before = await room.core.matches.load_match(1)
     for token in ("bg1:roll:m1:0", "garbage", "bg1:take:m999:1", "x" * 500, "bg1:roll:c1:0"):
         answer = await room.send("anna", token=token)
         assert answer[0].private_to == "anna"
+        after = await room.core.matches.load_match(1)
+        assert after.info.version == before.info.version, token
 
 
 async def test_languages(room: Room) -> None:
@@ -135,12 +141,14 @@ async def test_settings_toggle_and_confirm_moves(room: Room) -> None:
     await room.press("bob", "Confirm each move: off")
     await room.command("anna", "/challenge @bob 1 nocube")
     started = await room.press("bob", "Accept")
-    mover = started[-1].mention[0]
+    mover = "bob"  # Bob opens with the fixed seeds
+    assert started[-1].mention == (mover,)
     chat = await room.core.chats.upsert_chat(PLATFORM, "group-1")
     user = await room.core.users.upsert_user(PLATFORM, mover, mover.title())
     loaded = await room.core.matches.active_match_for(chat.id, user.id)
     assert loaded is not None
     play = str(loaded.state.legal_plays()[0])
+    assert play == "24/22 24/18"
     preview = await room.command(mover, f"/move {play}")
     assert [button.label for button in preview[0].buttons] == ["Confirm", "Change"]
     unchanged = await room.core.matches.load_match(loaded.info.id)
@@ -148,8 +156,10 @@ async def test_settings_toggle_and_confirm_moves(room: Room) -> None:
     await room.press(mover, "Confirm")
     moved = await room.core.matches.load_match(loaded.info.id)
     assert moved.info.version > loaded.info.version
-    again = await room.press(mover, "Confirm")
+    again = await room.press(mover, "Confirm")  # the used preview, pressed once more
     assert "out of date" in again[0].text
+    unmoved = await room.core.matches.load_match(loaded.info.id)
+    assert unmoved.info.version == moved.info.version
 
 
 async def test_chat_defaults_are_for_administrators(room: Room) -> None:

@@ -62,9 +62,8 @@ async def test_seeds_chosen_after_the_commitment_are_used_once(fixed: Room) -> N
     await fixed.command("bob", "/seed bob-7")
     started = await fixed.press("bob", "Accept")
     assert _client_seeds(started[0].text) == ("anna's luck", "bob-7")
-    assert (await fixed.core.users.upsert_user(PLATFORM, "bob", "Bob")).preferences.get(
-        "next_seed"
-    ) == ""
+    bob = await fixed.core.users.upsert_user(PLATFORM, "bob", "Bob")
+    assert (bob.next_seed, bob.next_seed_at) == (None, None)
 
 
 async def test_a_seed_chosen_before_the_commitment_is_not_used(fixed: Room) -> None:

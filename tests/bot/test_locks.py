@@ -117,7 +117,8 @@ async def test_a_whole_match_leaves_no_lock(room: Room) -> None:
 async def test_simultaneous_presses_leave_no_lock(room: Room) -> None:
     await room.command("anna", "/challenge @bob 5 nocube")
     started = await room.press("bob", "Accept")
-    mover = started[-1].mention[0]
+    mover = "bob"  # Bob opens with the fixed seeds
+    assert started[-1].mention == (mover,)
     chat = await room.core.chats.upsert_chat(PLATFORM, "group-1")
     user = await room.core.users.upsert_user(PLATFORM, mover, mover.title())
     loaded = await room.core.matches.active_match_for(chat.id, user.id)

@@ -37,9 +37,10 @@ async def test_the_accept_writes_match_seats_and_opening_roll_together(room: Roo
     match = (await engine.read(sa.select(matches))).one()._mapping
     events = (await engine.read(sa.select(match_events.c.seq))).scalars()
     offer = (await engine.read(sa.select(challenges))).one()._mapping
-    assert match["version"] >= 1
+    assert match["version"] == 1  # the opening roll
     assert events == list(range(match["version"]))
-    assert match["turn_user_id"] is not None
+    _chat, (bob,) = await _ids(room, "bob")
+    assert match["turn_user_id"] == bob  # with the fixed seeds Bob opens
     assert (offer["state"], offer["match_id"]) == ("accepted", match["id"])
     assert match["snapshot_version"] == match["version"]
 
@@ -59,12 +60,13 @@ async def test_a_match_left_before_its_opening_roll_is_rolled_by_board(room: Roo
     assert "waiting for the opening roll" in listed[0].text
     board = await room.command("anna", "/board")
     texts = [message.text for message in board]
-    assert any(text.startswith("Opening roll: ") for text in texts), texts
-    assert "to play" in board[-1].text or "to roll" in board[-1].text
+    # The seeds are fixed (server seed of zeros, client seeds "a" and "b"): Bob opens.
+    assert "Opening roll: Anna 1, Bob 6. Bob starts with 6-1." in texts, texts
+    assert board[-1].text.startswith("Bob to play 6-1: /move …\n"), board[-1].text
     assert not any("went wrong" in text for text in texts)
     resumed = await room.core.matches.load_match(stuck.info.id)
-    assert resumed.state.phase is not Phase.OPENING
-    assert resumed.info.turn_user_id is not None
+    assert resumed.state.phase is Phase.MOVING
+    assert resumed.info.turn_user_id == bob
 
 
 async def test_every_command_moves_a_match_on_from_before_its_opening_roll(room: Room) -> None:

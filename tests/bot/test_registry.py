@@ -4,9 +4,16 @@ they cannot drift apart."""
 from __future__ import annotations
 
 import inspect
+import re
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.core import registry
+from bot.core.base import Context
+from bot.core.information import InfoCommands
+from bot.core.model import Message
 from bot.core.service import Core
 from bot.discord_app.commands import build_commands
 from bot.telegram_app.commands import COMMANDS as TELEGRAM_COMMANDS
@@ -69,3 +76,27 @@ async def test_every_registered_command_is_answered(room: Room) -> None:
         assert not any("went wrong" in message.text for message in answer), command.name
     unknown = await room.command("anna", "/nonsense")
     assert unknown[0].text == "I do not know that command. /help lists them all."
+
+
+async def test_the_readmes_worked_example_adds_a_working_command(
+    room: Room, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    blocks = [
+        block
+        for block in re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
+        if block.startswith("# bot/core/")
+    ]
+    assert len(blocks) == 2
+    entry = eval(blocks[0], {"Command": registry.Command, "N_": registry.N_})
+    namespace: dict[str, Any] = {"Context": Context, "Message": Message}
+    exec(blocks[1], namespace)
+    monkeypatch.setattr(registry, "COMMANDS", (*registry.COMMANDS, entry))
+    monkeypatch.setitem(registry._BY_NAME, entry.name, entry)
+    monkeypatch.setattr(InfoCommands, entry.handler, namespace[entry.handler], raising=False)
+    assert (await room.command("anna", "/pips"))[0].text.startswith("You have no match")
+    await room.command("anna", "/challenge @bob 3")
+    await room.press("bob", "Accept")
+    assert (await room.command("anna", "/pips"))[0].text == "Pips: you 167, your opponent 167"
+    helped = await room.command("anna", "/help")
+    assert helped[0].text.endswith("/pips – the pip counts of your match")

@@ -17,6 +17,7 @@ from bot.core.service import Core
 from bot.discord_app import DiscordAdapter
 from storage import Database
 from tests.fakes.discord_server import CHANNEL_ID, GUILD_ID, Call, FakeDiscord
+from tests.seeds import fixed_seeds
 
 ANNA, BOB, CARL = 700000000000000001, 700000000000000002, 700000000000000003
 NAMES = {ANNA: "Anna", BOB: "Bob", CARL: "Carl"}
@@ -121,6 +122,7 @@ async def open_bot(tmp_path: Path, core_class: type[Core] = Core, **core: Any) -
         fake.add_user(user_id, name)
     database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     await database.migrate()
+    core.setdefault("server_seeds", fixed_seeds())  # the same dice in every run
     engine = core_class(database, **core)
     return Bot(fake, database, engine, adapter(engine))
 

@@ -19,6 +19,7 @@ from bot.telegram_app import TelegramAdapter
 from bot.telegram_app.commands import register_commands
 from storage import Database
 from tests.fakes.telegram_bot_api import TOKEN, Call, FakeBotApi, FakeRequest, Stored, user
+from tests.seeds import fixed_seeds
 
 GROUP = -100123
 ANNA = user(11, "Anna", "anna")
@@ -85,7 +86,7 @@ class Harness:
 async def telegram(tmp_path: Path) -> AsyncIterator[Harness]:
     database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
     await database.migrate()
-    core = Core(database)
+    core = Core(database, server_seeds=fixed_seeds())
     api = FakeBotApi()
     adapter = TelegramAdapter(
         core,

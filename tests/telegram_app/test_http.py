@@ -18,6 +18,7 @@ from bot.hosting import host
 from bot.telegram_app import TelegramAdapter
 from storage import Database
 from tests.fakes.telegram_bot_api import TOKEN, FakeBotApi, FakeBotServer
+from tests.seeds import fixed_seeds
 from tests.telegram_app.conftest import ANNA, BOB, GROUP, settings, unlimited
 
 
@@ -34,7 +35,7 @@ async def test_long_polling_over_http_plays_the_first_turn(
     api = FakeBotApi()
     with FakeBotServer(api) as server:
         adapter = TelegramAdapter(
-            Core(database),
+            Core(database, server_seeds=fixed_seeds()),
             settings=settings(telegram_base_url=server.base_url),
             rate_limiter=unlimited(),
         )
@@ -106,7 +107,9 @@ async def test_webhook_mode_takes_updates_that_carry_the_secret(tmp_path: Path) 
         # Port 0 (the OS picks a free one when the server binds) is below what the setting
         # validates (1..65535), so it is set past validation.
         webhook = webhook.model_copy(update={"telegram_webhook_port": 0})
-        adapter = TelegramAdapter(Core(database), settings=webhook, rate_limiter=unlimited())
+        adapter = TelegramAdapter(
+            Core(database, server_seeds=fixed_seeds()), settings=webhook, rate_limiter=unlimited()
+        )
         await adapter.start()
         try:
             port = _webhook_port(adapter)
