@@ -65,3 +65,40 @@ def test_no_database_code_outside_storage() -> None:
         if name in database_modules
     }
     assert offenders == set()
+
+
+def _imports_of(package: str) -> set[str]:
+    root = GAMMON.parent / package
+    sources = sorted(root.rglob("*.py"))
+    assert sources, package
+    return {
+        f"{source.relative_to(GAMMON.parent)}: {name}"
+        for source in sources
+        for name in imported_top_level_modules(source)
+    }
+
+
+def test_the_core_knows_no_chat_platform() -> None:
+    offenders = {
+        entry for entry in _imports_of("bot/core") if entry.endswith((": discord", ": telegram"))
+    }
+    assert offenders == set()
+
+
+def test_the_platform_adapters_reach_the_database_only_through_the_core() -> None:
+    offenders = {
+        entry
+        for package in ("bot/discord_app", "bot/telegram_app")
+        for entry in _imports_of(package)
+        if entry.endswith((": storage", ": gammon", ": sqlalchemy"))
+    }
+    assert offenders == set()
+    for package in ("bot/discord_app", "bot/telegram_app"):
+        for source in sorted((GAMMON.parent / package).rglob("*.py")):
+            text = source.read_text(encoding="utf-8")
+            for repository in ("posted", "users", "chats", "matches", "challenges"):
+                assert f"core.{repository}." not in text, f"{source.name}: core.{repository}"
+
+
+def test_storage_never_imports_the_bot() -> None:
+    assert {entry for entry in _imports_of("storage") if entry.endswith(": bot")} == set()

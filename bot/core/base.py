@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 
+from bot.core.delivery import Delivery
 from bot.core.i18n import translator
 from bot.core.model import Message, Request
 from bot.core.painter import shared_painter
@@ -150,7 +151,8 @@ class CoreBase:
         self.chats = ChatRepository(database)
         self.challenges = ChallengeRepository(database)
         self.matches = MatchRepository(database)
-        self.posted = PostedMessageRepository(database)  # for the adapters' slots
+        self.posted = PostedMessageRepository(database)
+        self.delivery = Delivery(self.posted, self.users)  # the adapters' port
         self.render_images = render_images
         self._locks = MatchLocks()
         self._admission = asyncio.Semaphore(REQUESTS_AT_ONCE)

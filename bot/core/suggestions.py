@@ -9,7 +9,6 @@ from __future__ import annotations
 from bot.core.base import CoreBase
 from bot.core.model import Actor, ChatRef
 from gammon.flow import Phase
-from storage import UserRecord
 
 
 def _squeeze(text: str) -> str:
@@ -38,12 +37,3 @@ class SuggestionCommands(CoreBase):
         starting = [play for play in plays if _squeeze(play).startswith(wanted)]
         containing = [play for play in plays if wanted in _squeeze(play) and play not in starting]
         return (starting + containing)[:limit]
-
-    async def mark_unreachable(self, actor: Actor, unreachable: bool = True) -> UserRecord | None:
-        """Remember that private messages to this user fail (or work again), so the adapters
-        stop trying and fall back to a mention in the chat. Answers the user (None if never
-        seen)."""
-        user = await self.users.find_user(actor.platform, actor.user_id)
-        if user is not None and user.unreachable != unreachable:
-            return await self.users.set_unreachable(user.id, unreachable)
-        return user

@@ -230,7 +230,7 @@ class DiscordAdapter:
                 admin=is_admin(interaction),
             )
             if request.chat.private:
-                await self.core.mark_unreachable(request.actor, unreachable=False)
+                await self.core.delivery.mark_unreachable(request.actor, unreachable=False)
             messages = await self.core.handle(request)
             await self.poster.answer(interaction, messages, thinking=thinking)
         except Exception:
@@ -331,7 +331,7 @@ class DiscordAdapter:
         else:
             request = Request(actor, chat, text=text, event_id=str(message.id), admin=admin)
         if private:
-            await self.core.mark_unreachable(actor, unreachable=False)
+            await self.core.delivery.mark_unreachable(actor, unreachable=False)
         for answer in await self.core.handle(request):
             if answer.private_to is not None and not private:
                 # No ephemeral messages outside interactions: reply to the author alone.

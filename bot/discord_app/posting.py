@@ -3,7 +3,7 @@
 Boards and every other public message are normal channel messages (never interaction
 responses), so they can be edited long after the 15-minute interaction token has expired:
 posting into a slot strips the buttons of the message that filled it before, found through
-``core.posted`` (the database), so this also works after a restart.
+the core's delivery port (the database), so this also works after a restart.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ class Poster:
         self, channel: discord.abc.Messageable, message: Message, sent: discord.Message
     ) -> None:
         assert message.slot is not None
-        previous = await self.core.posted.replace(
+        previous = await self.core.delivery.fill_slot(
             PLATFORM, message.chat.chat_id, message.slot, str(sent.id)
         )
         if previous is None or previous == str(sent.id) or not _is_snowflake(previous):
@@ -123,7 +123,7 @@ class Poster:
             )
         except discord.Forbidden:
             logger.info("DMs to user %s are closed; falling back to the channel mention", user_id)
-            await self.core.mark_unreachable(Actor(PLATFORM, user_id, user_id))
+            await self.core.delivery.mark_unreachable(Actor(PLATFORM, user_id, user_id))
         except discord.HTTPException:
             logger.warning("DM notification to user %s failed", user_id, exc_info=True)
 
@@ -136,7 +136,7 @@ class Poster:
             dm = await self.client.create_dm(discord.Object(int(message.private_to)))
             await self._send_private(dm, message)
         except discord.Forbidden:
-            await self.core.mark_unreachable(
+            await self.core.delivery.mark_unreachable(
                 Actor(PLATFORM, message.private_to, message.private_to)
             )
 

@@ -182,7 +182,7 @@ class TelegramAdapter:
         elif command.name not in COMMANDS and not (private or command.addressed):
             return  # someone else's bot command in a group
         elif command.name == "start" and private:
-            await self.core.mark_unreachable(actor, unreachable=False)
+            await self.core.delivery.mark_unreachable(actor, unreachable=False)
             challenge = parse_challenge_payload(command.argument)
             if challenge is not None:
                 origin.private_chat_id = message.chat.id

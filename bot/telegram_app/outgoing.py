@@ -28,12 +28,11 @@ from telegram import Message as SentMessage
 from telegram.constants import MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.core.i18n import first_locale, resolve_locale, translator
+from bot.core.i18n import first_locale, translator
 from bot.core.model import Actor, Message
 from bot.core.service import Core
 from bot.core.tokens import BadTokenError, parse_token
 from bot.telegram_app.links import NOTIFY_PAYLOAD, accept_token_payload, link
-from storage import UserRecord
 
 logger = logging.getLogger(__name__)
 
@@ -114,7 +113,7 @@ class Poster:
         slot = message.slot or _preview_slot(message)
         keyboard = self._keyboard(message, group)
         if slot is not None and not message.mention:
-            previous = await self.core.posted.current(PLATFORM, str(chat_id), slot)
+            previous = await self.core.delivery.slot_message(PLATFORM, str(chat_id), slot)
             if previous is not None and await self._edit(
                 chat_id, int(previous), text, message.image, keyboard
             ):
@@ -133,7 +132,7 @@ class Poster:
         if origin is not None:
             origin.touched.add(sent.message_id)
         if slot is not None:
-            previous = await self.core.posted.replace(
+            previous = await self.core.delivery.fill_slot(
                 PLATFORM, str(chat_id), slot, str(sent.message_id)
             )
             if previous is not None:
@@ -162,8 +161,8 @@ class Poster:
             return body
         links = []
         for user_id in message.mention:
-            user = await self.core.users.find_user(PLATFORM, user_id)
-            name = user.display_name if user is not None else user_id
+            user = await self.core.delivery.recipient(PLATFORM, user_id)
+            name = user.name if user is not None else user_id
             links.append(f'<a href="tg://user?id={int(user_id)}">{html.escape(name)}</a>')
         return " ".join(links) + "\n" + body
 
@@ -293,12 +292,12 @@ class Poster:
         except TelegramError as error:
             logger.warning("notifying user %s failed: %s", user_id, error)
             return
-        user = await self.core.mark_unreachable(Actor(PLATFORM, user_id, user_id))
-        name = user.display_name if user is not None else user_id
+        user = await self.core.delivery.mark_unreachable(Actor(PLATFORM, user_id, user_id))
+        name = user.name if user is not None else user_id
         username = self.bot_username()
         if not username:
             return
-        _ = translator(_user_locale(user)).gettext
+        _ = translator(user.locale if user is not None else first_locale()).gettext
         hint = _(
             "{name}, I cannot send you private notifications yet. Start a private chat with me "
             "to get them."
@@ -339,10 +338,6 @@ def _preview_slot(message: Message) -> str | None:
 def _locale_of(message: Message) -> str:
     """The language the command layer wrote the message in."""
     return first_locale(message.locale, message.chat.locale)
-
-
-def _user_locale(user: UserRecord | None) -> str:
-    return resolve_locale(user)
 
 
 def _clip(text: str, limit: int) -> str:
