@@ -52,11 +52,13 @@ async def test_private_notifications_follow_the_preference_and_reachability(room
     offer = await room.command("anna", "/challenge @bob 3")
     assert offer[0].mention == ("bob",)
     assert offer[0].notify == ("bob",)
-    await room.core.mark_unreachable(actor("bob"))
+    marked = await room.core.delivery.mark_unreachable(actor("bob"))
+    assert marked is not None
+    assert (marked.name, marked.reachable) == ("Bob", False)
     again = await room.command("anna", "/challenge @bob 5")
     assert again[0].mention == ("bob",)
     assert again[0].notify == ()
-    await room.core.mark_unreachable(actor("bob"), unreachable=False)
+    await room.core.delivery.mark_unreachable(actor("bob"), unreachable=False)
     await room.press("bob", "Accept")
     on_move, waiting = "anna", "bob"  # the second challenge's seeds: Anna opens
     assert await mover(room) == on_move
