@@ -59,8 +59,48 @@ class Phase(enum.Enum):
     FINISHED = "finished"  # the match is over
 
 
+class Refusal(enum.StrEnum):
+    """Why an action is not allowed now: stable codes, for translations and callers."""
+
+    NOT_YOUR_TURN = "not_your_turn"
+    ROLL_FIRST = "roll_first"
+    ALREADY_ROLLED = "already_rolled"  # so doubling is no longer possible this turn
+    DICE_ROLLED = "dice_rolled"  # so rolling again is not
+    OPENING_ROLL_FIRST = "opening_roll_first"
+    DOUBLE_PENDING = "double_pending"
+    RESIGNATION_PENDING = "resignation_pending"
+    WRONG_PHASE = "wrong_phase"
+    NOT_CUBE_OWNER = "not_cube_owner"
+    CRAWFORD_GAME = "crawford_game"
+    DEAD_CUBE = "dead_cube"
+    CUBE_DISABLED = "cube_disabled"
+    NO_DOUBLE_PENDING = "no_double_pending"
+    NOT_DOUBLED_PLAYER = "not_doubled_player"
+    BEAVER_DISABLED = "beaver_disabled"
+    NO_RESIGNATION_PENDING = "no_resignation_pending"
+    NOT_YOUR_RESIGNATION = "not_your_resignation"
+    MATCH_OVER = "match_over"
+    MUST_MOVE = "must_move"
+    NOT_CLAIMABLE = "not_claimable"
+    NOT_WAITING = "not_waiting"
+    NOBODY_ON_TURN = "nobody_on_turn"
+    ILLEGAL_PLAY = "illegal_play"
+    INVALID_DICE = "invalid_dice"
+    UNKNOWN_ACTION = "unknown_action"
+
+
+class GameEnd(enum.StrEnum):
+    """How a game ended."""
+
+    BEAR_OFF = "bear_off"
+    DROP = "drop"
+    RESIGN = "resign"
+    DRAW = "draw"
+    FORFEIT = "forfeit"  # the opponent ran out of time and the match was claimed
+
+
 class ActionError(ValueError):
-    """An action that is not allowed now. ``reason`` is a stable code for translations.
+    """An action that is not allowed now. ``reason`` is a :class:`Refusal` (a ``str``).
 
     Out of turn while a player rolls or moves, rolling, doubling and playing are refused with
     ``not_your_turn``; rolling again after rolling is ``dice_rolled``, doubling after rolling
@@ -70,7 +110,7 @@ class ActionError(ValueError):
 
     def __init__(self, reason: str, message: str, play_error: PlayError | None = None) -> None:
         super().__init__(message)
-        self.reason = reason
+        self.reason = Refusal(reason)
         self.play_error = play_error
 
 
@@ -87,7 +127,7 @@ class GameResult:
     winner: int | None
     points: int
     kind: WinKind | None
-    reason: str
+    reason: GameEnd
     cube_value: int
     score_after: tuple[int, int]
     crawford: bool
@@ -377,7 +417,7 @@ def _play(state: MatchState, player: int, play: Play) -> MatchState:
         loser = play.result.player
         if state.rules.last_roll and player == state.game_starter:
             return _pass_turn(replace(state, position=play.result, last_roll=True))
-        return _end_game(state, player, _win_kind(state, loser), "bear_off")
+        return _end_game(state, player, _win_kind(state, loser), GameEnd.BEAR_OFF)
     return _pass_turn(replace(state, position=play.result))
 
 
@@ -394,9 +434,9 @@ def _after_last_roll(state: MatchState, player: int, result: Position) -> MatchS
     """The extra roll is played: a draw if it bore off the last checker, else the starter won."""
     after = replace(state, position=result, last_roll=False)
     if result.opponent[OFF] == 15:
-        return _end_game(after, None, None, "draw")
+        return _end_game(after, None, None, GameEnd.DRAW)
     loser = result.opponent
-    return _end_game(after, 1 - player, _win_kind(state, loser), "bear_off")
+    return _end_game(after, 1 - player, _win_kind(state, loser), GameEnd.BEAR_OFF)
 
 
 def _double(state: MatchState, action: Double) -> MatchState:
@@ -431,7 +471,7 @@ def _cube_taken(state: MatchState, taker: int, factor: int) -> MatchState:
 
 def _drop(state: MatchState, action: Drop) -> MatchState:
     _answer_double(state, action.player)
-    return _end_game(state, state.player_on_roll, WinKind.SINGLE, "drop")
+    return _end_game(state, state.player_on_roll, WinKind.SINGLE, GameEnd.DROP)
 
 
 def _answer_double(state: MatchState, player: int) -> None:
@@ -462,7 +502,7 @@ def _answer_resignation(state: MatchState, player: int) -> ResignationOffer:
 def _accept_resignation(state: MatchState, action: AcceptResignation) -> MatchState:
     offer = _answer_resignation(state, action.player)
     resolved = replace(state, resignation=None)
-    return _end_game(resolved, action.player, offer.level, "resign")
+    return _end_game(resolved, action.player, offer.level, GameEnd.RESIGN)
 
 
 def _reject_resignation(state: MatchState, action: RejectResignation) -> MatchState:
@@ -490,7 +530,7 @@ def _claim_win(state: MatchState, action: ClaimWin) -> MatchState:
         winner=action.player,
         points=points,
         kind=WinKind.SINGLE,
-        reason="forfeit",
+        reason=GameEnd.FORFEIT,
         cube_value=state.cube_value,
         score_after=(score[0], score[1]),
         crawford=state.crawford_game,
@@ -544,7 +584,7 @@ def game_points(state: MatchState, kind: WinKind) -> int:
 
 
 def _end_game(
-    state: MatchState, winner: int | None, kind: WinKind | None, reason: str
+    state: MatchState, winner: int | None, kind: WinKind | None, reason: GameEnd
 ) -> MatchState:
     """Score the game (``winner`` ``None`` for a draw) and set up the next one, if any."""
     points = 0 if kind is None else game_points(state, kind)

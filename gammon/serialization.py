@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from gammon.actions import WinKind, action_from_dict, action_to_dict
-from gammon.flow import GameResult, MatchState, Phase, ResignationOffer
+from gammon.flow import GameEnd, GameResult, MatchState, Phase, ResignationOffer
 from gammon.match_rules import MatchRules
 from gammon.position import Position
 
@@ -110,7 +110,7 @@ def _game_from_dict(data: dict[str, Any]) -> GameResult:
         winner=data["winner"],
         points=data["points"],
         kind=None if data["kind"] is None else WinKind(data["kind"]),
-        reason=data["reason"],
+        reason=GameEnd(data["reason"]),
         cube_value=data["cube_value"],
         score_after=(data["score_after"][0], data["score_after"][1]),
         crawford=data["crawford"],

@@ -13,12 +13,12 @@ from gammon.fair_dice import commitment
 from gammon.match_rules import MatchRules
 from storage.database import Database
 from storage.errors import ChallengeLimitError, ConflictError, NotFoundError
-from storage.records import ChallengeRecord
+from storage.records import ChallengeRecord, ChallengeState
 from storage.schema import challenges
 
-OPEN = "open"
+OPEN = ChallengeState.OPEN
 _NEWEST_LOOKED_AT = 16  # open offers read per lookup, newest first, to skip expired ones
-ANSWERS = ("accepted", "declined", "cancelled", "expired")
+ANSWERS = tuple(state for state in ChallengeState if state is not ChallengeState.OPEN)
 
 
 def _challenge(data: RowMapping) -> ChallengeRecord:
@@ -29,7 +29,7 @@ def _challenge(data: RowMapping) -> ChallengeRecord:
         challenged_id=data["challenged_id"],
         rules=MatchRules.from_dict(data["rules"]),
         move_time_limit=data["move_time_limit"],
-        state=data["state"],
+        state=ChallengeState(data["state"]),
         expires_at=data["expires_at"],
         message_ref=data["message_ref"],
         match_id=data["match_id"],

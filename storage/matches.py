@@ -31,14 +31,14 @@ from gammon.match_rules import MatchRules
 from gammon.serialization import state_from_dict, state_to_dict
 from storage.database import Database
 from storage.errors import ConflictError, NotFoundError, SeatTakenError, SeedStillSecretError
-from storage.records import Appended, LoadedMatch, MatchInfo, Step
+from storage.records import Appended, ChallengeState, LoadedMatch, MatchInfo, MatchStatus, Step
 from storage.schema import challenges, match_events, match_seats, matches
 
 logger = logging.getLogger(__name__)
 
-ACTIVE = "active"
-FINISHED = "finished"
-ENDED_STATUSES = ("finished", "abandoned", "expired")
+ACTIVE = MatchStatus.ACTIVE
+FINISHED = MatchStatus.FINISHED
+ENDED_STATUSES = (MatchStatus.FINISHED, MatchStatus.ABANDONED, MatchStatus.EXPIRED)
 
 # Every column but the secret seed and the snapshot: what match listings read.
 _INFO_COLUMNS = [column for column in matches.c if column.name not in ("server_seed", "snapshot")]
@@ -135,8 +135,8 @@ def _take_seats(connection: Connection, chat_id: int, player_ids: tuple[int, int
 def _close_open_challenge(connection: Connection, challenge_id: int) -> None:
     accepted = connection.execute(
         sa.update(challenges)
-        .where(challenges.c.id == challenge_id, challenges.c.state == "open")
-        .values(state="accepted")
+        .where(challenges.c.id == challenge_id, challenges.c.state == ChallengeState.OPEN)
+        .values(state=ChallengeState.ACCEPTED)
     )
     if accepted.rowcount != 1:
         raise ConflictError(f"challenge {challenge_id} is no longer open")
@@ -166,7 +166,7 @@ def _info(data: RowMapping) -> MatchInfo:
         chat_id=data["chat_id"],
         player_ids=(data["player0_id"], data["player1_id"]),
         rules=MatchRules.from_dict(data["rules"]),
-        status=data["status"],
+        status=MatchStatus(data["status"]),
         version=data["version"],
         turn_user_id=data["turn_user_id"],
         dice_commitment=data["dice_commitment"],

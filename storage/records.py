@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from functools import cached_property
@@ -50,6 +51,21 @@ class PendingMove:
     play: str
 
 
+class MatchStatus(enum.StrEnum):
+    ACTIVE = "active"
+    FINISHED = "finished"  # by play, or a claimed forfeit
+    ABANDONED = "abandoned"  # closed without being played out (e.g. an unreachable duplicate)
+    EXPIRED = "expired"
+
+
+class ChallengeState(enum.StrEnum):
+    OPEN = "open"
+    ACCEPTED = "accepted"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
 @dataclass(frozen=True)
 class UserRecord:
     id: int
@@ -87,7 +103,7 @@ class ChallengeRecord:
     challenged_id: int | None
     rules: MatchRules
     move_time_limit: int | None
-    state: str  # open | accepted | declined | cancelled | expired
+    state: ChallengeState
     expires_at: datetime
     message_ref: str | None
     match_id: int | None
@@ -103,7 +119,7 @@ class MatchInfo:
     chat_id: int
     player_ids: tuple[int, int]
     rules: MatchRules
-    status: str  # active | finished | abandoned | expired
+    status: MatchStatus
     version: int
     turn_user_id: int | None
     dice_commitment: str

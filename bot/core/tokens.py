@@ -13,38 +13,43 @@ Token(verb='take', kind='m', target=12, version=40)
 
 from __future__ import annotations
 
+import enum
 import re
 from dataclasses import dataclass
 from typing import Final
 
 PREFIX: Final = "bg1"
 MAX_BYTES: Final = 64
-VERBS: Final = frozenset(
-    {
-        "accept",
-        "decline",
-        "cancel",
-        "roll",
-        "double",
-        "take",
-        "drop",
-        "beaver",
-        "resign1",
-        "resign2",
-        "resign3",
-        "keep",
-        "raccept",
-        "rreject",
-        "claim",
-        "confirm",
-        "change",
-        "autoroll",
-        "forced",
-        "confirmmoves",
-        "notify",
-        "theme",
-    }
-)
+
+
+class Verb(enum.StrEnum):
+    """What a button does (a ``str``, so tokens stay plain text)."""
+
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    CANCEL = "cancel"
+    ROLL = "roll"
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    RESIGN_SINGLE = "resign1"
+    RESIGN_GAMMON = "resign2"
+    RESIGN_BACKGAMMON = "resign3"
+    KEEP_PLAYING = "keep"
+    ACCEPT_RESIGNATION = "raccept"
+    REJECT_RESIGNATION = "rreject"
+    CLAIM = "claim"
+    CONFIRM = "confirm"
+    CHANGE = "change"
+    AUTO_ROLL = "autoroll"
+    AUTO_FORCED = "forced"
+    CONFIRM_MOVES = "confirmmoves"
+    NOTIFY = "notify"
+    THEME = "theme"
+
+
+VERBS: Final = frozenset(Verb)
 _PATTERN: Final = re.compile(r"^bg1:([a-z0-9]{1,12}):([mcu])([0-9]{1,12}):([0-9]{1,9})$")
 
 
