@@ -7,7 +7,7 @@ import pytest
 from bot.core.i18n import translator
 from bot.core.texts import action_refusal, rules_summary
 from gammon.actions import Action, ClaimWin, Double, Move, OpeningRoll, Roll
-from gammon.flow import ActionError, MatchState, apply, new_match
+from gammon.flow import ActionError, MatchState, Refusal, apply, new_match
 from gammon.match_rules import MatchRules
 
 
@@ -93,3 +93,20 @@ def test_a_claim_before_anybody_is_on_turn_is_explained() -> None:
 def test_a_claim_by_the_player_on_turn_is_explained() -> None:
     error = refusal(started(), ClaimWin(0))
     assert action_refusal(english, error) == "Only the player who is waiting can claim the match."
+
+
+def test_every_refusal_a_player_can_meet_has_its_own_sentence() -> None:
+    """Codes only a broken caller meets (dice out of range, an unknown action, a phase with no
+    sentence of its own) and illegal plays (explained by their PlayError) fall back."""
+    internal = {
+        Refusal.WRONG_PHASE,
+        Refusal.ILLEGAL_PLAY,
+        Refusal.INVALID_DICE,
+        Refusal.UNKNOWN_ACTION,
+    }
+    sentences = {refusal: action_refusal(str, ActionError(refusal, "")) for refusal in Refusal}
+    fallback = "That is not possible now."
+    assert {refusal for refusal, text in sentences.items() if text == fallback} == internal
+    assert len({sentences[refusal] for refusal in Refusal if refusal not in internal}) == len(
+        Refusal
+    ) - len(internal)
