@@ -199,7 +199,7 @@ class CoreBase:
             "wins": _("{name} wins"),
             "player": _("Player {number}"),
         }
-        theme = str(context.user.preferences.get("theme", "classic"))
+        theme = context.user.prefs.theme
         draw = partial(
             render_board,
             view,

@@ -226,13 +226,9 @@ class PlayCommands(CoreBase):
             if state.phase is Phase.OPENING:
                 return OpeningRoll(roller(state.dice_events))
             if state.phase is Phase.ROLLING:
-                if state.double_refusal(mover) is not None and players[mover].preferences.get(
-                    "auto_roll", True
-                ):
+                if state.double_refusal(mover) is not None and players[mover].prefs.auto_roll:
                     return Roll(mover, roller(state.dice_events))
-            elif state.phase is Phase.MOVING and players[mover].preferences.get(
-                "auto_forced", True
-            ):
+            elif state.phase is Phase.MOVING and players[mover].prefs.auto_forced:
                 plays = state.legal_plays()
                 if len(plays) == 1:
                     return Move(mover, str(plays[0]))
@@ -363,7 +359,7 @@ class PlayCommands(CoreBase):
         if not play:
             return context.refuse(context._("Write your move after /move, e.g. /move 13/10* 6/5"))
 
-        if context.user.preferences.get("confirm_moves", False):
+        if context.user.prefs.confirm_moves:
             return await self._preview(context, play, wanted)
 
         async def move(_loaded: LoadedMatch, player: int) -> Action:
