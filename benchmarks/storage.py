@@ -2,9 +2,10 @@
 
 Builds a SQLite database holding 100,000 finished matches and 1,000 active ones (events and
 snapshots copied from seeded self-play matches, so every row is a real, replayable record),
-then times ``append_action`` (load, version check, engine, event insert, snapshot update,
-commit) and ``load_match`` on the active matches. Prints one JSON object as its last line:
-medians and p99 in ms, and the database size per finished match as the database grows.
+then times an append (the rules engine applying the action, then storage's version check,
+event insert, snapshot update and commit) and ``load_match`` on the active matches. Prints one
+JSON object as its last line: medians and p99 in ms, and the database size per finished match
+as the database grows.
 
 It also times the append along one long money session, at move 10 and at move 400: the
 snapshot leaves the history to the event log, so both should cost the same. Each point is a
@@ -35,13 +36,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from gammon.actions import Action, action_to_dict
 from gammon.fair_dice import commitment
-from gammon.flow import MatchState, Phase, replay
+from gammon.flow import MatchState, Phase, plan, replay
 from gammon.match_rules import MatchRules
 from gammon.position import Variant
 from gammon.serialization import state_to_dict
-from storage import ConflictError, Database, MatchRepository
+from storage import ConflictError, Database, DiceRepository, MatchRepository
 from tests.gammon.selfplay import play_random_match
 from tests.storage.players import next_action
+
+
+def _no_dice(nonce: int) -> tuple[int, int]:
+    raise AssertionError("the actions carry their own dice")
+
 
 TEMPLATES = 40
 SAMPLES = 400
@@ -193,6 +199,7 @@ async def _migrate(path: Path) -> None:
 async def measure(path: Path, finished: int, active: int, rng: random.Random) -> dict[str, float]:
     database = Database(f"sqlite+aiosqlite:///{path}")
     matches = MatchRepository(database)
+    dice = DiceRepository(database)
     active_ids = list(range(1 + finished, 1 + finished + active))
     loads: list[float] = []
     appends: list[float] = []
@@ -203,10 +210,12 @@ async def measure(path: Path, finished: int, active: int, rng: random.Random) ->
         loads.append((time.perf_counter() - started) * 1000)
         if loaded.info.status != "active":
             continue
-        action = await next_action(matches, match_id, loaded.state, rng)
+        action = await next_action(dice, match_id, loaded.state, rng)
         started = time.perf_counter()
         try:
-            await matches.append_action(match_id, loaded.info.version, action)
+            await matches.append(
+                match_id, loaded.info.version, plan(loaded.state, action, None, _no_dice)
+            )
         except ConflictError:
             continue
         appends.append((time.perf_counter() - started) * 1000)
@@ -250,14 +259,17 @@ async def _time_long_match(
 ) -> dict[str, float]:
     database = Database(f"sqlite+aiosqlite:///{path}")
     matches = MatchRepository(database)
+    dice = DiceRepository(database)
     times: dict[int, list[float]] = {move: [] for move in first_ids}
     for index in range(samples):
         for move, first_id in first_ids.items():  # the two points take turns: same conditions
             match_id = first_id + index
             loaded = await matches.load_match(match_id)  # in memory, as for a match in play
-            action = await next_action(matches, match_id, loaded.state, rng)
+            action = await next_action(dice, match_id, loaded.state, rng)
             started = time.perf_counter()
-            await matches.append_action(match_id, loaded.info.version, action)
+            await matches.append(
+                match_id, loaded.info.version, plan(loaded.state, action, None, _no_dice)
+            )
             times[move].append((time.perf_counter() - started) * 1000)
     await database.close()
     result: dict[str, float] = {}

@@ -268,6 +268,54 @@ def advance(state: MatchState, action: Action) -> tuple[MatchState, list[Action]
     return state, recorded
 
 
+@dataclass(frozen=True)
+class Step:
+    """One action applied: the state before, what was recorded (the action in canonical form,
+    then what followed by itself, e.g. a roll that cannot be played) and the state after."""
+
+    before: MatchState
+    recorded: tuple[Action, ...]
+    after: MatchState
+
+
+# The dice of dice event ``nonce`` of a match: ``roller(state.dice_events)``.
+Roller = Callable[[int], tuple[int, int]]
+# What plays by itself in a state (an opening roll, an automatic roll, a forced play), or None
+# when a player must act.
+FollowUp = Callable[[MatchState, Roller], Action | None]
+MAX_FOLLOW_UPS = 500
+
+
+def plan(
+    state: MatchState, action: Action | None, follow: FollowUp | None, roller: Roller
+) -> list[Step]:
+    """Apply ``action`` (if any), then what ``follow`` plays by itself after it, one
+    :class:`Step` each: everything one write should record. Raises :class:`ActionError` when
+    ``action`` is not allowed now.
+
+    >>> def opening(state, roll):
+    ...     return OpeningRoll(roll(state.dice_events)) if state.phase is Phase.OPENING else None
+    >>> steps = plan(new_match(MatchRules(length=1)), None, opening, lambda nonce: (4, 2))
+    >>> [step.recorded for step in steps]
+    [(OpeningRoll(dice=(4, 2)),)]
+    """
+    steps: list[Step] = []
+    if action is not None:
+        after, recorded = advance(state, action)
+        steps.append(Step(state, tuple(recorded), after))
+        state = after
+    if follow is None:
+        return steps
+    for _count in range(MAX_FOLLOW_UPS):
+        automatic = follow(state, roller) if state.phase is not Phase.FINISHED else None
+        if automatic is None:
+            break
+        after, recorded = advance(state, automatic)
+        steps.append(Step(state, tuple(recorded), after))
+        state = after
+    return steps
+
+
 def apply(state: MatchState, action: Action) -> MatchState:
     """The state after ``action``; raises :class:`ActionError` if it is not allowed now."""
     _need_unfinished(state)

@@ -1,7 +1,9 @@
 """The database: schema and migrations, and repositories (the only place with SQL)."""
 
+from gammon.flow import Step
 from storage.challenges import ChallengeLimits, ChallengeRepository
 from storage.database import DEFAULT_URL, Database
+from storage.dice import DiceRepository, SecretSeed
 from storage.errors import (
     ChallengeLimitError,
     ConflictError,
@@ -10,7 +12,7 @@ from storage.errors import (
     SeedStillSecretError,
     StorageError,
 )
-from storage.matches import FollowUp, MatchRepository, Roller
+from storage.matches import MatchRepository
 from storage.people import ChatRepository, UserRepository
 from storage.posted import PostedMessageRepository
 from storage.records import (
@@ -23,7 +25,6 @@ from storage.records import (
     MatchStatus,
     PendingMove,
     Preferences,
-    Step,
     UserRecord,
 )
 
@@ -39,7 +40,7 @@ __all__ = [
     "ChatRepository",
     "ConflictError",
     "Database",
-    "FollowUp",
+    "DiceRepository",
     "LoadedMatch",
     "MatchInfo",
     "MatchRepository",
@@ -48,8 +49,8 @@ __all__ = [
     "PendingMove",
     "PostedMessageRepository",
     "Preferences",
-    "Roller",
     "SeatTakenError",
+    "SecretSeed",
     "SeedStillSecretError",
     "Step",
     "StorageError",

@@ -1,10 +1,11 @@
 """Matches and their event log: create, load, append with optimistic concurrency, queries.
 
-Appending reads the current state (snapshot, or a replay of the log when the snapshot is
-missing or stale), applies the action with the rules engine, then in one short write
-transaction checks and bumps the version (``UPDATE ... WHERE id = ? AND version = ?``), inserts
-the events and stores the new snapshot. A stale writer gets :class:`ConflictError` and writes
-nothing. No transaction stays open while the engine computes.
+Storage only persists: the command layer applies the rules (``gammon.flow.plan``) to the state
+it loaded and hands over the steps; :meth:`MatchRepository.append` then, in one short write
+transaction, checks and bumps the version (``UPDATE ... WHERE id = ? AND version = ?``),
+inserts the events and stores the new snapshot. A stale writer gets :class:`ConflictError` and
+writes nothing. No transaction stays open while the engine computes. The dice come from
+:class:`storage.dice.DiceRepository`, the only holder of the secret seeds.
 
 The snapshot leaves the history out (the log holds it), so an append writes as much at move
 500 as at move 5. A state loaded from a snapshot therefore has no actions, and one kept in memory
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -25,13 +26,13 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, RowMapping
 
 from gammon.actions import Action, action_from_dict, action_to_dict
-from gammon.fair_dice import FairDice, commitment, join_client_seeds
-from gammon.flow import MatchState, Phase, advance, new_match, replay
+from gammon.flow import MatchState, Phase, Step, new_match, replay
 from gammon.match_rules import MatchRules
 from gammon.serialization import state_from_dict, state_to_dict
 from storage.database import Database
-from storage.errors import ConflictError, NotFoundError, SeatTakenError, SeedStillSecretError
-from storage.records import Appended, ChallengeState, LoadedMatch, MatchInfo, MatchStatus, Step
+from storage.dice import SecretSeed
+from storage.errors import ConflictError, NotFoundError, SeatTakenError
+from storage.records import Appended, ChallengeState, LoadedMatch, MatchInfo, MatchStatus
 from storage.schema import challenges, match_events, match_seats, matches
 
 logger = logging.getLogger(__name__)
@@ -87,37 +88,6 @@ _ACTIVE_MATCH_ID = sa.select(match_seats.c.match_id).where(
     match_seats.c.user_id == sa.bindparam("user_id"),
 )
 _FREE_SEATS = sa.delete(match_seats).where(match_seats.c.match_id == sa.bindparam("match_id"))
-_MAX_FOLLOW_UPS = 500
-
-Roller = Callable[[int], tuple[int, int]]
-# What plays by itself in a state (an opening roll, an automatic roll, a forced play), or None
-# when a player must act. It is given the match's dice: ``roller(state.dice_events)``.
-FollowUp = Callable[[MatchState, Roller], Action | None]
-
-
-def _no_dice(nonce: int) -> tuple[int, int]:
-    raise RuntimeError("no follow-up was given, so no dice are rolled here")
-
-
-def _plan(
-    state: MatchState, action: Action | None, follow: FollowUp | None, roller: Roller
-) -> list[Step]:
-    """Apply ``action`` (if any), then what ``follow`` plays by itself, one step each."""
-    steps: list[Step] = []
-    if action is not None:
-        after, recorded = advance(state, action)
-        steps.append(Step(state, tuple(recorded), after))
-        state = after
-    if follow is None:
-        return steps
-    for _count in range(_MAX_FOLLOW_UPS):
-        automatic = follow(state, roller) if state.phase is not Phase.FINISHED else None
-        if automatic is None:
-            break
-        after, recorded = advance(state, automatic)
-        steps.append(Step(state, tuple(recorded), after))
-        state = after
-    return steps
 
 
 def _take_seats(connection: Connection, chat_id: int, player_ids: tuple[int, int]) -> None:
@@ -192,7 +162,6 @@ class MatchRepository:
         self.engine = database.engine
         self._states: OrderedDict[int, _Cached] = OrderedDict()
         self._facts: dict[int, tuple[tuple[int, int], int | None]] = {}
-        self._dice: dict[int, FairDice] = {}
 
     def _remember(self, match_id: int, version: int, state: MatchState) -> None:
         self._states[match_id] = _Cached(version, state)
@@ -214,30 +183,6 @@ class MatchRepository:
             raise NotFoundError(f"no match {match_id}")
         return found[0]
 
-    async def create_match(
-        self,
-        *,
-        chat_id: int,
-        player_ids: tuple[int, int],
-        rules: MatchRules,
-        server_seed: bytes,
-        client_seeds: tuple[str, str],
-        move_time_limit: int | None = None,
-        now: datetime | None = None,
-    ) -> LoadedMatch:
-        """A new match waiting for its opening roll; the seed's commitment is stored with it.
-        (The bot starts matches with :meth:`start_match`, which rolls in the same write.)"""
-        started = await self.start_match(
-            chat_id=chat_id,
-            player_ids=player_ids,
-            rules=rules,
-            server_seed=server_seed,
-            client_seeds=client_seeds,
-            move_time_limit=move_time_limit,
-            now=now,
-        )
-        return started.match
-
     async def start_match(
         self,
         *,
@@ -245,29 +190,22 @@ class MatchRepository:
         player_ids: tuple[int, int],
         rules: MatchRules,
         client_seeds: tuple[str, str],
-        server_seed: bytes | None = None,
+        seed: SecretSeed,
+        steps: Sequence[Step] = (),
         challenge_id: int | None = None,
         move_time_limit: int | None = None,
-        follow: FollowUp | None = None,
         now: datetime | None = None,
     ) -> Appended:
-        """Start a match in one transaction: the match row, its players' seats, the actions
-        ``follow`` plays by itself from the start (the opening roll and any re-rolls after a
-        tie) and, given ``challenge_id``, the acceptance of that challenge, whose server seed
-        (drawn and committed to when it was made) the match then uses.
+        """Start a match in one transaction: the match row, its players' seats, the ``steps``
+        already played from the start (the opening roll and any re-rolls after a tie, planned
+        by the caller with ``seed``'s dice) and, given ``challenge_id``, the acceptance of that
+        challenge.
 
         Nothing is written when a player already has an active match in the chat
         (:class:`SeatTakenError`) or the challenge is no longer open (:class:`ConflictError`),
         and a crash leaves either all of it or none."""
-        if challenge_id is not None:
-            server_seed = await self._challenge_seed(challenge_id) or server_seed
-        if server_seed is None:
-            raise ValueError("a match needs a server seed")
         moment = now or _now()
-        dice = FairDice(server_seed, join_client_seeds(*client_seeds))
-        start = new_match(rules)
-        steps = _plan(start, None, follow, dice.roll)
-        state = steps[-1].after if steps else start
+        state = steps[-1].after if steps else new_match(rules)
         recorded = [action for step in steps for action in step.recorded]
         action_dicts = [action_to_dict(action) for action in recorded]
         version = len(recorded)
@@ -282,8 +220,8 @@ class MatchRepository:
             "snapshot": _snapshot(state),
             "snapshot_version": version,
             "turn_user_id": None if state.turn is None else player_ids[state.turn],
-            "dice_commitment": commitment(server_seed),
-            "server_seed": server_seed.hex(),
+            "dice_commitment": seed.dice(client_seeds).commitment,
+            "server_seed": seed.stored,
             "client_seed0": client_seeds[0],
             "client_seed1": client_seeds[1],
             "move_time_limit": move_time_limit,
@@ -335,18 +273,8 @@ class MatchRepository:
         except sa.exc.IntegrityError as error:  # a seat taken at the same moment elsewhere
             raise SeatTakenError(f"a player of the new match is seated: {error}") from None
         self._remember(match_id, version, state)
-        if steps:
-            self._dice[match_id] = dice
         loaded = await self.load_match(match_id)
         return Appended(loaded, tuple(recorded), tuple(steps))
-
-    async def _challenge_seed(self, challenge_id: int) -> bytes | None:
-        """The server seed drawn with a challenge (None for challenges older than that)."""
-        found = await self.engine.read(
-            sa.select(challenges.c.server_seed).where(challenges.c.id == challenge_id)
-        )
-        value = found.scalar()
-        return None if value is None else bytes.fromhex(value)
 
     async def load_match(self, match_id: int) -> LoadedMatch:
         """The match and its current state (rebuilt from the log if the snapshot is stale). The
@@ -412,36 +340,22 @@ class MatchRepository:
         actions = await self.history(loaded.info.id, loaded.info.version)
         return LoadedMatch(loaded.info, replace(loaded.state, actions=actions))
 
-    async def append_action(
+    async def append(
         self,
         match_id: int,
         expected_version: int,
-        action: Action | None,
+        steps: Sequence[Step],
         *,
         actor_id: int | None = None,
         now: datetime | None = None,
-        follow: FollowUp | None = None,
     ) -> Appended:
-        """Apply ``action`` if the match is still at ``expected_version``, then what ``follow``
-        plays by itself after it (opening rolls, automatic rolls, forced plays), and write it
-        all in one transaction. ``action`` may be None: then only what plays by itself (a
-        match resumed where it waits for the dice); with nothing to play nothing is written.
+        """Write ``steps`` (planned by the caller from the state at ``expected_version``: an
+        action and what played by itself after it) in one transaction, if the match is still
+        at that version. ``actor_id`` is the user whose action the first step is, if any.
+        With no steps nothing is written.
 
-        Raises :class:`ConflictError` when another writer got there first (nothing written) and
-        the engine's ``ActionError`` when the action is not allowed now.
+        Raises :class:`ConflictError` when another writer got there first (nothing written).
         """
-        known = self._recall(match_id, expected_version)
-        if known is None:
-            loaded = await self.load_match(match_id)
-            if loaded.info.version != expected_version:
-                raise ConflictError(
-                    f"match {match_id} is at version {loaded.info.version}, not {expected_version}"
-                )
-            known = loaded.state
-        roller = await self._roller(match_id, known) if follow is not None else _no_dice
-        # The rules and players never change, so the cached row is good enough to compute with;
-        # the write below checks version and status in the database itself.
-        steps = _plan(known, action, follow, roller)
         if not steps:
             return Appended(await self._at_version(match_id, expected_version), ())
         state = steps[-1].after
@@ -469,7 +383,7 @@ class MatchRepository:
             {
                 "match_id": match_id,
                 "seq": expected_version + offset,
-                "actor_id": actor_id if offset == 0 and action is not None else None,
+                "actor_id": actor_id if offset == 0 else None,
                 "action": recorded_dict,
                 "created_at": moment,
             }
@@ -499,13 +413,6 @@ class MatchRepository:
             raise ConflictError(f"match {match_id} is no longer at version {expected_version}")
         return loaded
 
-    async def _roller(self, match_id: int, state: MatchState) -> Roller:
-        """The match's dice, for the actions that play by themselves."""
-        if state.dice_events == 0:
-            self._dice.pop(match_id, None)  # client seeds may still change before the first roll
-        await self.dice_for(match_id, state.dice_events)
-        return self._dice[match_id].roll
-
     async def _fixed_facts(self, match_id: int) -> tuple[tuple[int, int], int | None]:
         """The players and move time limit: set at creation, never changed, so cached."""
         facts = self._facts.get(match_id)
@@ -516,42 +423,6 @@ class MatchRepository:
                 self._facts.clear()
             self._facts[match_id] = facts
         return facts
-
-    async def dice_for(self, match_id: int, nonce: int) -> tuple[int, int]:
-        """The dice of dice event ``nonce``, computed here so the seed never leaves storage.
-
-        The seeds are fixed once the first roll is made, so from then on they are kept here.
-        """
-        known = self._dice.get(match_id)
-        if known is not None and nonce > 0:
-            return known.roll(nonce)
-        row = (
-            await self.engine.read(
-                sa.select(
-                    matches.c.server_seed, matches.c.client_seed0, matches.c.client_seed1
-                ).where(matches.c.id == match_id)
-            )
-        ).first()
-        if row is None:
-            raise NotFoundError(f"no match {match_id}")
-        dice = FairDice(bytes.fromhex(row[0]), join_client_seeds(row[1], row[2]))
-        if len(self._dice) > _STATE_CACHE_SIZE:
-            self._dice.clear()
-        self._dice[match_id] = dice
-        return dice.roll(nonce)
-
-    async def reveal_seed(self, match_id: int) -> bytes:
-        """The server seed, once the match has ended (for the transcript)."""
-        row = (
-            await self.engine.read(
-                sa.select(matches.c.status, matches.c.server_seed).where(matches.c.id == match_id)
-            )
-        ).first()
-        if row is None:
-            raise NotFoundError(f"no match {match_id}")
-        if row[0] not in ENDED_STATUSES:
-            raise SeedStillSecretError(f"match {match_id} is still being played")
-        return bytes.fromhex(row[1])
 
     async def set_board_messages(self, match_id: int, messages: dict[str, Any]) -> None:
         """Remember the platform message ids of the current board (for later edits)."""

@@ -8,7 +8,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from gammon.flow import MatchState
+from gammon.flow import MatchState, Step
 from gammon.match_rules import MatchRules
 
 
@@ -147,17 +147,6 @@ class LoadedMatch:
 
     info: MatchInfo
     state: MatchState
-
-
-@dataclass(frozen=True)
-class Step:
-    """One action applied: the state before, what was recorded (the action in canonical form,
-    then what followed by itself: a CannotMove right after a roll that cannot be played, so a
-    dance's dice are in the step itself) and the state after."""
-
-    before: MatchState
-    recorded: tuple[Any, ...]
-    after: MatchState
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from storage import (
     ChatRecord,
     ChatRepository,
     Database,
+    DiceRepository,
     LoadedMatch,
     MatchRepository,
     PostedMessageRepository,
@@ -151,6 +152,7 @@ class CoreBase:
         self.chats = ChatRepository(database)
         self.challenges = ChallengeRepository(database)
         self.matches = MatchRepository(database)
+        self.dice = DiceRepository(database)
         self.posted = PostedMessageRepository(database)
         self.delivery = Delivery(self.posted, self.users)  # the adapters' port
         self.render_images = render_images

@@ -12,6 +12,7 @@ from bot.core.model import Button, Message
 from bot.core.options import OptionError, parse_challenge_options
 from bot.core.playing import PlayCommands
 from bot.core.tokens import Token, format_token
+from gammon.flow import new_match, plan
 from storage import (
     ChallengeLimitError,
     ChallengeRecord,
@@ -165,16 +166,20 @@ class ChallengeCommands(PlayCommands):
             _client_seed(challenger, offer, event),
             _client_seed(context.user, offer, event),
         )
+        # The seed drawn with the challenge (a fresh one for a challenge from before that).
+        seed = await self.dice.for_challenge(offer.id, self.server_seeds())
+        follow = self._follow_up((challenger, context.user))
+        steps = plan(new_match(offer.rules), None, follow, seed.dice(seeds).roll)
         try:
             started = await self.matches.start_match(
                 chat_id=context.chat.id,
                 player_ids=(challenger.id, context.user.id),
                 rules=offer.rules,
                 client_seeds=seeds,
-                server_seed=self.server_seeds(),  # only for challenges made without one
+                seed=seed,
+                steps=steps,
                 challenge_id=offer.id,
                 move_time_limit=offer.move_time_limit,
-                follow=self._follow_up((challenger, context.user)),
                 now=self.clock(),
             )
         except SeatTakenError as error:

@@ -225,7 +225,7 @@ class InfoCommands(PlayCommands):
                 ).format(id=loaded.info.id, commitment=loaded.info.dice_commitment)
             )
         players = await self._names(loaded)
-        seed = await self.matches.reveal_seed(loaded.info.id)
+        seed = await self.dice.reveal_seed(loaded.info.id)
         files = await self._files(loaded, [player.display_name for player in players], seed)
         text = _("The transcript of match {id}. Check it with: gammonbot verify FILE").format(
             id=loaded.info.id

@@ -39,17 +39,15 @@ from gammon.actions import (
     WinKind,
 )
 from gammon.fair_dice import FairDice, join_client_seeds, transcript
-from gammon.flow import ActionError, MatchState, Phase, advance
+from gammon.flow import ActionError, FollowUp, MatchState, Phase, Roller, advance, plan
 from gammon.mat_format import export_mat
 from rendering import BoardView, LastPlay
 from storage import (
     Appended,
     ConflictError,
-    FollowUp,
     LoadedMatch,
     NotFoundError,
     PendingMove,
-    Roller,
     Step,
     UserRecord,
 )
@@ -175,14 +173,8 @@ class PlayCommands(CoreBase):
             for attempt in range(2):
                 try:
                     made = await make(loaded, player)
-                    appended = await self.matches.append_action(
-                        match_id,
-                        loaded.info.version,
-                        made,
-                        actor_id=context.user.id,
-                        follow=self._follow_up(await self._names(loaded, context)),
-                        now=self.clock(),
-                    )
+                    players = await self._names(loaded, context)
+                    appended = await self._append(loaded, made, players, context.user.id)
                 except ActionError as error:
                     return resumed + context.refuse(texts.action_refusal(_, error))
                 except ConflictError:
@@ -209,13 +201,31 @@ class PlayCommands(CoreBase):
         if follow(loaded.state, _any_dice) is None:
             return [], loaded
         try:
-            appended = await self.matches.append_action(
-                loaded.info.id, loaded.info.version, None, follow=follow, now=self.clock()
-            )
+            appended = await self._append(loaded, None, players)
         except ConflictError:
             loaded = await self.matches.load_match(loaded.info.id)
             return [], loaded
         return await self._after(context, appended, by_player=False), appended.match
+
+    async def _append(
+        self,
+        loaded: LoadedMatch,
+        action: Action | None,
+        players: tuple[UserRecord, UserRecord],
+        actor_id: int | None = None,
+    ) -> Appended:
+        """Apply the rules once, here: ``action`` (if any) and what plays by itself after it,
+        then have storage write all of it in one transaction at the version it was planned
+        from. Raises ``ActionError`` (not allowed now) or ``ConflictError`` (too late)."""
+        roller = await self.dice.roller(loaded.info.id)
+        steps = plan(loaded.state, action, self._follow_up(players), roller)
+        return await self.matches.append(
+            loaded.info.id,
+            loaded.info.version,
+            steps,
+            actor_id=actor_id if action is not None else None,
+            now=self.clock(),
+        )
 
     def _follow_up(self, players: tuple[UserRecord, UserRecord]) -> FollowUp:
         """What plays by itself in a state: opening rolls, a roll when doubling is not
@@ -291,13 +301,7 @@ class PlayCommands(CoreBase):
             actor = Actor(late.platform, late.platform_user_id, late.display_name)
             context = Context(Request(actor, where), late, chat, locale)
             try:
-                appended = await self.matches.append_action(
-                    match_id,
-                    loaded.info.version,
-                    AcceptResignation(state.turn),
-                    follow=self._follow_up(players),
-                    now=self.clock(),
-                )
+                appended = await self._append(loaded, AcceptResignation(state.turn), players)
             except ConflictError:
                 return []  # answered at this moment after all
             note = context._(
@@ -338,7 +342,7 @@ class PlayCommands(CoreBase):
 
     async def _roll(self, loaded: LoadedMatch, player: int) -> Action:
         """The next dice of this match, computed by storage from the secret seed."""
-        dice = await self.matches.dice_for(loaded.info.id, loaded.state.dice_events)
+        dice = await self.dice.dice_for(loaded.info.id, loaded.state.dice_events)
         return Roll(player, dice)
 
     async def _roll_command(self, context: Context, _argument: str) -> list[Message]:
@@ -612,7 +616,7 @@ class PlayCommands(CoreBase):
             if winner is not None
             else _("The match has ended.")
         )
-        seed = await self.matches.reveal_seed(loaded.info.id)
+        seed = await self.dice.reveal_seed(loaded.info.id)
         lines = [
             headline,
             _(

@@ -22,6 +22,7 @@ from gammon.flow import Phase
 from gammon.match_rules import MatchRules
 from storage.schema import challenges, match_events, matches
 from tests.bot.scripted import PLATFORM, Room
+from tests.storage.players import create_match
 
 
 async def _ids(room: Room, *names: str) -> tuple[int, list[int]]:
@@ -47,7 +48,8 @@ async def test_the_accept_writes_match_seats_and_opening_roll_together(room: Roo
 
 async def test_a_match_left_before_its_opening_roll_is_rolled_by_board(room: Room) -> None:
     chat_id, (anna, bob) = await _ids(room, "anna", "bob")
-    stuck = await room.core.matches.create_match(  # what a crash after the old first write left
+    stuck = await create_match(
+        room.core.matches,  # what a crash after the old first write left
         chat_id=chat_id,
         player_ids=(anna, bob),
         rules=MatchRules(length=3),
@@ -72,7 +74,8 @@ async def test_a_match_left_before_its_opening_roll_is_rolled_by_board(room: Roo
 async def test_every_command_moves_a_match_on_from_before_its_opening_roll(room: Room) -> None:
     chat_id, (anna, bob) = await _ids(room, "anna", "bob")
     rules = MatchRules(length=3)
-    stuck = await room.core.matches.create_match(
+    stuck = await create_match(
+        room.core.matches,
         chat_id=chat_id,
         player_ids=(anna, bob),
         rules=rules,

@@ -20,6 +20,7 @@ from storage import Database, SeatTakenError
 from storage.schema import challenges, match_seats, matches
 from tests.bot.scripted import PLATFORM, Room
 from tests.seeds import fixed_seeds
+from tests.storage.players import create_match
 
 
 @pytest.fixture
@@ -98,7 +99,8 @@ async def test_the_database_refuses_a_second_seat_for_one_player(room: Room) -> 
         (await room.core.users.upsert_user(PLATFORM, name, name)).id
         for name in ("anna", "bob", "carl")
     ]
-    first = await room.core.matches.create_match(
+    first = await create_match(
+        room.core.matches,
         chat_id=chat.id,
         player_ids=(users[0], users[1]),
         rules=MatchRules(length=1),
@@ -106,7 +108,8 @@ async def test_the_database_refuses_a_second_seat_for_one_player(room: Room) -> 
         client_seeds=("a", "b"),
     )
     with pytest.raises(SeatTakenError) as refused:
-        await room.core.matches.create_match(
+        await create_match(
+            room.core.matches,
             chat_id=chat.id,
             player_ids=(users[2], users[1]),
             rules=MatchRules(length=1),

@@ -5,14 +5,25 @@ from __future__ import annotations
 import os
 import random
 from dataclasses import dataclass
+from datetime import datetime
 
 import sqlalchemy as sa
 
 from gammon.actions import Action, OpeningRoll, Roll
 from gammon.fair_dice import FairDice
-from gammon.flow import MatchState, Phase
+from gammon.flow import MatchState, Phase, plan
 from gammon.match_rules import MatchRules
-from storage import ChatRepository, Database, LoadedMatch, MatchRepository, UserRepository
+from storage import (
+    Appended,
+    ChatRepository,
+    ConflictError,
+    Database,
+    DiceRepository,
+    LoadedMatch,
+    MatchRepository,
+    SecretSeed,
+    UserRepository,
+)
 from storage.schema import matches
 from tests.gammon.selfplay import random_action
 
@@ -25,6 +36,10 @@ class Table:
     player_ids: tuple[int, int]
     extra_chats: int = 0
 
+    @property
+    def dice(self) -> DiceRepository:
+        return DiceRepository(self.database)
+
     async def new_match(self, rules: MatchRules | None = None) -> LoadedMatch:
         """A new match of the two players: in the table's chat while they have no active match
         there (a player has one active match per chat), else in a chat of its own."""
@@ -33,7 +48,8 @@ class Table:
             self.extra_chats += 1
             chats = ChatRepository(self.database)
             chat_id = (await chats.upsert_chat("telegram", f"-500-{self.extra_chats}")).id
-        return await self.matches.create_match(
+        return await create_match(
+            self.matches,
             chat_id=chat_id,
             player_ids=self.player_ids,
             rules=rules or MatchRules(length=3),
@@ -54,14 +70,14 @@ async def open_table(url: str, *, migrate: bool = True) -> Table:
 
 
 async def next_action(
-    matches: MatchRepository, match_id: int, state: MatchState, rng: random.Random
+    dice: DiceRepository, match_id: int, state: MatchState, rng: random.Random
 ) -> Action:
     """A random legal action; rolls take their dice from the match's own fair dice."""
     action = random_action(state, rng, FairDice(bytes(32), "unused"))
     if isinstance(action, OpeningRoll):
-        return OpeningRoll(await matches.dice_for(match_id, state.dice_events))
+        return OpeningRoll(await dice.dice_for(match_id, state.dice_events))
     if isinstance(action, Roll) and state.phase is Phase.ROLLING:
-        return Roll(action.player, await matches.dice_for(match_id, state.dice_events))
+        return Roll(action.player, await dice.dice_for(match_id, state.dice_events))
     return action
 
 
@@ -75,3 +91,50 @@ async def drop_snapshot(table: Table, match_id: int) -> None:
             .values(snapshot=None, snapshot_version=None)
         )
     table.matches._states.pop(match_id, None)
+
+
+async def create_match(
+    matches: MatchRepository,
+    *,
+    chat_id: int,
+    player_ids: tuple[int, int],
+    rules: MatchRules,
+    server_seed: bytes,
+    client_seeds: tuple[str, str],
+    move_time_limit: int | None = None,
+    now: datetime | None = None,
+) -> LoadedMatch:
+    """A match waiting for its opening roll (the bot rolls it in the starting write; tests
+    often want to append it themselves)."""
+    started = await matches.start_match(
+        chat_id=chat_id,
+        player_ids=player_ids,
+        rules=rules,
+        client_seeds=client_seeds,
+        seed=SecretSeed(server_seed),
+        move_time_limit=move_time_limit,
+        now=now,
+    )
+    return started.match
+
+
+def _no_dice(nonce: int) -> tuple[int, int]:
+    raise AssertionError("no follow-ups here: actions carry their own dice")
+
+
+async def append_action(
+    matches: MatchRepository,
+    match_id: int,
+    expected_version: int,
+    action: Action,
+    *,
+    actor_id: int | None = None,
+    now: datetime | None = None,
+) -> Appended:
+    """Apply one action with the rules engine, as the bot's match service does, and have
+    storage write it at ``expected_version``."""
+    loaded = await matches.load_match(match_id)
+    if loaded.info.version != expected_version:
+        raise ConflictError(f"match {match_id} is at version {loaded.info.version}")
+    steps = plan(loaded.state, action, None, _no_dice)
+    return await matches.append(match_id, expected_version, steps, actor_id=actor_id, now=now)

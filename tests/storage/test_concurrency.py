@@ -17,18 +17,18 @@ from gammon.actions import OpeningRoll
 from gammon.flow import replay
 from storage import ConflictError
 from storage.schema import match_events, matches
-from tests.storage.players import Table, open_table
+from tests.storage.players import Table, append_action, open_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_fifty_writers_on_one_version_one_wins(table: Table) -> None:
     match = await table.new_match()
-    dice = await table.matches.dice_for(match.info.id, 0)
+    dice = await table.dice.dice_for(match.info.id, 0)
 
     async def attempt() -> bool:
         try:
-            await table.matches.append_action(match.info.id, 0, OpeningRoll(dice))
+            await append_action(table.matches, match.info.id, 0, OpeningRoll(dice))
         except ConflictError:
             return False
         return True
@@ -43,8 +43,8 @@ async def test_fifty_writers_on_fifty_matches_all_win(table: Table) -> None:
     created = [await table.new_match() for _ in range(50)]
 
     async def roll(match_id: int) -> int:
-        dice = await table.matches.dice_for(match_id, 0)
-        appended = await table.matches.append_action(match_id, 0, OpeningRoll(dice))
+        dice = await table.dice.dice_for(match_id, 0)
+        appended = await append_action(table.matches, match_id, 0, OpeningRoll(dice))
         return appended.match.info.version
 
     versions = await asyncio.gather(*(roll(match.info.id) for match in created))

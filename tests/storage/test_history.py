@@ -29,7 +29,7 @@ from storage import ChatRepository, Database, LoadedMatch, MatchRepository
 from storage.schema import matches
 from tests.bot.scripted import PLATFORM, Room, play_to_the_end
 from tests.gammon.selfplay import play_random_match
-from tests.storage.players import Table, next_action
+from tests.storage.players import Table, append_action, create_match, next_action
 
 
 async def play_until(table: Table, match_id: int, version: int, rng: random.Random) -> LoadedMatch:
@@ -37,8 +37,8 @@ async def play_until(table: Table, match_id: int, version: int, rng: random.Rand
     dance it causes are written together, so it may be one more)."""
     loaded = await table.matches.load_match(match_id)
     while loaded.info.version < version and loaded.info.status == "active":
-        action = await next_action(table.matches, match_id, loaded.state, rng)
-        appended = await table.matches.append_action(match_id, loaded.info.version, action)
+        action = await next_action(table.dice, match_id, loaded.state, rng)
+        appended = await append_action(table.matches, match_id, loaded.info.version, action)
         loaded = appended.match
     return loaded
 
@@ -62,7 +62,8 @@ def without_history(state: MatchState) -> MatchState:
 async def fixed_match(table: Table, rules: MatchRules, number: int) -> int:
     """A new match with fixed dice (server seed from ``number``), in a chat of its own."""
     chat = await ChatRepository(table.database).upsert_chat("telegram", f"-history-{number}")
-    created = await table.matches.create_match(
+    created = await create_match(
+        table.matches,
         chat_id=chat.id,
         player_ids=table.player_ids,
         rules=rules,
@@ -141,8 +142,8 @@ async def test_an_old_snapshot_with_its_actions_still_loads(table: Table) -> Non
     reloaded = await fresh.load_match(match_id)
     assert reloaded.state == replayed
     assert (await fresh.with_history(reloaded)).state == replayed
-    action = await next_action(fresh, match_id, reloaded.state, rng)
-    await fresh.append_action(match_id, reloaded.info.version, action)
+    action = await next_action(table.dice, match_id, reloaded.state, rng)
+    await append_action(fresh, match_id, reloaded.info.version, action)
     assert "actions" not in json.loads(await stored_snapshot(table, match_id))
 
 
@@ -208,7 +209,7 @@ async def test_a_match_resumed_after_a_restart_ends_with_its_whole_record(
     assert len(ending) == 1
     history = await room.core.matches.history(match_id)
     final = replay(running.rules, history)
-    seed = await room.core.matches.reveal_seed(match_id)
+    seed = await room.core.dice.reveal_seed(match_id)
     dice = FairDice(seed, join_client_seeds(*running.client_seeds))
     files = attachments(ending)
     record = json.loads(files[f"match-{match_id}-transcript.json"])

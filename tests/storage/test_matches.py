@@ -25,7 +25,7 @@ from gammon.fair_dice import FairDice, commitment, join_client_seeds, transcript
 from gammon.flow import ActionError, Phase, replay
 from gammon.match_rules import MatchRules
 from storage import ChallengeRepository, ConflictError, SeedStillSecretError, UserRepository
-from tests.storage.players import Table, drop_snapshot, next_action
+from tests.storage.players import Table, append_action, create_match, drop_snapshot, next_action
 
 
 async def play(table: Table, match_id: int, steps: int, seed: int) -> int:
@@ -35,8 +35,8 @@ async def play(table: Table, match_id: int, steps: int, seed: int) -> int:
         loaded = await table.matches.load_match(match_id)
         if loaded.info.status != "active":
             break
-        action = await next_action(table.matches, match_id, loaded.state, rng)
-        appended = await table.matches.append_action(match_id, loaded.info.version, action)
+        action = await next_action(table.dice, match_id, loaded.state, rng)
+        appended = await append_action(table.matches, match_id, loaded.info.version, action)
         version = appended.match.info.version
     return version
 
@@ -51,18 +51,18 @@ async def test_a_new_match_waits_for_the_opening_roll(table: Table) -> None:
 
 async def test_appending_checks_and_bumps_the_version(table: Table) -> None:
     match = await table.new_match()
-    dice = await table.matches.dice_for(match.info.id, 0)
-    appended = await table.matches.append_action(match.info.id, 0, OpeningRoll(dice))
+    dice = await table.dice.dice_for(match.info.id, 0)
+    appended = await append_action(table.matches, match.info.id, 0, OpeningRoll(dice))
     assert appended.match.info.version == 1
     with pytest.raises(ConflictError):
-        await table.matches.append_action(match.info.id, 0, OpeningRoll(dice))
+        await append_action(table.matches, match.info.id, 0, OpeningRoll(dice))
     assert len(await table.matches.events(match.info.id)) == 1
 
 
 async def test_a_refused_action_writes_nothing(table: Table) -> None:
     match = await table.new_match()
     with pytest.raises(ActionError):
-        await table.matches.append_action(match.info.id, 0, Roll(0, (3, 1)))
+        await append_action(table.matches, match.info.id, 0, Roll(0, (3, 1)))
     reloaded = await table.matches.load_match(match.info.id)
     assert reloaded.info.version == 0
     assert await table.matches.events(match.info.id) == []
@@ -76,8 +76,10 @@ async def test_a_dance_is_appended_together_with_its_roll(table: Table) -> None:
             loaded = await table.matches.load_match(match.info.id)
             if loaded.info.status != "active":
                 break
-            action = await next_action(table.matches, match.info.id, loaded.state, rng)
-            appended = await table.matches.append_action(match.info.id, loaded.info.version, action)
+            action = await next_action(table.dice, match.info.id, loaded.state, rng)
+            appended = await append_action(
+                table.matches, match.info.id, loaded.info.version, action
+            )
             if len(appended.recorded) == 2:
                 assert isinstance(appended.recorded[1], CannotMove)
                 assert appended.match.info.version == loaded.info.version + 2
@@ -130,7 +132,7 @@ async def test_every_action_type_round_trips_through_the_log(table: Table) -> No
     ]
     version = 0
     for action in actions:
-        appended = await table.matches.append_action(match_id, version, action)
+        appended = await append_action(table.matches, match_id, version, action)
         version = appended.match.info.version
     events = await table.matches.events(match_id)
     assert {type(event).__name__ for event in events} >= {
@@ -152,7 +154,7 @@ async def test_every_action_type_round_trips_through_the_log(table: Table) -> No
     nardy = await table.new_match(MatchRules(length=1, variant="long_nardy", last_roll=True))
     for action in (OpeningRoll((5, 2)), Roll(0, (6, 6)), Move(0, "24/18(2)"), Roll(1, (4, 4))):
         version = (await table.matches.load_match(nardy.info.id)).info.version
-        await table.matches.append_action(nardy.info.id, version, action)
+        await append_action(table.matches, nardy.info.id, version, action)
     events = await table.matches.events(nardy.info.id)
     assert events[-1] == Roll(1, (4, 4))
     assert replay(nardy.info.rules, events) == (await table.matches.load_match(nardy.info.id)).state
@@ -161,14 +163,14 @@ async def test_every_action_type_round_trips_through_the_log(table: Table) -> No
 async def test_the_seed_stays_secret_until_the_match_ends(table: Table) -> None:
     match = await table.new_match(MatchRules(length=1))
     with pytest.raises(SeedStillSecretError):
-        await table.matches.reveal_seed(match.info.id)
+        await table.dice.reveal_seed(match.info.id)
     listings = [
         await table.matches.load_match(match.info.id),
         await table.matches.active_match_for(table.chat_id, table.player_ids[0]),
         await table.matches.active_matches_of(table.player_ids[1]),
     ]
     await play(table, match.info.id, 2000, seed=3)
-    seed = await table.matches.reveal_seed(match.info.id)
+    seed = await table.dice.reveal_seed(match.info.id)
     for listing in listings:
         assert seed.hex() not in repr(listing)
     final = await table.matches.load_match(match.info.id)
@@ -185,7 +187,8 @@ async def test_the_seed_stays_secret_until_the_match_ends(table: Table) -> None:
 
 async def test_queries_for_the_command_layer(table: Table) -> None:
     now = datetime(2026, 11, 29, 12, tzinfo=UTC)
-    match = await table.matches.create_match(
+    match = await create_match(
+        table.matches,
         chat_id=table.chat_id,
         player_ids=table.player_ids,
         rules=MatchRules(length=3),
@@ -198,7 +201,7 @@ async def test_queries_for_the_command_layer(table: Table) -> None:
     assert found is not None
     assert found.info.id == match.info.id
     assert await table.matches.active_match_for(table.chat_id + 1, table.player_ids[1]) is None
-    appended = await table.matches.append_action(match.info.id, 0, OpeningRoll((3, 1)), now=now)
+    appended = await append_action(table.matches, match.info.id, 0, OpeningRoll((3, 1)), now=now)
     assert appended.match.info.turn_user_id == table.player_ids[0]  # 3-1: player 0 starts
     assert appended.match.info.deadline == now + timedelta(hours=1)
     timed = await table.matches.timed_matches()

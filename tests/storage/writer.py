@@ -14,7 +14,7 @@ import sys
 import time
 
 from storage import ConflictError
-from tests.storage.players import next_action, open_table
+from tests.storage.players import append_action, next_action, open_table
 
 
 async def main(url: str, seed: int, seconds: float, match_ids: list[int]) -> None:
@@ -26,9 +26,9 @@ async def main(url: str, seed: int, seconds: float, match_ids: list[int]) -> Non
         loaded = await table.matches.load_match(match_id)
         if loaded.info.status != "active":
             continue
-        action = await next_action(table.matches, match_id, loaded.state, rng)
+        action = await next_action(table.dice, match_id, loaded.state, rng)
         try:
-            appended = await table.matches.append_action(match_id, loaded.info.version, action)
+            appended = await append_action(table.matches, match_id, loaded.info.version, action)
         except ConflictError:
             continue
         print(f"ack {match_id} {appended.match.info.version}", flush=True)
