@@ -12,22 +12,19 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import partial
 
+from bot.core.context import Context
 from bot.core.delivery import Delivery
-from bot.core.i18n import translator
-from bot.core.model import Message, Request
 from bot.core.painter import shared_painter
+from bot.core.presenter import Presenter
 from gammon.actions import (
     Action,
-    Move,
     WinKind,
 )
 from gammon.fair_dice import new_server_seed
-from gammon.flow import MatchState
 from rendering import BoardView, LastPlay, render_board
 from storage import (
     ChallengeLimits,
     ChallengeRepository,
-    ChatRecord,
     ChatRepository,
     Database,
     DiceRepository,
@@ -40,7 +37,6 @@ from storage import (
 
 logger = logging.getLogger(__name__)
 
-Gettext = Callable[[str], str]
 Maker = Callable[[LoadedMatch, int], Awaitable[Action]]
 _MAX_TEXT = 500
 MAX_NAME = 64  # characters of a display name kept
@@ -52,22 +48,6 @@ _RESIGN_LEVELS = {
     "gammon": WinKind.GAMMON,
     "backgammon": WinKind.BACKGAMMON,
 }
-
-
-@dataclass(frozen=True)
-class Context:
-    request: Request
-    user: UserRecord
-    chat: ChatRecord
-    locale: str
-    known_users: dict[int, UserRecord] = field(default_factory=dict)  # read once per request
-
-    @property
-    def _(self) -> Gettext:
-        return translator(self.locale).gettext
-
-    def refuse(self, text: str) -> list[Message]:
-        return [Message(self.request.chat, text, private_to=self.request.actor.user_id)]
 
 
 def clean_name(name: str, fallback: str) -> str:
@@ -88,13 +68,6 @@ def clean_name(name: str, fallback: str) -> str:
     )
     cleaned = " ".join("".join(kept).split())[:MAX_NAME].strip()
     return cleaned or fallback[:MAX_NAME]
-
-
-def wants_private_notice(*users: UserRecord) -> tuple[str, ...]:
-    """The platform ids of those users who want a private notification and can get one."""
-    return tuple(
-        user.platform_user_id for user in users if user.prefs.notify and not user.unreachable
-    )
 
 
 @dataclass
@@ -160,6 +133,7 @@ class CoreBase:
         self._admission = asyncio.Semaphore(REQUESTS_AT_ONCE)
         self._pending = 0  # requests being answered or waiting for their turn
         self.painter = shared_painter()
+        self.presenter = Presenter(self._render, self._names, self.dice, self.matches)
 
     def _lock(self, match_id: int) -> AbstractAsyncContextManager[None]:
         """``async with self._lock(match_id):`` makes the requests for one match take turns."""
@@ -212,14 +186,3 @@ class CoreBase:
             theme=theme if theme in ("classic", "dark") else "classic",
         )
         return await self.painter.paint(draw)
-
-
-def _last_play(before: MatchState, recorded: tuple[Action, ...]) -> LastPlay | None:
-    """The highlight for a play just recorded (the mover's own numbering)."""
-    from gammon import parse_play
-
-    for action in recorded:
-        if isinstance(action, Move) and before.dice is not None:
-            play = parse_play(action.play, before.position, before.dice)
-            return LastPlay.from_play(play, action.player)
-    return None

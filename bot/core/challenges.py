@@ -7,7 +7,8 @@ import secrets
 from datetime import datetime
 
 from bot.core import texts
-from bot.core.base import MAX_ACCOUNT_ID, Context, Gettext, clean_name, wants_private_notice
+from bot.core.base import MAX_ACCOUNT_ID, clean_name
+from bot.core.context import Context, Gettext, wants_private_notice
 from bot.core.model import Button, Message
 from bot.core.options import OptionError, parse_challenge_options
 from bot.core.playing import PlayCommands
@@ -203,7 +204,7 @@ class ChallengeCommands(PlayCommands):
             seed1=seeds[1],
         )
         messages = [Message(context.request.chat, start, slot=f"challenge:{offer.id}")]
-        return messages + await self._after(context, started, by_player=False)
+        return messages + await self.presenter.after(context, started, by_player=False)
 
     async def _seat_refusal(
         self, context: Context, offer: ChallengeRecord, error: SeatTakenError

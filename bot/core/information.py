@@ -4,7 +4,7 @@ seeds, transcripts and exports."""
 from __future__ import annotations
 
 from bot.core import registry, rules_text
-from bot.core.base import Context
+from bot.core.context import Context
 from bot.core.i18n import LOCALES, normalize_locale, translator
 from bot.core.model import Button, Message
 from bot.core.playing import PlayCommands
@@ -29,7 +29,7 @@ class InfoCommands(PlayCommands):
         if resumed and in_match is context:
             return resumed
         players = await self._names(loaded)
-        return [*resumed, await self._prompt(context, loaded, players, None)]
+        return [*resumed, await self.presenter.prompt(context, loaded, players, None)]
 
     async def _matches_command(self, context: Context, _argument: str) -> list[Message]:
         _ = context._
@@ -226,7 +226,9 @@ class InfoCommands(PlayCommands):
             )
         players = await self._names(loaded)
         seed = await self.dice.reveal_seed(loaded.info.id)
-        files = await self._files(loaded, [player.display_name for player in players], seed)
+        files = await self.presenter.files(
+            loaded, [player.display_name for player in players], seed
+        )
         text = _("The transcript of match {id}. Check it with: gammonbot verify FILE").format(
             id=loaded.info.id
         )
@@ -247,7 +249,9 @@ class InfoCommands(PlayCommands):
         players = await self._names(loaded)
         files = [
             file
-            for file in await self._files(loaded, [player.display_name for player in players], None)
+            for file in await self.presenter.files(
+                loaded, [player.display_name for player in players], None
+            )
             if file.filename.endswith(".mat")
         ]
         if not files:

@@ -3,30 +3,19 @@ change (automatic rolls, forced plays, dances, the next prompt, the end)."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 import re
 from collections.abc import Callable
 from dataclasses import replace
 
 from bot.core import texts
-from bot.core.base import (
-    _MAX_TEXT,
-    _RESIGN_LEVELS,
-    Context,
-    CoreBase,
-    Gettext,
-    Maker,
-    _last_play,
-    wants_private_notice,
-)
-from bot.core.model import Actor, Attachment, Button, ChatRef, Message, Request
+from bot.core.base import _MAX_TEXT, _RESIGN_LEVELS, CoreBase, Maker
+from bot.core.context import Context, last_play
+from bot.core.model import Actor, Button, ChatRef, Message, Request
 from bot.core.tokens import Token, format_token
 from gammon.actions import (
     AcceptResignation,
     Action,
     Beaver,
-    CannotMove,
     ClaimWin,
     Double,
     Drop,
@@ -38,17 +27,14 @@ from gammon.actions import (
     Take,
     WinKind,
 )
-from gammon.fair_dice import FairDice, join_client_seeds, transcript
 from gammon.flow import ActionError, FollowUp, MatchState, Phase, Roller, advance, plan
-from gammon.mat_format import export_mat
-from rendering import BoardView, LastPlay
+from rendering import BoardView
 from storage import (
     Appended,
     ConflictError,
     LoadedMatch,
     NotFoundError,
     PendingMove,
-    Step,
     UserRecord,
 )
 
@@ -188,7 +174,7 @@ class PlayCommands(CoreBase):
                         return context.refuse(_("The match is over."))
                     continue
                 notes = [message for message in resumed if message.slot is None]
-                return notes + await self._after(context, appended)
+                return notes + await self.presenter.after(context, appended)
             raise AssertionError("unreachable")
 
     async def _resume(
@@ -205,7 +191,7 @@ class PlayCommands(CoreBase):
         except ConflictError:
             loaded = await self.matches.load_match(loaded.info.id)
             return [], loaded
-        return await self._after(context, appended, by_player=False), appended.match
+        return await self.presenter.after(context, appended, by_player=False), appended.match
 
     async def _append(
         self,
@@ -246,38 +232,6 @@ class PlayCommands(CoreBase):
 
         return follow
 
-    async def _after(
-        self, context: Context, appended: Appended, by_player: bool = True
-    ) -> list[Message]:
-        """What to show after an append: a sentence for each thing that happened that the
-        board does not show by itself, then the board for whoever acts next (or the end).
-        ``by_player``: the first step is the caller's own action, not an automatic one."""
-        _ = context._
-        chat = context.request.chat
-        loaded = appended.match
-        players = await self._names(loaded, context)
-        names = [player.display_name for player in players]
-        messages: list[Message] = []
-        last: LastPlay | None = None
-        for index, step in enumerate(appended.steps):
-            first = step.recorded[0]
-            if (index > 0 or not by_player) and isinstance(first, Move):
-                messages.append(
-                    Message(
-                        chat,
-                        _("{name}'s only legal play, {play}, was played automatically.").format(
-                            name=names[first.player], play=first.play
-                        ),
-                    )
-                )
-            if isinstance(first, OpeningRoll):
-                messages += self._opening_notes(_, chat, step.after, first, names)
-            last = _last_play(step.before, step.recorded) or last
-            messages += self._describe(context, step, names)
-        if loaded.info.status != "active":
-            return messages + await self._match_end(context, loaded, last)
-        return [*messages, await self._prompt(context, loaded, players, last)]
-
     async def settle_unanswered_resignation(self, match_id: int, locale: str) -> list[Message]:
         """An offer to resign whose answerer let the time run out counts as accepted: the game
         ends as offered and the match goes on. (Claiming the match instead would let a player
@@ -307,7 +261,7 @@ class PlayCommands(CoreBase):
             note = context._(
                 "{name} did not answer the offer to resign in time, so it counts as accepted."
             ).format(name=late.display_name)
-            return [Message(where, note), *await self._after(context, appended)]
+            return [Message(where, note), *await self.presenter.after(context, appended)]
 
     def _makers(self) -> dict[str, Maker]:
         def fixed(build: Callable[[int], Action]) -> Maker:
@@ -391,7 +345,7 @@ class PlayCommands(CoreBase):
         players = await self._names(loaded)
         names = [user.display_name for user in players]
         view = BoardView.from_state(after)
-        highlight = _last_play(loaded.state, tuple(recorded))
+        highlight = last_play(loaded.state, tuple(recorded))
         image = await self._render(context, view, names, highlight, player)
         token = Token("confirm", "m", loaded.info.id, loaded.info.version)
         buttons = (
@@ -458,212 +412,3 @@ class PlayCommands(CoreBase):
         return [
             Message(context.request.chat, text, buttons, private_to=context.request.actor.user_id)
         ]
-
-    def _describe(self, context: Context, step: Step, names: list[str]) -> list[Message]:
-        """Sentences about what one step did that the next board does not show by itself."""
-        _ = context._
-        after = step.after
-        chat = context.request.chat
-        notes: list[str] = []
-        # The roll a CannotMove follows is recorded in the same step: the state's history may
-        # start later (a loaded state has none).
-        for previous, action in zip((None, *step.recorded), step.recorded, strict=False):
-            if isinstance(action, CannotMove):
-                dice = previous.dice if isinstance(previous, Roll) else None
-                roll = f"{dice[0]}-{dice[1]}" if dice else ""
-                notes.append(
-                    _("{name} rolled {dice} and cannot move.").format(
-                        name=names[action.player], dice=roll
-                    )
-                )
-            elif isinstance(action, Double):
-                notes.append(
-                    _("{name} doubles to {value}.").format(
-                        name=names[action.player], value=after.cube_value * 2
-                    )
-                )
-            elif isinstance(action, Take):
-                notes.append(
-                    _("{name} takes. The cube is at {value}.").format(
-                        name=names[action.player], value=after.cube_value
-                    )
-                )
-            elif isinstance(action, Beaver):
-                notes.append(
-                    _("{name} beavers. The cube is at {value}.").format(
-                        name=names[action.player], value=after.cube_value
-                    )
-                )
-            elif isinstance(action, Resign):
-                notes.append(
-                    _("{name} offers to resign {level}.").format(
-                        name=names[action.player],
-                        level=texts.resignation_name(_, WinKind(action.level)),
-                    )
-                )
-            elif isinstance(action, RejectResignation):
-                notes.append(
-                    _("{name} rejects the resignation. Play on!").format(name=names[action.player])
-                )
-        for result in after.games[len(step.before.games) :]:
-            notes.append(texts.game_result_text(_, result, names, after.variant))
-        return [Message(chat, note) for note in notes]
-
-    def _opening_notes(
-        self, _: Gettext, chat: ChatRef, state: MatchState, roll: OpeningRoll, names: list[str]
-    ) -> list[Message]:
-        first, second = roll.dice
-        if first == second:
-            text = _("Opening roll: {a} {x}, {b} {y}. A tie: rolling again.")
-        elif state.variant.value == "long_nardy":
-            text = _("The lot: {a} {x}, {b} {y}. {winner} takes White and starts.")
-        else:
-            text = _("Opening roll: {a} {x}, {b} {y}. {winner} starts with {high}-{low}.")
-        winner = names[0 if first > second else 1]
-        notes = [
-            text.format(
-                a=names[0],
-                x=first,
-                b=names[1],
-                y=second,
-                winner=winner,
-                high=max(first, second),
-                low=min(first, second),
-            )
-        ]
-        if state.crawford_game and first != second:
-            notes.append(_("This is the Crawford game: nobody may double."))
-        return [Message(chat, note) for note in notes]
-
-    async def _prompt(
-        self,
-        context: Context,
-        loaded: LoadedMatch,
-        players: tuple[UserRecord, UserRecord],
-        last: LastPlay | None,
-    ) -> Message:
-        """The board for the player who must act, with their buttons, mentioning them."""
-        _ = context._
-        state = loaded.state
-        info = loaded.info
-        names = [player.display_name for player in players]
-        actor = state.turn if state.turn is not None else state.player_on_roll
-        buttons: list[Button] = []
-
-        def button(label: str, verb: str) -> None:
-            buttons.append(Button(label, format_token(Token(verb, "m", info.id, info.version))))
-
-        if state.phase is Phase.ROLLING:
-            headline = _("{name} to roll.").format(name=names[actor])
-            button(_("Roll"), "roll")
-            if state.double_refusal(actor) is None:
-                button(_("Double"), "double")
-        elif state.phase is Phase.MOVING:
-            assert state.dice is not None
-            headline = _("{name} to play {high}-{low}: /move …").format(
-                name=names[actor], high=max(state.dice), low=min(state.dice)
-            )
-        elif state.phase is Phase.DOUBLED:
-            headline = _("{name}, take or drop the double to {value}?").format(
-                name=names[actor], value=state.cube_value * 2
-            )
-            button(_("Take"), "take")
-            button(_("Drop"), "drop")
-            if state.rules.is_money and state.rules.beavers:
-                button(_("Beaver"), "beaver")
-        else:
-            offer = state.resignation
-            assert offer is not None
-            headline = _("{name} offers to resign {level}. {other}, accept?").format(
-                name=names[offer.player],
-                level=texts.resignation_name(_, offer.level),
-                other=names[actor],
-            )
-            button(_("Accept"), "raccept")
-            button(_("Reject"), "rreject")
-        pips = state.board_for(0).pip_counts()
-        lines = [
-            headline,
-            _("Pips: {a} {x} · {b} {y}").format(a=names[0], x=pips[0], b=names[1], y=pips[1]),
-            texts.score_line(_, state, names),
-            texts.ids_line(state),
-        ]
-        view = BoardView.from_state(state)
-        image = await self._render(context, view, names, last, actor)
-        return Message(
-            context.request.chat,
-            "\n".join(lines),
-            tuple(buttons),
-            image=image,
-            board=view,
-            mention=(players[actor].platform_user_id,),
-            notify=wants_private_notice(players[actor]),
-            slot=f"board:{info.id}",
-        )
-
-    async def _match_end(
-        self, context: Context, loaded: LoadedMatch, last: LastPlay | None
-    ) -> list[Message]:
-        _ = context._
-        state = loaded.state
-        players = await self._names(loaded)
-        names = [player.display_name for player in players]
-        winner = state.winner
-        headline = (
-            _("Match over: {name} wins {a}–{b}.").format(
-                name=names[winner], a=state.score[winner], b=state.score[1 - winner]
-            )
-            if winner is not None
-            else _("The match has ended.")
-        )
-        seed = await self.dice.reveal_seed(loaded.info.id)
-        lines = [
-            headline,
-            _(
-                "The dice were drawn from the server seed {seed}; its SHA-256 is the commitment "
-                "{commitment} published at the start. Check every roll with: gammonbot verify "
-                "transcript.json"
-            ).format(seed=seed.hex(), commitment=loaded.info.dice_commitment),
-        ]
-        view = BoardView.from_state(state)
-        image = await self._render(context, view, names, last, winner or 0)
-        return [
-            Message(
-                context.request.chat,
-                "\n".join(lines),
-                image=image,
-                board=view,
-                attachments=await self._files(loaded, names, seed),
-                mention=tuple(player.platform_user_id for player in players),
-                notify=wants_private_notice(*players),
-                slot=f"board:{loaded.info.id}",
-            )
-        ]
-
-    async def _files(
-        self, loaded: LoadedMatch, names: list[str], seed: bytes | None
-    ) -> tuple[Attachment, ...]:
-        """The transcript of the dice (given the revealed ``seed``) and the .mat file. Both need
-        every action, which a loaded state does not carry: they come from the event log."""
-        complete = await self.matches.with_history(loaded)
-        # Tens of milliseconds for a long match: not on the event loop's time.
-        return await asyncio.to_thread(self._attachments, complete, names, seed)
-
-    @staticmethod
-    def _attachments(
-        loaded: LoadedMatch, names: list[str], seed: bytes | None
-    ) -> tuple[Attachment, ...]:
-        files = []
-        if seed is not None:
-            dice = FairDice(seed, join_client_seeds(*loaded.info.client_seeds))
-            rolls = [
-                action.dice
-                for action in loaded.state.actions
-                if isinstance(action, OpeningRoll | Roll)
-            ]
-            data = json.dumps(transcript(dice, rolls), indent=1).encode()
-            files.append(Attachment(f"match-{loaded.info.id}-transcript.json", data))
-        if not (loaded.state.rules.is_money and loaded.state.variant.value == "backgammon"):
-            mat = export_mat(loaded.state, names).encode()
-            files.append(Attachment(f"match-{loaded.info.id}.mat", mat))
-        return tuple(files)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from bot.core.base import wants_private_notice
+from bot.core.context import wants_private_notice
 from bot.core.i18n import resolve_locale, translator
 from bot.core.model import Button, ChatRef, Message
 from bot.core.service import Core

@@ -12,8 +12,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.core import registry
-from bot.core.base import _MAX_TEXT, MAX_ACCOUNT_ID, Context, clean_name
+from bot.core.base import _MAX_TEXT, MAX_ACCOUNT_ID, clean_name
 from bot.core.challenges import ChallengeCommands
+from bot.core.context import Context
 from bot.core.i18n import normalize_locale, resolve_locale
 from bot.core.information import InfoCommands
 from bot.core.links import LinkCommands

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bot.core import registry
-from bot.core.base import Context
+from bot.core.context import Context
 from bot.core.information import InfoCommands
 from bot.core.model import Message
 from bot.core.service import Core

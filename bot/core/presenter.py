@@ -1,0 +1,288 @@
+"""What the players see of a match: a sentence for each thing that happened that the board does
+not show by itself, the board for whoever acts next with their buttons, and the end of a match
+with its revealed seed, transcript and .mat file."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+
+from bot.core import texts
+from bot.core.context import Context, Gettext, last_play, wants_private_notice
+from bot.core.model import Attachment, Button, ChatRef, Message
+from bot.core.tokens import Token, format_token
+from gammon.actions import (
+    Beaver,
+    CannotMove,
+    Double,
+    Move,
+    OpeningRoll,
+    RejectResignation,
+    Resign,
+    Roll,
+    Take,
+    WinKind,
+)
+from gammon.fair_dice import FairDice, join_client_seeds, transcript
+from gammon.flow import MatchState, Phase, Step
+from gammon.mat_format import export_mat
+from rendering import BoardView, LastPlay
+from storage import Appended, DiceRepository, LoadedMatch, MatchRepository, UserRecord
+
+Draw = Callable[[Context, BoardView, list[str], LastPlay | None, int], Awaitable[bytes | None]]
+Players = Callable[..., Awaitable[tuple[UserRecord, UserRecord]]]
+
+
+class Presenter:
+    """Turns match states into messages. Given exactly what it uses: how to draw a board, how
+    to find the players, the dice (for the seed at the end) and the matches (for the record)."""
+
+    def __init__(
+        self, draw: Draw, players: Players, dice: DiceRepository, matches: MatchRepository
+    ) -> None:
+        self._draw = draw
+        self._players = players
+        self.dice = dice
+        self.matches = matches
+
+    async def after(
+        self, context: Context, appended: Appended, by_player: bool = True
+    ) -> list[Message]:
+        """What to show after an append: a sentence for each thing that happened that the
+        board does not show by itself, then the board for whoever acts next (or the end).
+        ``by_player``: the first step is the caller's own action, not an automatic one."""
+        _ = context._
+        chat = context.request.chat
+        loaded = appended.match
+        players = await self._players(loaded, context)
+        names = [player.display_name for player in players]
+        messages: list[Message] = []
+        last: LastPlay | None = None
+        for index, step in enumerate(appended.steps):
+            first = step.recorded[0]
+            if (index > 0 or not by_player) and isinstance(first, Move):
+                messages.append(
+                    Message(
+                        chat,
+                        _("{name}'s only legal play, {play}, was played automatically.").format(
+                            name=names[first.player], play=first.play
+                        ),
+                    )
+                )
+            if isinstance(first, OpeningRoll):
+                messages += self.opening_notes(_, chat, step.after, first, names)
+            last = last_play(step.before, step.recorded) or last
+            messages += self.describe(context, step, names)
+        if loaded.info.status != "active":
+            return messages + await self.match_end(context, loaded, last)
+        return [*messages, await self.prompt(context, loaded, players, last)]
+
+    def describe(self, context: Context, step: Step, names: list[str]) -> list[Message]:
+        """Sentences about what one step did that the next board does not show by itself."""
+        _ = context._
+        after = step.after
+        chat = context.request.chat
+        notes: list[str] = []
+        # The roll a CannotMove follows is recorded in the same step: the state's history may
+        # start later (a loaded state has none).
+        for previous, action in zip((None, *step.recorded), step.recorded, strict=False):
+            if isinstance(action, CannotMove):
+                dice = previous.dice if isinstance(previous, Roll) else None
+                roll = f"{dice[0]}-{dice[1]}" if dice else ""
+                notes.append(
+                    _("{name} rolled {dice} and cannot move.").format(
+                        name=names[action.player], dice=roll
+                    )
+                )
+            elif isinstance(action, Double):
+                notes.append(
+                    _("{name} doubles to {value}.").format(
+                        name=names[action.player], value=after.cube_value * 2
+                    )
+                )
+            elif isinstance(action, Take):
+                notes.append(
+                    _("{name} takes. The cube is at {value}.").format(
+                        name=names[action.player], value=after.cube_value
+                    )
+                )
+            elif isinstance(action, Beaver):
+                notes.append(
+                    _("{name} beavers. The cube is at {value}.").format(
+                        name=names[action.player], value=after.cube_value
+                    )
+                )
+            elif isinstance(action, Resign):
+                notes.append(
+                    _("{name} offers to resign {level}.").format(
+                        name=names[action.player],
+                        level=texts.resignation_name(_, WinKind(action.level)),
+                    )
+                )
+            elif isinstance(action, RejectResignation):
+                notes.append(
+                    _("{name} rejects the resignation. Play on!").format(name=names[action.player])
+                )
+        for result in after.games[len(step.before.games) :]:
+            notes.append(texts.game_result_text(_, result, names, after.variant))
+        return [Message(chat, note) for note in notes]
+
+    def opening_notes(
+        self, _: Gettext, chat: ChatRef, state: MatchState, roll: OpeningRoll, names: list[str]
+    ) -> list[Message]:
+        first, second = roll.dice
+        if first == second:
+            text = _("Opening roll: {a} {x}, {b} {y}. A tie: rolling again.")
+        elif state.variant.value == "long_nardy":
+            text = _("The lot: {a} {x}, {b} {y}. {winner} takes White and starts.")
+        else:
+            text = _("Opening roll: {a} {x}, {b} {y}. {winner} starts with {high}-{low}.")
+        winner = names[0 if first > second else 1]
+        notes = [
+            text.format(
+                a=names[0],
+                x=first,
+                b=names[1],
+                y=second,
+                winner=winner,
+                high=max(first, second),
+                low=min(first, second),
+            )
+        ]
+        if state.crawford_game and first != second:
+            notes.append(_("This is the Crawford game: nobody may double."))
+        return [Message(chat, note) for note in notes]
+
+    async def prompt(
+        self,
+        context: Context,
+        loaded: LoadedMatch,
+        players: tuple[UserRecord, UserRecord],
+        last: LastPlay | None,
+    ) -> Message:
+        """The board for the player who must act, with their buttons, mentioning them."""
+        _ = context._
+        state = loaded.state
+        info = loaded.info
+        names = [player.display_name for player in players]
+        actor = state.turn if state.turn is not None else state.player_on_roll
+        buttons: list[Button] = []
+
+        def button(label: str, verb: str) -> None:
+            buttons.append(Button(label, format_token(Token(verb, "m", info.id, info.version))))
+
+        if state.phase is Phase.ROLLING:
+            headline = _("{name} to roll.").format(name=names[actor])
+            button(_("Roll"), "roll")
+            if state.double_refusal(actor) is None:
+                button(_("Double"), "double")
+        elif state.phase is Phase.MOVING:
+            assert state.dice is not None
+            headline = _("{name} to play {high}-{low}: /move …").format(
+                name=names[actor], high=max(state.dice), low=min(state.dice)
+            )
+        elif state.phase is Phase.DOUBLED:
+            headline = _("{name}, take or drop the double to {value}?").format(
+                name=names[actor], value=state.cube_value * 2
+            )
+            button(_("Take"), "take")
+            button(_("Drop"), "drop")
+            if state.rules.is_money and state.rules.beavers:
+                button(_("Beaver"), "beaver")
+        else:
+            offer = state.resignation
+            assert offer is not None
+            headline = _("{name} offers to resign {level}. {other}, accept?").format(
+                name=names[offer.player],
+                level=texts.resignation_name(_, offer.level),
+                other=names[actor],
+            )
+            button(_("Accept"), "raccept")
+            button(_("Reject"), "rreject")
+        pips = state.board_for(0).pip_counts()
+        lines = [
+            headline,
+            _("Pips: {a} {x} · {b} {y}").format(a=names[0], x=pips[0], b=names[1], y=pips[1]),
+            texts.score_line(_, state, names),
+            texts.ids_line(state),
+        ]
+        view = BoardView.from_state(state)
+        image = await self._draw(context, view, names, last, actor)
+        return Message(
+            context.request.chat,
+            "\n".join(lines),
+            tuple(buttons),
+            image=image,
+            board=view,
+            mention=(players[actor].platform_user_id,),
+            notify=wants_private_notice(players[actor]),
+            slot=f"board:{info.id}",
+        )
+
+    async def match_end(
+        self, context: Context, loaded: LoadedMatch, last: LastPlay | None
+    ) -> list[Message]:
+        _ = context._
+        state = loaded.state
+        players = await self._players(loaded)
+        names = [player.display_name for player in players]
+        winner = state.winner
+        headline = (
+            _("Match over: {name} wins {a}–{b}.").format(
+                name=names[winner], a=state.score[winner], b=state.score[1 - winner]
+            )
+            if winner is not None
+            else _("The match has ended.")
+        )
+        seed = await self.dice.reveal_seed(loaded.info.id)
+        lines = [
+            headline,
+            _(
+                "The dice were drawn from the server seed {seed}; its SHA-256 is the commitment "
+                "{commitment} published at the start. Check every roll with: gammonbot verify "
+                "transcript.json"
+            ).format(seed=seed.hex(), commitment=loaded.info.dice_commitment),
+        ]
+        view = BoardView.from_state(state)
+        image = await self._draw(context, view, names, last, winner or 0)
+        return [
+            Message(
+                context.request.chat,
+                "\n".join(lines),
+                image=image,
+                board=view,
+                attachments=await self.files(loaded, names, seed),
+                mention=tuple(player.platform_user_id for player in players),
+                notify=wants_private_notice(*players),
+                slot=f"board:{loaded.info.id}",
+            )
+        ]
+
+    async def files(
+        self, loaded: LoadedMatch, names: list[str], seed: bytes | None
+    ) -> tuple[Attachment, ...]:
+        """The transcript of the dice (given the revealed ``seed``) and the .mat file. Both need
+        every action, which a loaded state does not carry: they come from the event log."""
+        complete = await self.matches.with_history(loaded)
+        # Tens of milliseconds for a long match: not on the event loop's time.
+        return await asyncio.to_thread(self._attachments, complete, names, seed)
+
+    @staticmethod
+    def _attachments(
+        loaded: LoadedMatch, names: list[str], seed: bytes | None
+    ) -> tuple[Attachment, ...]:
+        files = []
+        if seed is not None:
+            dice = FairDice(seed, join_client_seeds(*loaded.info.client_seeds))
+            rolls = [
+                action.dice
+                for action in loaded.state.actions
+                if isinstance(action, OpeningRoll | Roll)
+            ]
+            data = json.dumps(transcript(dice, rolls), indent=1).encode()
+            files.append(Attachment(f"match-{loaded.info.id}-transcript.json", data))
+        if not (loaded.state.rules.is_money and loaded.state.variant.value == "backgammon"):
+            mat = export_mat(loaded.state, names).encode()
+            files.append(Attachment(f"match-{loaded.info.id}.mat", mat))
+        return tuple(files)
