@@ -143,14 +143,6 @@ class ChallengeRepository:
                 raise ConflictError(f"challenge {challenge_id} is no longer open")
         return await self.get_challenge(challenge_id)
 
-    async def set_message_ref(self, challenge_id: int, message_ref: str) -> None:
-        async with self.engine.begin() as connection:
-            await connection.execute(
-                sa.update(challenges)
-                .where(challenges.c.id == challenge_id)
-                .values(message_ref=message_ref)
-            )
-
     async def open_challenge_for(
         self, chat_id: int, user_id: int, now: datetime
     ) -> ChallengeRecord | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
-from gammon.fair_dice import FairDice, join_client_seeds
+from gammon.fair_dice import FairDice, commitment, join_client_seeds
 from gammon.flow import Roller
 from storage.database import Database
 from storage.errors import NotFoundError, SeedStillSecretError
@@ -37,6 +37,11 @@ class SecretSeed:
 
     def dice(self, client_seeds: tuple[str, str]) -> FairDice:
         return FairDice(self._value, join_client_seeds(*client_seeds))
+
+    @property
+    def commitment(self) -> str:
+        """SHA-256 of the seed: public from the moment the challenge is posted."""
+        return commitment(self._value)
 
     @property
     def stored(self) -> str:

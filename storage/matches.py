@@ -39,7 +39,6 @@ logger = logging.getLogger(__name__)
 
 ACTIVE = MatchStatus.ACTIVE
 FINISHED = MatchStatus.FINISHED
-ENDED_STATUSES = (MatchStatus.FINISHED, MatchStatus.ABANDONED, MatchStatus.EXPIRED)
 
 # Every column but the secret seed and the snapshot: what match listings read.
 _INFO_COLUMNS = [column for column in matches.c if column.name not in ("server_seed", "snapshot")]
@@ -220,7 +219,7 @@ class MatchRepository:
             "snapshot": _snapshot(state),
             "snapshot_version": version,
             "turn_user_id": None if state.turn is None else player_ids[state.turn],
-            "dice_commitment": seed.dice(client_seeds).commitment,
+            "dice_commitment": seed.commitment,
             "server_seed": seed.stored,
             "client_seed0": client_seeds[0],
             "client_seed1": client_seeds[1],

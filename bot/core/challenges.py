@@ -63,7 +63,6 @@ class ChallengeCommands(PlayCommands):
             )
         except ChallengeLimitError as error:
             return context.refuse(self._limit_refusal(_, error))
-        await self.challenges.set_message_ref(offer.id, context.request.event_id or f"c{offer.id}")
         summary = texts.rules_summary(_, options.rules, options.move_time_limit)
         if challenged:
             text = _("{challenger} challenges {challenged} to a {summary}.").format(

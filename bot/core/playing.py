@@ -33,6 +33,7 @@ from storage import (
     Appended,
     ConflictError,
     LoadedMatch,
+    MatchInfo,
     NotFoundError,
     PendingMove,
     UserRecord,
@@ -107,7 +108,7 @@ class PlayCommands(CoreBase):
                     "first, e.g. #{example} 13/10* 6/5, or play in the match's chat."
                 ).format(numbers=numbers, example=waiting[0].id)
             )
-        return await self._in_match_chat(context, waiting[0].id), waiting[0].id
+        return await self._in_chat_of(context, waiting[0]), waiting[0].id
 
     async def _in_match_chat(self, context: Context, match_id: int) -> Context:
         """A button pressed in a private chat acts in its match's chat, for that match's
@@ -118,6 +119,10 @@ class PlayCommands(CoreBase):
             return context
         if info.player_index(context.user.id) is None:
             return context
+        return await self._in_chat_of(context, info)
+
+    async def _in_chat_of(self, context: Context, info: MatchInfo) -> Context:
+        """The context of the request as if it had been made in the match's own chat."""
         chat = await self.chats.get_chat(info.chat_id)
         where = ChatRef(chat.platform, chat.platform_chat_id, private=False, locale=chat.locale)
         return replace(context, request=replace(context.request, chat=where), chat=chat)

@@ -15,7 +15,6 @@ from bot.core.i18n import resolve_locale, translator
 from bot.core.model import Button, ChatRef, Message
 from bot.core.service import Core
 from bot.core.tokens import Token, format_token
-from gammon.flow import Phase
 from storage import ConflictError, MatchInfo, NotFoundError
 
 logger = logging.getLogger(__name__)
@@ -58,16 +57,6 @@ class Clock:
                 logger.info("match %s changed while reminding", info.id)
         return messages
 
-    async def _settle_resignation(self, info: MatchInfo) -> list[Message]:
-        """A resignation left unanswered past the time limit is settled as accepted (the
-        answerer was on the clock; nobody claims a match by offering to lose a game)."""
-        loaded = await self.core.matches.load_match(info.id)
-        if loaded.state.phase is not Phase.RESIGNING or info.turn_user_id is None:
-            return []
-        chat = await self.core.chats.get_chat(info.chat_id)
-        late = await self.core.users.get_user(info.turn_user_id)
-        return await self.core.settle_unanswered_resignation(info.id, resolve_locale(late, chat))
-
     async def _remind(self, info: MatchInfo, now: datetime) -> list[Message]:
         if info.deadline is None or info.move_time_limit is None or info.turn_user_id is None:
             return []
@@ -80,18 +69,22 @@ class Clock:
             stage = HALF_TIME
         else:
             return []
-        if stage == TIME_UP:
-            settled = await self._settle_resignation(info)
-            if settled:
-                return settled
         marker = info.board_messages.get("reminded", {})
         if marker.get("version") == info.version and marker.get("stage", 0) >= stage:
             return []
+        chat = await self.core.chats.get_chat(info.chat_id)
+        late = await self.core.users.get_user(info.turn_user_id)
+        if stage == TIME_UP:
+            # A resignation left unanswered is settled as accepted (the answerer was on the
+            # clock; nobody claims a match by offering to lose a game).
+            settled = await self.core.settle_unanswered_resignation(
+                info.id, resolve_locale(late, chat)
+            )
+            if settled:
+                return settled
         await self.core.matches.set_board_messages(
             info.id, {**info.board_messages, "reminded": {"version": info.version, "stage": stage}}
         )
-        chat = await self.core.chats.get_chat(info.chat_id)
-        late = await self.core.users.get_user(info.turn_user_id)
         waiting_id = info.player_ids[1] if info.player_ids[0] == late.id else info.player_ids[0]
         waiting = await self.core.users.get_user(waiting_id)
         where = ChatRef(chat.platform, chat.platform_chat_id)
