@@ -3,6 +3,8 @@ seeds, transcripts and exports."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.core import registry, rules_text
 from bot.core.context import Context
 from bot.core.i18n import LOCALES, normalize_locale, translator
@@ -29,7 +31,10 @@ class InfoCommands(PlayCommands):
         if resumed and in_match is context:
             return resumed
         players = await self._names(loaded)
-        return [*resumed, await self.presenter.prompt(context, loaded, players, None)]
+        board = await self.presenter.prompt(context, loaded, players, None)
+        if context.request.chat.private:  # a look for the caller: nobody else is pinged
+            board = replace(board, mention=(), notify=())
+        return [*resumed, board]
 
     async def _matches_command(self, context: Context, _argument: str) -> list[Message]:
         _ = context._

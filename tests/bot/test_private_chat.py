@@ -85,3 +85,11 @@ async def test_board_and_resign_work_from_the_private_chat(room: Room) -> None:
     prompt = [message for message in offered if message.mention == (waiting,)]
     assert [message.chat for message in prompt] == [room.chat]
     assert "accept?" in prompt[0].text
+
+
+async def test_a_board_asked_for_privately_pings_nobody(room: Room) -> None:
+    _loaded, mover = await _start(room)
+    waiting = "anna"
+    board = await _private(room, waiting).command(waiting, "/board")
+    assert [(message.mention, message.notify) for message in board] == [((), ())]
+    assert f"{mover.title()} to play" in board[0].text
