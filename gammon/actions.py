@@ -7,8 +7,11 @@ The full record of a match is its rules plus the list of these actions, dice inc
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from dataclasses import dataclass, field, fields
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from gammon.play import Play
 
 
 class WinKind(enum.IntEnum):
@@ -36,10 +39,15 @@ class Roll:
 
 @dataclass(frozen=True)
 class Move:
-    """A checker play in notation; recorded in gnubg's canonical form."""
+    """A checker play in notation; recorded in gnubg's canonical form.
+
+    ``value`` is the parsed play once the rules have read it (see :func:`gammon.flow.advance`),
+    so nobody parses the recorded text again; it is not part of the stored record, and two
+    moves are equal by their text alone."""
 
     player: int
     play: str
+    value: Play | None = field(default=None, compare=False, repr=False, metadata={"stored": False})
     kind: ClassVar[str] = "move"
 
 
@@ -140,7 +148,8 @@ ACTION_TYPES: dict[str, type[Action]] = {
 
 
 _FIELDS: dict[type[Action], tuple[str, ...]] = {
-    cls: tuple(field.name for field in fields(cls)) for cls in ACTION_TYPES.values()
+    cls: tuple(item.name for item in fields(cls) if item.metadata.get("stored", True))
+    for cls in ACTION_TYPES.values()
 }
 
 

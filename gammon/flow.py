@@ -256,7 +256,7 @@ def advance(state: MatchState, action: Action) -> tuple[MatchState, list[Action]
     if isinstance(action, Move):
         _need_unfinished(state)
         play = _parse(state, action)
-        action = Move(action.player, str(play))
+        action = Move(action.player, str(play), play)
         state = _recorded(state, _play(state, action.player, play), action)
     else:
         state = apply(state, action)
@@ -373,6 +373,8 @@ def _need_own_turn(state: MatchState, player: int, *phases: Phase) -> None:
 def _parse(state: MatchState, action: Move) -> Play:
     _need_own_turn(state, action.player, Phase.MOVING)
     assert state.dice is not None
+    if action.value is not None and action.value in state.legal_plays():
+        return action.value  # already read (a preview, a forced play): one of the legal plays
     try:
         return parse_play(action.play, state.position, state.dice)
     except PlayError as error:

@@ -424,3 +424,34 @@ def test_the_match_id_of_a_state_is_gnubgs() -> None:
         score=(2, 4),
     )
     assert state.match_id() == "QYkqASAAIAAA"
+
+
+def test_a_recorded_move_carries_its_parsed_play_but_stores_only_the_text() -> None:
+    from gammon.actions import action_from_dict, action_to_dict
+
+    state = apply(new_match(MatchRules(length=3)), OpeningRoll((3, 1)))
+    _after, recorded = advance(state, Move(0, "8-5, 6-5"))
+    move = recorded[0]
+    assert isinstance(move, Move)
+    assert move.play == "8/5 6/5"
+    assert move.value is not None
+    assert sorted((step.start, step.end) for step in move.value.steps) == [(6, 5), (8, 5)]
+    assert move.value.start == state.position
+    assert action_to_dict(move) == {"type": "move", "player": 0, "play": "8/5 6/5"}
+    assert action_from_dict(action_to_dict(move)) == move  # equal by the text alone
+
+
+def test_a_parsed_play_is_trusted_only_when_it_is_legal_now() -> None:
+    state = apply(new_match(MatchRules(length=3)), OpeningRoll((3, 1)))
+    _after, recorded = advance(state, Move(0, "8/5 6/5"))
+    legal = recorded[0]
+    assert isinstance(legal, Move)
+    assert legal.value is not None
+    # The same value offered in another position (after the opponent's roll) is read again
+    # from the text, and the text decides.
+    later = apply(new_match(MatchRules(length=3)), OpeningRoll((4, 2)))
+    with pytest.raises(ActionError) as refused:
+        advance(later, Move(0, "8/5 6/5", legal.value))
+    assert refused.value.reason == "illegal_play"
+    _after, again = advance(later, Move(0, "8/4 6/4", legal.value))
+    assert again[0] == Move(0, "8/4 6/4")
