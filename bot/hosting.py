@@ -66,7 +66,12 @@ async def dispatch(adapters: Sequence[Adapter], messages: Sequence[Message]) -> 
             )
 
 
-async def keep_time(clock: Clock, adapters: Sequence[Adapter], every: float = TICK_SECONDS) -> None:
+async def keep_time(
+    clock: Clock,
+    adapters: Sequence[Adapter],
+    every: float = TICK_SECONDS,
+    idle: Callable[[], bool] = lambda: True,
+) -> None:
     """Tick at once (deadlines that passed while the bot was down), then every ``every`` s;
     about once an hour, at a tick when no request is being answered, reclaim the garbage the
     collector has been told to leave alone (see :mod:`bot.runtime`)."""
@@ -77,7 +82,7 @@ async def keep_time(clock: Clock, adapters: Sequence[Adapter], every: float = TI
         except Exception:
             logger.exception("clock tick failed")
         ticks += 1
-        if ticks >= RECLAIM_TICKS and clock.core.idle():
+        if ticks >= RECLAIM_TICKS and idle():
             freed = reclaim_frozen_garbage()
             logger.info("reclaimed %d objects of frozen garbage", freed)
             ticks = 0
@@ -110,7 +115,7 @@ async def host(
             started.append(adapter)
             logger.info("%s is running", adapter.platform)
         freeze_startup_objects()
-        ticking = asyncio.create_task(keep_time(Clock(core), started, tick_seconds))
+        ticking = asyncio.create_task(keep_time(Clock(core), started, tick_seconds, core.idle))
         await stop.wait()
     finally:
         if ticking is not None:

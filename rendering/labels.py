@@ -1,4 +1,7 @@
-"""The words on a picture, replaceable for translations (the chat layer passes its own)."""
+"""The words on a picture, replaceable for translations (the chat layer passes its own).
+
+The English texts are marked with ``N_`` so the bot's message catalogs take them in (see
+babel.cfg): the bot translates exactly these."""
 
 from __future__ import annotations
 
@@ -6,18 +9,23 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final
 
+
+def N_(text: str) -> str:  # noqa: N802 (gettext's conventional name for a deferred text)
+    return text
+
+
 DEFAULT_LABELS: Final[Mapping[str, str]] = MappingProxyType(
     {
-        "match_to": "Match to {length}",
-        "money": "Money game",
-        "crawford": "Crawford",
-        "long_nardy_to": "Long nardy · to {length}",
-        "long_nardy_single": "Long nardy · single games",
-        "pips": "{pips} pips",
-        "doubles": "{name} doubles to {value}",
-        "played": "{name}: {play}",
-        "wins": "{name} wins",
-        "player": "Player {number}",
+        "match_to": N_("Match to {length}"),
+        "money": N_("Money game"),
+        "crawford": N_("Crawford"),
+        "long_nardy_to": N_("Long nardy · to {length}"),
+        "long_nardy_single": N_("Long nardy · single games"),
+        "pips": N_("{pips} pips"),
+        "doubles": N_("{name} doubles to {value}"),
+        "played": N_("{name}: {play}"),
+        "wins": N_("{name} wins"),
+        "player": N_("Player {number}"),
     }
 )
 

@@ -102,3 +102,26 @@ def test_the_platform_adapters_reach_the_database_only_through_the_core() -> Non
 
 def test_storage_never_imports_the_bot() -> None:
     assert {entry for entry in _imports_of("storage") if entry.endswith(": bot")} == set()
+
+
+def classes_longer_than(source: Path, limit: int) -> set[str]:
+    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    return {
+        f"{source.name}: {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+        and node.end_lineno is not None
+        and node.end_lineno - node.lineno + 1 > limit
+    }
+
+
+def test_no_class_of_the_command_layer_grows_past_300_lines() -> None:
+    sources = sorted((GAMMON.parent / "bot" / "core").glob("*.py"))
+    assert len(sources) >= 10
+    assert {entry for source in sources for entry in classes_longer_than(source, 300)} == set()
+
+
+def test_the_class_size_check_notices_a_long_class(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("class Big:\n" + "    x = 1\n" * 300 + "\n\nclass Small:\n    y = 2\n")
+    assert classes_longer_than(sample, 300) == {"sample.py: Big (301 lines)"}

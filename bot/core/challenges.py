@@ -4,28 +4,47 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 
 from bot.core import texts
-from bot.core.base import MAX_ACCOUNT_ID, clean_name
 from bot.core.context import Context, Gettext, wants_private_notice
+from bot.core.driver import follow_up
 from bot.core.model import Button, Message
 from bot.core.options import OptionError, parse_challenge_options
-from bot.core.playing import PlayCommands
-from bot.core.tokens import Token, format_token
+from bot.core.people import MAX_ACCOUNT_ID, clean_name
+from bot.core.presenter import Presenter
+from bot.core.time_source import TimeSource
+from bot.core.tokens import Token, Verb, format_token
 from gammon.flow import new_match, plan
 from storage import (
     ChallengeLimitError,
+    ChallengeLimits,
     ChallengeRecord,
+    ChallengeRepository,
     ConflictError,
+    DiceRepository,
+    MatchRepository,
     NotFoundError,
     SeatTakenError,
     UserRecord,
+    UserRepository,
 )
 
 
-class ChallengeCommands(PlayCommands):
-    async def _challenge(self, context: Context, argument: str) -> list[Message]:
+@dataclass(frozen=True)
+class ChallengeService:
+    challenges: ChallengeRepository
+    users: UserRepository
+    matches: MatchRepository
+    dice: DiceRepository
+    presenter: Presenter
+    time: TimeSource
+    server_seeds: Callable[[], bytes]  # tests pass a fixed source to replay the dice
+    limits: ChallengeLimits
+
+    async def challenge(self, context: Context, argument: str) -> list[Message]:
         _ = context._
         words = [word for word in argument.split() if not word.startswith("@")]
         try:
@@ -58,8 +77,8 @@ class ChallengeCommands(PlayCommands):
                 rules=options.rules,
                 move_time_limit=options.move_time_limit,
                 server_seed=self.server_seeds(),
-                now=self.clock(),
-                limits=self.challenge_limits,
+                now=self.time(),
+                limits=self.limits,
             )
         except ChallengeLimitError as error:
             return context.refuse(self._limit_refusal(_, error))
@@ -78,9 +97,9 @@ class ChallengeCommands(PlayCommands):
             )
             mention = notify = ()
         buttons = (
-            Button(_("Accept"), format_token(Token("accept", "c", offer.id, 0))),
-            Button(_("Decline"), format_token(Token("decline", "c", offer.id, 0))),
-            Button(_("Cancel"), format_token(Token("cancel", "c", offer.id, 0))),
+            Button(_("Accept"), format_token(Token(Verb.ACCEPT, "c", offer.id, 0))),
+            Button(_("Decline"), format_token(Token(Verb.DECLINE, "c", offer.id, 0))),
+            Button(_("Cancel"), format_token(Token(Verb.CANCEL, "c", offer.id, 0))),
         )
         text += " " + _("The offer expires in a day.")
         text += "\n" + _(
@@ -98,13 +117,13 @@ class ChallengeCommands(PlayCommands):
             )
         ]
 
-    async def _accept_command(self, context: Context, argument: str) -> list[Message]:
+    async def accept(self, context: Context, _argument: str) -> list[Message]:
         offer = await self.challenges.open_challenge_for(
-            context.chat.id, context.user.id, self.clock()
+            context.chat.id, context.user.id, self.time()
         )
         if offer is None:
             return context.refuse(context._("There is no open challenge for you here."))
-        return await self._answer_challenge(context, "accept", offer.id)
+        return await self.answer(context, Verb.ACCEPT, offer.id)
 
     @staticmethod
     def _limit_refusal(_: Gettext, error: ChallengeLimitError) -> str:
@@ -118,9 +137,13 @@ class ChallengeCommands(PlayCommands):
             "before a new one is offered here."
         ).format(limit=error.limit)
 
-    async def _answer_challenge(
-        self, context: Context, verb: str, challenge_id: int
-    ) -> list[Message]:
+    async def press(self, context: Context, token: Token) -> list[Message]:
+        """[Accept], [Decline] or [Cancel] under a challenge (``token.target``)."""
+        if token.verb not in (Verb.ACCEPT, Verb.DECLINE, Verb.CANCEL):
+            return context.refuse(context._("That button is out of date."))
+        return await self.answer(context, token.verb, token.target)
+
+    async def answer(self, context: Context, verb: str, challenge_id: int) -> list[Message]:
         _ = context._
         try:
             offer = await self.challenges.get_challenge(challenge_id)
@@ -130,11 +153,11 @@ class ChallengeCommands(PlayCommands):
             return context.refuse(_("That button is out of date."))
         if offer.state != "open":
             return context.refuse(_("This challenge has already been answered."))
-        if offer.expires_at <= self.clock():
+        if offer.expires_at <= self.time():
             await self._close_challenge(offer.id, "expired")
             return context.refuse(_("This challenge has expired."))
         is_challenger = offer.challenger_id == context.user.id
-        if verb == "cancel":
+        if verb == Verb.CANCEL:
             if not is_challenger:
                 return context.refuse(_("Only the challenger can cancel this challenge."))
             await self._close_challenge(offer.id, "cancelled")
@@ -149,7 +172,7 @@ class ChallengeCommands(PlayCommands):
             return context.refuse(_("You cannot answer your own challenge."))
         if offer.challenged_id not in (None, context.user.id):
             return context.refuse(_("This challenge is for someone else."))
-        if verb == "decline":
+        if verb == Verb.DECLINE:
             await self._close_challenge(offer.id, "declined")
             return [
                 Message(
@@ -168,7 +191,7 @@ class ChallengeCommands(PlayCommands):
         )
         # The seed drawn with the challenge (a fresh one for a challenge from before that).
         seed = await self.dice.for_challenge(offer.id, self.server_seeds())
-        follow = self._follow_up((challenger, context.user))
+        follow = follow_up((challenger, context.user))
         steps = plan(new_match(offer.rules), None, follow, seed.dice(seeds).roll)
         try:
             started = await self.matches.start_match(
@@ -180,7 +203,7 @@ class ChallengeCommands(PlayCommands):
                 steps=steps,
                 challenge_id=offer.id,
                 move_time_limit=offer.move_time_limit,
-                now=self.clock(),
+                now=self.time(),
             )
         except SeatTakenError as error:
             return context.refuse(await self._seat_refusal(context, offer, error))

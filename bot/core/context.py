@@ -44,6 +44,6 @@ def last_play(before: MatchState, recorded: tuple[Action, ...]) -> LastPlay | No
     """The highlight for a play just recorded (the mover's own numbering)."""
     for action in recorded:
         if isinstance(action, Move) and before.dice is not None:
-            play = parse_play(action.play, before.position, before.dice)
+            play = action.value or parse_play(action.play, before.position, before.dice)
             return LastPlay.from_play(play, action.player)
     return None

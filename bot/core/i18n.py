@@ -16,6 +16,11 @@ LOCALE_DIR: Final = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN: Final = "messages"
 
 
+def N_(text: str) -> str:  # noqa: N802 (gettext's conventional name for a deferred text)
+    """Mark ``text`` for translation where it is shown, not here."""
+    return text
+
+
 def normalize_locale(value: str | None) -> str | None:
     """``de-DE``, ``de_AT``, ``DE`` -> ``de``; unknown languages -> ``None``."""
     if not value:
@@ -24,9 +29,14 @@ def normalize_locale(value: str | None) -> str | None:
     return language if language in LOCALES else None
 
 
+class _Chosen(Protocol):
+    @property
+    def language(self) -> str | None: ...
+
+
 class _Person(Protocol):
     @property
-    def preferences(self) -> dict[str, object]: ...
+    def prefs(self) -> _Chosen: ...
     @property
     def locale(self) -> str | None: ...
 
@@ -61,7 +71,7 @@ def resolve_locale(
     the chat's (/defaults language), the language of the client acting now, the language the
     platform last gave for the user, the chat's platform language, English."""
     return first_locale(
-        user.preferences.get("language") if user else None,
+        user.prefs.language if user else None,
         chat.settings.get("language") if chat else None,
         actor,
         user.locale if user else None,

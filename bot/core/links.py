@@ -4,18 +4,26 @@ deep links): the actor is in their private chat with the bot, the challenge live
 
 from __future__ import annotations
 
-from bot.core.base import CoreBase
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
 from bot.core.i18n import resolve_locale, translator
 from bot.core.model import Actor, ChatRef, Message, Request
-from bot.core.tokens import Token, format_token
-from storage import NotFoundError
+from bot.core.tokens import Token, Verb, format_token
+from storage import ChallengeRepository, ChatRepository, NotFoundError
+
+Handle = Callable[[Request], Awaitable[list[Message]]]
 
 
-class LinkCommands(CoreBase):
-    async def handle(self, request: Request) -> list[Message]:
-        raise NotImplementedError  # the Core's entry point
+@dataclass(frozen=True)
+class ChallengeLinks:
+    """Given the challenges, the chats, and the core's entry point to press [Accept] with."""
 
-    async def accept_challenge_link(
+    challenges: ChallengeRepository
+    chats: ChatRepository
+    handle: Handle
+
+    async def accept(
         self, actor: Actor, private_chat: ChatRef, challenge_id: int, event_id: str
     ) -> list[Message]:
         """Accept challenge ``challenge_id`` for ``actor`` as if they had pressed [Accept] in
@@ -37,5 +45,5 @@ class LinkCommands(CoreBase):
                 )
             ]
         where = ChatRef(chat.platform, chat.platform_chat_id, private=False, locale=chat.locale)
-        token = format_token(Token("accept", "c", challenge_id, 0))
+        token = format_token(Token(Verb.ACCEPT, "c", challenge_id, 0))
         return await self.handle(Request(actor, where, token=token, event_id=event_id))

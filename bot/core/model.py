@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from rendering import BoardView
 
+MAX_TEXT = 500  # characters of a command's argument or a typed move that are read
+
 
 @dataclass(frozen=True)
 class Actor:

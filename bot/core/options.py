@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from gammon import Variant
 from gammon.match_rules import MAX_MATCH_LENGTH, MatchRules
@@ -43,12 +43,25 @@ class ChallengeOptions:
     move_time_limit: int | None
 
 
+def _words(words: tuple[str, ...], field: str, value: object) -> dict[str, tuple[str, object]]:
+    return dict.fromkeys(words, (field, value))
+
+
+# The words that set one field of the rules to a fixed value (synonyms included).
+_RULE_WORDS: Final[dict[str, tuple[str, object]]] = {
+    **_words(("money", "unlimited", "single"), "length", 0),
+    **_words(("nardy", "long_nardy", "longnardy", "nardi", "нарды"), "variant", Variant.LONG_NARDY),
+    **_words(("backgammon", "bg"), "variant", Variant.BACKGAMMON),
+    **_words(("nocube", "cube=off"), "cube", False),
+    **_words(("cube", "cube=on"), "cube", True),
+    **_words(("jacoby",), "jacoby", True),
+    **_words(("beaver", "beavers"), "beavers", True),
+    **_words(("auto", "autodoubles", "automatic"), "automatic_doubles", 1),
+}
+
+
 def parse_challenge_options(text: str, default_length: int = DEFAULT_LENGTH) -> ChallengeOptions:
-    length = default_length
-    variant = Variant.BACKGAMMON
-    cube: bool | None = None
-    jacoby = beavers = False
-    automatic = 0
+    chosen: dict[str, Any] = {"length": default_length}
     limit: int | None = DEFAULT_MOVE_LIMIT
     for word in text.lower().split():
         if _NUMBER.fullmatch(word):
@@ -56,35 +69,16 @@ def parse_challenge_options(text: str, default_length: int = DEFAULT_LENGTH) -> 
             length = int(word) if len(word) <= 4 else 0
             if not 1 <= length <= MAX_MATCH_LENGTH:
                 raise OptionError(word)
-        elif word in ("money", "unlimited", "single"):
-            length = 0
-        elif word in ("nardy", "long_nardy", "longnardy", "nardi", "нарды"):
-            variant = Variant.LONG_NARDY
-        elif word in ("backgammon", "bg"):
-            variant = Variant.BACKGAMMON
-        elif word in ("nocube", "cube=off"):
-            cube = False
-        elif word in ("cube", "cube=on"):
-            cube = True
-        elif word == "jacoby":
-            jacoby = True
-        elif word in ("beaver", "beavers"):
-            beavers = True
-        elif word in ("auto", "autodoubles", "automatic"):
-            automatic = 1
+            chosen["length"] = length
+        elif word in _RULE_WORDS:
+            field, value = _RULE_WORDS[word]
+            chosen[field] = value
         elif found := _TIME.fullmatch(word):
             limit = _seconds(found.group(1), found.group(2))
         else:
             raise OptionError(word)
     try:
-        rules = MatchRules(
-            length=length,
-            cube=cube,
-            jacoby=jacoby,
-            beavers=beavers,
-            automatic_doubles=automatic,
-            variant=variant,
-        )
+        rules = MatchRules(**chosen)
     except ValueError as error:
         raise OptionError(str(error)) from None
     return ChallengeOptions(rules, limit)

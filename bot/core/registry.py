@@ -8,17 +8,18 @@ descriptions from it, and the adapters' typed fallbacks (``@gammonbot roll``) kn
 names from it. Texts are gettext message ids (marked with ``N_`` so Babel extracts them) and are
 translated where they are shown.
 
-Adding a command: one :class:`Command` here, and the handler method on the core, e.g.::
+Adding a command: one :class:`Command` here, and its handler, a method of one of the core's
+services (``"info.stats"``: the ``stats`` method of the information service), e.g.::
 
     Command(
         "stats",
-        handler="_stats",
+        handler="info.stats",
         summary=N_("Your results"),
         help=N_("/stats – your results"),
     )
 
 >>> find("roll").handler
-'_roll_command'
+'play.roll'
 >>> find("nope") is None
 True
 """
@@ -59,7 +60,7 @@ class Option:
 @dataclass(frozen=True)
 class Command:
     name: str
-    handler: str  # the name of the core's method answering it
+    handler: str  # "service.method": the core's service and its method answering it
     summary: str
     help: str | None = None  # its /help line; None when another command's line names it
     options: tuple[Option, ...] = ()
@@ -70,7 +71,7 @@ class Command:
 COMMANDS: tuple[Command, ...] = (
     Command(
         "challenge",
-        handler="_challenge",
+        handler="challenges.challenge",
         summary=N_("Offer a match: /challenge @user 5"),
         help=N_(
             "/challenge @user [length] [nardy] [nocube] [money] [jacoby] [beaver] "
@@ -96,20 +97,20 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "accept",
-        handler="_accept_command",
+        handler="challenges.accept",
         summary=N_("Accept the newest challenge for you"),
         help=N_("/accept – accept the newest challenge for you"),
     ),
     Command(
         "roll",
-        handler="_roll_command",
+        handler="play.roll",
         summary=N_("Roll the dice"),
         help=N_("/roll, /double – at the start of your turn"),
     ),
-    Command("double", handler="_double_command", summary=N_("Offer the cube")),
+    Command("double", handler="play.double", summary=N_("Offer the cube")),
     Command(
         "move",
-        handler="_typed_move",
+        handler="play.move",
         summary=N_("Play your dice: /move 13/10* 6/5"),
         help=N_("/move 13/10* 6/5 – play your dice"),
         options=(
@@ -125,7 +126,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "resign",
-        handler="_resign_command",
+        handler="play.resign",
         summary=N_("Offer to resign: single, gammon or backgammon"),
         help=N_("/resign [single|gammon|backgammon] – offer to resign"),
         options=(
@@ -139,20 +140,20 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "board",
-        handler="_board_command",
+        handler="info.board",
         summary=N_("Show the board again"),
         help=N_("/board – show the board again; /matches – your active matches"),
     ),
-    Command("matches", handler="_matches_command", summary=N_("Your active matches")),
+    Command("matches", handler="info.match_list", summary=N_("Your active matches")),
     Command(
         "claim",
-        handler="_claim_command",
+        handler="play.claim",
         summary=N_("Win when your opponent's time has run out"),
         help=N_("/claim – win the match when your opponent's time has run out"),
     ),
     Command(
         "seed",
-        handler="_seed",
+        handler="settings.seed",
         summary=N_("Your client seed for the next match"),
         help=N_("/seed TEXT – your own client seed for the next match"),
         options=(
@@ -167,27 +168,27 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "verify",
-        handler="_verify",
+        handler="info.verify",
         summary=N_("The dice transcript of your match"),
         help=N_("/verify, /export – the dice transcript and the .mat file of your match"),
     ),
-    Command("export", handler="_export", summary=N_("Your match as a .mat file")),
+    Command("export", handler="info.export", summary=N_("Your match as a .mat file")),
     Command(
         "rules",
-        handler="_rules",
+        handler="info.rules",
         summary=N_("The rules, chapter by chapter"),
         help=N_("/rules [topic] – the rules, chapter by chapter"),
         options=(Option("topic", Kind.CHOICE, N_("The chapter")),),  # choices: rules_text
     ),
     Command(
         "settings",
-        handler="_settings",
+        handler="settings.show",
         summary=N_("Automatic rolls, confirmations, board theme"),
         help=N_("/settings – automatic rolls, forced moves, confirmation, board theme"),
     ),
     Command(
         "language",
-        handler="_language",
+        handler="settings.language",
         summary=N_("Your language: en or de"),
         help=N_("/language en|de – your language"),
         options=(
@@ -196,13 +197,13 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "defaults",
-        handler="_chat_defaults",
+        handler="settings.chat_defaults",
         summary=N_("The chat's defaults (administrators)"),
         help=N_("/defaults length N | language xx – the chat's defaults (administrators)"),
         admin=True,
     ),
-    Command("help", handler="_help", summary=N_("What I can do")),
-    Command("start", handler="_help", summary=N_("What I can do"), listed=False),
+    Command("help", handler="info.help", summary=N_("What I can do")),
+    Command("start", handler="info.help", summary=N_("What I can do"), listed=False),
 )
 
 _BY_NAME = {command.name: command for command in COMMANDS}

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.core.i18n import N_
 from gammon import Position, Variant
 from rendering import BoardView, LastPlay
 
@@ -15,6 +16,7 @@ Gettext = Callable[[str], str]
 @dataclass(frozen=True)
 class Chapter:
     topic: str
+    title: str  # a message id, translated where it is shown
     aliases: tuple[str, ...]
     picture: Position | None
     last_play: str | None = None  # highlighted on the picture (White's own numbering)
@@ -36,21 +38,33 @@ def _example_bear_off() -> Position:
 
 
 CHAPTERS: tuple[Chapter, ...] = (
-    Chapter("overview", ("overview", "überblick", "ueberblick", "start"), None),
-    Chapter("setup", ("setup", "aufbau"), Position.start()),
-    Chapter("movement", ("movement", "moving", "ziehen", "zug"), None),
-    Chapter("hitting", ("hitting", "bar", "schlagen"), _example_hit(), "13/10* 6/5"),
-    Chapter("bearing off", ("bearingoff", "bearoff", "off", "abtragen"), _example_bear_off()),
-    Chapter("doubling", ("doubling", "cube", "doppeln", "doppler"), None),
-    Chapter("crawford", ("crawford",), None),
-    Chapter("scoring", ("scoring", "gammon", "wertung"), None),
-    Chapter("notation", ("notation", "schreibweise"), None),
+    Chapter("overview", N_("Overview"), ("overview", "überblick", "ueberblick", "start"), None),
+    Chapter("setup", N_("Setup"), ("setup", "aufbau"), Position.start()),
+    Chapter("movement", N_("Movement"), ("movement", "moving", "ziehen", "zug"), None),
+    Chapter(
+        "hitting",
+        N_("Hitting and the bar"),
+        ("hitting", "bar", "schlagen"),
+        _example_hit(),
+        "13/10* 6/5",
+    ),
+    Chapter(
+        "bearing off",
+        N_("Bearing off"),
+        ("bearingoff", "bearoff", "off", "abtragen"),
+        _example_bear_off(),
+    ),
+    Chapter("doubling", N_("Doubling"), ("doubling", "cube", "doppeln", "doppler"), None),
+    Chapter("crawford", N_("The Crawford rule"), ("crawford",), None),
+    Chapter("scoring", N_("Scoring"), ("scoring", "gammon", "wertung"), None),
+    Chapter("notation", N_("Notation"), ("notation", "schreibweise"), None),
     Chapter(
         "long nardy",
+        N_("Long nardy"),
         ("nardy", "longnardy", "nardi", "nardy", "langnardy"),
         Position.start("long_nardy"),
     ),
-    Chapter("fair dice", ("dice", "fair", "fairdice", "würfel", "wuerfel"), None),
+    Chapter("fair dice", N_("Fair dice"), ("dice", "fair", "fairdice", "würfel", "wuerfel"), None),
 )
 
 
@@ -159,20 +173,7 @@ def chapter_text(_: Gettext, chapter: Chapter) -> str:
 
 
 def chapter_title(_: Gettext, chapter: Chapter) -> str:
-    titles = {
-        "overview": _("Overview"),
-        "setup": _("Setup"),
-        "movement": _("Movement"),
-        "hitting": _("Hitting and the bar"),
-        "bearing off": _("Bearing off"),
-        "doubling": _("Doubling"),
-        "crawford": _("The Crawford rule"),
-        "scoring": _("Scoring"),
-        "notation": _("Notation"),
-        "long nardy": _("Long nardy"),
-        "fair dice": _("Fair dice"),
-    }
-    return titles[chapter.topic]
+    return _(chapter.title)
 
 
 def chapter_view(chapter: Chapter) -> BoardView | None:

@@ -25,19 +25,27 @@ TIME_UP = 3
 
 
 class Clock:
+    """Takes from the core exactly what it uses: the repositories it reads and the driver that
+    settles an unanswered resignation."""
+
     def __init__(self, core: Core) -> None:
-        self.core = core
+        self._challenges = core.challenges
+        self._chats = core.chats
+        self._users = core.users
+        self._matches = core.matches
+        self._driver = core.driver
+        self._time = core.time
 
     async def tick(self, now: datetime | None = None) -> list[Message]:
-        moment = now or self.core.clock()
+        moment = now or self._time()
         messages: list[Message] = []
-        for offer in await self.core.challenges.due_challenges(moment):
+        for offer in await self._challenges.due_challenges(moment):
             try:
-                await self.core.challenges.answer_challenge(offer.id, "expired")
+                await self._challenges.answer_challenge(offer.id, "expired")
             except ConflictError:
                 continue
-            chat = await self.core.chats.get_chat(offer.chat_id)
-            challenger = await self.core.users.get_user(offer.challenger_id)
+            chat = await self._chats.get_chat(offer.chat_id)
+            challenger = await self._users.get_user(offer.challenger_id)
             locale = resolve_locale(chat=chat)
             _ = translator(locale).gettext
             messages.append(
@@ -50,7 +58,7 @@ class Clock:
                     locale=locale,
                 )
             )
-        for info in await self.core.matches.timed_matches():
+        for info in await self._matches.timed_matches():
             try:
                 messages += await self._remind(info, moment)
             except (ConflictError, NotFoundError):
@@ -72,21 +80,21 @@ class Clock:
         marker = info.board_messages.get("reminded", {})
         if marker.get("version") == info.version and marker.get("stage", 0) >= stage:
             return []
-        chat = await self.core.chats.get_chat(info.chat_id)
-        late = await self.core.users.get_user(info.turn_user_id)
+        chat = await self._chats.get_chat(info.chat_id)
+        late = await self._users.get_user(info.turn_user_id)
         if stage == TIME_UP:
             # A resignation left unanswered is settled as accepted (the answerer was on the
             # clock; nobody claims a match by offering to lose a game).
-            settled = await self.core.settle_unanswered_resignation(
+            settled = await self._driver.settle_unanswered_resignation(
                 info.id, resolve_locale(late, chat)
             )
             if settled:
                 return settled
-        await self.core.matches.set_board_messages(
+        await self._matches.set_board_messages(
             info.id, {**info.board_messages, "reminded": {"version": info.version, "stage": stage}}
         )
         waiting_id = info.player_ids[1] if info.player_ids[0] == late.id else info.player_ids[0]
-        waiting = await self.core.users.get_user(waiting_id)
+        waiting = await self._users.get_user(waiting_id)
         where = ChatRef(chat.platform, chat.platform_chat_id)
         locale = resolve_locale(late, chat)
         _ = translator(locale).gettext

@@ -1,40 +1,139 @@
 """The command layer: requests in, messages out, the database as the only truth.
 
-Every change of a match goes through :class:`storage.MatchRepository` (version-checked) under
-a per-match lock; after it the match is *driven*: automatic rolls, forced plays, dances and
-opening rolls are played, then the player who must act gets a board with the right buttons.
+:class:`Core` is the composition root and a thin dispatcher: it builds the repositories and
+the services (challenges, play, information, settings, suggestions, invitation links), finds
+who asks and where, and hands each command to the handler the registry names
+(``"play.roll"``: the ``roll`` method of the play service), each button to the service that
+made it. Every change of a match goes through the :class:`MatchDriver`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from datetime import datetime
 
 from bot.core import registry
-from bot.core.base import _MAX_TEXT, MAX_ACCOUNT_ID, clean_name
-from bot.core.challenges import ChallengeCommands
+from bot.core.challenges import ChallengeService
 from bot.core.context import Context
+from bot.core.delivery import Delivery
+from bot.core.driver import MatchDriver
 from bot.core.i18n import normalize_locale, resolve_locale
-from bot.core.information import InfoCommands
-from bot.core.links import LinkCommands
-from bot.core.model import Actor, Message, Request
-from bot.core.suggestions import SuggestionCommands
+from bot.core.information import InfoService
+from bot.core.links import ChallengeLinks
+from bot.core.locks import MatchLocks
+from bot.core.match_finder import MatchFinder
+from bot.core.model import MAX_TEXT, Actor, ChatRef, Message, Request
+from bot.core.painter import shared_painter
+from bot.core.people import MAX_ACCOUNT_ID, PlayerNames, clean_name
+from bot.core.pictures import BoardPictures
+from bot.core.playing import PlayService
+from bot.core.presenter import Presenter
+from bot.core.settings import SettingsService
+from bot.core.suggestions import MoveSuggestions
+from bot.core.time_source import TimeSource
 from bot.core.tokens import BadTokenError, parse_token
+from gammon.fair_dice import new_server_seed
+from storage import (
+    ChallengeLimits,
+    ChallengeRepository,
+    ChatRepository,
+    Database,
+    DiceRepository,
+    MatchRepository,
+    PostedMessageRepository,
+    UserRepository,
+)
 
 logger = logging.getLogger(__name__)
 
 Handler = Callable[[Context, str], Awaitable[list[Message]]]
+# Requests computing at once (see Core.handle); measured with 200 matches played together.
+REQUESTS_AT_ONCE = 4
 
 
 def _unknown(context: Context) -> str:
     return context._("I do not know that command. /help lists them all.")
 
 
-class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
+class Core:
     """The bot, free of any chat platform."""
 
-    # --- entry point ---------------------------------------------------------------------
+    def __init__(
+        self,
+        database: Database,
+        *,
+        render_images: bool = True,
+        clock: Callable[[], datetime] | None = None,
+        server_seeds: Callable[[], bytes] = new_server_seed,
+        challenge_limits: ChallengeLimits | None = None,
+    ) -> None:
+        self.time = TimeSource(clock) if clock is not None else TimeSource()
+        self.users = UserRepository(database)
+        self.chats = ChatRepository(database)
+        self.challenges = ChallengeRepository(database)
+        self.matches = MatchRepository(database)
+        self.dice = DiceRepository(database)
+        self.delivery = Delivery(PostedMessageRepository(database), self.users)  # adapters' port
+        self.locks = MatchLocks()
+        self.painter = shared_painter()
+        self._admission = asyncio.Semaphore(REQUESTS_AT_ONCE)
+        self._pending = 0  # requests being answered or waiting for their turn
+        names = PlayerNames(self.users)
+        pictures = BoardPictures(self.painter, render_images)
+        presenter = Presenter(pictures.draw, names.of, self.dice, self.matches)
+        finder = MatchFinder(self.matches, self.chats)
+        # Each service gets exactly what it uses, in the order its fields declare (all of
+        # different types, so mypy catches a mix-up).
+        self.driver = MatchDriver(
+            self.matches, self.dice, self.chats, names, presenter, finder, self.locks, self.time
+        )
+        self.play = PlayService(
+            self.driver, finder, self.matches, self.dice, self.users, names, pictures, self.time
+        )
+        limits = challenge_limits or ChallengeLimits()
+        self.challenge_service = ChallengeService(
+            self.challenges,
+            self.users,
+            self.matches,
+            self.dice,
+            presenter,
+            self.time,
+            server_seeds,
+            limits,
+        )
+        self.info = InfoService(
+            finder, self.driver, self.matches, self.dice, names, presenter, pictures, self.time
+        )
+        self.settings = SettingsService(self.users, self.chats, self.time)
+        self.suggestions = MoveSuggestions(self.users, self.chats, self.matches)
+        self.links = ChallengeLinks(self.challenges, self.chats, self.handle)
+        # The services the registry's handlers name ("play.roll").
+        self._services: dict[str, object] = {
+            "challenges": self.challenge_service,
+            "play": self.play,
+            "info": self.info,
+            "settings": self.settings,
+        }
+
+    @property
+    def clock(self) -> Callable[[], datetime]:
+        """Now, for every service (tests replace it to jump ahead)."""
+        return self.time.now
+
+    @clock.setter
+    def clock(self, now: Callable[[], datetime]) -> None:
+        self.time.now = now
+
+    def handler(self, command: registry.Command) -> Handler:
+        """The method answering ``command``: the registry names it as ``service.method``."""
+        service, method = command.handler.split(".")
+        found: Handler = getattr(self._services[service], method)
+        return found
+
+    # --- what the adapters call ----------------------------------------------------------
 
     async def handle(self, request: Request) -> list[Message]:
         """Answer one request. Nothing unexpected escapes: it is logged and apologised for.
@@ -54,6 +153,24 @@ class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
         """No request is being answered or waiting for its turn right now."""
         return self._pending == 0
 
+    async def suggest_moves(
+        self, actor: Actor, chat: ChatRef, typed: str = "", limit: int = 25
+    ) -> list[str]:
+        """The caller's legal plays that match what they typed so far (autocomplete)."""
+        return await self.suggestions.suggest(actor, chat, typed, limit)
+
+    async def accept_challenge_link(
+        self, actor: Actor, private_chat: ChatRef, challenge_id: int, event_id: str
+    ) -> list[Message]:
+        """Accept a challenge through an invitation link opened in a private chat."""
+        return await self.links.accept(actor, private_chat, challenge_id, event_id)
+
+    async def settle_unanswered_resignation(self, match_id: int, locale: str) -> list[Message]:
+        """The clock's call when an offer to resign was not answered in time."""
+        return await self.driver.settle_unanswered_resignation(match_id, locale)
+
+    # --- dispatch ------------------------------------------------------------------------
+
     async def _handle(self, request: Request) -> list[Message]:
         request = _storable(request)
         context = await self._context(request)
@@ -69,7 +186,7 @@ class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
             if request.command is not None:
                 return await self._command(context, request.command.lower(), request.argument)
             if request.text is not None:
-                return await self._typed_move(context, request.text)
+                return await self.play.move(context, request.text)
             return []
         except Exception:
             logger.exception(
@@ -92,35 +209,21 @@ class Core(ChallengeCommands, InfoCommands, SuggestionCommands, LinkCommands):
         return Context(request, user, chat, locale)
 
     async def _command(self, context: Context, name: str, argument: str) -> list[Message]:
-        argument = argument[:_MAX_TEXT]
         declared = registry.find(name)
         if declared is None:
             return context.refuse(_unknown(context))
-        handler: Handler = getattr(self, declared.handler)
-        return await handler(context, argument)
+        return await self.handler(declared)(context, argument[:MAX_TEXT])
 
     async def _press(self, context: Context, raw: str) -> list[Message]:
-        _ = context._
         try:
             token = parse_token(raw)
         except BadTokenError:
-            return context.refuse(_("That button is out of date."))
+            return context.refuse(context._("That button is out of date."))
         if token.kind == "c":
-            if token.verb not in ("accept", "decline", "cancel"):
-                return context.refuse(_("That button is out of date."))
-            return await self._answer_challenge(context, token.verb, token.target)
+            return await self.challenge_service.press(context, token)
         if token.kind == "u":
-            return await self._toggle(context, token)
-        if token.verb in ("confirm", "change"):
-            return await self._confirm(context, token)
-        if token.verb == "keep":
-            return context.refuse(_("Good luck!"))
-        if token.verb == "claim":
-            return await self._act(context, self._claim, token.target, token.version)
-        make = self._makers().get(token.verb)
-        if make is None:
-            return context.refuse(_("That button is out of date."))
-        return await self._act(context, make, token.target, token.version)
+            return await self.settings.press(context, token)
+        return await self.play.press(context, token)
 
 
 def _text(value: str, limit: int) -> str:
@@ -140,8 +243,8 @@ def _storable(request: Request) -> Request:
         actor=_actor(request.actor),
         chat=replace(request.chat, chat_id=_text(request.chat.chat_id, MAX_ACCOUNT_ID)),
         command=None if request.command is None else _text(request.command, 64),
-        argument=_text(request.argument, _MAX_TEXT * 4),
-        text=None if request.text is None else _text(request.text, _MAX_TEXT * 4),
+        argument=_text(request.argument, MAX_TEXT * 4),
+        text=None if request.text is None else _text(request.text, MAX_TEXT * 4),
         token=None if request.token is None else _text(request.token, 128),
         event_id=_text(request.event_id, 128),
         # A mentioned id too long to be one is kept too long, so the challenge can refuse it.

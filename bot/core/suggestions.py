@@ -6,17 +6,24 @@ there is nothing to suggest (no match, not the caller's turn, no dice yet).
 
 from __future__ import annotations
 
-from bot.core.base import CoreBase
+from dataclasses import dataclass
+
 from bot.core.model import Actor, ChatRef
 from gammon.flow import Phase
+from storage import ChatRepository, MatchRepository, UserRepository
 
 
 def _squeeze(text: str) -> str:
     return "".join(text.lower().replace("*", "").split())
 
 
-class SuggestionCommands(CoreBase):
-    async def suggest_moves(
+@dataclass(frozen=True)
+class MoveSuggestions:
+    users: UserRepository
+    chats: ChatRepository
+    matches: MatchRepository
+
+    async def suggest(
         self, actor: Actor, chat: ChatRef, typed: str = "", limit: int = 25
     ) -> list[str]:
         """The caller's legal plays for the current dice, those that start like ``typed``

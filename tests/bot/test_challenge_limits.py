@@ -37,8 +37,12 @@ async def test_expired_challenges_do_not_count(room: Room) -> None:
     assert (await room.command("anna", "/challenge @player5 3"))[0].buttons
 
 
-async def test_a_chat_may_have_twenty_open_challenges(room: Room) -> None:
-    room.core.challenge_limits = ChallengeLimits(per_user=5, per_chat=3)
+async def test_a_chat_may_have_twenty_open_challenges(tmp_path: Path) -> None:
+    database = Database(f"sqlite:///{tmp_path / 'bot.db'}")
+    await database.migrate()
+    limits = ChallengeLimits(per_user=5, per_chat=3)
+    core = Core(database, render_images=False, challenge_limits=limits, server_seeds=fixed_seeds())
+    room = Room(core, ChatRef(PLATFORM, "group-1"))
     for name in ("anna", "bob", "carl"):
         await room.command(name, "/challenge 3")
     refused = await room.command("dora", "/challenge 3")
@@ -47,6 +51,7 @@ async def test_a_chat_may_have_twenty_open_challenges(room: Room) -> None:
         "one is offered here."
     ]
     assert ChallengeLimits() == ChallengeLimits(per_user=5, per_chat=20)
+    await database.close()
 
 
 async def test_accept_takes_the_newest_offer_for_the_user_among_thousands(room: Room) -> None:

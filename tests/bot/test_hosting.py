@@ -134,8 +134,9 @@ async def test_the_clock_reclaims_frozen_garbage_only_when_idle(
     monkeypatch.setattr(hosting, "RECLAIM_TICKS", 2)
     monkeypatch.setattr(hosting, "reclaim_frozen_garbage", lambda: reclaimed.append(True) or 0)
     busy = [True]
-    monkeypatch.setattr(room.core, "idle", lambda: not busy[0])
-    ticking = asyncio.create_task(hosting.keep_time(Clock(room.core), [], every=0.001))
+    ticking = asyncio.create_task(
+        hosting.keep_time(Clock(room.core), [], every=0.001, idle=lambda: not busy[0])
+    )
     try:
         for _attempt in range(50):  # several rounds of two ticks while busy
             await asyncio.sleep(0.002)

@@ -12,9 +12,8 @@ import pytest
 
 from bot.core import registry
 from bot.core.context import Context
-from bot.core.information import InfoCommands
+from bot.core.information import InfoService
 from bot.core.model import Message
-from bot.core.service import Core
 from bot.discord_app.commands import build_commands
 from bot.telegram_app.commands import COMMANDS as TELEGRAM_COMMANDS
 from bot.telegram_app.commands import command_menu
@@ -25,10 +24,12 @@ async def _nothing(*_arguments: Any) -> Any:
     return []
 
 
-def test_every_command_has_a_handler_on_the_core() -> None:
+def test_every_command_has_a_handler_on_the_core(room: Room) -> None:
     for command in registry.COMMANDS:
-        handler = getattr(Core, command.handler, None)
+        _service, method = command.handler.split(".")
+        handler = room.core.handler(command)
         assert inspect.iscoroutinefunction(handler), command.name
+        assert handler.__name__ == method, command.name
 
 
 def test_telegram_menus_list_the_registry_in_every_language() -> None:
@@ -93,7 +94,9 @@ async def test_the_readmes_worked_example_adds_a_working_command(
     exec(blocks[1], namespace)
     monkeypatch.setattr(registry, "COMMANDS", (*registry.COMMANDS, entry))
     monkeypatch.setitem(registry._BY_NAME, entry.name, entry)
-    monkeypatch.setattr(InfoCommands, entry.handler, namespace[entry.handler], raising=False)
+    service, method = entry.handler.split(".")
+    assert service == "info"
+    monkeypatch.setattr(InfoService, method, namespace[method], raising=False)
     assert (await room.command("anna", "/pips"))[0].text.startswith("You have no match")
     await room.command("anna", "/challenge @bob 3")
     await room.press("bob", "Accept")

@@ -177,7 +177,7 @@ async def test_the_clock_posts_through_the_channel_and_private_notes_as_dms(bot:
     )
     channel = int(note.path.split("/")[2])
     assert bot.fake.dm_channels[channel] == ANNA
-    current = await bot.core.posted.current("discord", str(CHANNEL_ID), "board:1")
+    current = await bot.core.delivery.slot_message("discord", str(CHANNEL_ID), "board:1")
     assert current == str(reminder.created)
 
 

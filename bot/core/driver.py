@@ -1,0 +1,206 @@
+"""Driving a match: one change at a time under the match's lock, with the rules applied once
+(:func:`gammon.flow.plan`), what plays by itself after it (opening rolls, automatic rolls,
+forced plays, dances) and the messages that follow, all written in one version-checked append.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from bot.core import texts
+from bot.core.context import Context
+from bot.core.locks import MatchLocks
+from bot.core.match_finder import MatchFinder, answer_in_private
+from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.people import PlayerNames
+from bot.core.presenter import Presenter
+from bot.core.time_source import TimeSource
+from gammon.actions import AcceptResignation, Action, Move, OpeningRoll, Roll
+from gammon.flow import ActionError, FollowUp, MatchState, Phase, Roller, plan
+from storage import (
+    Appended,
+    ChatRepository,
+    ConflictError,
+    DiceRepository,
+    LoadedMatch,
+    MatchRepository,
+    NotFoundError,
+    UserRecord,
+)
+
+# What the caller does, made from the match as it is now and the caller's seat.
+Maker = Callable[[LoadedMatch, int], Awaitable[Action]]
+
+
+def follow_up(players: tuple[UserRecord, UserRecord]) -> FollowUp:
+    """What plays by itself in a state: opening rolls, a roll when doubling is not possible
+    (if the player wants that), the only legal play (if wanted)."""
+
+    def follow(state: MatchState, roller: Roller) -> Action | None:
+        mover = state.player_on_roll
+        if state.phase is Phase.OPENING:
+            return OpeningRoll(roller(state.dice_events))
+        if state.phase is Phase.ROLLING:
+            if state.double_refusal(mover) is not None and players[mover].prefs.auto_roll:
+                return Roll(mover, roller(state.dice_events))
+        elif state.phase is Phase.MOVING and players[mover].prefs.auto_forced:
+            plays = state.legal_plays()
+            if len(plays) == 1:
+                return Move(mover, str(plays[0]), plays[0])
+        return None
+
+    return follow
+
+
+def _any_dice(nonce: int) -> tuple[int, int]:
+    """Dice for asking whether something would play by itself, without reading the seed."""
+    return (2, 1)
+
+
+@dataclass(frozen=True)
+class MatchDriver:
+    matches: MatchRepository
+    dice: DiceRepository
+    chats: ChatRepository
+    names: PlayerNames
+    presenter: Presenter
+    finder: MatchFinder
+    locks: MatchLocks
+    time: TimeSource
+
+    async def act(
+        self,
+        context: Context,
+        make: Maker,
+        match_id: int | None = None,
+        version: int | None = None,
+        *,
+        wanted: int | None = None,
+    ) -> list[Message]:
+        """Apply the caller's action to their match (or the match a button names). In a
+        private chat, the caller's match that waits for them is meant, wherever it is played:
+        the match's chat gets the board, the private chat the refusals and a short receipt."""
+        origin = context.request.chat
+        if match_id is None:
+            found = await self.finder.addressed(context, wanted)
+            if isinstance(found, list):
+                return found
+            context, match_id = found
+        elif origin.private:
+            context = await self.finder.in_match_chat(context, match_id)
+        answer = await self._act_on(context, make, match_id, version)
+        if context.request.chat == origin:
+            return answer
+        return answer_in_private(context, origin, match_id, answer)
+
+    async def _act_on(
+        self, context: Context, make: Maker, match_id: int, version: int | None
+    ) -> list[Message]:
+        _ = context._
+        async with self.locks.hold(match_id):
+            try:
+                loaded = await self.matches.load_match(match_id)
+            except NotFoundError:
+                return context.refuse(_("That button is out of date."))
+            if loaded.info.chat_id != context.chat.id:
+                return context.refuse(_("That button is out of date."))
+            player = loaded.info.player_index(context.user.id)
+            if player is None:
+                return context.refuse(_("This is not your match."))
+            if loaded.info.status != "active":
+                return context.refuse(_("The match is over."))
+            if version is not None and version != loaded.info.version:
+                return context.refuse(_("That button is out of date."))
+            resumed, loaded = await self._resume(context, loaded)
+            for attempt in range(2):
+                try:
+                    made = await make(loaded, player)
+                    players = await self.names.of(loaded, context)
+                    appended = await self._append(loaded, made, players, context.user.id)
+                except ActionError as error:
+                    return resumed + context.refuse(texts.action_refusal(_, error))
+                except ConflictError:
+                    # Another process changed the match first and nothing of ours was written.
+                    # A button was made for the old version; a typed command is tried once more
+                    # against the match as it is now, so its answer names the real reason.
+                    if version is not None or attempt:
+                        return resumed + context.refuse(_("That button is out of date."))
+                    loaded = await self.matches.load_match(match_id)
+                    if loaded.info.status != "active":
+                        return context.refuse(_("The match is over."))
+                    continue
+                notes = [message for message in resumed if message.slot is None]
+                return notes + await self.presenter.after(context, appended)
+            raise AssertionError("unreachable")
+
+    async def current(self, context: Context, match_id: int) -> tuple[list[Message], LoadedMatch]:
+        """The match as it is now, after what waited to play by itself (and its messages)."""
+        async with self.locks.hold(match_id):
+            loaded = await self.matches.load_match(match_id)
+            return await self._resume(context, loaded)
+
+    async def _resume(
+        self, context: Context, loaded: LoadedMatch
+    ) -> tuple[list[Message], LoadedMatch]:
+        """Play what waits to play by itself before anyone may act: a match stored before
+        its opening roll (by a version that wrote the roll separately) is rolled now."""
+        players = await self.names.of(loaded, context)
+        if follow_up(players)(loaded.state, _any_dice) is None:
+            return [], loaded
+        try:
+            appended = await self._append(loaded, None, players)
+        except ConflictError:
+            return [], await self.matches.load_match(loaded.info.id)
+        return await self.presenter.after(context, appended, by_player=False), appended.match
+
+    async def _append(
+        self,
+        loaded: LoadedMatch,
+        action: Action | None,
+        players: tuple[UserRecord, UserRecord],
+        actor_id: int | None = None,
+    ) -> Appended:
+        """Apply the rules once, here: ``action`` (if any) and what plays by itself after it,
+        then have storage write all of it in one transaction at the version it was planned
+        from. Raises ``ActionError`` (not allowed now) or ``ConflictError`` (too late)."""
+        roller = await self.dice.roller(loaded.info.id)
+        steps = plan(loaded.state, action, follow_up(players), roller)
+        return await self.matches.append(
+            loaded.info.id,
+            loaded.info.version,
+            steps,
+            actor_id=actor_id if action is not None else None,
+            now=self.time(),
+        )
+
+    async def settle_unanswered_resignation(self, match_id: int, locale: str) -> list[Message]:
+        """An offer to resign whose answerer let the time run out counts as accepted: the game
+        ends as offered and the match goes on. (Claiming the match instead would let a player
+        who offers to lose a game win the match by the opponent's absence.)"""
+        async with self.locks.hold(match_id):
+            loaded = await self.matches.load_match(match_id)
+            state = loaded.state
+            deadline = loaded.info.deadline
+            if (
+                loaded.info.status != "active"
+                or state.phase is not Phase.RESIGNING
+                or state.turn is None
+                or deadline is None
+                or deadline > self.time()
+            ):
+                return []
+            players = await self.names.of(loaded)
+            late = players[state.turn]
+            chat = await self.chats.get_chat(loaded.info.chat_id)
+            where = ChatRef(chat.platform, chat.platform_chat_id, locale=chat.locale)
+            actor = Actor(late.platform, late.platform_user_id, late.display_name)
+            context = Context(Request(actor, where), late, chat, locale)
+            try:
+                appended = await self._append(loaded, AcceptResignation(state.turn), players)
+            except ConflictError:
+                return []  # answered at this moment after all
+            note = context._(
+                "{name} did not answer the offer to resign in time, so it counts as accepted."
+            ).format(name=late.display_name)
+            return [Message(where, note), *await self.presenter.after(context, appended)]

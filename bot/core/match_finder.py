@@ -1,0 +1,86 @@
+"""Which match a command means, and in which chat it is acted on: the caller's match in this
+chat, or in a private chat the caller's match that waits for them (or the one they named)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from bot.core.context import Context
+from bot.core.model import ChatRef, Message
+from storage import ChatRepository, MatchInfo, MatchRepository, NotFoundError
+
+
+class MatchFinder:
+    def __init__(self, matches: MatchRepository, chats: ChatRepository) -> None:
+        self._matches = matches
+        self._chats = chats
+
+    async def addressed(
+        self, context: Context, wanted: int | None = None
+    ) -> tuple[Context, int] | list[Message]:
+        """The match a command without a button means, with the context to act in it: the
+        caller's match in this chat or, in a private chat, their match that waits for them
+        (``wanted``: the one they named), acted on as if in that match's chat. A list of
+        messages is the refusal when there is none."""
+        _ = context._
+        if not context.request.chat.private:
+            match_id = await self._matches.active_match_id_for(context.chat.id, context.user.id)
+            if match_id is None:
+                return context.refuse(
+                    _("You have no match in this chat. Start one with /challenge.")
+                )
+            return context, match_id
+        mine = await self._matches.active_matches_of(context.user.id)
+        if wanted is not None:
+            mine = [info for info in mine if info.id == wanted]
+            if not mine:
+                return context.refuse(
+                    _("You have no active match {id}. /matches lists yours.").format(id=wanted)
+                )
+        waiting = [info for info in mine if info.turn_user_id == context.user.id] or mine
+        if not waiting:
+            return context.refuse(
+                _("You have no active match. Start one with /challenge in a group chat.")
+            )
+        if len(waiting) > 1:
+            numbers = ", ".join(f"#{info.id}" for info in waiting)
+            return context.refuse(
+                _(
+                    "Several of your matches wait for you ({numbers}). Put the match number "
+                    "first, e.g. #{example} 13/10* 6/5, or play in the match's chat."
+                ).format(numbers=numbers, example=waiting[0].id)
+            )
+        return await self.in_chat_of(context, waiting[0]), waiting[0].id
+
+    async def in_match_chat(self, context: Context, match_id: int) -> Context:
+        """A button pressed in a private chat acts in its match's chat, for that match's
+        players (anyone else is refused by the usual checks)."""
+        try:
+            info = await self._matches.match_info(match_id)
+        except NotFoundError:
+            return context
+        if info.player_index(context.user.id) is None:
+            return context
+        return await self.in_chat_of(context, info)
+
+    async def in_chat_of(self, context: Context, info: MatchInfo) -> Context:
+        """The context of the request as if it had been made in the match's own chat."""
+        chat = await self._chats.get_chat(info.chat_id)
+        where = ChatRef(chat.platform, chat.platform_chat_id, private=False, locale=chat.locale)
+        return replace(context, request=replace(context.request, chat=where), chat=chat)
+
+
+def answer_in_private(
+    context: Context, private: ChatRef, match_id: int, answer: list[Message]
+) -> list[Message]:
+    """Refusals go back to the private chat the command came from; everything else is
+    posted in the match's chat, and the private chat gets a receipt."""
+    actor = context.request.actor.user_id
+    mine = [replace(message, chat=private) for message in answer if message.private_to == actor]
+    public = [message for message in answer if message.private_to != actor]
+    if public:
+        receipt = context._("Done in match {id}: the board is in the match's chat.").format(
+            id=match_id
+        )
+        mine.append(Message(private, receipt, private_to=actor))
+    return public + mine

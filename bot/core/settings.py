@@ -1,0 +1,136 @@
+"""A player's settings (the on/off switches, the board theme, the language, the next client
+seed) and a chat's defaults (match length, language), changed by its administrators."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.core.context import Context
+from bot.core.i18n import LOCALES, N_, normalize_locale, translator
+from bot.core.model import Button, Message
+from bot.core.time_source import TimeSource
+from bot.core.tokens import Token, Verb, format_token
+from storage import ChatRepository, Preferences, UserRepository
+
+
+@dataclass(frozen=True)
+class SettingsService:
+    users: UserRepository
+    chats: ChatRepository
+    time: TimeSource
+
+    # The on/off settings: a button's verb, the field of Preferences it switches (whose
+    # default is the setting's) and the button's label.
+    _SWITCHES: tuple[tuple[str, str, str], ...] = (
+        (Verb.AUTO_ROLL, "auto_roll", N_("Roll by myself when I cannot double")),
+        (Verb.AUTO_FORCED, "auto_forced", N_("Play forced moves by myself")),
+        (Verb.CONFIRM_MOVES, "confirm_moves", N_("Confirm each move")),
+        (Verb.NOTIFY, "notify", N_("Private notifications")),
+    )
+
+    async def show(self, context: Context, _argument: str) -> list[Message]:
+        return [self._settings_message(context, context.user.prefs)]
+
+    def _settings_message(self, context: Context, preferences: Preferences) -> Message:
+        _ = context._
+        buttons = []
+        flags = preferences.to_json()
+        for verb, key, label in self._SWITCHES:
+            state = _("on") if flags[key] else _("off")
+            token = format_token(Token(verb, "u", context.user.id, 0))
+            buttons.append(Button(f"{_(label)}: {state}", token))
+        theme = preferences.theme
+        buttons.append(
+            Button(
+                _("Board: {theme}").format(theme=_("dark") if theme == "dark" else _("classic")),
+                format_token(Token(Verb.THEME, "u", context.user.id, 0)),
+            )
+        )
+        return Message(
+            context.request.chat,
+            _("Your settings (press to change):"),
+            tuple(buttons),
+            private_to=context.request.actor.user_id,
+        )
+
+    async def press(self, context: Context, token: Token) -> list[Message]:
+        _ = context._
+        if token.target != context.user.id:
+            return context.refuse(_("These are someone else's settings."))
+        changed: dict[str, object]
+        if token.verb == Verb.THEME:
+            changed = {"theme": "classic" if context.user.prefs.theme == "dark" else "dark"}
+        else:
+            key = {verb: key for verb, key, _label in self._SWITCHES}.get(token.verb)
+            if key is None:
+                return context.refuse(_("That button is out of date."))
+            changed = {key: not context.user.prefs.to_json()[key]}
+        updated = await self.users.set_preferences(context.user.id, changed)
+        return [self._settings_message(context, updated.prefs)]
+
+    async def chat_defaults(self, context: Context, argument: str) -> list[Message]:
+        """``/defaults [length N | money] [language en|de]``: a chat admin's defaults."""
+        _ = context._
+        words = argument.lower().split()
+        if not words:
+            length = context.chat.settings.get("default_length", 3)
+            language = context.chat.settings.get("language") or "-"
+            return context.refuse(
+                _("This chat: matches of {length} points by default, language {language}.").format(
+                    length=length or _("money"), language=language
+                )
+            )
+        if not context.request.admin:
+            return context.refuse(_("Only an administrator of this chat can change its defaults."))
+        settings: dict[str, object] = {}
+        pairs = dict(zip(words[::2], words[1::2], strict=False))
+        if "length" in pairs:
+            value = pairs["length"]
+            if value == "money":
+                settings["default_length"] = 0
+            elif value.isascii() and value.isdigit() and 1 <= int(value) <= 25:
+                settings["default_length"] = int(value)
+            else:
+                return context.refuse(_("A match length is 1 to 25, or money."))
+        if "language" in pairs:
+            chosen = normalize_locale(pairs["language"])
+            if chosen is None:
+                return context.refuse(
+                    _("Choose one of: {choices}").format(choices=", ".join(LOCALES))
+                )
+            settings["language"] = chosen
+        if not settings:
+            return context.refuse(_("Use /defaults length 5 or /defaults language de."))
+        await self.chats.update_chat(context.chat.id, settings=settings)
+        return [Message(context.request.chat, _("The chat's defaults are updated."))]
+
+    async def language(self, context: Context, argument: str) -> list[Message]:
+        chosen = normalize_locale(argument.strip())
+        if chosen is None:
+            return context.refuse(
+                context._("Choose one of: {choices}").format(choices=", ".join(LOCALES))
+            )
+        await self.users.set_preferences(context.user.id, {"language": chosen})
+        _ = translator(chosen).gettext
+        return [
+            Message(
+                context.request.chat,
+                _("I will speak English with you."),
+                private_to=context.request.actor.user_id,
+                locale=chosen,
+            )
+        ]
+
+    async def seed(self, context: Context, argument: str) -> list[Message]:
+        _ = context._
+        seed = " ".join(argument.split())[:64]
+        if not seed:
+            return context.refuse(_("Give your seed after /seed, e.g. /seed lucky-7."))
+        await self.users.set_next_seed(context.user.id, seed, self.time())
+        return context.refuse(
+            _(
+                "Your client seed is “{seed}”. It counts for the next match you start from a "
+                "challenge that is already posted: choose it after you have seen the "
+                "challenge's dice commitment and before the match starts."
+            ).format(seed=seed)
+        )
