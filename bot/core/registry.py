@@ -18,6 +18,10 @@ services (``"info.stats"``: the ``stats`` method of the information service), e.
         help=N_("/stats – your results"),
     )
 
+Options carry what a platform needs to offer them as typed fields (Discord's slash command
+options) and how their values turn back into the core's argument text
+(:meth:`Command.argument`), so a new command with options needs no edit in the adapters.
+
 >>> find("roll").handler
 'play.roll'
 >>> find("nope") is None
@@ -27,7 +31,12 @@ True
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
+
+from bot.core import rules_text
+from bot.core.i18n import LOCALES
 
 
 def N_(text: str) -> str:  # noqa: N802 (gettext's conventional name for a deferred text)
@@ -50,11 +59,35 @@ class Option:
     name: str
     kind: Kind
     description: str
-    choices: tuple[str, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
+    choices: tuple[str, ...] = ()  # CHOICE: the values, as the core reads them
+    minimum: int | None = None  # INTEGER: the smallest value; TEXT: the shortest length
+    maximum: int | None = None  # INTEGER: the largest value; TEXT: the longest length
     required: bool = False
     suggest: bool = False  # the platform offers values while typing (the legal plays)
+    labels: tuple[str, ...] = ()  # CHOICE: what each choice shows, in order (default: values)
+    prefix: str = ""  # word(s) written before the value: "length" -> "length 7"
+    word: str = ""  # FLAG: the word(s) written when it is on (default: the option's name)
+
+    def __post_init__(self) -> None:
+        if self.labels and len(self.labels) != len(self.choices):
+            raise ValueError(f"{self.name}: one label for each choice")
+
+    def text(self, value: object) -> str:
+        """The option's part of the argument text; empty when it is left out or off."""
+        if value is None or value is False or value == "" or self.kind is Kind.USER:
+            return ""  # users are passed as mentions, not as text
+        if self.kind is Kind.FLAG:
+            return self.word or self.name
+        return f"{self.prefix} {value}".strip()
+
+
+@dataclass(frozen=True)
+class Subcommand:
+    """One part of a command on platforms with subcommands (Discord: ``/defaults set``)."""
+
+    name: str
+    summary: str
+    takes_options: bool = False  # offers the command's options; otherwise none (the bare command)
 
 
 @dataclass(frozen=True)
@@ -66,13 +99,39 @@ class Command:
     options: tuple[Option, ...] = ()
     admin: bool = False  # changes need an administrator of the chat
     listed: bool = True  # in the platforms' menus (/start is offered by Telegram itself)
+    subcommands: tuple[Subcommand, ...] = ()  # on platforms with subcommands: these instead
+
+    def argument(self, values: Mapping[str, object]) -> str:
+        """The core's argument text for option values (by option name), in declaration order.
+
+        >>> values = {"length": 5, "money": False, "variant": "nardy", "time": "time=24h"}
+        >>> find("challenge").argument(values | {"beavers": True, "opponent": "@bob"})
+        '5 nardy time=24h beaver'
+        >>> find("defaults").argument({"length": 7, "money": None, "language": "de"})
+        'length 7 language de'
+        >>> find("defaults").argument({"money": True})
+        'length money'
+        """
+        words = (option.text(values.get(option.name)) for option in self.options)
+        return " ".join(word for word in words if word)
+
+
+_LANGUAGE_NAMES: Final = {"en": "English", "de": "Deutsch"}  # each in itself: not translated
+_LANGUAGE: Final = Option(
+    "language",
+    Kind.CHOICE,
+    N_("Your language"),
+    LOCALES,
+    required=True,
+    labels=tuple(_LANGUAGE_NAMES[locale] for locale in LOCALES),
+)
 
 
 COMMANDS: tuple[Command, ...] = (
     Command(
         "challenge",
-        handler="challenges.challenge",
-        summary=N_("Offer a match: /challenge @user 5"),
+        "challenges.challenge",
+        N_("Offer a match: /challenge @user 5"),
         help=N_(
             "/challenge @user [length] [nardy] [nocube] [money] [jacoby] [beaver] "
             "[time=24h] – offer a match"
@@ -83,36 +142,49 @@ COMMANDS: tuple[Command, ...] = (
             ),
             Option("length", Kind.INTEGER, N_("Match length in points"), minimum=1, maximum=25),
             Option("money", Kind.FLAG, N_("A money game instead of a match")),
-            Option("variant", Kind.CHOICE, N_("Backgammon or long nardy"), ("backgammon", "nardy")),
-            Option("cube", Kind.CHOICE, N_("Play with the doubling cube"), ("cube", "nocube")),
+            Option(
+                "variant",
+                Kind.CHOICE,
+                N_("Backgammon or long nardy"),
+                ("backgammon", "nardy"),
+                labels=(N_("Backgammon"), N_("Long nardy")),
+            ),
+            Option(
+                "cube",
+                Kind.CHOICE,
+                N_("Play with the doubling cube"),
+                ("cube", "nocube"),
+                labels=(N_("on"), N_("off")),
+            ),
             Option(
                 "time",
                 Kind.CHOICE,
                 N_("Time limit for each move"),
                 ("time=12h", "time=24h", "time=72h", "time=7d", "time=none"),
+                labels=(N_("12 hours"), N_("1 day"), N_("3 days"), N_("1 week"), N_("No limit")),
             ),
             Option("jacoby", Kind.FLAG, N_("Money games: gammons count only after a double")),
-            Option("beavers", Kind.FLAG, N_("Money games: beavers are allowed")),
+            Option("beavers", Kind.FLAG, N_("Money games: beavers are allowed"), word="beaver"),
         ),
     ),
     Command(
         "accept",
-        handler="challenges.accept",
-        summary=N_("Accept the newest challenge for you"),
-        help=N_("/accept – accept the newest challenge for you"),
+        "challenges.accept",
+        N_("Accept the newest challenge for you"),
+        N_("/accept – accept the newest challenge for you"),
     ),
     Command(
         "roll",
-        handler="play.roll",
-        summary=N_("Roll the dice"),
-        help=N_("/roll, /double – at the start of your turn"),
+        "play.roll",
+        N_("Roll the dice"),
+        N_("/roll, /double – at the start of your turn"),
     ),
-    Command("double", handler="play.double", summary=N_("Offer the cube")),
+    Command("double", "play.double", N_("Offer the cube")),
     Command(
         "move",
-        handler="play.move",
-        summary=N_("Play your dice: /move 13/10* 6/5"),
-        help=N_("/move 13/10* 6/5 – play your dice"),
+        "play.move",
+        N_("Play your dice: /move 13/10* 6/5"),
+        N_("/move 13/10* 6/5 – play your dice"),
         options=(
             Option(
                 "play",
@@ -126,36 +198,37 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "resign",
-        handler="play.resign",
-        summary=N_("Offer to resign: single, gammon or backgammon"),
-        help=N_("/resign [single|gammon|backgammon] – offer to resign"),
+        "play.resign",
+        N_("Offer to resign: single, gammon or backgammon"),
+        N_("/resign [single|gammon|backgammon] – offer to resign"),
         options=(
             Option(
                 "level",
                 Kind.CHOICE,
                 N_("What you concede"),
                 ("single", "gammon", "backgammon"),
+                labels=(N_("Single game"), N_("Gammon"), N_("Backgammon")),
             ),
         ),
     ),
     Command(
         "board",
-        handler="info.board",
-        summary=N_("Show the board again"),
-        help=N_("/board – show the board again; /matches – your active matches"),
+        "info.board",
+        N_("Show the board again"),
+        N_("/board – show the board again; /matches – your active matches"),
     ),
-    Command("matches", handler="info.match_list", summary=N_("Your active matches")),
+    Command("matches", "info.match_list", N_("Your active matches")),
     Command(
         "claim",
-        handler="play.claim",
-        summary=N_("Win when your opponent's time has run out"),
-        help=N_("/claim – win the match when your opponent's time has run out"),
+        "play.claim",
+        N_("Win when your opponent's time has run out"),
+        N_("/claim – win the match when your opponent's time has run out"),
     ),
     Command(
         "seed",
-        handler="settings.seed",
-        summary=N_("Your client seed for the next match"),
-        help=N_("/seed TEXT – your own client seed for the next match"),
+        "settings.seed",
+        N_("Your client seed for the next match"),
+        N_("/seed TEXT – your own client seed for the next match"),
         options=(
             Option(
                 "seed",
@@ -168,42 +241,71 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "verify",
-        handler="info.verify",
-        summary=N_("The dice transcript of your match"),
-        help=N_("/verify, /export – the dice transcript and the .mat file of your match"),
+        "info.verify",
+        N_("The dice transcript of your match"),
+        N_("/verify, /export – the dice transcript and the .mat file of your match"),
     ),
-    Command("export", handler="info.export", summary=N_("Your match as a .mat file")),
+    Command("export", "info.export", N_("Your match as a .mat file")),
     Command(
         "rules",
-        handler="info.rules",
-        summary=N_("The rules, chapter by chapter"),
-        help=N_("/rules [topic] – the rules, chapter by chapter"),
-        options=(Option("topic", Kind.CHOICE, N_("The chapter")),),  # choices: rules_text
-    ),
-    Command(
-        "settings",
-        handler="settings.show",
-        summary=N_("Automatic rolls, confirmations, board theme"),
-        help=N_("/settings – automatic rolls, forced moves, confirmation, board theme"),
-    ),
-    Command(
-        "language",
-        handler="settings.language",
-        summary=N_("Your language: en or de"),
-        help=N_("/language en|de – your language"),
+        "info.rules",
+        N_("The rules, chapter by chapter"),
+        N_("/rules [topic] – the rules, chapter by chapter"),
         options=(
-            Option("language", Kind.CHOICE, N_("Your language"), ("en", "de"), required=True),
+            Option(
+                "topic",
+                Kind.CHOICE,
+                N_("The chapter"),
+                tuple(chapter.topic for chapter in rules_text.CHAPTERS),
+                labels=tuple(chapter.title for chapter in rules_text.CHAPTERS),
+            ),
         ),
     ),
     Command(
-        "defaults",
-        handler="settings.chat_defaults",
-        summary=N_("The chat's defaults (administrators)"),
-        help=N_("/defaults length N | language xx – the chat's defaults (administrators)"),
-        admin=True,
+        "settings",
+        "settings.show",
+        N_("Automatic rolls, confirmations, board theme"),
+        N_("/settings – automatic rolls, forced moves, confirmation, board theme"),
     ),
-    Command("help", handler="info.help", summary=N_("What I can do")),
-    Command("start", handler="info.help", summary=N_("What I can do"), listed=False),
+    Command(
+        "language",
+        "settings.language",
+        N_("Your language: en or de"),
+        N_("/language en|de – your language"),
+        options=(_LANGUAGE,),
+    ),
+    Command(
+        "defaults",
+        "settings.chat_defaults",
+        N_("The chat's defaults (administrators)"),
+        N_("/defaults length N | language xx – the chat's defaults (administrators)"),
+        options=(
+            Option(
+                "length",
+                Kind.INTEGER,
+                N_("Match length in points"),
+                minimum=1,
+                maximum=25,
+                prefix="length",
+            ),
+            Option("money", Kind.FLAG, N_("Money games by default"), word="length money"),
+            Option(
+                "language",
+                Kind.CHOICE,
+                N_("The chat's language"),
+                _LANGUAGE.choices,
+                labels=_LANGUAGE.labels,
+                prefix="language",
+            ),
+        ),
+        admin=True,
+        subcommands=(
+            Subcommand("show", N_("Show this chat's defaults")),
+            Subcommand("set", N_("Change this chat's defaults (server managers)"), True),
+        ),
+    ),
+    Command("help", "info.help", N_("What I can do")),
+    Command("start", "info.help", N_("What I can do"), listed=False),
 )
 
 _BY_NAME = {command.name: command for command in COMMANDS}

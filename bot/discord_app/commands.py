@@ -1,180 +1,140 @@
-"""The slash commands: one per command of the core, its options turned back into the
-core's argument text (``/challenge`` options -> ``"5 nardy nocube time=24h"``).
+"""The slash commands, generated from the command registry: one per listed command, its
+options typed (users, ranges, choices with labels, flags) and turned back into the core's
+argument text by :meth:`registry.Command.argument` (``/challenge`` -> ``"5 nardy time=24h"``).
+A command with subcommands (``/defaults show`` and ``/defaults set``) becomes a group.
 
-Descriptions are ``locale_str`` marked with ``_`` so Babel extracts them into the gettext
-catalogs; :mod:`bot.discord_app.translation` gives Discord the German versions. Command names
-stay the same in every language because the bot's own texts (in German too) name them.
+Descriptions and choice labels are ``locale_str``; :mod:`bot.discord_app.translation` gives
+Discord their German from the gettext catalogs. Command names stay the same in every language
+because the bot's own texts (in German too) name them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import inspect
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Final
 
 import discord
 from discord import app_commands
-from discord.app_commands import Choice
-from discord.app_commands import locale_str as _
+from discord.app_commands import Choice, locale_str
 
-from bot.core import registry, rules_text
+from bot.core import registry
+from bot.core.registry import Kind
 
 Run = Callable[[discord.Interaction[Any], str, str, tuple[discord.abc.User, ...]], Awaitable[None]]
 Suggest = Callable[[discord.Interaction[Any], str], Awaitable[list[str]]]
+SlashCommand = app_commands.Command[Any, Any, Any]
 
 MAX_CHOICES: Final = 25
-_TIME_LIMITS: Final = (
-    Choice(name=_("12 hours"), value="time=12h"),
-    Choice(name=_("1 day"), value="time=24h"),
-    Choice(name=_("3 days"), value="time=72h"),
-    Choice(name=_("1 week"), value="time=7d"),
-    Choice(name=_("No limit"), value="time=none"),
-)
-_LANGUAGES: Final = (
-    Choice(name="English", value="en"),
-    Choice(name="Deutsch", value="de"),
-)
+MAX_CHOICE_LENGTH: Final = 100
+_RANGE: Any = app_commands.Range  # subscripted with run-time bounds, which mypy cannot check
 
 
-def _english(text: str) -> str:
-    return text
+def build_commands(run: Run, suggest: Suggest) -> list[SlashCommand | app_commands.Group]:
+    """Every application command, calling ``run(interaction, command, argument, mentions)``;
+    ``suggest(interaction, typed)`` offers the values of options marked ``suggest``."""
+    return [_build(command, run, suggest) for command in registry.LISTED]
 
 
-def build_commands(
-    run: Run, suggest: Suggest
-) -> list[app_commands.Command[Any, Any, Any] | app_commands.Group]:
-    """Every application command, calling ``run(interaction, command, argument, mentions)``."""
-    commands: list[app_commands.Command[Any, Any, Any] | app_commands.Group] = [
-        _simple(command.name, _(command.summary), run)
-        for command in registry.LISTED
-        if not command.options and not command.admin
-    ]
+def _build(
+    command: registry.Command, run: Run, suggest: Suggest
+) -> SlashCommand | app_commands.Group:
+    if not command.subcommands:
+        callback = _callback(command, command.options, run, suggest)
+        return app_commands.Command(
+            name=command.name, description=locale_str(command.summary), callback=callback
+        )
+    group = app_commands.Group(name=command.name, description=locale_str(command.summary))
+    for part in command.subcommands:
+        options = command.options if part.takes_options else ()
+        group.add_command(
+            app_commands.Command(
+                name=part.name,
+                description=locale_str(part.summary),
+                callback=_callback(command, options, run, suggest),
+                parent=group,
+            )
+        )
+    return group
 
-    @app_commands.command(name="challenge", description=_summary("challenge"))
-    @app_commands.describe(**_option_descriptions("challenge"))
-    @app_commands.choices(
-        variant=[
-            Choice(name=_("Backgammon"), value="backgammon"),
-            Choice(name=_("Long nardy"), value="nardy"),
-        ],
-        cube=[Choice(name=_("on"), value="cube"), Choice(name=_("off"), value="nocube")],
-        time=list(_TIME_LIMITS),
+
+def _callback(
+    command: registry.Command,
+    options: tuple[registry.Option, ...],
+    run: Run,
+    suggest: Suggest,
+) -> Callable[..., Coroutine[Any, Any, None]]:
+    """``async def callback(interaction, **values)`` with a signature discord.py reads as the
+    typed options, described, with their choices and suggestions."""
+
+    async def callback(interaction: discord.Interaction[Any], **values: Any) -> None:
+        mentions = tuple(
+            values[option.name]
+            for option in options
+            if option.kind is Kind.USER and values.get(option.name) is not None
+        )
+        await run(interaction, command.name, command.argument(values), mentions)
+
+    first = inspect.Parameter(
+        "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
     )
-    async def challenge(
-        interaction: discord.Interaction[Any],
-        opponent: discord.User | None = None,
-        length: app_commands.Range[int, 1, 25] | None = None,
-        money: bool = False,
-        variant: str | None = None,
-        cube: str | None = None,
-        time: str | None = None,
-        jacoby: bool = False,
-        beavers: bool = False,
-    ) -> None:
-        words = [str(length)] if length is not None else []
-        words += ["money"] if money else []
-        words += [word for word in (variant, cube, time) if word]
-        words += ["jacoby"] if jacoby else []
-        words += ["beaver"] if beavers else []
-        mentions = (opponent,) if opponent is not None else ()
-        await run(interaction, "challenge", " ".join(words), mentions)
-
-    @app_commands.command(name="move", description=_summary("move"))
-    @app_commands.describe(**_option_descriptions("move"))
-    async def move(
-        interaction: discord.Interaction[Any], play: app_commands.Range[str, 1, 100]
-    ) -> None:
-        await run(interaction, "move", play, ())
-
-    @move.autocomplete("play")
-    async def move_choices(interaction: discord.Interaction[Any], typed: str) -> list[Choice[str]]:
-        plays = await suggest(interaction, typed)
-        return [Choice(name=play[:100], value=play[:100]) for play in plays[:MAX_CHOICES]]
-
-    @app_commands.command(name="resign", description=_summary("resign"))
-    @app_commands.describe(**_option_descriptions("resign"))
-    @app_commands.choices(
-        level=[
-            Choice(name=_("Single game"), value="single"),
-            Choice(name=_("Gammon"), value="gammon"),
-            Choice(name=_("Backgammon"), value="backgammon"),
-        ]
+    signature = inspect.Signature([first, *(_parameter(option) for option in options)])
+    callback.__signature__ = signature  # type: ignore[attr-defined]  # read by discord.py
+    if not options:
+        return callback
+    app_commands.describe(**{option.name: locale_str(option.description) for option in options})(
+        callback
     )
-    async def resign(interaction: discord.Interaction[Any], level: str = "single") -> None:
-        await run(interaction, "resign", level, ())
+    choices = {option.name: _choices(option) for option in options if option.choices}
+    if choices:
+        app_commands.choices(**choices)(callback)
+    suggested = {option.name: _suggestions(suggest) for option in options if option.suggest}
+    if suggested:
+        app_commands.autocomplete(**suggested)(callback)
+    return callback
 
-    @app_commands.command(name="rules", description=_summary("rules"))
-    @app_commands.describe(**_option_descriptions("rules"))
-    @app_commands.choices(
-        topic=[
-            Choice(name=_(rules_text.chapter_title(_english, chapter)), value=chapter.topic)
-            for chapter in rules_text.CHAPTERS[:MAX_CHOICES]
-        ]
+
+def _parameter(option: registry.Option) -> inspect.Parameter:
+    """Keyword-only, so optional options may come before required ones."""
+    annotation = _annotation(option)
+    if option.required:
+        default: object = inspect.Parameter.empty
+    elif option.kind is Kind.FLAG:
+        default = False
+    else:
+        annotation, default = annotation | None, None
+    return inspect.Parameter(
+        option.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default
     )
-    async def rules(interaction: discord.Interaction[Any], topic: str = "overview") -> None:
-        await run(interaction, "rules", topic, ())
-
-    @app_commands.command(name="language", description=_summary("language"))
-    @app_commands.describe(**_option_descriptions("language"))
-    @app_commands.choices(language=list(_LANGUAGES))
-    async def language(interaction: discord.Interaction[Any], language: str) -> None:
-        await run(interaction, "language", language, ())
-
-    @app_commands.command(name="seed", description=_summary("seed"))
-    @app_commands.describe(**_option_descriptions("seed"))
-    async def seed(
-        interaction: discord.Interaction[Any], seed: app_commands.Range[str, 1, 64]
-    ) -> None:
-        await run(interaction, "seed", seed, ())
-
-    defaults = app_commands.Group(name="defaults", description=_summary("defaults"))
-
-    @defaults.command(name="show", description=_("Show this chat's defaults"))
-    async def defaults_show(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, "defaults", "", ())
-
-    @defaults.command(name="set", description=_("Change this chat's defaults (server managers)"))
-    @app_commands.describe(
-        length=_("Match length in points"),
-        money=_("Money games by default"),
-        language=_("The chat's language"),
-    )
-    @app_commands.choices(language=list(_LANGUAGES))
-    async def defaults_set(
-        interaction: discord.Interaction[Any],
-        length: app_commands.Range[int, 1, 25] | None = None,
-        money: bool = False,
-        language: str | None = None,
-    ) -> None:
-        words = ["length", "money"] if money else []
-        if length is not None and not money:
-            words = ["length", str(length)]
-        if language:
-            words += ["language", language]
-        await run(interaction, "defaults", " ".join(words), ())
-
-    commands += [challenge, move, resign, rules, language, seed, defaults]
-    return commands
 
 
-def _declared(name: str) -> registry.Command:
-    command = registry.find(name)
-    assert command is not None, name
-    return command
+def _annotation(option: registry.Option) -> Any:
+    if option.kind is Kind.USER:
+        return discord.User
+    if option.kind is Kind.FLAG:
+        return bool
+    if option.kind is Kind.INTEGER:
+        if option.minimum is None and option.maximum is None:
+            return int
+        return _RANGE[int, option.minimum, option.maximum]
+    if option.kind is Kind.TEXT and option.maximum is not None:
+        return _RANGE[str, option.minimum or 1, option.maximum]
+    return str  # TEXT without a limit, CHOICE
 
 
-def _summary(name: str) -> app_commands.locale_str:
-    """The registry's one-line summary of a command, translated by the catalog translator."""
-    return _(_declared(name).summary)
+def _choices(option: registry.Option) -> list[Choice[str]]:
+    labels = option.labels or option.choices
+    return [
+        Choice(name=locale_str(label), value=value)
+        for label, value in zip(labels, option.choices, strict=True)
+    ][:MAX_CHOICES]
 
 
-def _option_descriptions(name: str) -> dict[str, app_commands.locale_str]:
-    return {option.name: _(option.description) for option in _declared(name).options}
+def _suggestions(
+    suggest: Suggest,
+) -> Callable[[discord.Interaction[Any], str], Coroutine[Any, Any, list[Choice[str]]]]:
+    async def suggestions(interaction: discord.Interaction[Any], typed: str) -> list[Choice[str]]:
+        values = [value[:MAX_CHOICE_LENGTH] for value in await suggest(interaction, typed)]
+        return [Choice(name=value, value=value) for value in values[:MAX_CHOICES]]
 
-
-def _simple(
-    name: str, description: app_commands.locale_str, run: Run
-) -> app_commands.Command[Any, Any, Any]:
-    async def callback(interaction: discord.Interaction[Any]) -> None:
-        await run(interaction, name, "", ())
-
-    return app_commands.Command(name=name, description=description, callback=callback)
+    return suggestions

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from discord import AppCommandOptionType, app_commands
 
 from bot.core import registry
 from bot.core.context import Context
@@ -41,26 +42,85 @@ def test_telegram_menus_list_the_registry_in_every_language() -> None:
     assert {command.name for command in registry.COMMANDS} == TELEGRAM_COMMANDS
 
 
+def _slash_commands() -> dict[str, Any]:
+    """The Discord tree by qualified name (``defaults set``)."""
+    tree: dict[str, Any] = {}
+    for command in build_commands(_nothing, _nothing):
+        parts = command.commands if isinstance(command, app_commands.Group) else [command]
+        tree |= {part.qualified_name: part for part in parts}
+    return tree
+
+
 def test_the_discord_tree_has_each_listed_command_with_its_options() -> None:
-    tree = {command.name: command for command in build_commands(_nothing, _nothing)}
-    assert set(tree) == {command.name for command in registry.LISTED}
+    tree = _slash_commands()
+    expected: dict[str, tuple[registry.Option, ...]] = {}
     for declared in registry.LISTED:
-        if declared.admin:
-            continue  # a group of subcommands (defaults show / set)
-        command = tree[declared.name]
-        parameters = {parameter.name: parameter for parameter in command.parameters}  # type: ignore[union-attr]
-        assert list(parameters) == [option.name for option in declared.options], declared.name
-        for option in declared.options:
+        expected[declared.name] = declared.options
+        for part in declared.subcommands:
+            expected.pop(declared.name, None)
+            expected[f"{declared.name} {part.name}"] = (
+                declared.options if part.takes_options else ()
+            )
+    assert set(tree) == set(expected)
+    assert {"defaults show", "defaults set"} <= set(tree)
+    for name, options in expected.items():
+        parameters = {parameter.name: parameter for parameter in tree[name].parameters}
+        assert list(parameters) == [option.name for option in options], name
+        for option in options:
             parameter = parameters[option.name]
-            assert parameter.required == option.required, (declared.name, option.name)
+            assert parameter.required == option.required, (name, option.name)
+            assert parameter.description == option.description, (name, option.name)
             if option.choices:
-                values = [choice.value for choice in parameter.choices]
-                assert values == list(option.choices), (declared.name, option.name)
-            if option.kind is registry.Kind.INTEGER:
+                labels = option.labels or option.choices
+                choices = [(choice.name, choice.value) for choice in parameter.choices]
+                assert choices == list(zip(labels, option.choices, strict=True))[:25], name
+            if option.kind in (registry.Kind.INTEGER, registry.Kind.TEXT) and option.maximum:
                 assert (parameter.min_value, parameter.max_value) == (
-                    option.minimum,
+                    option.minimum or 1,
                     option.maximum,
                 )
+            assert parameter.autocomplete == option.suggest, (name, option.name)
+    time = {choice.value: choice.name for choice in tree["challenge"].get_parameter("time").choices}
+    assert time["time=24h"] == "1 day"
+    assert tree["defaults show"].description == "Show this chat's defaults"
+
+
+async def test_a_command_added_to_the_registry_gets_a_typed_slash_command(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    added = registry.Command(
+        "handicap",
+        handler="info.handicap",
+        summary="Give points away",
+        options=(
+            registry.Option(
+                "points", registry.Kind.INTEGER, "How many", minimum=1, maximum=9, prefix="points"
+            ),
+            registry.Option("crawford", registry.Kind.FLAG, "Only at Crawford", word="late"),
+            registry.Option("rival", registry.Kind.USER, "Whom"),
+        ),
+    )
+    monkeypatch.setattr(registry, "LISTED", (*registry.LISTED, added))
+    calls: list[tuple[Any, ...]] = []
+
+    async def run(*arguments: Any) -> None:
+        calls.append(arguments)
+
+    command = next(item for item in build_commands(run, _nothing) if item.name == "handicap")
+    assert isinstance(command, app_commands.Command)
+    assert command.description == "Give points away"
+    points, crawford, rival = command.parameters
+    assert (points.type, points.min_value, points.max_value) == (AppCommandOptionType.integer, 1, 9)
+    assert (crawford.type, crawford.required) == (AppCommandOptionType.boolean, False)
+    assert rival.type is AppCommandOptionType.user
+    callback: Any = command.callback
+    interaction, bob = object(), object()
+    await callback(interaction, points=3, crawford=True, rival=bob)
+    await callback(interaction, points=None, crawford=False, rival=None)
+    assert calls == [
+        (interaction, "handicap", "points 3 late", (bob,)),
+        (interaction, "handicap", "", ()),
+    ]
 
 
 async def test_help_has_the_registry_lines_in_order(room: Room) -> None:
