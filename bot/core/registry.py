@@ -36,12 +36,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.core import rules_text
-from bot.core.i18n import LOCALES
-
-
-def N_(text: str) -> str:  # noqa: N802 (gettext's conventional name for a deferred text)
-    """Mark ``text`` for translation where it is shown, not here."""
-    return text
+from bot.core.i18n import LOCALES, N_
 
 
 class Kind(enum.Enum):

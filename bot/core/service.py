@@ -165,10 +165,6 @@ class Core:
         """Accept a challenge through an invitation link opened in a private chat."""
         return await self.links.accept(actor, private_chat, challenge_id, event_id)
 
-    async def settle_unanswered_resignation(self, match_id: int, locale: str) -> list[Message]:
-        """The clock's call when an offer to resign was not answered in time."""
-        return await self.driver.settle_unanswered_resignation(match_id, locale)
-
     # --- dispatch ------------------------------------------------------------------------
 
     async def _handle(self, request: Request) -> list[Message]:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 from gammon.flow import Phase
+from storage import LoadedMatch
 
 PLATFORM = "test"
 
@@ -39,6 +40,12 @@ class Room:
         return await self.send(
             name, command=command, argument=argument, mentions=mentions, **fields
         )
+
+    async def match_of(self, name: str) -> LoadedMatch | None:
+        """The active match ``name`` plays in this chat, as stored."""
+        chat = await self.core.chats.upsert_chat(PLATFORM, self.chat.chat_id)
+        user = await self.core.users.upsert_user(PLATFORM, name, name.title())
+        return await self.core.matches.active_match_for(chat.id, user.id)
 
     async def press(self, name: str, label: str) -> list[Message]:
         for message in reversed(self.log):

@@ -143,9 +143,7 @@ async def test_settings_toggle_and_confirm_moves(room: Room) -> None:
     started = await room.press("bob", "Accept")
     mover = "bob"  # Bob opens with the fixed seeds
     assert started[-1].mention == (mover,)
-    chat = await room.core.chats.upsert_chat(PLATFORM, "group-1")
-    user = await room.core.users.upsert_user(PLATFORM, mover, mover.title())
-    loaded = await room.core.matches.active_match_for(chat.id, user.id)
+    loaded = await room.match_of(mover)
     assert loaded is not None
     play = str(loaded.state.legal_plays()[0])
     assert play == "24/22 24/18"

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from bot.core.service import Core
-from tests.bot.scripted import PLATFORM, Room, play_to_the_end
+from tests.bot.scripted import Room, play_to_the_end
 
 
 async def hold_in_turn(core: Core, match_id: int, tasks: int) -> list[tuple[str, int]]:
@@ -119,9 +119,7 @@ async def test_simultaneous_presses_leave_no_lock(room: Room) -> None:
     started = await room.press("bob", "Accept")
     mover = "bob"  # Bob opens with the fixed seeds
     assert started[-1].mention == (mover,)
-    chat = await room.core.chats.upsert_chat(PLATFORM, "group-1")
-    user = await room.core.users.upsert_user(PLATFORM, mover, mover.title())
-    loaded = await room.core.matches.active_match_for(chat.id, user.id)
+    loaded = await room.match_of(mover)
     assert loaded is not None
     play = str(loaded.state.legal_plays()[0])
     await asyncio.gather(*(room.command(mover, f"/move {play}") for _ in range(20)))
