@@ -1,0 +1,622 @@
+"""Backgammon through the bgsage engine, behind the values of :mod:`engine.api`.
+
+This is the only module of the project that imports ``bgsage`` (and its compiled core,
+``bgbot_cpp``, which ships in the same distribution): everything else speaks
+:class:`~engine.api.Situation` and gets plain values back, so the engine can be replaced
+without touching the bot.
+
+bgsage sees a board as 26 integers from the mover's view: points 1..24 in the mover's
+numbering, positive for the mover's checkers and negative for the opponent's; index 25 is the
+mover's bar and index 0 the opponent's bar, both as positive counts (see
+``bgsage.STARTING_BOARD`` and ``bgsage.flip_board``). Borne-off checkers are implicit.
+
+The engine's legal plays are matched to :func:`gammon.legal_plays` by the position they
+reach, so the notation is always ours and the set of plays is always exactly our rules'.
+
+Analyzers are built lazily, one per depth and cube mode, and kept for the life of the process:
+loading the weights costs about 70 ms, and worker processes answer many calls.
+
+At the plain net (``"1ply"``) two of bgsage's calls are replaced by the same computation made
+directly, because bgsage's own call does needless work each time: the cube action
+(:func:`plain_net_cube`; bgsage reloads its weights) and the list of checker plays
+(:func:`plain_net_plays`; bgsage starts a thread pool for a conversion that costs
+microseconds). Both give exactly bgsage's results, which ``tests/engine`` checks.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+import bgbot_cpp  # type: ignore[import-not-found]
+import bgsage
+
+from engine.api import (
+    CubeAdvice,
+    CubeOwner,
+    CubeVerdict,
+    Evaluation,
+    Level,
+    Probabilities,
+    RankedPlay,
+    Situation,
+)
+from engine.levels import spec
+from gammon import Play, Position, Variant, format_play, legal_plays
+from gammon.position import BAR, CHECKERS, OFF, SLOTS
+
+Board = list[int]
+
+_OWNER: Final = {
+    CubeOwner.CENTRED: "centered",
+    CubeOwner.DECIDER: "player",
+    CubeOwner.OPPONENT: "opponent",
+}
+_OWNER_SEEN_BY_OPPONENT: Final = {
+    CubeOwner.CENTRED: "centered",
+    CubeOwner.DECIDER: "opponent",
+    CubeOwner.OPPONENT: "player",
+}
+_CPP_OWNER: Final = {
+    CubeOwner.CENTRED: bgbot_cpp.CubeOwner.CENTERED,
+    CubeOwner.DECIDER: bgbot_cpp.CubeOwner.PLAYER,
+    CubeOwner.OPPONENT: bgbot_cpp.CubeOwner.OPPONENT,
+}
+_THREADS: Final = 2
+"""Threads of one look-ahead search (bgsage uses at least two for 2-ply and deeper). Fixed
+rather than "all cores", since several worker processes may search at once."""
+
+ROLLS: Final = tuple((high, low) for high in range(1, 7) for low in range(1, high + 1))
+"""The 21 distinct rolls, higher die first."""
+
+
+# --- boards ---------------------------------------------------------------------------------
+
+
+def to_board(position: Position) -> Board:
+    """bgsage's board of ``position``, seen from the player on roll."""
+    if position.variant is not Variant.BACKGAMMON:
+        raise ValueError("the backgammon engine plays backgammon only")
+    return _board_of(position.player, position.opponent)
+
+
+def _board_of(mine: Sequence[int], theirs: Sequence[int]) -> Board:
+    board = [0] * SLOTS
+    for point in range(1, 25):
+        board[point] = mine[point] - theirs[25 - point]
+    board[BAR] = mine[BAR]
+    board[OFF] = theirs[BAR]
+    return board
+
+
+def board_after(result: Position) -> tuple[int, ...]:
+    """bgsage's post-move board of a play's ``result`` (the position it reaches, the
+    opponent on roll): the mover's view, ``to_board(result.swapped())`` without building the
+    swapped position. The engine's plays are matched to ours by it."""
+    return tuple(_board_of(result.opponent, result.player))
+
+
+def from_board(board: Sequence[int]) -> Position:
+    """The position of a bgsage board, with the board's mover as the player on roll."""
+    if len(board) != SLOTS:
+        raise ValueError(f"a board has {SLOTS} entries, got {len(board)}")
+    mine = [0] * SLOTS
+    theirs = [0] * SLOTS
+    for point in range(1, 25):
+        count = board[point]
+        if count > 0:
+            mine[point] = count
+        elif count < 0:
+            theirs[25 - point] = -count
+    mine[BAR] = board[BAR]
+    theirs[BAR] = board[OFF]
+    mine[OFF] = CHECKERS - sum(mine)
+    theirs[OFF] = CHECKERS - sum(theirs)
+    return Position(mine, theirs)
+
+
+# --- the engine -----------------------------------------------------------------------------
+
+
+@functools.cache
+def _analyzer(eval_level: str, cubeful: bool) -> Any:
+    """One analyzer per depth and cube mode, built on first use."""
+    return bgsage.BgBotAnalyzer(eval_level=eval_level, cubeful=cubeful, parallel_threads=_THREADS)
+
+
+def _eval_level(level: Level) -> str:
+    return spec(level).eval_level
+
+
+def _cube_kwargs(situation: Situation) -> dict[str, Any]:
+    """Match score and money-play options as bgsage takes them (it ignores Jacoby and beavers
+    in matches; we do not pass them there at all)."""
+    money = situation.is_money
+    return {
+        "away1": situation.away[0],
+        "away2": situation.away[1],
+        "is_crawford": situation.crawford,
+        "jacoby": situation.jacoby and money,
+        "beaver": situation.beavers and money,
+    }
+
+
+def _probabilities(probs: Any) -> Probabilities:
+    return Probabilities(
+        win=float(probs.win),
+        win_gammon=float(probs.gammon_win),
+        win_backgammon=float(probs.backgammon_win),
+        lose_gammon=float(probs.gammon_loss),
+        lose_backgammon=float(probs.backgammon_loss),
+    )
+
+
+def _as_list(probabilities: Probabilities) -> list[float]:
+    p = probabilities
+    return [p.win, p.win_gammon, p.win_backgammon, p.lose_gammon, p.lose_backgammon]
+
+
+def _money_cubeless(probabilities: Probabilities) -> float:
+    p = probabilities
+    return 2.0 * p.win - 1.0 + p.win_gammon - p.lose_gammon + p.win_backgammon - p.lose_backgammon
+
+
+def cubeless_equity(situation: Situation, probabilities: Probabilities) -> float:
+    """The cubeless equity of outcome chances: points per cube in money play, EMG (the
+    match-winning chance through the match equity table, as money equity) in a match."""
+    if situation.is_money:
+        return _money_cubeless(probabilities)
+    away, other = situation.away
+    args = (away, other, situation.cube_value, situation.crawford)
+    mwc = bgbot_cpp.cubeless_mwc(_as_list(probabilities), *args)
+    return float(bgbot_cpp.mwc2eq(mwc, *args))
+
+
+def _move_equity(situation: Situation, move: EngineMove) -> float:
+    """A move's equity for ranking: bgsage's cubeful equity with the cube on; without it the
+    cubeless equity, converted through the match equity table in a match."""
+    if situation.cube_enabled:
+        return move.equity
+    if situation.is_money:
+        return move.cubeless_equity
+    return cubeless_equity(situation, move.probabilities)
+
+
+def _post_move(situation: Situation, board: Board, eval_level: str) -> tuple[float, Any]:
+    """Equity and bgsage probabilities of a position after the mover's turn (mover's view):
+    for a play bgsage did not list, or a roll that cannot be played."""
+    analysis = _analyzer(eval_level, situation.cube_enabled).post_move_analytics(
+        board,
+        _OWNER[situation.cube_owner],
+        situation.cube_value,
+        away1=situation.away[0],
+        away2=situation.away[1],
+        is_crawford=situation.crawford,
+        jacoby=situation.jacoby and situation.is_money,
+    )
+    if situation.cube_enabled:
+        return float(analysis.cubeful_equity), analysis.probs
+    probabilities = _probabilities(analysis.probs)
+    return cubeless_equity(situation, probabilities), analysis.probs
+
+
+# --- the engine's list of plays --------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EngineMove:
+    """One play as the engine lists it: the board it reaches (the mover's view), its equity
+    (cubeful when the cube is in play, else cubeless: bgsage's ``MoveAnalysis.equity``), its
+    cubeless equity and the outcome chances after it (the mover's)."""
+
+    board: tuple[int, ...]
+    equity: float
+    cubeless_equity: float
+    probabilities: Probabilities
+
+
+def _checker_play(situation: Situation, dice: tuple[int, int], depth: str) -> list[EngineMove]:
+    if depth == "1ply":
+        return plain_net_plays(situation, dice)
+    return library_plays(situation, dice, depth)
+
+
+def library_plays(situation: Situation, dice: tuple[int, int], depth: str) -> list[EngineMove]:
+    """bgsage's own ``checker_play`` at ``depth``: every play it finds for ``dice``, best
+    first (a roll that cannot be played lists the board unchanged)."""
+    result = _analyzer(depth, situation.cube_enabled).checker_play(
+        to_board(situation.position),
+        dice[0],
+        dice[1],
+        situation.cube_value,
+        _OWNER[situation.cube_owner],
+        **_cube_kwargs(situation),
+    )
+    return [
+        EngineMove(
+            board=tuple(move.board),
+            equity=float(move.equity),
+            cubeless_equity=float(move.cubeless_equity),
+            probabilities=_probabilities(move.probs),
+        )
+        for move in result.moves
+    ]
+
+
+@functools.cache
+def _plain_net_analyzer() -> Any:
+    """The cubeless plain-net analyzer inside bgsage's cubeless analyzer object (its private
+    ``_analyzer``, an ``_OnePlyAnalyzer``): its ``checker_play_analytics`` lists the plays
+    with the net's chances as they are, before bgsage tidies them for display. A bgsage that
+    changes this fails ``tests/engine/test_fast_paths.py``."""
+    inner = _analyzer("1ply", False)._analyzer
+    if not callable(getattr(inner, "checker_play_analytics", None)):
+        raise RuntimeError("this bgsage has no plain-net checker-play analytics")
+    return inner
+
+
+def plain_net_plays(situation: Situation, dice: tuple[int, int]) -> list[EngineMove]:
+    """The plain net's list of plays, computed as bgsage's ``checker_play`` at ``"1ply"`` does.
+
+    bgsage's cubeful analyzer starts a thread pool on every call just to turn each play's
+    cubeless chances into a cubeful equity, a few microseconds of work per play; the pool
+    made most of the cost of a decision, and luck asks for 21 of them (measured on 200
+    positions of ``tests/data/gnubg-plays-2000.jsonl`` under load: ranking the plays at
+    expert went from 3-6 ms to 0.6 ms median, the luck of a roll from ~100 ms to ~15 ms
+    median). Here the plays and
+    their chances come from the cached cubeless analyzer (bgsage's candidates,
+    ``possible_moves``, each evaluated by the plain net with the bear-off database, as in
+    its cubeful path), then go through the same Janowski conversion in a loop
+    (``cube_efficiency``, then ``cl2cf`` in a match or ``cl2cf_money`` for money, with the
+    Jacoby rule only for money and a centred cube) and are sorted by bgsage's order: equity,
+    then cubeless equity, then the board. The results are identical to
+    :func:`library_plays`'s; ``tests/engine/test_fast_paths.py`` checks that.
+    """
+    board = to_board(situation.position)
+    analytics = _plain_net_analyzer().checker_play_analytics(board, dice[0], dice[1])
+    away1, away2 = situation.away
+    is_match = away1 > 0 or away2 > 0
+    owner = _CPP_OWNER[situation.cube_owner]
+    jacoby_active = situation.jacoby and not is_match and situation.cube_owner is CubeOwner.CENTRED
+    moves: list[EngineMove] = []
+    for entry in analytics:
+        after: Board = entry["board"]
+        # bgsage converts the net's chances as they are; only the reported ones are clamped
+        # (gammons at most the wins, and so on: bgsage's Probabilities).
+        probs: list[float] = entry["probs"]
+        cubeless = float(entry["equity"])
+        equity = cubeless
+        if situation.cube_enabled:
+            pips, opponent_pips = bgbot_cpp.pip_counts(after)
+            life = bgbot_cpp.cube_efficiency(probs, bgbot_cpp.is_race(after), pips, opponent_pips)
+            if is_match:
+                equity = float(
+                    bgbot_cpp.cl2cf(
+                        probs,
+                        situation.cube_value,
+                        owner,
+                        life,
+                        away1,
+                        away2,
+                        situation.crawford,
+                        jacoby=False,
+                    )
+                )
+            else:
+                equity = float(
+                    bgbot_cpp.cl2cf_money(probs, owner, life, jacoby_active=jacoby_active)
+                )
+        moves.append(
+            EngineMove(
+                board=tuple(after),
+                equity=equity,
+                cubeless_equity=cubeless,
+                probabilities=_probabilities(bgsage.Probabilities.from_list(probs)),
+            )
+        )
+    moves.sort(key=lambda move: (-move.equity, -move.cubeless_equity, move.board))
+    return moves
+
+
+# --- checker play ---------------------------------------------------------------------------
+
+
+def rank_plays(situation: Situation, dice: tuple[int, int], level: Level) -> tuple[RankedPlay, ...]:
+    """Every legal play of ``dice``, best first; empty when the roll cannot be played.
+
+    The set of plays is exactly :func:`gammon.legal_plays`'s. A play the engine did not list
+    (it never happened in the tests; the rules are the same) is still ranked, by evaluating
+    the position it reaches; a play only the engine lists is left out.
+    """
+    return rank_plays_at_depth(situation, dice, _eval_level(level))
+
+
+def rank_plays_at_depth(
+    situation: Situation, dice: tuple[int, int], depth: str
+) -> tuple[RankedPlay, ...]:
+    """:func:`rank_plays` at an engine depth (``"1ply"``, ``"2ply"``, ``"3ply"``, ...) rather
+    than a playing level: for benchmarks and analysis settings."""
+    position = situation.position
+    plays = legal_plays(position, dice)
+    if not plays:
+        return ()
+    by_result: dict[str, Play] = {play.result.id(): play for play in plays}
+    by_board = {board_after(play.result): result_id for result_id, play in by_result.items()}
+    scored: list[tuple[float, str, Probabilities]] = []
+    for move in _checker_play(situation, dice, depth):
+        result_id = by_board.pop(move.board, None)
+        if result_id is not None:
+            scored.append((_move_equity(situation, move), result_id, move.probabilities))
+    for board, result_id in by_board.items():  # the plays the engine did not list
+        equity, probs = _post_move(situation, list(board), depth)
+        scored.append((equity, result_id, _probabilities(probs)))
+    scored.sort(key=lambda item: -item[0])  # stable: the engine's order breaks ties
+    best = scored[0][0]
+    return tuple(
+        RankedPlay(
+            notation=format_play(by_result[result_id]),
+            result_id=result_id,
+            equity=equity,
+            loss=best - equity,
+            probabilities=probabilities,
+        )
+        for equity, result_id, probabilities in scored
+    )
+
+
+def best_equity(situation: Situation, dice: tuple[int, int], depth: str) -> float:
+    """The equity after the best play of ``dice`` (the mover's view, after the move), or of the
+    unchanged position when the roll cannot be played. Reads the engine's own list of plays
+    (the same set as ours, see :func:`rank_plays`) without naming them: for luck."""
+    moves = _checker_play(situation, dice, depth)
+    if not moves:
+        return _post_move(situation, to_board(situation.position), depth)[0]
+    return max(_move_equity(situation, move) for move in moves)
+
+
+# --- cube -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CubeAnalysis:
+    """The engine's cube analysis, decider's view, equities normalised to the current cube;
+    ``double`` ignores whether the decider may double (see :func:`may_double`)."""
+
+    probabilities: Probabilities
+    no_double: float
+    double_take: float  # the double/beaver equity when ``beaver``
+    double_pass: float
+    double: bool
+    take: bool
+    beaver: bool
+
+
+def _cube_analysis(situation: Situation, depth: str) -> CubeAnalysis:
+    if depth == "1ply":
+        return plain_net_cube(situation)
+    return library_cube(situation, depth)
+
+
+def library_cube(situation: Situation, depth: str) -> CubeAnalysis:
+    """bgsage's own cube analysis (``cube_action``) at ``depth``."""
+    result = _analyzer(depth, True).cube_action(
+        to_board(situation.position),
+        situation.cube_value,
+        _OWNER[situation.cube_owner],
+        **_cube_kwargs(situation),
+    )
+    return CubeAnalysis(
+        probabilities=_probabilities(result.probs),
+        no_double=float(result.equity_nd),
+        double_take=float(result.equity_dt),
+        double_pass=float(result.equity_dp),
+        double=bool(result.should_double),
+        take=bool(result.should_take),
+        beaver=bool(result.is_beaver),
+    )
+
+
+def plain_net_cube(situation: Situation) -> CubeAnalysis:
+    """The plain net's cube action, computed as bgsage's ``cube_action`` at ``"1ply"`` does.
+
+    bgsage's own call reloads all 24 weight files every time (~45 ms); here the pre-roll
+    chances come from the cached analyzer (the opponent's post-move evaluation, inverted) and
+    go through the same Janowski conversion (``cube_decision_1ply``, cube life from
+    ``cube_efficiency``) in well under a millisecond. The results are identical to bgsage's;
+    ``tests/engine/test_backgammon.py`` checks that against :func:`library_cube` on random
+    positions and cube states.
+    A double is beavered (money play with beavers) when the taker is the favourite, i.e. the
+    doubler's double/take equity is negative; that equity is then doubled, as bgsage does.
+    """
+    board = to_board(situation.position)
+    kwargs = _cube_kwargs(situation)
+    seen_by_opponent = _analyzer("1ply", True).post_move_analytics(
+        bgbot_cpp.flip_board(board),
+        _OWNER_SEEN_BY_OPPONENT[situation.cube_owner],
+        situation.cube_value,
+        away1=situation.away[1],
+        away2=situation.away[0],
+        is_crawford=situation.crawford,
+        jacoby=kwargs["jacoby"],
+    )
+    probs = bgsage.invert_probs(seen_by_opponent.probs.to_list())
+    pips, opponent_pips = bgbot_cpp.pip_counts(board)
+    life = bgbot_cpp.cube_efficiency(probs, bgbot_cpp.is_race(board), pips, opponent_pips)
+    decision = bgbot_cpp.cube_decision_1ply(
+        probs,
+        situation.cube_value,
+        _CPP_OWNER[situation.cube_owner],
+        life,
+        situation.away[0],
+        situation.away[1],
+        situation.crawford,
+        kwargs["jacoby"],
+    )
+    double_take = float(decision.equity_dt)
+    beaver = bool(kwargs["beaver"]) and double_take < 0
+    return CubeAnalysis(
+        probabilities=_probabilities(bgsage.Probabilities.from_list(probs)),
+        no_double=float(decision.equity_nd),
+        double_take=2 * double_take if beaver else double_take,
+        double_pass=float(decision.equity_dp),
+        double=bool(decision.should_double),
+        take=bool(decision.should_take),
+        beaver=beaver,
+    )
+
+
+def may_double(situation: Situation) -> bool:
+    """Whether the decider may double now: the cube is in play and centred or theirs; in a
+    match also not the Crawford game and not dead — a cube worth at least what they
+    still need cannot gain them anything (bgsage's ``can_double_match``, gnubg's rule)."""
+    if not situation.cube_enabled:
+        return False
+    if situation.is_money:
+        # can_double_match reads away 0 as a dead cube, so money play is decided here.
+        return situation.cube_owner is not CubeOwner.OPPONENT
+    return bool(
+        bgsage.can_double_match(
+            situation.away[0],
+            situation.away[1],
+            situation.cube_value,
+            _OWNER[situation.cube_owner],
+            is_crawford=situation.crawford,
+        )
+    )
+
+
+def _verdict(cube: CubeAnalysis, allowed: bool) -> CubeVerdict:
+    if not allowed:
+        return CubeVerdict.NO_CUBE
+    if cube.double:
+        if cube.beaver:
+            return CubeVerdict.DOUBLE_BEAVER
+        return CubeVerdict.DOUBLE_TAKE if cube.take else CubeVerdict.DOUBLE_PASS
+    if not cube.take and cube.no_double > cube.double_pass:
+        return CubeVerdict.TOO_GOOD  # playing on for the gammon is worth more than a cash
+    return CubeVerdict.NO_DOUBLE
+
+
+def _cubeless_evaluation(situation: Situation, depth: str) -> Evaluation:
+    """Pre-roll chances without a cube: the opponent's post-move evaluation, inverted."""
+    seen_by_opponent = _analyzer(depth, False).post_move_analytics(
+        bgbot_cpp.flip_board(to_board(situation.position)),
+        "centered",
+        1,
+        away1=situation.away[1],
+        away2=situation.away[0],
+        is_crawford=situation.crawford,
+        jacoby=False,
+    )
+    probs = bgsage.invert_probs(seen_by_opponent.probs.to_list())
+    probabilities = _probabilities(bgsage.Probabilities.from_list(probs))
+    equity = cubeless_equity(situation, probabilities)
+    return Evaluation(probabilities, cubeless_equity=equity, cubeful_equity=equity)
+
+
+def cube_advice(situation: Situation, level: Level) -> CubeAdvice:
+    """The cube action before the decider rolls.
+
+    The verdict is ``no_cube`` whenever the decider may not double (:func:`may_double`), but
+    the analysis behind it is still made: ``take`` and ``beaver`` answer a double that was
+    offered anyway. Without a cube at all the three equities are the cubeless equity (and
+    1.0 for a pass), nobody doubles and a take is moot.
+    """
+    depth = _eval_level(level)
+    if not situation.cube_enabled:
+        evaluation = _cubeless_evaluation(situation, depth)
+        equity = evaluation.cubeful_equity
+        return CubeAdvice(
+            verdict=CubeVerdict.NO_CUBE,
+            no_double=equity,
+            double_take=equity,
+            double_pass=1.0,
+            double=False,
+            take=True,
+            beaver=False,
+            evaluation=evaluation,
+        )
+    cube = _cube_analysis(situation, depth)
+    allowed = may_double(situation)
+    double = allowed and cube.double
+    cubeful = min(cube.double_take, cube.double_pass) if double else cube.no_double
+    evaluation = Evaluation(
+        probabilities=cube.probabilities,
+        cubeless_equity=cubeless_equity(situation, cube.probabilities),
+        cubeful_equity=cubeful,
+    )
+    return CubeAdvice(
+        verdict=_verdict(cube, allowed),
+        no_double=cube.no_double,
+        double_take=cube.double_take,
+        double_pass=cube.double_pass,
+        double=double,
+        take=cube.take,
+        beaver=cube.beaver,
+        evaluation=evaluation,
+    )
+
+
+def evaluate(situation: Situation, level: Level) -> Evaluation:
+    """The position before the decider rolls: cubeless chances and equity, and the cubeful
+    equity with the decider's best cube action (the no-double equity when they may not
+    double)."""
+    return cube_advice(situation, level).evaluation
+
+
+# --- luck and match equity ------------------------------------------------------------------
+
+
+def luck_depth(level: Level) -> str:
+    """The depth of the per-roll equities of :func:`roll_luck`: one ply less than the level's,
+    at least the plain net — bgsage's own convention for luck, and gnubg judges luck with its
+    0-ply net by default. It keeps luck cheap: 21 look-ahead searches per roll would not be."""
+    plies = int(_eval_level(level)[0])
+    return f"{max(1, plies - 1)}ply"
+
+
+def roll_luck(
+    situation: Situation, dice: tuple[int, int], level: Level, opening: bool = False
+) -> float:
+    """How much better ``dice`` are for the decider than the average roll: the equity after
+    the best play of ``dice`` minus the average of that over all rolls (doubles count once in
+    36, other rolls twice; an ``opening`` roll cannot be a double). Decider's view, in the
+    unit of the equities (per cube; EMG in matches)."""
+    depth = luck_depth(level)
+    high, low = max(dice), min(dice)
+    total = 0.0
+    weight = 0
+    actual = 0.0
+    for roll in ROLLS:
+        if opening and roll[0] == roll[1]:
+            continue
+        equity = best_equity(situation, roll, depth)
+        ways = 1 if roll[0] == roll[1] else 2
+        total += ways * equity
+        weight += ways
+        if roll == (high, low):
+            actual = equity
+    return actual - total / weight
+
+
+def match_equity(away: int, other: int, post_crawford: bool) -> float:
+    """The chance to win the match at the start of a game, needing ``away`` points against
+    ``other`` (Kazaross-XG2 table, bgsage's ``get_met``). ``post_crawford`` says whether the
+    Crawford game has been played: at a 1-away score it picks the post-Crawford value. 1.0
+    when ``away`` ≤ 0 (the match is won), 0.0 when ``other`` ≤ 0."""
+    if away <= 0:
+        return 1.0
+    if other <= 0:
+        return 0.0
+    return float(bgbot_cpp.get_met(away, other, post_crawford))
+
+
+def winning_chance(situation: Situation, equity: float) -> float:
+    """The match-winning chance of a cubeful equity (EMG, normalised to the cube) in a match
+    situation: between losing and winning a single game at the current cube value."""
+    if situation.is_money:
+        raise ValueError("money play has no match-winning chance")
+    away, other = situation.away
+    return float(bgbot_cpp.eq2mwc(equity, away, other, situation.cube_value, situation.crawford))
