@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from functools import partial
@@ -15,11 +16,16 @@ from bot.console_app.main import run_console
 from bot.hosting import AdapterFactory, StartError, host
 from bot.logs import RedactSecrets, configure_logging
 from bot.moves_tool import request_lines, serve
+from engine.api import DEFAULT_LEVEL, Level
 from gammon import Variant
 from gammon.fair_dice import MalformedTranscriptError, load_transcript, verify_transcript
+from gammon.mat_format import MatFormatError, MatRecord, read_mat
 from rendering import DEFAULT_THEME, DEFAULT_WIDTH, THEMES, BoardView, LastPlay, render_board
 from storage import StorageError
 from storage.database import backup_sqlite, check_database
+
+_LEVEL_HELP = "beginner, intermediate, advanced, expert or world_class."
+_MAT_LIMIT = 10_000_000
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -125,6 +131,92 @@ def render(
     with open(output, "wb") as handle:
         handle.write(png)
     click.echo(f"wrote {output} ({len(png) // 1024} KB)")
+
+
+@main.command()
+@click.option("--position-id", required=True, help="GNU Backgammon Position ID.")
+@click.option("--match-id", required=True, help="GNU Backgammon Match ID: dice, cube, score.")
+@click.option("--level", default=DEFAULT_LEVEL.value, show_default=True, help=_LEVEL_HELP)
+def hint(position_id: str, match_id: str, level: str) -> None:
+    """The engine's hint as JSON: the best plays for the dice in the Match ID, or the cube
+    action (verdict and the three equities) when no dice are rolled yet.
+
+    Exits 2 with one line on stderr for IDs that do not make a position to play.
+    """
+    chosen = _level_or_exit(level)
+    from engine.hints import hint as engine_hint
+    from engine.hints import situation_from_ids
+    from engine.records import hint_to_json
+
+    try:
+        situation, dice = situation_from_ids(position_id, match_id)
+    except ValueError as error:
+        click.echo(f"not a position to give a hint for: {error}", err=True)
+        sys.exit(2)
+    click.echo(json.dumps(hint_to_json(engine_hint(situation, dice, chosen))))
+
+
+@main.command()
+@click.argument("mat_file", type=click.Path(path_type=str))  # errors: one line
+@click.option("--level", help=f"{_LEVEL_HELP} [default: the analysis level]")
+def analyse(mat_file: str, level: str | None) -> None:
+    """Analyse a backgammon match in .mat format (ours, GNU Backgammon's or another
+    server's export) and print the analysis as JSON: per player and per decision.
+
+    Exits 2 with one line on stderr when the file cannot be read or analysed.
+    """
+    chosen = _level_or_exit(level) if level is not None else None
+    from engine.analysis import analyse_match
+    from engine.levels import ANALYSIS_LEVEL
+    from engine.records import analysis_to_json
+
+    record = _mat_record_or_exit(mat_file)
+    if record.rules.variant is not Variant.BACKGAMMON:
+        click.echo(f"{mat_file}: only backgammon matches can be analysed", err=True)
+        sys.exit(2)
+    try:
+        analysis = analyse_match(
+            record.rules, record.actions, record.names, chosen or ANALYSIS_LEVEL
+        )
+    except ValueError as error:
+        click.echo(f"{mat_file}: cannot analyse: {error}", err=True)
+        sys.exit(2)
+    click.echo(json.dumps(analysis_to_json(analysis), ensure_ascii=False))
+
+
+def _level_or_exit(name: str) -> Level:
+    """A level by name; "world-class" and "worldclass" are world_class too."""
+    key = name.strip().lower().replace("-", "_").replace(" ", "_")
+    try:
+        return Level("world_class" if key == "worldclass" else key)
+    except ValueError:
+        choices = ", ".join(level.value for level in Level)
+        click.echo(f"unknown level {name!r}: choose one of {choices}", err=True)
+        sys.exit(2)
+
+
+def _mat_record_or_exit(path: str) -> MatRecord:
+    """The match in a .mat file. UTF-8 (with or without a byte order mark) as gnubg and
+    eXtreme Gammon write it, else Latin-1 as older programs did: every byte then reads, and
+    what is no .mat text fails as one."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(_MAT_LIMIT + 1)
+    except OSError as error:
+        click.echo(f"cannot read {path}: {error.strerror or error}", err=True)
+        sys.exit(2)
+    if len(data) > _MAT_LIMIT:
+        click.echo(f"{path}: too large for a .mat file", err=True)
+        sys.exit(2)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    try:
+        return read_mat(text)
+    except MatFormatError as error:
+        click.echo(f"{path}: not a .mat file that can be read: {error}", err=True)
+        sys.exit(2)
 
 
 @main.command()

@@ -1,0 +1,54 @@
+"""The analysis of a recorded backgammon match: every decision judged by the engine.
+
+The record is replayed with :mod:`gammon.flow`, and at every point where a player chose,
+the engine's view is asked for once (:mod:`engine.analysis_walk`):
+
+* each checker play: all legal plays ranked (:func:`engine.backgammon.rank_plays`); the play
+  made is found among them by the position it reached, so notation never has to match;
+* each roll: its luck (:func:`engine.backgammon.roll_luck`), the opening roll as one;
+* each turn on which the player on roll could double: the cube advice, and whether rolling
+  on or doubling gave equity away (:mod:`engine.analysis_cube`);
+* each answer to a double (take, pass, beaver), from the same advice.
+
+Resignations, their answers and forfeits are not decisions. Everything is deterministic: the
+engine evaluates without noise and the decisions are visited in the order of the record.
+Per player the figures are summed up by :mod:`engine.analysis_summary`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from engine.analysis_summary import summarise
+from engine.analysis_walk import Walk
+from engine.api import Level, MatchAnalysis
+from gammon.actions import Action
+from gammon.flow import apply, new_match
+from gammon.match_rules import MatchRules
+from gammon.position import Variant
+
+
+def analyse_match(
+    rules: MatchRules,
+    actions: Sequence[Action],
+    names: tuple[str, str],
+    level: Level,
+    progress: Callable[[], None] | None = None,
+) -> MatchAnalysis:
+    """Analyse a backgammon match (or money session) given by its rules and actions;
+    ``names`` are players 0 and 1. ``progress`` is called once per analysed decision, so a
+    caller can report, yield or measure. Raises ``ValueError`` for long nardy and for a
+    record that does not replay."""
+    if rules.variant is not Variant.BACKGAMMON:
+        raise ValueError("only backgammon can be analysed; long nardy has no engine analysis")
+    walk = Walk(level, rules, progress)
+    state = new_match(rules)
+    for action in actions:
+        after = apply(state, action)  # an invalid record stops here, before the engine
+        walk.step(state, action, after)
+        state = after
+    players = (
+        summarise(names[0], 0, walk.decisions, walk.luck[0]),
+        summarise(names[1], 1, walk.decisions, walk.luck[1]),
+    )
+    return MatchAnalysis(level=level, players=players, decisions=tuple(walk.decisions))

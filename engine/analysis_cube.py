@@ -1,0 +1,73 @@
+"""Judging cube decisions against the engine's cube advice.
+
+Both sides of one double are judged from one :class:`~engine.api.CubeAdvice`, the doubler's
+(the engine analyses the cube action once; the taker's equities are the doubler's negated).
+All equities are normalised to the cube before the double, so a double/pass is worth the same
+as the cube shows now and the losses of a checker play and of a cube decision add up in one
+unit (points per cube in money play, EMG in a match), as gnubg and eXtreme Gammon report them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from engine.api import CubeAdvice
+
+CLOSE_CUBE: Final = 0.16
+"""A no-double counts as a decision only if doubling was within this much equity of it: the
+threshold of gnubg's ``isCloseCubedecision``. Without it every routine opening turn would be a
+"decision" that nobody can get wrong, and the error rate would drop for no skill shown (eXtreme
+Gammon leaves such no-doubles out too). Doubles, takes and passes always count."""
+
+NO_DOUBLE: Final = "no double"
+DOUBLE: Final = "double"
+TAKE: Final = "take"
+PASS: Final = "pass"
+BEAVER: Final = "beaver"
+
+
+@dataclass(frozen=True)
+class CubeJudgement:
+    """What was done and what was best, the equity given away (≥ 0) and whether the decision
+    counts (see :data:`CLOSE_CUBE`)."""
+
+    played: str
+    best: str
+    loss: float
+    counted: bool
+
+
+def double_equity(advice: CubeAdvice) -> float:
+    """What a double is worth to the doubler when the opponent answers it best. The engine's
+    double/take equity is already the double/beaver one when a beaver is right."""
+    return min(advice.double_take, advice.double_pass)
+
+
+def judge_double(advice: CubeAdvice, doubled: bool) -> CubeJudgement:
+    """The doubler's decision: to double or to roll on."""
+    doubling = double_equity(advice)
+    best = DOUBLE if doubling > advice.no_double else NO_DOUBLE
+    chosen = doubling if doubled else advice.no_double
+    loss = max(0.0, max(doubling, advice.no_double) - chosen)
+    close = best == DOUBLE or advice.no_double - doubling < CLOSE_CUBE
+    return CubeJudgement(DOUBLE if doubled else NO_DOUBLE, best, loss, counted=doubled or close)
+
+
+def taker_equities(advice: CubeAdvice, beavers: bool) -> dict[str, float]:
+    """The answers open to the doubled player and their equities from the taker's view. A
+    beaver keeps the cube on the taker's side at twice the value, so it is worth twice the
+    take (the engine hands the beaver equity in ``double_take`` when it advises one)."""
+    take = advice.double_take / 2 if advice.beaver else advice.double_take
+    answers = {TAKE: -take, PASS: -advice.double_pass}
+    if beavers:
+        answers[BEAVER] = -2 * take
+    return answers
+
+
+def judge_answer(advice: CubeAdvice, answer: str, beavers: bool) -> CubeJudgement:
+    """The doubled player's decision: take, pass, or (money play with beavers) beaver."""
+    answers = taker_equities(advice, beavers)
+    best = max(answers, key=lambda name: answers[name])  # dict order breaks ties: take first
+    loss = max(0.0, answers[best] - answers[answer])
+    return CubeJudgement(answer, best, loss, counted=True)

@@ -1,0 +1,242 @@
+"""Walking through a match record, decision by decision, asking the engine about each.
+
+See :mod:`engine.analysis` for what is judged and how.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from engine.analysis_cube import CubeJudgement, judge_answer, judge_double
+from engine.api import (
+    AnalysedDecision,
+    CubeAdvice,
+    CubeVerdict,
+    DecisionKind,
+    Level,
+    Probabilities,
+    Situation,
+)
+from engine.backgammon import cube_advice, evaluate, rank_plays, roll_luck
+from gammon.actions import Action, Beaver, CannotMove, Double, Drop, Move, OpeningRoll, Roll, Take
+from gammon.flow import MatchState, Phase
+from gammon.match_rules import MatchRules
+from gammon.notation import parse_play
+
+_ANSWERS = {Take: "take", Drop: "pass", Beaver: "beaver"}
+_EQUAL = 1e-9  # plays this close in equity are the same choice
+
+
+@dataclass
+class _Roll:
+    """A roll waiting for its play: who rolled, its luck and its row in the .mat file."""
+
+    player: int
+    luck: float
+    move: int
+
+
+class _Rows:
+    """The numbers of the .mat file's rows (its "move numbers"): a new row for each entry of
+    player 0, and for player 1 unless the row has room on the right (see ``export_mat``)."""
+
+    def __init__(self) -> None:
+        self.game = 0
+        self.rows = 0
+        self.right = False
+
+    def entry(self, game: int, player: int) -> int:
+        if game != self.game:
+            self.game, self.rows, self.right = game, 0, False
+        if player == 0 or not self.rows or self.right:
+            self.rows += 1
+        self.right = player == 1
+        return self.rows
+
+
+class Walk:
+    """The analysis so far, one action at a time: the decisions and each player's luck."""
+
+    def __init__(
+        self, level: Level, rules: MatchRules, progress: Callable[[], None] | None
+    ) -> None:
+        self.level = level
+        self.beavers = rules.beavers and rules.is_money
+        self.progress = progress
+        self.decisions: list[AnalysedDecision] = []
+        self.luck = [0.0, 0.0]
+        self.rows = _Rows()
+        self.roll: _Roll | None = None
+        self.advice: CubeAdvice | None = None  # the doubler's, for the answer to the double
+
+    def step(self, before: MatchState, action: Action, after: MatchState) -> None:
+        """Judge ``action``, which turned ``before`` into ``after``."""
+        if isinstance(action, Double):
+            move = self.rows.entry(before.game_number, action.player)
+            self._cube_decision(before, doubled=True, move=move)
+        elif isinstance(action, Roll):
+            move = self.rows.entry(before.game_number, action.player)
+            self._cube_decision(before, doubled=False, move=move)
+            self._rolled(after, move, opening=False)
+        elif isinstance(action, OpeningRoll) and after.phase is Phase.MOVING:
+            move = self.rows.entry(after.game_number, after.player_on_roll)
+            self._rolled(after, move, opening=True)
+        elif isinstance(action, Move):
+            self._checker_play(before, action)
+        elif isinstance(action, CannotMove):
+            self._dance(before, action.player)
+        elif isinstance(action, Take | Drop | Beaver):
+            self._answer(before, action)
+
+    # --- the roll and the checker play ---------------------------------------------------------
+
+    def _rolled(self, after: MatchState, move: int, *, opening: bool) -> None:
+        assert after.dice is not None
+        player = after.player_on_roll
+        before = Situation.of(after, player)  # the dice aside, rolling changes nothing
+        luck = roll_luck(before, after.dice, self.level, opening=opening)
+        self.luck[player] += luck
+        self.roll = _Roll(player, luck, move)
+
+    def _checker_play(self, state: MatchState, action: Move) -> None:
+        assert state.dice is not None
+        player = state.player_on_roll
+        ranked = rank_plays(Situation.of(state, player), state.dice, self.level)
+        play = action.value or parse_play(action.play, state.position, state.dice)
+        result_id = play.result.id()
+        played = next((option for option in ranked if option.result_id == result_id), None)
+        if played is None:
+            raise ValueError(f"the engine did not rank the play {play} ({result_id})")
+        best = ranked[0]
+        roll = self._take_roll(player)
+        self._add(
+            state,
+            player,
+            DecisionKind.CHECKER,
+            played=played.notation,
+            best=best.notation,
+            loss=max(0.0, best.equity - played.equity),
+            forced=len(ranked) == 1 or ranked[-1].loss <= _EQUAL,
+            luck=roll.luck,
+            move=roll.move,
+            win_chance=_for_player_0(played.probabilities, player),
+        )
+
+    def _dance(self, state: MatchState, player: int) -> None:
+        """A roll that cannot be played: a forced decision (played and best are empty) that
+        carries the roll's luck; the chances are the opponent's, who rolls next."""
+        roll = self._take_roll(player)
+        opponent = 1 - player
+        chances = evaluate(Situation.of(state, opponent), self.level).probabilities
+        self._add(
+            state,
+            player,
+            DecisionKind.CHECKER,
+            played="",
+            best="",
+            loss=0.0,
+            forced=True,
+            luck=roll.luck,
+            move=roll.move,
+            win_chance=_for_player_0(chances, opponent),
+        )
+
+    def _take_roll(self, player: int) -> _Roll:
+        roll, self.roll = self.roll, None
+        assert roll is not None
+        assert roll.player == player
+        return roll
+
+    # --- the cube -----------------------------------------------------------------------------
+
+    def _cube_decision(self, state: MatchState, *, doubled: bool, move: int) -> None:
+        player = state.player_on_roll
+        if state.phase is not Phase.ROLLING or state.double_refusal(player) is not None:
+            return
+        advice = cube_advice(Situation.of(state, player), self.level)
+        self.advice = advice
+        if advice.verdict is CubeVerdict.NO_CUBE:
+            return
+        judgement = judge_double(advice, doubled)
+        chances = advice.evaluation.probabilities
+        self._cube(state, player, DecisionKind.DOUBLE, judgement, move, chances)
+
+    def _answer(self, state: MatchState, action: Take | Drop | Beaver) -> None:
+        advice, self.advice = self.advice, None
+        if advice is None:
+            return  # a double the cube advice did not see (none in a valid record)
+        judgement = judge_answer(advice, _ANSWERS[type(action)], self.beavers)
+        move = self.rows.entry(state.game_number, action.player)
+        doubler = state.player_on_roll
+        chances = advice.evaluation.probabilities
+        if isinstance(action, Drop):
+            chances = Probabilities(1.0, 0.0, 0.0, 0.0, 0.0)  # the doubler has won
+        self._cube(state, action.player, DecisionKind.TAKE, judgement, move, chances, doubler)
+
+    def _cube(
+        self,
+        state: MatchState,
+        player: int,
+        kind: DecisionKind,
+        judgement: CubeJudgement,
+        move: int,
+        chances: Probabilities,
+        viewer: int | None = None,
+    ) -> None:
+        self._add(
+            state,
+            player,
+            kind,
+            played=judgement.played,
+            best=judgement.best,
+            loss=judgement.loss,
+            forced=not judgement.counted,
+            luck=0.0,
+            move=move,
+            win_chance=_for_player_0(chances, player if viewer is None else viewer),
+        )
+
+    # --- recording ------------------------------------------------------------------------------
+
+    def _add(
+        self,
+        state: MatchState,
+        player: int,
+        kind: DecisionKind,
+        *,
+        played: str,
+        best: str,
+        loss: float,
+        forced: bool,
+        luck: float,
+        move: int,
+        win_chance: float,
+    ) -> None:
+        """Record one decision. The IDs are gnubg's for the moment before it: the board of
+        the player on roll with the Match ID (which says when a double waits for an answer),
+        so the pair can be pasted into gnubg or ``gammonbot hint`` as it is."""
+        self.decisions.append(
+            AnalysedDecision(
+                game=state.game_number,
+                move=move,
+                player=player,
+                kind=kind,
+                position_id=state.position.id(),
+                match_id=state.match_id(),
+                dice=state.dice,
+                played=played,
+                best=best,
+                loss=loss,
+                luck=luck,
+                forced=forced,
+                win_chance=win_chance,
+            )
+        )
+        if self.progress is not None:
+            self.progress()
+
+
+def _for_player_0(chances: Probabilities, viewer: int) -> float:
+    """Player 0's chance to win the game, from chances seen by ``viewer``."""
+    return chances.win if viewer == 0 else 1.0 - chances.win

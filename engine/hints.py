@@ -1,0 +1,127 @@
+"""Hints: the best plays for a roll, or the cube action before it, as a player asks for them.
+
+A hint is about the player on roll, seen the way GNU Backgammon shows it: the best few plays
+with their equities and how far each is behind the best, or the three cubeful equities (no
+double, double/take, double/pass) with the proper cube action in gnubg's words. Positions come
+from gnubg's two IDs, so anything gnubg (or ``/board``) shows can be asked about.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from engine.api import (
+    CubeAdvice,
+    CubeHint,
+    CubeOwner,
+    CubeVerdict,
+    Hint,
+    HintPlay,
+    Level,
+    Situation,
+)
+from engine.backgammon import cube_advice, rank_plays
+from gammon.match import GameState, Match
+from gammon.match_rules import MAX_MATCH_LENGTH
+from gammon.movegen import checked_dice
+from gammon.position import CHECKERS, OFF, Position
+
+DEFAULT_COUNT: Final = 3
+
+
+def hint(
+    situation: Situation, dice: tuple[int, int] | None, level: Level, count: int = DEFAULT_COUNT
+) -> Hint:
+    """The ``count`` best plays of ``dice``, or the cube action when ``dice`` is ``None``."""
+    if count < 1:
+        raise ValueError("a hint names at least one play")
+    if dice is None:
+        return Hint(dice=None, plays=(), cube=cube_hint(cube_advice(situation, level), situation))
+    checked_dice(dice)  # a clear ValueError for anything but two dice
+    dice = (dice[0], dice[1])
+    ranked = rank_plays(situation, dice, level)
+    best = ranked[0].equity if ranked else 0.0
+    plays = tuple(HintPlay(play.notation, play.equity, play.equity - best) for play in ranked)
+    return Hint(dice=dice, plays=plays[:count], cube=None)
+
+
+def cube_hint(advice: CubeAdvice, situation: Situation) -> CubeHint:
+    return CubeHint(
+        verdict=advice.verdict,
+        action=action_name(advice, redouble=situation.cube_owner is CubeOwner.DECIDER),
+        no_double=advice.no_double,
+        double_take=advice.double_take,
+        double_pass=advice.double_pass,
+        double=advice.double,
+        take=advice.take,
+        beaver=advice.beaver,
+    )
+
+
+def action_name(advice: CubeAdvice, *, redouble: bool) -> str:
+    """The proper cube action in gnubg's words; "redouble" once the cube has been turned."""
+    verb = "Redouble" if redouble else "Double"
+    lower = verb.lower()
+    answer = "take" if advice.take else "pass"
+    verdict = advice.verdict
+    if verdict is CubeVerdict.NO_DOUBLE:
+        return f"No {lower}, beaver" if advice.beaver else f"No {lower}, take"
+    if verdict is CubeVerdict.TOO_GOOD:
+        return f"Too good to {lower}, {answer}"
+    if verdict is CubeVerdict.DOUBLE_TAKE:
+        return f"{verb}, take"
+    if verdict is CubeVerdict.DOUBLE_PASS:
+        return f"{verb}, pass"
+    if verdict is CubeVerdict.DOUBLE_BEAVER:
+        return f"{verb}, beaver"
+    return "Cube not available"
+
+
+def situation_from_ids(
+    position_id: str, match_id: str, *, jacoby: bool = False, beavers: bool = False
+) -> tuple[Situation, tuple[int, int] | None]:
+    """The situation of the player on roll, and their dice if rolled, from gnubg's IDs.
+
+    gnubg's Position ID shows the board from the player on roll (the Match ID's "player on
+    roll", who owns the dice), also while a double waits for the other player's answer (the
+    Match ID's "turn"): the situation is then still the doubler's, the cube as it was before
+    the double, and the hint is the cube action that both decisions come from. Match length 0
+    is money play; Jacoby and beavers are not in the IDs and are off unless asked for. Raises
+    ``ValueError`` with a reason for IDs that do not make a position to play.
+    """
+    position = Position.from_id(position_id.strip())
+    match = Match.from_id(match_id.strip())
+    if match.game_state is not GameState.PLAYING:
+        raise ValueError("the Match ID shows no game being played")
+    if CHECKERS in (position.player[OFF], position.opponent[OFF]):
+        raise ValueError("the game is over in this position: a side has borne off")
+    if match.double_offered and match.dice is not None:
+        raise ValueError("the Match ID shows dice rolled while a double is offered")
+    if match.length > MAX_MATCH_LENGTH:
+        raise ValueError(f"matches are 1 to {MAX_MATCH_LENGTH} points long")
+    if match.length and max(match.score) >= match.length:
+        raise ValueError("the match is already over at this score")
+    decider = match.player_on_roll
+    money = match.is_money()
+    return (
+        Situation(
+            position=position,
+            cube_value=match.cube_value,
+            cube_owner=_owner(match.cube_owner, decider),
+            away=(0, 0) if money else _away(match, decider),
+            crawford=match.crawford and not money,
+            jacoby=jacoby and money,
+            beavers=beavers and money,
+        ),
+        match.dice,
+    )
+
+
+def _owner(owner: int | None, decider: int) -> CubeOwner:
+    if owner is None:
+        return CubeOwner.CENTRED
+    return CubeOwner.DECIDER if owner == decider else CubeOwner.OPPONENT
+
+
+def _away(match: Match, decider: int) -> tuple[int, int]:
+    return (match.length - match.score[decider], match.length - match.score[1 - decider])
