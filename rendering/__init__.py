@@ -1,5 +1,7 @@
-"""Board pictures: engine state in, PNG bytes out (Pillow only; never imports bot or storage)."""
+"""Board pictures: engine state in, PNG bytes out (Pillow only; never imports bot or storage).
+Also the chart of a match analysis (plain values in, PNG bytes out)."""
 
+from rendering.analysis_chart import ChartError, ChartLabels, draw_analysis_chart
 from rendering.board import DEFAULT_WIDTH, encode, render_board, render_image
 from rendering.labels import DEFAULT_LABELS
 from rendering.theme import DEFAULT_THEME, THEMES, Theme
@@ -11,8 +13,11 @@ __all__ = [
     "DEFAULT_WIDTH",
     "THEMES",
     "BoardView",
+    "ChartError",
+    "ChartLabels",
     "LastPlay",
     "Theme",
+    "draw_analysis_chart",
     "encode",
     "render_board",
     "render_image",

@@ -10,13 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.rendering.scenarios import SCENES
+from tests.rendering.test_analysis_chart import SCENES as CHART_SCENES
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
 def main() -> None:
     GOLDEN.mkdir(exist_ok=True)
-    for name, scene in SCENES.items():
+    for name, scene in {**SCENES, **CHART_SCENES}.items():
         path = GOLDEN / f"{name}.png"
         path.write_bytes(scene())
         print(f"wrote {path}")

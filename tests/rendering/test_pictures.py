@@ -2,39 +2,23 @@
 
 from __future__ import annotations
 
-import io
 import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from PIL import Image, ImageChops
 
 from bot.cli import main
 from gammon import Position, Variant
 from rendering import BoardView, LastPlay, encode, render_board, render_image
 from rendering.text import clean, fitted
 from tests.oracle import oracle_cases
+from tests.rendering.compare import difference, picture
 from tests.rendering.scenarios import SCENES, state_for_tests
 
 GOLDEN = Path(__file__).parent / "golden"
 WIDTH, HEIGHT = 960, 786
-
-
-def picture(png: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image
-
-
-def difference(first: Image.Image, second: Image.Image) -> tuple[float, float]:
-    """Mean absolute difference per channel (0..255) and the share of pixels off by > 48."""
-    diff = ImageChops.difference(first.convert("RGB"), second.convert("RGB"))
-    pixels = first.width * first.height
-    mean = sum(index * count for index, count in enumerate(diff.convert("L").histogram())) / pixels
-    far = sum(diff.convert("L").point(lambda value: 255 if value > 48 else 0).histogram()[255:])
-    return mean, far / pixels
 
 
 @pytest.mark.parametrize("name", sorted(SCENES))
