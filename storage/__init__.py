@@ -1,6 +1,7 @@
 """The database: schema and migrations, and repositories (the only place with SQL)."""
 
 from gammon.flow import Step
+from storage.analyses import AnalysisRecord, AnalysisRepository, AnalysisStatus
 from storage.challenges import ChallengeLimits, ChallengeRepository
 from storage.database import DEFAULT_URL, Database
 from storage.dice import DiceRepository, SecretSeed
@@ -30,6 +31,9 @@ from storage.records import (
 
 __all__ = [
     "DEFAULT_URL",
+    "AnalysisRecord",
+    "AnalysisRepository",
+    "AnalysisStatus",
     "Appended",
     "ChallengeLimitError",
     "ChallengeLimits",

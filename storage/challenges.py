@@ -35,6 +35,7 @@ def _challenge(data: RowMapping) -> ChallengeRecord:
         match_id=data["match_id"],
         dice_commitment=data["dice_commitment"],
         created_at=data["created_at"],
+        hints=bool(data["hints"]),
     )
 
 
@@ -88,6 +89,7 @@ class ChallengeRepository:
         lifetime: timedelta = timedelta(days=1),
         now: datetime | None = None,
         limits: ChallengeLimits | None = None,
+        hints: bool = False,
     ) -> ChallengeRecord:
         """A new open challenge. ``server_seed`` is the secret seed of the match it may start;
         its SHA-256 is stored (and shown) with the challenge, the seed itself stays here.
@@ -107,6 +109,7 @@ class ChallengeRepository:
             "created_at": moment,
             "dice_commitment": commitment(server_seed) if server_seed else None,
             "server_seed": server_seed.hex() if server_seed else None,
+            "hints": hints,
         }
 
         def write(connection: Connection) -> int:

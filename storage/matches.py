@@ -28,12 +28,20 @@ from sqlalchemy.engine import Connection, RowMapping
 from gammon.actions import Action, action_from_dict, action_to_dict
 from gammon.flow import MatchState, Phase, Step, new_match, replay
 from gammon.match_rules import MatchRules
+from gammon.position import Variant
 from gammon.serialization import state_from_dict, state_to_dict
 from storage.database import Database
 from storage.dice import SecretSeed
 from storage.errors import ConflictError, NotFoundError, SeatTakenError
 from storage.records import Appended, ChallengeState, LoadedMatch, MatchInfo, MatchStatus
-from storage.schema import challenges, match_events, match_seats, matches
+from storage.schema import (
+    challenges,
+    match_analyses,
+    match_events,
+    match_seats,
+    matches,
+    users,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -89,7 +97,7 @@ _ACTIVE_MATCH_ID = sa.select(match_seats.c.match_id).where(
 _FREE_SEATS = sa.delete(match_seats).where(match_seats.c.match_id == sa.bindparam("match_id"))
 
 
-def _take_seats(connection: Connection, chat_id: int, player_ids: tuple[int, int]) -> None:
+def _take_seats(connection: Connection, chat_id: int, player_ids: Sequence[int]) -> None:
     """Refuse (before writing) when a player already plays an active match in the chat; the
     seats' primary key settles what happens at the same moment."""
     taken = connection.execute(
@@ -146,6 +154,8 @@ def _info(data: RowMapping) -> MatchInfo:
         created_at=data["created_at"],
         updated_at=data["updated_at"],
         finished_at=data["finished_at"],
+        bot_level=data["bot_level"],
+        hints=bool(data["hints"]),
     )
 
 
@@ -194,6 +204,8 @@ class MatchRepository:
         challenge_id: int | None = None,
         move_time_limit: int | None = None,
         now: datetime | None = None,
+        bot_level: str | None = None,
+        hints: bool = False,
     ) -> Appended:
         """Start a match in one transaction: the match row, its players' seats, the ``steps``
         already played from the start (the opening roll and any re-rolls after a tie, planned
@@ -202,8 +214,12 @@ class MatchRepository:
 
         Nothing is written when a player already has an active match in the chat
         (:class:`SeatTakenError`) or the challenge is no longer open (:class:`ConflictError`),
-        and a crash leaves either all of it or none."""
+        and a crash leaves either all of it or none.
+
+        With ``bot_level`` the second player is the bot: it takes no seat, since it plays any
+        number of people in the same chat at once."""
         moment = now or _now()
+        seated = player_ids[:1] if bot_level is not None else player_ids
         state = steps[-1].after if steps else new_match(rules)
         recorded = [action for step in steps for action in step.recorded]
         action_dicts = [action_to_dict(action) for action in recorded]
@@ -229,21 +245,20 @@ class MatchRepository:
             "created_at": moment,
             "updated_at": moment,
             "finished_at": None,
+            "bot_level": bot_level,
+            "hints": hints,
         }
 
         def write(connection: Connection) -> int:
             if challenge_id is not None:  # first: a second accept is told it was answered
                 _close_open_challenge(connection, challenge_id)
-            _take_seats(connection, chat_id, player_ids)
+            _take_seats(connection, chat_id, seated)
             inserted = connection.execute(sa.insert(matches), values).inserted_primary_key
             assert inserted is not None
             match_id = int(inserted[0])
             connection.execute(
                 sa.insert(match_seats),
-                [
-                    {"chat_id": chat_id, "user_id": user, "match_id": match_id}
-                    for user in player_ids
-                ],
+                [{"chat_id": chat_id, "user_id": user, "match_id": match_id} for user in seated],
             )
             if action_dicts:
                 connection.execute(
@@ -365,6 +380,9 @@ class MatchRepository:
         finished = state.phase is Phase.FINISHED
         players, limit = await self._fixed_facts(match_id)
         turn = state.turn
+        # A finished match is queued for its analysis in the same transaction (long nardy
+        # has no engine to analyse it).
+        analysis_status = "pending" if state.variant is Variant.BACKGAMMON else "skipped"
         values: dict[str, Any] = {
             "b_match": match_id,
             "b_expected": expected_version,
@@ -395,6 +413,15 @@ class MatchRepository:
                 connection.execute(_INSERT_EVENTS, events)
                 if finished:
                     connection.execute(_FREE_SEATS, {"match_id": match_id})
+                    connection.execute(
+                        sa.insert(match_analyses),
+                        {
+                            "match_id": match_id,
+                            "status": analysis_status,
+                            "level": "",
+                            "requested_at": moment,
+                        },
+                    )
             return row
 
         row = await self.engine.write(write)
@@ -465,3 +492,21 @@ class MatchRepository:
     async def timed_matches(self) -> list[MatchInfo]:
         """Active matches with a move time limit running (for reminders and claims)."""
         return await self._infos(matches.c.status == ACTIVE, matches.c.deadline.is_not(None))
+
+    async def bot_turn_matches(self) -> list[MatchInfo]:
+        """Active matches against the bot in which the bot must act (after a restart: its
+        turn was interrupted)."""
+        return await self._infos(
+            matches.c.status == ACTIVE,
+            matches.c.bot_level.is_not(None),
+            matches.c.turn_user_id.in_(sa.select(users.c.id).where(users.c.is_bot)),
+        )
+
+    async def latest_finished_for(self, chat_id: int, user_id: int) -> MatchInfo | None:
+        """The user's newest finished match in this chat."""
+        found = await self._infos(
+            matches.c.chat_id == chat_id,
+            matches.c.status == FINISHED,
+            sa.or_(matches.c.player0_id == user_id, matches.c.player1_id == user_id),
+        )
+        return found[-1] if found else None

@@ -69,6 +69,7 @@ def _user(data: RowMapping) -> UserRecord:
         unreachable=bool(data["unreachable"]),
         next_seed=data["next_seed"],
         next_seed_at=data["next_seed_at"],
+        is_bot=bool(data["is_bot"]),
     )
 
 
@@ -130,6 +131,13 @@ class UserRepository:
         fresh = await self.find_user(platform, platform_user_id)
         assert fresh is not None  # written above, and users are never deleted
         return fresh
+
+    async def upsert_bot(self, platform: str, platform_user_id: str, name: str) -> UserRecord:
+        """The bot's own account on a platform, marked as the bot (it plays against people)."""
+        user = await self.upsert_user(platform, platform_user_id, name)
+        if user.is_bot:
+            return user
+        return await self._set(user.id, {"is_bot": True})
 
     async def find_user(self, platform: str, platform_user_id: str) -> UserRecord | None:
         """The user of this platform account, or None when never seen (reads only)."""

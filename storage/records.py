@@ -79,6 +79,7 @@ class UserRecord:
     unreachable: bool = False  # private messages to the user fail
     next_seed: str | None = None  # the client seed chosen with /seed, not used yet
     next_seed_at: datetime | None = None  # when it was chosen
+    is_bot: bool = False  # the bot's own account on its platform
 
     @cached_property
     def prefs(self) -> Preferences:
@@ -109,6 +110,7 @@ class ChallengeRecord:
     match_id: int | None
     dice_commitment: str | None = None  # of the server seed drawn with the challenge
     created_at: datetime | None = None
+    hints: bool = False  # the match it starts allows /hint (both players agree to it)
 
 
 @dataclass(frozen=True)
@@ -130,6 +132,8 @@ class MatchInfo:
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
+    bot_level: str | None = None  # the bot plays one seat at this level
+    hints: bool = False  # /hint is allowed (always in a match against the bot)
 
     def player_index(self, user_id: int) -> int | None:
         if user_id == self.player_ids[0]:

@@ -62,6 +62,8 @@ users = sa.Table(
     # The client seed chosen with /seed and when: it counts only for a challenge posted before.
     sa.Column("next_seed", sa.String(256)),
     sa.Column("next_seed_at", UtcDateTime),
+    # The bot's own account on a platform (it plays matches against people).
+    sa.Column("is_bot", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.UniqueConstraint("platform", "platform_user_id", name="uq_users_platform_user"),
 )
 
@@ -95,6 +97,7 @@ challenges = sa.Table(
     # before any client seed is fixed (NULL only in challenges made before this was so).
     sa.Column("dice_commitment", sa.String(64)),
     sa.Column("server_seed", sa.String(64)),  # secret until the match it starts has ended
+    sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),  # both agree
     sa.Index("ix_challenges_chat_state", "chat_id", "state"),
     sa.Index("ix_challenges_challenger_state", "challenger_id", "state"),
     sa.Index("ix_challenges_chat_target_state", "chat_id", "challenged_id", "state"),
@@ -125,6 +128,9 @@ matches = sa.Table(
     sa.Column("created_at", UtcDateTime, nullable=False),
     sa.Column("updated_at", UtcDateTime, nullable=False),
     sa.Column("finished_at", UtcDateTime),
+    # The bot's level when one player is the bot (it has no seat: see match_seats).
+    sa.Column("bot_level", sa.String(16)),
+    sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Index("ix_matches_chat_status", "chat_id", "status"),
     sa.Index("ix_matches_player0_status", "player0_id", "status"),
     sa.Index("ix_matches_player1_status", "player1_id", "status"),
@@ -143,7 +149,8 @@ match_events = sa.Table(
 
 # Who plays an active match where: one row per player of every active match, written in the
 # transaction that starts the match and deleted in the one that ends it. The primary key makes
-# a second active match for the same player in the same chat impossible, whatever races.
+# a second active match for the same player in the same chat impossible, whatever races. The
+# bot has no seats: it plays any number of people in one chat at once.
 match_seats = sa.Table(
     "match_seats",
     metadata,
@@ -163,4 +170,20 @@ posted_messages = sa.Table(
     sa.Column("slot", sa.String(64), primary_key=True),
     sa.Column("message_id", sa.String(64), nullable=False),
     sa.Column("updated_at", UtcDateTime, nullable=False),
+)
+
+# The analysis of a finished match: ``pending`` until a worker claims it (``running``), then
+# ``done`` with the result, ``failed`` with a reason, or ``skipped`` (matches that ended before
+# analyses existed, and long nardy, which no engine analyses).
+match_analyses = sa.Table(
+    "match_analyses",
+    metadata,
+    sa.Column("match_id", sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("level", sa.String(16), nullable=False),
+    sa.Column("result", sa.JSON),
+    sa.Column("error", sa.String(256)),
+    sa.Column("requested_at", UtcDateTime, nullable=False),
+    sa.Column("finished_at", UtcDateTime),
+    sa.Index("ix_match_analyses_status", "status"),
 )

@@ -34,8 +34,9 @@ async def test_migrations_build_the_schema_and_are_idempotent(tmp_path: Path) ->
         "match_events",
         "posted_messages",
         "match_seats",
+        "match_analyses",
     } <= tables
-    assert version == [("0004",)]
+    assert version == [("0005",)]
     assert journal == ("wal",)
 
 
