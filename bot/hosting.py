@@ -13,6 +13,7 @@ import signal
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from bot.core.analyst import Analyst
 from bot.core.model import Message
 from bot.core.scheduler import Clock
 from bot.core.service import Core
@@ -23,6 +24,7 @@ logger = logging.getLogger(__name__)
 
 TICK_SECONDS = 60.0
 RECLAIM_TICKS = 60
+ANALYSIS_SECONDS = 3.0  # how often the queue of finished matches to analyse is looked at
 
 
 class Adapter(Protocol):
@@ -89,6 +91,20 @@ async def keep_time(
         await asyncio.sleep(every)
 
 
+async def keep_analysing(
+    analyst: Analyst, adapters: Sequence[Adapter], every: float = ANALYSIS_SECONDS
+) -> None:
+    """Analyse finished matches as they come (the work runs in the engine's low-priority
+    worker) and post each analysis to its match's chat."""
+    await analyst.start()
+    while True:
+        try:
+            await dispatch(adapters, await analyst.work())
+        except Exception:
+            logger.exception("analysing finished matches failed")
+        await asyncio.sleep(every)
+
+
 async def host(
     database_url: str,
     factories: Sequence[AdapterFactory],
@@ -103,6 +119,7 @@ async def host(
     stop = stop or _stop_on_signals()
     started: list[Adapter] = []
     ticking: asyncio.Task[None] | None = None
+    analysing: asyncio.Task[None] | None = None
     try:
         await core.painter.start()
         adapters = [factory(core) for factory in factories]
@@ -115,14 +132,18 @@ async def host(
             started.append(adapter)
             logger.info("%s is running", adapter.platform)
         freeze_startup_objects()
+        await core.computer.warm_up()
         ticking = asyncio.create_task(keep_time(Clock(core), started, tick_seconds, core.idle))
+        analysing = asyncio.create_task(keep_analysing(core.analyst, started))
         await stop.wait()
     finally:
-        if ticking is not None:
-            ticking.cancel()
+        for task in (ticking, analysing):
+            if task is not None:
+                task.cancel()
         for adapter in reversed(started):
             await _stop_quietly(adapter)
         core.painter.close()  # here, not at interpreter exit: host() may be run again
+        core.computer.close()
         await database.close()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import subprocess
 import sys
 from pathlib import Path
 
@@ -125,3 +126,41 @@ def test_the_class_size_check_notices_a_long_class(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("class Big:\n" + "    x = 1\n" * 300 + "\n\nclass Small:\n    y = 2\n")
     assert classes_longer_than(sample, 300) == {"sample.py: Big (301 lines)"}
+
+
+ENGINE_LIBRARY = ("bgsage", "bgbot_cpp")
+
+
+def test_only_the_engine_adapter_imports_the_engine_library() -> None:
+    root = GAMMON.parent
+    importers = {
+        str(source.relative_to(root))
+        for package in ("gammon", "engine", "rendering", "storage", "bot")
+        for source in sorted((root / package).rglob("*.py"))
+        if imported_top_level_modules(source) & set(ENGINE_LIBRARY)
+    }
+    assert importers == {"engine/backgammon.py"}
+
+
+def test_the_rules_never_import_the_engine_and_the_engine_never_the_bot() -> None:
+    assert {entry for entry in _imports_of("gammon") if entry.endswith(": engine")} == set()
+    assert {
+        entry
+        for entry in _imports_of("engine")
+        if entry.endswith((": bot", ": storage", ": rendering"))
+    } == set()
+
+
+def test_the_bot_process_does_not_load_the_engine_library() -> None:
+    """The bot's own process imports only the engine's plain interface; the library and its
+    weights are loaded in the worker processes."""
+    code = (
+        "import sys, bot.hosting, bot.cli, bot.core.service\n"
+        "loaded = sorted(name for name in sys.modules if name.split('.')[0] in "
+        f"{ENGINE_LIBRARY!r})\n"
+        "print(loaded)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert result.stdout.strip() == "[]"

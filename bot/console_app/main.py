@@ -22,6 +22,7 @@ from pathlib import Path
 from bot.console_app.chat import ConsoleChat
 from bot.core.scheduler import Clock
 from bot.core.service import Core
+from bot.hosting import ANALYSIS_SECONDS
 from bot.runtime import freeze_startup_objects
 from storage import Database
 
@@ -141,6 +142,7 @@ async def run_console(database_url: str, image_dir: Path | None) -> None:
         await _converse(core, ConsoleChat(core, sys.stdout, image_dir=image_dir), stop)
     finally:
         core.painter.close()
+        core.computer.close()
         await database.close()
 
 
@@ -152,7 +154,9 @@ async def _converse(core: Core, chat: ConsoleChat, stop: asyncio.Event) -> None:
     clock = Clock(core)
     for message in await clock.tick():  # deadlines that ran out while the bot was down
         chat.show(message)
+    await core.analyst.start()
     ticking = asyncio.create_task(_every_minute(clock, chat)) if interactive else None
+    analysing = asyncio.create_task(_analyse_in_background(core, chat)) if interactive else None
     encoding = sys.stdin.encoding if sys.stdin is not None else "utf-8"
     lines = StdinLines(0, encoding)
     try:
@@ -165,15 +169,26 @@ async def _converse(core: Core, chat: ConsoleChat, stop: asyncio.Event) -> None:
                 break
             await chat.line(line)
             if not interactive:
+                # A script sees a match's analysis in the output of the line that ended it.
+                for message in await core.analyst.work():
+                    chat.show(message)
                 sys.stdout.write("--\n")
             sys.stdout.flush()
     finally:
-        if ticking is not None:
-            ticking.cancel()
+        for task in (ticking, analysing):
+            if task is not None:
+                task.cancel()
 
 
 async def _every_minute(clock: Clock, chat: ConsoleChat) -> None:
     while True:
         await asyncio.sleep(60)
         for message in await clock.tick():
+            chat.show(message)
+
+
+async def _analyse_in_background(core: Core, chat: ConsoleChat) -> None:
+    while True:
+        await asyncio.sleep(ANALYSIS_SECONDS)
+        for message in await core.analyst.work():
             chat.show(message)

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.core import texts
+from bot.core.automatic import follow_up
+from bot.core.computer_matches import ComputerMatches
 from bot.core.context import Context, Gettext, wants_private_notice
-from bot.core.driver import follow_up
 from bot.core.model import Button, Message
 from bot.core.options import OptionError, parse_challenge_options
 from bot.core.people import MAX_ACCOUNT_ID, clean_name
@@ -43,6 +44,7 @@ class ChallengeService:
     time: TimeSource
     server_seeds: Callable[[], bytes]  # tests pass a fixed source to replay the dice
     limits: ChallengeLimits
+    computer_matches: ComputerMatches  # a challenge to the bot starts a match at once
 
     async def challenge(self, context: Context, argument: str) -> list[Message]:
         _ = context._
@@ -64,11 +66,21 @@ class ChallengeService:
             target = context.request.mentions[0]
             if not target.user_id or len(target.user_id) > MAX_ACCOUNT_ID:
                 return context.refuse(_("I cannot find that player."))
+            bot = await self.computer_matches.bots.of(target.platform)
+            if target.user_id == bot.platform_user_id:
+                return await self.computer_matches.start(context, options)
             challenged = await self.users.upsert_user(
                 target.platform, target.user_id, clean_name(target.name, target.user_id)
             )
             if challenged.id == context.user.id:
                 return context.refuse(_("You cannot challenge yourself."))
+        if options.level is not None:
+            return context.refuse(
+                _(
+                    "Levels are for matches against the bot: /play {level}, or challenge the "
+                    "bot itself."
+                ).format(level=options.level)
+            )
         try:
             offer = await self.challenges.create_challenge(
                 chat_id=context.chat.id,
@@ -79,10 +91,13 @@ class ChallengeService:
                 server_seed=self.server_seeds(),
                 now=self.time(),
                 limits=self.limits,
+                hints=options.hints,
             )
         except ChallengeLimitError as error:
             return context.refuse(self._limit_refusal(_, error))
         summary = texts.rules_summary(_, options.rules, options.move_time_limit)
+        if options.hints:
+            summary = _("{summary}, hints allowed").format(summary=summary)
         if challenged:
             text = _("{challenger} challenges {challenged} to a {summary}.").format(
                 challenger=context.user.display_name,
@@ -204,6 +219,7 @@ class ChallengeService:
                 challenge_id=offer.id,
                 move_time_limit=offer.move_time_limit,
                 now=self.time(),
+                hints=offer.hints,
             )
         except SeatTakenError as error:
             return context.refuse(await self._seat_refusal(context, offer, error))

@@ -34,9 +34,12 @@ class Context:
 
 
 def wants_private_notice(*users: UserRecord) -> tuple[str, ...]:
-    """The platform ids of those users who want a private notification and can get one."""
+    """The platform ids of those users who want a private notification and can get one (the
+    bot itself never does)."""
     return tuple(
-        user.platform_user_id for user in users if user.prefs.notify and not user.unreachable
+        user.platform_user_id
+        for user in users
+        if user.prefs.notify and not user.unreachable and not user.is_bot
     )
 
 

@@ -9,15 +9,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.core import texts
+from bot.core.automatic import follow_up
 from bot.core.context import Context
 from bot.core.locks import MatchLocks
 from bot.core.match_finder import MatchFinder, answer_in_private
 from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.opponent import ComputerOpponent
 from bot.core.people import PlayerNames
 from bot.core.presenter import Presenter
 from bot.core.time_source import TimeSource
-from gammon.actions import AcceptResignation, Action, Move, OpeningRoll, Roll
-from gammon.flow import ActionError, FollowUp, MatchState, Phase, Roller, plan
+from gammon.actions import AcceptResignation, Action
+from gammon.flow import ActionError, Phase, plan
 from storage import (
     Appended,
     ChatRepository,
@@ -31,26 +33,6 @@ from storage import (
 
 # What the caller does, made from the match as it is now and the caller's seat.
 Maker = Callable[[LoadedMatch, int], Awaitable[Action]]
-
-
-def follow_up(players: tuple[UserRecord, UserRecord]) -> FollowUp:
-    """What plays by itself in a state: opening rolls, a roll when doubling is not possible
-    (if the player wants that), the only legal play (if wanted)."""
-
-    def follow(state: MatchState, roller: Roller) -> Action | None:
-        mover = state.player_on_roll
-        if state.phase is Phase.OPENING:
-            return OpeningRoll(roller(state.dice_events))
-        if state.phase is Phase.ROLLING:
-            if state.double_refusal(mover) is not None and players[mover].prefs.auto_roll:
-                return Roll(mover, roller(state.dice_events))
-        elif state.phase is Phase.MOVING and players[mover].prefs.auto_forced:
-            plays = state.legal_plays()
-            if len(plays) == 1:
-                return Move(mover, str(plays[0]), plays[0])
-        return None
-
-    return follow
 
 
 def _any_dice(nonce: int) -> tuple[int, int]:
@@ -68,6 +50,7 @@ class MatchDriver:
     finder: MatchFinder
     locks: MatchLocks
     time: TimeSource
+    opponent: ComputerOpponent
 
     async def act(
         self,
@@ -131,7 +114,9 @@ class MatchDriver:
                         return context.refuse(_("The match is over."))
                     continue
                 notes = [message for message in resumed if message.slot is None]
-                return notes + await self.presenter.after(context, appended)
+                answer = notes + await self.presenter.after(context, appended)
+                # In a match against the bot, its turn follows at once, under the same lock.
+                return answer + await self.opponent.answer(context, appended.match)
             raise AssertionError("unreachable")
 
     async def current(self, context: Context, match_id: int) -> tuple[list[Message], LoadedMatch]:

@@ -1,4 +1,8 @@
-"""Reading the options of ``/challenge``: length, variant, cube, money rules, time limit.
+"""Reading the options of ``/challenge`` and ``/play``: length, variant, cube, money rules,
+time limit, hints (a human match that allows /hint) and the bot's level.
+
+>>> parse_challenge_options("7 world-class nocube").level
+'world_class'
 
 >>> parse_challenge_options("5 nardy time=24h").rules.length
 5
@@ -41,6 +45,19 @@ class OptionError(ValueError):
 class ChallengeOptions:
     rules: MatchRules
     move_time_limit: int | None
+    hints: bool = False
+    level: str | None = None  # a level word was given (for a match against the bot)
+    timed: bool = False  # a time limit was given explicitly
+
+
+# The bot's levels (engine.api.Level values) and how players may write them.
+LEVELS: Final = ("beginner", "intermediate", "advanced", "expert", "world_class")
+_LEVEL_WORDS: Final[dict[str, str]] = {
+    **{level: level for level in LEVELS},
+    "world-class": "world_class",
+    "worldclass": "world_class",
+    "world": "world_class",
+}
 
 
 def _words(words: tuple[str, ...], field: str, value: object) -> dict[str, tuple[str, object]]:
@@ -63,7 +80,10 @@ _RULE_WORDS: Final[dict[str, tuple[str, object]]] = {
 def parse_challenge_options(text: str, default_length: int = DEFAULT_LENGTH) -> ChallengeOptions:
     chosen: dict[str, Any] = {"length": default_length}
     limit: int | None = DEFAULT_MOVE_LIMIT
+    hints = timed = False
+    level: str | None = None
     for word in text.lower().split():
+        named = word.removeprefix("level=")
         if _NUMBER.fullmatch(word):
             # Too many digits for any length (and for int(), past 4300) is refused as 0.
             length = int(word) if len(word) <= 4 else 0
@@ -73,15 +93,20 @@ def parse_challenge_options(text: str, default_length: int = DEFAULT_LENGTH) -> 
         elif word in _RULE_WORDS:
             field, value = _RULE_WORDS[word]
             chosen[field] = value
+        elif named in _LEVEL_WORDS:
+            level = _LEVEL_WORDS[named]
+        elif word == "hints":
+            hints = True
         elif found := _TIME.fullmatch(word):
             limit = _seconds(found.group(1), found.group(2))
+            timed = True
         else:
             raise OptionError(word)
     try:
         rules = MatchRules(**chosen)
     except ValueError as error:
         raise OptionError(str(error)) from None
-    return ChallengeOptions(rules, limit)
+    return ChallengeOptions(rules, limit, hints, level, timed)
 
 
 def _seconds(amount: str, unit: str) -> int | None:

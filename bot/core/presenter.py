@@ -61,7 +61,9 @@ class Presenter:
         last: LastPlay | None = None
         for index, step in enumerate(appended.steps):
             first = step.recorded[0]
-            if (index > 0 or not by_player) and isinstance(first, Move):
+            if isinstance(first, Move) and players[first.player].is_bot:
+                messages.append(Message(chat, self.bot_move_note(_, step, first, names)))
+            elif (index > 0 or not by_player) and isinstance(first, Move):
                 messages.append(
                     Message(
                         chat,
@@ -127,6 +129,14 @@ class Presenter:
         for result in after.games[len(step.before.games) :]:
             notes.append(texts.game_result_text(_, result, names, after.variant))
         return [Message(chat, note) for note in notes]
+
+    @staticmethod
+    def bot_move_note(_: Gettext, step: Step, move: Move, names: list[str]) -> str:
+        dice = step.before.dice
+        assert dice is not None  # a move is made with the dice rolled
+        return _("{name} rolled {high}-{low} and played {play}.").format(
+            name=names[move.player], high=max(dice), low=min(dice), play=move.play
+        )
 
     def opening_notes(
         self, _: Gettext, chat: ChatRef, state: MatchState, roll: OpeningRoll, names: list[str]
@@ -200,6 +210,9 @@ class Presenter:
             )
             button(_("Accept"), "raccept")
             button(_("Reject"), "rreject")
+        if players[actor].is_bot:  # it answers at once: nothing to press, nobody to ping
+            headline = _("{name} is thinking…").format(name=names[actor])
+            buttons.clear()
         pips = state.board_for(0).pip_counts()
         lines = [
             headline,
@@ -215,8 +228,8 @@ class Presenter:
             tuple(buttons),
             image=image,
             board=view,
-            mention=(players[actor].platform_user_id,),
-            notify=wants_private_notice(players[actor]),
+            mention=() if players[actor].is_bot else (players[actor].platform_user_id,),
+            notify=() if players[actor].is_bot else wants_private_notice(players[actor]),
             slot=f"board:{info.id}",
         )
 
@@ -253,7 +266,7 @@ class Presenter:
                 image=image,
                 board=view,
                 attachments=await self.files(loaded, names, seed),
-                mention=tuple(player.platform_user_id for player in players),
+                mention=tuple(player.platform_user_id for player in players if not player.is_bot),
                 notify=wants_private_notice(*players),
                 slot=f"board:{loaded.info.id}",
             )

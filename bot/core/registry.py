@@ -122,6 +122,25 @@ _LANGUAGE: Final = Option(
 )
 
 
+# Options that /challenge and /play share.
+_LENGTH: Final = Option("length", Kind.INTEGER, N_("Match length in points"), minimum=1, maximum=25)
+_MONEY: Final = Option("money", Kind.FLAG, N_("A money game instead of a match"))
+_VARIANT: Final = Option(
+    "variant",
+    Kind.CHOICE,
+    N_("Backgammon or long nardy"),
+    ("backgammon", "nardy"),
+    labels=(N_("Backgammon"), N_("Long nardy")),
+)
+_CUBE: Final = Option(
+    "cube",
+    Kind.CHOICE,
+    N_("Play with the doubling cube"),
+    ("cube", "nocube"),
+    labels=(N_("on"), N_("off")),
+)
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "challenge",
@@ -129,28 +148,16 @@ COMMANDS: tuple[Command, ...] = (
         N_("Offer a match: /challenge @user 5"),
         help=N_(
             "/challenge @user [length] [nardy] [nocube] [money] [jacoby] [beaver] "
-            "[time=24h] – offer a match"
+            "[time=24h] [hints] – offer a match"
         ),
         options=(
             Option(
                 "opponent", Kind.USER, N_("Whom you challenge; leave it out for an open challenge")
             ),
-            Option("length", Kind.INTEGER, N_("Match length in points"), minimum=1, maximum=25),
-            Option("money", Kind.FLAG, N_("A money game instead of a match")),
-            Option(
-                "variant",
-                Kind.CHOICE,
-                N_("Backgammon or long nardy"),
-                ("backgammon", "nardy"),
-                labels=(N_("Backgammon"), N_("Long nardy")),
-            ),
-            Option(
-                "cube",
-                Kind.CHOICE,
-                N_("Play with the doubling cube"),
-                ("cube", "nocube"),
-                labels=(N_("on"), N_("off")),
-            ),
+            _LENGTH,
+            _MONEY,
+            _VARIANT,
+            _CUBE,
             Option(
                 "time",
                 Kind.CHOICE,
@@ -160,6 +167,53 @@ COMMANDS: tuple[Command, ...] = (
             ),
             Option("jacoby", Kind.FLAG, N_("Money games: gammons count only after a double")),
             Option("beavers", Kind.FLAG, N_("Money games: beavers are allowed"), word="beaver"),
+            Option("hints", Kind.FLAG, N_("Both players may ask /hint for the best plays")),
+        ),
+    ),
+    Command(
+        "play",
+        "computer.play",
+        N_("Play against the bot: /play 5 expert"),
+        N_(
+            "/play [length] [level] [nocube] [nardy] [money] – a match against the bot, at once "
+            "(levels: beginner, intermediate, advanced, expert, world_class)"
+        ),
+        options=(
+            _LENGTH,
+            Option(
+                "level",
+                Kind.CHOICE,
+                N_("How strongly the bot plays"),
+                ("beginner", "intermediate", "advanced", "expert", "world_class"),
+                labels=(
+                    N_("Beginner"),
+                    N_("Intermediate"),
+                    N_("Advanced"),
+                    N_("Expert"),
+                    N_("World class"),
+                ),
+            ),
+            _MONEY,
+            _VARIANT,
+            _CUBE,
+        ),
+    ),
+    Command(
+        "hint",
+        "advice.hint",
+        N_("The best plays, or the cube action"),
+        N_(
+            "/hint – the three best plays for your dice, or the cube action before you roll "
+            "(against the bot, or when both agreed to hints)"
+        ),
+    ),
+    Command(
+        "analysis",
+        "advice.analysis",
+        N_("The analysis of a finished match"),
+        N_("/analysis [match] – errors, error rate and luck of a finished match"),
+        options=(
+            Option("match", Kind.INTEGER, N_("The match number (default: your last)"), minimum=1),
         ),
     ),
     Command(

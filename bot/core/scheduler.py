@@ -35,6 +35,8 @@ class Clock:
         self._matches = core.matches
         self._driver = core.driver
         self._time = core.time
+        self._opponent = core.opponent
+        self._locks = core.locks
 
     async def tick(self, now: datetime | None = None) -> list[Message]:
         moment = now or self._time()
@@ -58,6 +60,11 @@ class Clock:
                     locale=locale,
                 )
             )
+        for info in await self._matches.bot_turn_matches():  # interrupted by a restart
+            try:
+                messages += await self._opponent.resume(info.id, self._locks)
+            except Exception:
+                logger.exception("the bot's turn in match %s failed", info.id)
         for info in await self._matches.timed_matches():
             try:
                 messages += await self._remind(info, moment)

@@ -16,7 +16,12 @@ from dataclasses import replace
 from datetime import datetime
 
 from bot.core import registry
+from bot.core.advice import AdviceService
+from bot.core.analyst import Analyst
+from bot.core.bot_accounts import BotAccounts
 from bot.core.challenges import ChallengeService
+from bot.core.computer import Computer
+from bot.core.computer_matches import ComputerMatches
 from bot.core.context import Context
 from bot.core.delivery import Delivery
 from bot.core.driver import MatchDriver
@@ -26,6 +31,7 @@ from bot.core.links import ChallengeLinks
 from bot.core.locks import MatchLocks
 from bot.core.match_finder import MatchFinder
 from bot.core.model import MAX_TEXT, Actor, ChatRef, Message, Request
+from bot.core.opponent import ComputerOpponent
 from bot.core.painter import shared_painter
 from bot.core.people import MAX_ACCOUNT_ID, PlayerNames, clean_name
 from bot.core.pictures import BoardPictures
@@ -37,6 +43,7 @@ from bot.core.time_source import TimeSource
 from bot.core.tokens import BadTokenError, parse_token
 from gammon.fair_dice import new_server_seed
 from storage import (
+    AnalysisRepository,
     ChallengeLimits,
     ChallengeRepository,
     ChatRepository,
@@ -69,6 +76,7 @@ class Core:
         clock: Callable[[], datetime] | None = None,
         server_seeds: Callable[[], bytes] = new_server_seed,
         challenge_limits: ChallengeLimits | None = None,
+        computer: Computer | None = None,
     ) -> None:
         self.time = TimeSource(clock) if clock is not None else TimeSource()
         self.users = UserRepository(database)
@@ -79,6 +87,8 @@ class Core:
         self.delivery = Delivery(PostedMessageRepository(database), self.users)  # adapters' port
         self.locks = MatchLocks()
         self.painter = shared_painter()
+        self.computer = computer or Computer()
+        self.bots = BotAccounts(self.users)
         self._admission = asyncio.Semaphore(REQUESTS_AT_ONCE)
         self._pending = 0  # requests being answered or waiting for their turn
         names = PlayerNames(self.users)
@@ -87,8 +97,30 @@ class Core:
         finder = MatchFinder(self.matches, self.chats)
         # Each service gets exactly what it uses, in the order its fields declare (all of
         # different types, so mypy catches a mix-up).
+        self.opponent = ComputerOpponent(
+            self.computer, self.matches, self.dice, self.chats, names, presenter, self.time
+        )
         self.driver = MatchDriver(
-            self.matches, self.dice, self.chats, names, presenter, finder, self.locks, self.time
+            self.matches,
+            self.dice,
+            self.chats,
+            names,
+            presenter,
+            finder,
+            self.locks,
+            self.time,
+            self.opponent,
+        )
+        self.computer_matches = ComputerMatches(
+            self.bots,
+            self.users,
+            self.matches,
+            self.dice,
+            presenter,
+            self.opponent,
+            self.locks,
+            self.time,
+            server_seeds,
         )
         self.play = PlayService(
             self.driver, finder, self.matches, self.dice, self.users, names, pictures, self.time
@@ -103,11 +135,17 @@ class Core:
             self.time,
             server_seeds,
             limits,
+            self.computer_matches,
         )
         self.info = InfoService(
             finder, self.driver, self.matches, self.dice, names, presenter, pictures, self.time
         )
         self.settings = SettingsService(self.users, self.chats, self.time)
+        self.analyses = AnalysisRepository(database)
+        self.advice = AdviceService(finder, self.matches, self.analyses, self.computer)
+        self.analyst = Analyst(
+            self.analyses, self.matches, self.chats, names, self.computer, self.time
+        )
         self.suggestions = MoveSuggestions(self.users, self.chats, self.matches)
         self.links = ChallengeLinks(self.challenges, self.chats, self.handle)
         # The services the registry's handlers name ("play.roll").
@@ -116,6 +154,8 @@ class Core:
             "play": self.play,
             "info": self.info,
             "settings": self.settings,
+            "computer": self.computer_matches,
+            "advice": self.advice,
         }
 
     @property
@@ -152,6 +192,11 @@ class Core:
     def idle(self) -> bool:
         """No request is being answered or waiting for its turn right now."""
         return self._pending == 0
+
+    async def register_bot(self, platform: str, user_id: str, name: str) -> None:
+        """The account the bot runs as on ``platform`` (an adapter calls it when it starts):
+        the player in matches against the bot, and whom ``/challenge @bot`` means."""
+        await self.bots.register(platform, user_id, clean_name(name, user_id))
 
     async def suggest_moves(
         self, actor: Actor, chat: ChatRef, typed: str = "", limit: int = 25

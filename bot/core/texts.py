@@ -167,3 +167,14 @@ def resignation_name(_: Gettext, level: WinKind) -> str:
         WinKind.GAMMON: _("a gammon"),
         WinKind.BACKGAMMON: _("a backgammon"),
     }[level]
+
+
+def level_name(_: Gettext, level: str) -> str:
+    """The bot's level as players read it."""
+    return {
+        "beginner": _("beginner"),
+        "intermediate": _("intermediate"),
+        "advanced": _("advanced"),
+        "expert": _("expert"),
+        "world_class": _("world class"),
+    }.get(level, level)

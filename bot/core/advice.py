@@ -1,0 +1,144 @@
+"""Advice from the engine: ``/hint`` for the decision in front of a player, ``/analysis`` of a
+finished match.
+
+Hints are given in matches against the bot, and in matches between people only when the
+challenge allowed them (``/challenge @bob hints``: accepting it is agreeing to it). They are for
+the caller's own decision only, and answered to the caller alone where the platform allows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from engine.records import analysis_from_json
+
+from bot.core.analysis_view import analysis_picture, analysis_text
+from bot.core.computer import Computer
+from bot.core.context import Context, Gettext
+from bot.core.hint_text import hint_text
+from bot.core.match_finder import MatchFinder
+from bot.core.model import Attachment, Message
+from engine.api import Level, Situation
+from gammon.flow import MatchState, Phase
+from gammon.position import Variant
+from storage import (
+    AnalysisRepository,
+    AnalysisStatus,
+    MatchInfo,
+    MatchRepository,
+    NotFoundError,
+)
+
+HINT_LEVEL = Level.WORLD_CLASS
+_MATCH_NUMBER = re.compile(r"#?([0-9]{1,9})")
+
+
+@dataclass(frozen=True)
+class AdviceService:
+    finder: MatchFinder
+    matches: MatchRepository
+    analyses: AnalysisRepository
+    computer: Computer
+
+    async def hint(self, context: Context, _argument: str) -> list[Message]:
+        _ = context._
+        found = await self.finder.addressed(context)
+        if isinstance(found, list):
+            return found
+        _context, match_id = found
+        loaded = await self.matches.load_match(match_id)
+        info, state = loaded.info, loaded.state
+        if info.bot_level is None and not info.hints:
+            return context.refuse(
+                _(
+                    "Hints are for matches against the bot (/play) and for matches whose "
+                    "challenge allowed them (/challenge @bob hints)."
+                )
+            )
+        if state.variant is Variant.LONG_NARDY:
+            return context.refuse(_("Hints are for backgammon: no engine advises on long nardy."))
+        seat = info.player_index(context.user.id)
+        if seat is None or state.turn != seat:
+            return context.refuse(_("Hints are for your own decision: wait until it is your turn."))
+        refusal = _refusal(_, state, seat)
+        if refusal is not None:
+            return context.refuse(refusal)
+        if state.phase is Phase.DOUBLED:  # the take: the doubler's cube action, answered
+            situation = Situation.of(state, 1 - seat)
+            dice = None
+        else:
+            situation = Situation.of(state, seat)
+            dice = state.dice if state.phase is Phase.MOVING else None
+        advice = await self.computer.hint(situation, dice, HINT_LEVEL)
+        text = hint_text(_, advice, taker=state.phase is Phase.DOUBLED)
+        return [Message(context.request.chat, text, private_to=context.request.actor.user_id)]
+
+    async def analysis(self, context: Context, argument: str) -> list[Message]:
+        _ = context._
+        wanted = argument.strip()
+        if wanted:
+            number = _MATCH_NUMBER.fullmatch(wanted)
+            if number is None:
+                return context.refuse(
+                    _("Which match? /analysis alone means your last one; or /analysis 12.")
+                )
+            info = await self._visible(context, int(number.group(1)))
+        else:
+            info = await self.matches.latest_finished_for(context.chat.id, context.user.id)
+        if info is None:
+            return context.refuse(
+                _("I know no finished match of yours with that number in this chat.")
+                if wanted
+                else _("You have no finished match in this chat yet.")
+            )
+        record = await self.analyses.get(info.id)
+        if record is None:
+            return context.refuse(
+                _("Match {id} is not finished yet: it is analysed when it ends.").format(id=info.id)
+            )
+        if record.status in (AnalysisStatus.PENDING, AnalysisStatus.RUNNING):
+            return context.refuse(
+                _("Match {id} is being analysed; the result will be posted here.").format(
+                    id=info.id
+                )
+            )
+        if record.status is AnalysisStatus.SKIPPED:
+            return context.refuse(
+                _(
+                    "Match {id} has no analysis: long nardy has no engine to analyse it, and "
+                    "matches that ended before analyses existed were left out."
+                ).format(id=info.id)
+            )
+        if record.status is AnalysisStatus.FAILED or record.result is None:
+            return context.refuse(_("Match {id} could not be analysed.").format(id=info.id))
+        analysis = analysis_from_json(record.result)
+        text = analysis_text(_, info.id, analysis)
+        return [
+            Message(
+                context.request.chat,
+                text,
+                image=analysis_picture(_, info.id, analysis),
+                attachments=(Attachment(f"match-{info.id}-analysis.txt", text.encode()),),
+            )
+        ]
+
+    async def _visible(self, context: Context, match_id: int) -> MatchInfo | None:
+        """The match if the caller may see it here: it was played in this chat, or they
+        played it (one chat never sees another chat's match otherwise)."""
+        try:
+            info = await self.matches.match_info(match_id)
+        except NotFoundError:
+            return None
+        if info.chat_id == context.chat.id or info.player_index(context.user.id) is not None:
+            return info
+        return None
+
+
+def _refusal(_: Gettext, state: MatchState, seat: int) -> str | None:
+    """Why there is nothing to advise on now, if so."""
+    if state.phase is Phase.RESIGNING:
+        return _("Answer the offer to resign first.")
+    if state.phase is Phase.ROLLING and state.double_refusal(seat) is not None:
+        return _("There is no cube decision before this roll: /roll, then ask again.")
+    return None

@@ -1,0 +1,108 @@
+"""How a match analysis reads in a chat: a few lines per player and a picture of the match's
+flow (player 0's chance to win the game after every decision, the largest errors marked)."""
+
+from __future__ import annotations
+
+from bot.core import texts
+from bot.core.context import Gettext
+from engine.api import AnalysedDecision, DecisionKind, MatchAnalysis, PlayerAnalysis
+from rendering import ChartError, ChartLabels, draw_analysis_chart
+
+
+def _decision_line(_: Gettext, decision: AnalysedDecision) -> str:
+    if decision.kind is DecisionKind.CHECKER and decision.dice is not None:
+        roll = f"{max(decision.dice)}-{min(decision.dice)}"
+        return _(
+            "game {game}, move {move}, {roll}: played {played}, best {best} (−{loss:.3f}), "
+            "Position ID {position}"
+        ).format(
+            game=decision.game,
+            move=decision.move,
+            roll=roll,
+            played=decision.played,
+            best=decision.best,
+            loss=decision.loss,
+            position=decision.position_id,
+        )
+    return _(
+        "game {game}, move {move}, cube: {played}, best {best} (−{loss:.3f}), Position ID "
+        "{position}, Match ID {match}"
+    ).format(
+        game=decision.game,
+        move=decision.move,
+        played=_cube_word(_, decision.played),
+        best=_cube_word(_, decision.best),
+        loss=decision.loss,
+        position=decision.position_id,
+        match=decision.match_id,
+    )
+
+
+def _cube_word(_: Gettext, verdict: str) -> str:
+    """A cube decision as the engine names it, in the reader's language."""
+    words = {
+        "double": _("double"),
+        "no double": _("no double"),
+        "take": _("take"),
+        "pass": _("pass"),
+        "beaver": _("beaver"),
+    }
+    return words.get(verdict, verdict)
+
+
+def _player_lines(_: Gettext, player: PlayerAnalysis) -> list[str]:
+    lines = [
+        _(
+            "{name}: error rate {rate:.1f} (PR) · checker play −{checker:.3f} in {moves} "
+            "decisions · cube −{cube:.3f} in {cubes} decisions · luck {luck:+.3f}"
+        ).format(
+            name=player.name,
+            rate=player.error_rate,
+            checker=player.checker_error,
+            moves=player.checker_decisions,
+            cube=player.cube_error,
+            cubes=player.cube_decisions,
+            luck=player.luck,
+        )
+    ]
+    lines += [f"  • {_decision_line(_, error)}" for error in player.largest_errors]
+    return lines
+
+
+def analysis_text(_: Gettext, match_id: int, analysis: MatchAnalysis) -> str:
+    lines = [
+        _("Analysis of match {id} (level {level}):").format(
+            id=match_id, level=texts.level_name(_, analysis.level.value)
+        )
+    ]
+    for player in analysis.players:
+        lines += _player_lines(_, player)
+    lines.append(_("Error rate: the average equity lost per decision × 500; lower is better."))
+    return "\n".join(lines)
+
+
+def analysis_picture(_: Gettext, match_id: int, analysis: MatchAnalysis) -> bytes:
+    decisions = analysis.decisions
+    starts = [
+        index
+        for index, decision in enumerate(decisions)
+        if index == 0 or decision.game != decisions[index - 1].game
+    ]
+    largest = {error for player in analysis.players for error in player.largest_errors}
+    errors = [
+        ChartError(index, decision.player, decision.loss)
+        for index, decision in enumerate(decisions)
+        if decision in largest
+    ]
+    names = (analysis.players[0].name, analysis.players[1].name)
+    labels = ChartLabels(
+        title=_("Match {id}: {first} vs {second}").format(
+            id=match_id, first=names[0], second=names[1]
+        ),
+        y_axis=_("{name}'s chance to win the game").format(name=names[0]),
+        x_axis=_("decisions"),
+        game=_("Game {number}"),
+    )
+    return draw_analysis_chart(
+        [decision.win_chance for decision in decisions], starts, errors, names, labels
+    )

@@ -1,0 +1,57 @@
+"""How a hint reads in a chat: the best plays with their equities, or the cube action."""
+
+from __future__ import annotations
+
+from bot.core.context import Gettext
+from engine.api import CubeHint, CubeVerdict, Hint
+
+
+def signed(value: float) -> str:
+    """An equity with its sign and three decimals; a rounded zero shows as +0.000."""
+    return f"{0.0 if abs(value) < 0.0005 else value:+.3f}"
+
+
+def _verdict(_: Gettext, cube: CubeHint) -> str:
+    answer = _("take") if cube.take else _("pass")
+    if cube.beaver:
+        answer = _("beaver")
+    names = {
+        CubeVerdict.NO_DOUBLE: _("No double, {answer}"),
+        CubeVerdict.DOUBLE_TAKE: _("Double, take"),
+        CubeVerdict.DOUBLE_PASS: _("Double, pass"),
+        CubeVerdict.TOO_GOOD: _("Too good to double, {answer}"),
+        CubeVerdict.DOUBLE_BEAVER: _("Double, beaver"),
+    }
+    return names[cube.verdict].format(answer=answer)
+
+
+def _cube_text(_: Gettext, cube: CubeHint, taker: bool) -> str:
+    if cube.verdict is CubeVerdict.NO_CUBE:
+        lines = [_("No cube action now: the cube cannot be turned.")]
+    else:
+        lines = [_("Cube action: {verdict}.").format(verdict=_verdict(_, cube))]
+    lines.append(
+        _("No double {nd} · Double/take {dt} · Double/pass {dp}").format(
+            nd=signed(cube.no_double), dt=signed(cube.double_take), dp=signed(cube.double_pass)
+        )
+    )
+    if taker:
+        advice = _("beaver") if cube.beaver else _("take") if cube.take else _("pass")
+        lines.append(_("Your answer to the double: {advice}.").format(advice=advice))
+    lines.append(_("Equities from the doubler's side, per unit of the cube."))
+    return "\n".join(lines)
+
+
+def hint_text(_: Gettext, hint: Hint, *, taker: bool = False) -> str:
+    """``taker``: the caller answers a double (the cube action is the doubler's)."""
+    if hint.cube is not None:
+        return _cube_text(_, hint.cube, taker)
+    assert hint.dice is not None
+    high, low = max(hint.dice), min(hint.dice)
+    if not hint.plays:
+        return _("{high}-{low} cannot be played.").format(high=high, low=low)
+    lines = [_("Best plays for {high}-{low} (equity after the play):").format(high=high, low=low)]
+    for rank, play in enumerate(hint.plays, start=1):
+        behind = f"  ({signed(play.difference)})" if rank > 1 else ""
+        lines.append(f"{rank}. {play.notation}  {signed(play.equity)}{behind}")
+    return "\n".join(lines)

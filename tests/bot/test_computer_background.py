@@ -1,0 +1,141 @@
+"""The bot's work in the background: a turn interrupted by a failure or a restart is played
+by the clock, and an analysis in the engine's worker process never stalls the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from pathlib import Path
+
+from bot.core.computer import Computer
+from bot.core.model import ChatRef
+from bot.core.scheduler import Clock
+from bot.core.service import Core
+from engine.api import Decision, Level
+from gammon.flow import MatchState, Phase
+from storage import AnalysisStatus, Database
+from tests.bot.scripted import PLATFORM, Room
+from tests.seeds import fixed_seeds
+
+LOOP_STALL_LIMIT = 0.050  # seconds: the issue's bound on delaying other matches' moves
+
+
+class BrokenComputer(Computer):
+    """An engine that fails: as if the worker died in the middle of the bot's turn."""
+
+    async def decide(self, state: MatchState, seat: int, level: Level, seed: int) -> Decision:
+        raise RuntimeError("the engine worker died")
+
+
+async def _database(tmp_path: Path) -> Database:
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    await database.migrate()
+    return database
+
+
+async def _move_until_the_bot_is_to_act(room: Room) -> None:
+    for _turn in range(20):
+        loaded = await room.match_of("anna")
+        assert loaded is not None
+        state = loaded.state
+        if state.turn != 0:
+            return
+        if state.phase is Phase.ROLLING:
+            await room.command("anna", "/roll")
+        else:
+            await room.command("anna", f"/move {state.legal_plays()[0]}")
+    raise AssertionError("the bot never came to act")
+
+
+async def test_a_failed_bot_turn_is_played_by_the_clock_after_a_restart(tmp_path: Path) -> None:
+    database = await _database(tmp_path)
+    broken = Core(
+        database,
+        render_images=False,
+        server_seeds=fixed_seeds(),
+        computer=BrokenComputer(processes=False),
+    )
+    room = Room(broken, ChatRef(PLATFORM, "group-1"))
+    started = await room.command("anna", "/play 3 nocube")
+    assert "vs gammonbot" in started[0].text
+    await _move_until_the_bot_is_to_act(room)
+    # The person's move was kept and answered; the bot's turn waits.
+    waiting = await room.match_of("anna")
+    assert waiting is not None
+    assert waiting.state.turn == 1
+    assert "gammonbot is thinking" in room.log[-1].text
+    # Restarted with a working engine: the clock finds the interrupted turn and plays it.
+    computer = Computer(processes=False)
+    restarted = Core(database, render_images=False, computer=computer)
+    posted = await Clock(restarted).tick()
+    played = await Room(restarted, room.chat).match_of("anna")
+    assert played is not None
+    assert played.state.turn == 0
+    assert played.info.version > waiting.info.version
+    assert any("gammonbot rolled" in message.text for message in posted)
+    assert posted[-1].chat.chat_id == "group-1"
+    assert await Clock(restarted).tick() == []  # nothing is played twice
+    computer.close()
+    await database.close()
+
+
+async def _finished_match_against_the_bot(room: Room) -> int:
+    """A 1-point match against the bot at beginner level, played out by the person."""
+    await room.command("anna", "/play 1 beginner")
+    match_id: int | None = None
+    for _turn in range(400):
+        loaded = await room.match_of("anna")
+        if loaded is None:
+            assert match_id is not None
+            return match_id
+        match_id = loaded.info.id
+        state = loaded.state
+        if state.phase is Phase.ROLLING:
+            await room.command("anna", "/roll")
+        elif state.phase is Phase.MOVING:
+            await room.command("anna", f"/move {state.legal_plays()[-1]}")
+        elif state.phase is Phase.DOUBLED:
+            await room.press("anna", "Take")
+        else:
+            await room.press("anna", "Accept")
+    raise AssertionError("the match did not end")
+
+
+async def test_an_analysis_in_the_worker_process_never_stalls_the_event_loop(
+    tmp_path: Path,
+) -> None:
+    database = await _database(tmp_path)
+    threads = Computer(processes=False)
+    core = Core(database, render_images=False, server_seeds=fixed_seeds(), computer=threads)
+    match_id = await _finished_match_against_the_bot(Room(core, ChatRef(PLATFORM, "group-1")))
+    threads.close()
+    record = await core.analyses.get(match_id)
+    assert record is not None
+    assert record.status is AnalysisStatus.PENDING
+    processes = Computer(processes=True, move_workers=1)
+    analysing = Core(database, render_images=False, computer=processes)
+    stalls: list[float] = []
+    done = asyncio.Event()
+
+    async def watch() -> None:
+        """How late the loop wakes a task that sleeps 5 ms, while the analysis runs."""
+        while not done.is_set():
+            before = time.perf_counter()
+            await asyncio.sleep(0.005)
+            stalls.append(time.perf_counter() - before - 0.005)
+
+    watcher = asyncio.create_task(watch())
+    try:
+        posted = await analysing.analyst.work()
+    finally:
+        done.set()
+        await watcher
+        processes.close()
+    assert len(posted) == 1
+    assert "Analysis of match" in posted[0].text
+    stored = await analysing.analyses.get(match_id)
+    assert stored is not None
+    assert stored.status is AnalysisStatus.DONE
+    assert len(stalls) > 10  # the analysis took a while, and the loop went on meanwhile
+    assert max(stalls) < LOOP_STALL_LIMIT, f"the event loop stalled for {max(stalls):.3f} s"
+    await database.close()
