@@ -2,7 +2,8 @@
 
 ``alice: /challenge @bob 3`` sends a command as alice (users are created on first use);
 ``bob: [Accept]`` presses that button of the latest message showing it; ``#room alice: ...``
-speaks in another chat (``#@alice`` is alice's private chat with the bot). Each bot message is
+speaks in another chat (``#@alice`` is alice's private chat with the bot). The bot itself plays
+as ``gammonbot`` (``alice: /play 1``, or ``alice: /challenge @gammonbot 3``). Each bot message is
 printed with who sees it, its text, its buttons as ``[Label]``, the path of its picture, and
 an ASCII board. Without a terminal, every input line's output ends with a line ``--``.
 """
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.console_app.ascii_board import ascii_board
+from bot.core.bot_accounts import DEFAULT_ID as BOT_ID
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 
@@ -50,6 +52,9 @@ class ConsoleChat:
         chat_name = found.group("chat") or "main"
         name = found.group("name")
         body = found.group("text").strip()
+        if name.lower() == BOT_ID:
+            self.out.write(f"? {name} is the bot; write as someone else, e.g. alice: /play 3\n")
+            return
         self.events += 1
         actor = Actor(PLATFORM, name.lower(), name, None)
         chat = ChatRef(PLATFORM, chat_name, private=chat_name.startswith("@"))
@@ -91,7 +96,7 @@ class ConsoleChat:
         audience = (
             f"only {message.private_to}" if message.private_to else f"#{message.chat.chat_id}"
         )
-        mentions = " ".join(f"@{user}" for user in message.mention)
+        mentions = " ".join(f"@{user}" for user in message.mention if user != BOT_ID)
         self.out.write(f"[bot → {audience}]{' ' + mentions if mentions else ''}\n")
         self.out.write(message.text + "\n")
         if message.buttons:
@@ -102,11 +107,12 @@ class ConsoleChat:
         if message.image is not None and self.image_dir is not None:
             self.images += 1
             self.image_dir.mkdir(parents=True, exist_ok=True)
-            path = self.image_dir / f"board-{self.images:04d}.png"
+            path = self.image_dir / self._picture_name(message)
             path.write_bytes(message.image)
             self.out.write(f"(picture: {path})\n")
         for attachment in message.attachments:
             if self.image_dir is not None:
+                self.image_dir.mkdir(parents=True, exist_ok=True)  # also without any picture
                 target = self.image_dir / attachment.filename
                 target.write_bytes(attachment.data)
                 self.out.write(f"(file: {target})\n")
@@ -115,6 +121,16 @@ class ConsoleChat:
         if message.board is not None:
             viewer = message.board.turn if message.board.turn is not None else 0
             self.out.write(ascii_board(message.board, viewer) + "\n")
+
+    def _picture_name(self, message: Message) -> str:
+        """``board-0007.png`` for a board (numbered, so they sort as they came); a picture
+        that comes with files of its own and shows no board (an analysis) is named like its
+        first file: ``match-4-analysis.png`` next to ``match-4-analysis.txt``."""
+        if message.board is None and message.attachments:
+            stem = Path(message.attachments[0].filename).stem
+            if stem:
+                return f"{stem}.png"
+        return f"board-{self.images:04d}.png"
 
 
 def _mentions(argument: str) -> tuple[Actor, ...]:

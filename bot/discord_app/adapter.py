@@ -130,6 +130,7 @@ class DiscordAdapter:
         if token is None:
             raise RuntimeError("DISCORD_TOKEN is not set")
         await self.client.login(token.get_secret_value())
+        await self.register_account()
         self._running = asyncio.create_task(self.client.connect(reconnect=True))
         ready = asyncio.create_task(self.client.wait_until_ready())
         done, _pending = await asyncio.wait(
@@ -162,6 +163,17 @@ class DiscordAdapter:
 
     # --- registration --------------------------------------------------------------------
 
+    async def register_account(self) -> None:
+        """Tell the core which account the bot runs as (known once logged in): the player in
+        matches against the bot, and whom ``/challenge @gammonbot`` means."""
+        me = self.client.user
+        if me is not None:
+            await self.core.register_bot(PLATFORM, str(me.id), me.display_name or me.name)
+
+    def is_me(self, user: discord.abc.User) -> bool:
+        me = self.client.user
+        return me is not None and user.id == me.id
+
     async def sync_commands(self) -> None:
         """Register the commands with Discord once per process; with a guild id, on that
         server (at once, for testing) instead of globally (up to an hour)."""
@@ -186,14 +198,18 @@ class DiscordAdapter:
         argument: str,
         mentions: tuple[discord.abc.User, ...],
     ) -> None:
-        if any(user.bot for user in mentions):  # a bot would never press [Accept]
-            _ = _gettext(interaction)
+        if self._other_bots(mentions):
             with contextlib.suppress(discord.HTTPException):
                 await interaction.response.send_message(
-                    _("Bots cannot play. Challenge a person, or anyone here."), ephemeral=True
+                    _bots_cannot_play(_gettext(interaction)), ephemeral=True
                 )
             return
         await self.answer(interaction, command=command, argument=argument, mentions=mentions)
+
+    def _other_bots(self, users: Sequence[discord.abc.User]) -> bool:
+        """Whether another bot is mentioned: it would never press [Accept]. This bot itself
+        is an opponent (``/challenge opponent:@gammonbot`` starts a match against it)."""
+        return any(user.bot and not self.is_me(user) for user in users)
 
     async def answer(
         self,
@@ -313,11 +329,16 @@ class DiscordAdapter:
         )
         word, _space, rest = text.partition(" ")
         name = word.removeprefix("/").lower()
-        me = self.client.user
-        mentions = tuple(
-            make_actor(user) for user in message.mentions if me is None or user.id != me.id
-        )
+        mentioned = _mentioned_in(rest, message.mentions, self.client.user)
         actor = make_actor(author)
+        if name in _COMMANDS and self._other_bots(mentioned):
+            await message.reply(
+                _bots_cannot_play(translator(first_locale(chat.locale)).gettext),
+                allowed_mentions=discord.AllowedMentions.none(),
+                mention_author=False,
+            )
+            return
+        mentions = tuple(make_actor(user) for user in mentioned)
         if name in _COMMANDS:
             request = Request(
                 actor,
@@ -344,3 +365,28 @@ class DiscordAdapter:
                 await self.poster.direct(answer)
             else:
                 await self.poster.publish(answer)
+
+
+def _bots_cannot_play(_: Callable[[str], str]) -> str:
+    return _("Bots cannot play. Challenge a person, or anyone here.")
+
+
+def _mentioned_in(
+    text: str, users: Sequence[discord.abc.User], me: discord.abc.User | None
+) -> tuple[discord.abc.User, ...]:
+    """The users a message mentions, each once: first those ``text`` mentions, in its order,
+    then the others Discord names (the author of a message replied to), except the bot.
+
+    ``text`` is what follows the mention that addressed the bot, so a further mention of the
+    bot in it (``@gammonbot challenge @gammonbot``) is the bot as the opponent. Discord lists
+    each mentioned user once and in no particular order: the text says who comes first."""
+    by_id = {user.id: user for user in users}
+    found: dict[int, discord.abc.User] = {}
+    for mention in _USER_MENTION.finditer(text):
+        user = by_id.get(int(mention.group(1)))
+        if user is not None:
+            found.setdefault(user.id, user)
+    for user in users:
+        if me is None or user.id != me.id:
+            found.setdefault(user.id, user)
+    return tuple(found.values())

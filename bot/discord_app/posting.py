@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import logging
+from dataclasses import replace
 from typing import Any, Final
 
 import discord
@@ -45,11 +46,20 @@ def allowed_mentions(message: Message) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
+def picture_name(message: Message) -> str:
+    """``board.png`` for a board; a picture that comes with files of its own and shows no
+    board (an analysis) is named like its first file: ``match-4-analysis.png``."""
+    if message.board is not None or not message.attachments:
+        return "board.png"
+    stem = message.attachments[0].filename.rsplit(".", 1)[0]
+    return f"{stem or 'picture'}.png"
+
+
 def make_files(message: Message) -> list[discord.File]:
-    """The board picture and the attachments, as fresh file objects (each can be sent once)."""
+    """The picture and the attachments, as fresh file objects (each can be sent once)."""
     files = []
     if message.image is not None:
-        files.append(discord.File(io.BytesIO(message.image), filename="board.png"))
+        files.append(discord.File(io.BytesIO(message.image), filename=picture_name(message)))
     for attachment in message.attachments:
         files.append(discord.File(io.BytesIO(attachment.data), filename=attachment.filename))
     return files[:MAX_FILES]
@@ -73,8 +83,22 @@ class Poster:
             return found
         return self.client.get_partial_messageable(int(chat_id))
 
+    def _not_to_me(self, message: Message) -> Message:
+        """The message without the bot's own account among those to ping or notify (it
+        plays matches too, and is named with its opponent at the end of one)."""
+        me = self.client.user
+        own = str(me.id) if me is not None else None
+        if own is None or own not in (*message.mention, *message.notify):
+            return message
+        return replace(
+            message,
+            mention=tuple(user for user in message.mention if user != own),
+            notify=tuple(user for user in message.notify if user != own),
+        )
+
     async def publish(self, message: Message) -> discord.Message:
         """Post a message for everyone in its chat; fill its slot; DM whoever wants it."""
+        message = self._not_to_me(message)
         channel = self._channel(message.chat.chat_id)
         view = make_view(message.buttons)
         kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(message)}

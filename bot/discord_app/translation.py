@@ -29,6 +29,7 @@ GERMAN_OPTION_NAMES: Final = {
     "topic": "kapitel",
     "language": "sprache",
     "seed": "seed",
+    "match": "partie",
 }
 _LANGUAGES: Final = {discord.Locale.german: "de"}
 

@@ -33,7 +33,7 @@ from bot.core.i18n import first_locale, translator
 from bot.core.model import Message, Request
 from bot.core.service import Core
 from bot.telegram_app.commands import COMMANDS, register_commands
-from bot.telegram_app.incoming import Directory, chat_of, parse_command
+from bot.telegram_app.incoming import PLATFORM, Directory, chat_of, parse_command
 from bot.telegram_app.links import parse_challenge_payload
 from bot.telegram_app.outgoing import Origin, Poster
 
@@ -57,7 +57,7 @@ def file_url_for(base_url: str) -> str:
 class TelegramAdapter:
     """:class:`bot.hosting.Adapter` for Telegram (long polling, or a webhook when set)."""
 
-    platform = "telegram"
+    platform = PLATFORM
 
     def __init__(
         self,
@@ -111,9 +111,16 @@ class TelegramAdapter:
 
     # --- Adapter ------------------------------------------------------------------------
 
-    async def start(self) -> None:
-        """Log in (``getMe``), register the command menu, and begin receiving updates."""
+    async def initialize(self) -> None:
+        """Log in (``getMe``) and tell the core which account the bot runs as: the player in
+        matches against the bot, and whom ``/challenge @thisbot`` means."""
         await self.application.initialize()
+        me = self.application.bot.bot
+        await self.core.register_bot(PLATFORM, str(me.id), me.first_name or me.username)
+
+    async def start(self) -> None:
+        """Log in, register the command menu, and begin receiving updates."""
+        await self.initialize()
         await register_commands(self.application.bot)
         await self.application.start()
         updater = self.application.updater
@@ -191,7 +198,7 @@ class TelegramAdapter:
                 return
             request = Request(actor, chat, command="start", event_id=event_id, admin=True)
         else:
-            mentions, unknown = self.directory.mentions(message, self.application.bot.id)
+            mentions, unknown = self.directory.mentions(message, self.application.bot.bot)
             if command.name == "challenge" and unknown and not mentions:
                 await self._unknown_username(message, unknown[0])
                 return

@@ -41,7 +41,20 @@ def parse_command(message: TelegramMessage, bot_username: str) -> Command | None
     name, _at, target = word.partition("@")
     if target and target.lower() != bot_username.lower():
         return None
-    return Command(name.lower(), text[entity.length :].strip(), bool(target))
+    argument = _without_text_mentions(message)[entity.length :]
+    return Command(name.lower(), argument.strip(), bool(target))
+
+
+def _without_text_mentions(message: TelegramMessage) -> str:
+    """The text with the names of text mentions (a mention of someone without a @username,
+    their user attached to the name) made spaces: they are read as mentions, not as words.
+    Offsets count UTF-16 code units, as Telegram's do."""
+    encoded = (message.text or "").encode("utf-16-le")
+    for entity in message.entities:
+        if entity.type == MessageEntity.TEXT_MENTION:
+            start, end = 2 * entity.offset, 2 * (entity.offset + entity.length)
+            encoded = encoded[:start] + " ".encode("utf-16-le") * entity.length + encoded[end:]
+    return encoded.decode("utf-16-le", errors="replace")
 
 
 def actor_of(user: User) -> Actor:
@@ -71,18 +84,24 @@ class Directory:
             self._usernames[user.username.lower()] = actor
         return actor
 
-    def mentions(self, message: TelegramMessage, bot_id: int) -> tuple[list[Actor], list[str]]:
+    def mentions(self, message: TelegramMessage, me: User) -> tuple[list[Actor], list[str]]:
         """The users a message mentions (text mentions, known @usernames, or the author of the
-        message it replies to), and the @usernames nobody here has seen yet."""
+        message it replies to), and the @usernames nobody here has seen yet. The bot itself
+        (``me``, by its @username or a text mention) is an opponent too: ``/challenge
+        @gammonbot`` starts a match against it."""
         found: list[Actor] = []
         unknown: list[str] = []
         entities = message.parse_entities([MessageEntity.MENTION, MessageEntity.TEXT_MENTION])
         for entity, text in entities.items():
             if entity.type == MessageEntity.TEXT_MENTION and entity.user is not None:
-                if entity.user.id != bot_id:
-                    found.append(self.remember(entity.user))
+                mentioned = entity.user
+                found.append(actor_of(me) if mentioned.id == me.id else self.remember(mentioned))
                 continue
-            known = self._usernames.get(text.lstrip("@").lower())
+            username = text.lstrip("@").lower()
+            if me.username and username == me.username.lower():
+                found.append(actor_of(me))
+                continue
+            known = self._usernames.get(username)
             if known is not None:
                 found.append(known)
             else:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import html
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
 from telegram import (
@@ -89,6 +89,7 @@ class Poster:
                 )
 
     async def post(self, message: Message, origin: Origin | None = None) -> None:
+        message = self._not_to_me(message)
         chat_id = int(message.chat.chat_id)
         reply_to: int | None = None
         private = message.private_to is not None and not message.chat.private
@@ -144,6 +145,22 @@ class Poster:
             body = html.escape(_clip(message.text, _MAX_BODY), quote=False)
             for user_id in message.notify:
                 await self._notify(message, user_id, body)
+
+    def _not_to_me(self, message: Message) -> Message:
+        """The message without the bot's own account among those to mention or notify (it
+        plays matches too, and is named with its opponent at the end of one): a bot cannot
+        write to itself."""
+        try:
+            own = str(self.bot.id)
+        except RuntimeError:  # not initialised (no getMe yet): nothing to tell apart
+            return message
+        if own not in (*message.mention, *message.notify):
+            return message
+        return replace(
+            message,
+            mention=tuple(user for user in message.mention if user != own),
+            notify=tuple(user for user in message.notify if user != own),
+        )
 
     async def strip(self, chat_id: int, message_id: int) -> None:
         """Remove a message's buttons (a newer message took its place)."""

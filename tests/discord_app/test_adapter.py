@@ -243,20 +243,3 @@ async def test_a_german_client_gets_german_answers(bot: Bot) -> None:
     answer = await bot.next_private(mark, "gammonbot spielt in diesem Chat Backgammon")
     assert "/challenge" in content(answer)  # the command names stay as they are typed
     assert "plays backgammon" not in content(answer)
-
-
-async def test_a_bot_cannot_be_challenged(bot: Bot) -> None:
-    gammonbot = user_payload(BOT_ID, "gammonbot", bot=True)
-    mark = len(bot.fake.calls)
-    sent = await bot.fake.slash(
-        ANNA,
-        "challenge",
-        [{"name": "opponent", "type": 6, "value": str(BOT_ID)}],
-        resolved={"users": {str(BOT_ID): gammonbot}},
-    )
-    refusal = await bot.fake.wait_for(lambda call: is_callback(call, sent.id), after=mark)
-    assert isinstance(refusal.json, dict)
-    assert refusal.json["type"] == 4  # answered at once
-    assert refusal.json["data"]["flags"] & 64  # ephemeral
-    assert "Bots cannot play" in refusal.json["data"]["content"]
-    assert await bot.core.users.find_user("discord", str(BOT_ID)) is None

@@ -218,7 +218,7 @@ async def test_a_button_still_works_after_a_restart(bot: Bot) -> None:
     mark = len(bot.fake.calls)
     await bot.fake.click(BOB, bot.message_id(offer), buttons(offer)["Accept"])
     board = await bot.next_post(mark, " to play ")
-    assert content(board).startswith(f"<@{ANNA}> Anna to play 6-1")  # the fixed seeds
+    assert content(board).startswith(f"<@{ANNA}> Anna to play 6-3")  # the fixed seeds
 
 
 async def test_closed_dms_fall_back_to_the_mention_and_are_remembered(bot: Bot) -> None:

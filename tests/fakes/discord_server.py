@@ -86,7 +86,12 @@ class FakeDiscord:
         self.token_channels: dict[str, int] = {}  # interaction token -> its channel
         self._created: int | None = None
         self.identified = 0
-        self._ids = itertools.count(1_200_000_000_000_000_000)
+        # Registered commands take their ids from a counter of their own, so that adding a
+        # command never shifts the ids of interactions (and with them the client seeds and the
+        # dice the tests expect). The main counter starts where it stood after the 17 commands
+        # there were when those dice were written down.
+        self._ids = itertools.count(1_200_000_000_000_000_000 + 17)
+        self._command_ids = itertools.count(1_100_000_000_000_000_000)
         self._changed = asyncio.Condition()
         self._sockets: list[web.WebSocketResponse] = []
         self._sequence = 0
@@ -450,7 +455,7 @@ class FakeDiscord:
             self.commands = [
                 {
                     **command,
-                    "id": str(self.next_id()),
+                    "id": str(next(self._command_ids)),
                     "application_id": str(APPLICATION_ID),
                     "version": "1",
                 }

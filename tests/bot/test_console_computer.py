@@ -1,0 +1,118 @@
+"""Playing against the bot in the console: it plays as ``gammonbot``; its turns are printed in
+the output of the person's line; the analysis picture is written and its path printed."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.console_app.chat import PLATFORM, ConsoleChat
+from bot.core.computer import Computer
+from bot.core.service import Core
+from gammon.flow import Phase
+from storage import Database, LoadedMatch
+from tests.seeds import fixed_seeds
+
+BOT_NOTE = re.compile(r"^gammonbot rolled (\d)-(\d) and played \S", re.MULTILINE)
+
+
+@dataclass
+class Console:
+    core: Core
+    chat: ConsoleChat
+    out: io.StringIO
+    pictures: Path
+
+    async def line(self, text: str) -> str:
+        """What the console prints for one input line."""
+        mark = len(self.out.getvalue())
+        await self.chat.line(text)
+        return self.out.getvalue()[mark:]
+
+    async def match_of(self, name: str) -> LoadedMatch | None:
+        chat = await self.core.chats.find_chat(PLATFORM, "main")
+        user = await self.core.users.find_user(PLATFORM, name)
+        if chat is None or user is None:
+            return None
+        return await self.core.matches.active_match_for(chat.id, user.id)
+
+
+@pytest.fixture
+async def console(tmp_path: Path) -> AsyncIterator[Console]:
+    """A console whose engine works in threads; it draws no boards, but the analysis picture."""
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    await database.migrate()
+    core = Core(
+        database,
+        render_images=False,
+        server_seeds=fixed_seeds(),
+        computer=Computer(processes=False),
+    )
+    out = io.StringIO()
+    pictures = tmp_path / "pictures"
+    try:
+        yield Console(core, ConsoleChat(core, out, image_dir=pictures), out, pictures)
+    finally:
+        core.computer.close()
+        await database.close()
+
+
+async def test_a_whole_match_against_the_bot_then_its_analysis(console: Console) -> None:
+    output = await console.line("anna: /play 1 expert")
+    assert "Match 1: anna vs gammonbot (expert), 1-point match" in output
+    seed = hashlib.sha256(b"seed-0").hexdigest()  # the first of the fixed server seeds
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in output  # its commitment
+    bot_turns = 0
+    for _turn in range(200):
+        loaded = await console.match_of("anna")
+        if loaded is None:
+            break
+        # The bot has answered already: the match waits for anna (seat 0), and the last
+        # message printed is her board.
+        assert (loaded.state.phase, loaded.state.turn) == (Phase.MOVING, 0)
+        last = output.rsplit("[bot → ", 1)[-1]
+        assert last.startswith("#main] @anna\nanna to play "), last
+        play = loaded.state.legal_plays()[0]
+        output = await console.line(f"anna: /move {play}")
+        notes = list(BOT_NOTE.finditer(output))
+        if notes:
+            bot_turns += 1
+            assert "[bot → #main]" in output[notes[-1].end() :]  # its board, in the same output
+    else:
+        raise AssertionError("the match did not end")
+    assert bot_turns >= 2
+    end = output.rsplit("[bot → ", 1)[-1]
+    assert end.startswith("#main] @anna\nMatch over: ")  # the bot does not mention itself
+    assert seed in end
+
+    mark = len(console.out.getvalue())
+    for message in await console.core.analyst.work():
+        console.chat.show(message)
+    shown = console.out.getvalue()[mark:]
+    assert shown.startswith("[bot → #main]\nAnalysis of match 1 ")
+    picture = console.pictures / "match-1-analysis.png"
+    assert f"(picture: {picture})" in shown
+    assert picture.read_bytes().startswith(b"\x89PNG")
+    assert f"(file: {console.pictures / 'match-1-analysis.txt'})" in shown
+    assert not list(console.pictures.glob("board-*.png"))  # no boards drawn: only the chart
+
+
+async def test_challenging_gammonbot_starts_a_match_against_the_bot(console: Console) -> None:
+    output = await console.line("anna: /challenge @gammonbot 1")
+    assert "Match 1: anna vs gammonbot (expert), 1-point match" in output
+    assert "[Accept]" not in output  # no offer to accept: the match starts at once
+    loaded = await console.match_of("anna")
+    assert loaded is not None
+    assert loaded.info.bot_level == "expert"
+
+
+async def test_nobody_types_as_the_bot(console: Console) -> None:
+    output = await console.line("gammonbot: /play 1")
+    assert output.startswith("? gammonbot is the bot")
+    assert await console.core.users.find_user(PLATFORM, "gammonbot") is None

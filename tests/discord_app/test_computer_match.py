@@ -1,0 +1,222 @@
+"""Playing against the bot on Discord: /play and /challenge @gammonbot start a match against
+the bot's own account; its turns come in the answer to the person's move; the analysis of the
+finished match is posted in the channel with its picture."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.core.computer import Computer
+from storage import LoadedMatch
+from tests.discord_app.conftest import ANNA, Bot, buttons, content, is_post, open_bot
+from tests.fakes.discord_server import BOT_ID, CHANNEL_ID, GUILD_ID, Call, user_payload
+
+WAIT = 60.0  # seconds an answer may take: the engine plans the bot's turn in it
+BOT_NOTE = re.compile(r"gammonbot rolled (\d)-(\d) and played \S")
+
+
+@pytest.fixture
+async def bot(tmp_path: Path) -> AsyncIterator[Bot]:
+    """A running bot whose engine works in threads (no worker processes) and that draws no
+    boards (the analysis picture is drawn all the same)."""
+    running = await open_bot(tmp_path, render_images=False, computer=Computer(processes=False))
+    with running.fake.routed():
+        await running.adapter.start()
+        try:
+            yield running
+        finally:
+            await running.adapter.stop()
+            running.core.computer.close()
+            await running.fake.stop()
+            await running.database.close()
+
+
+def gammonbot_option() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """``opponent:@gammonbot``, the bot's own member, as Discord sends the option."""
+    gammonbot = user_payload(BOT_ID, "gammonbot", bot=True)
+    return (
+        [{"name": "opponent", "type": 6, "value": str(BOT_ID)}],
+        {"users": {str(BOT_ID): gammonbot}},
+    )
+
+
+async def answered(bot: Bot, user: int, command: str, options: list[dict[str, Any]]) -> list[Call]:
+    """Send a slash command and return what the bot did until its answer was complete: the
+    "thinking…" placeholder is removed once every message of the answer is posted."""
+    mark = len(bot.fake.calls)
+    sent = await bot.fake.slash(user, command, options)
+    done = await bot.fake.wait_for(
+        lambda call: call.method == "DELETE" and sent.token in call.path, after=mark, timeout=WAIT
+    )
+    return bot.fake.calls[mark : bot.fake.calls.index(done)]
+
+
+async def next_post(bot: Bot, after: int, text: str) -> Call:
+    """The next channel post with ``text``, given the time the engine may take."""
+    return await bot.fake.wait_for(
+        lambda call: is_post(call) and text in content(call), after=after, timeout=WAIT
+    )
+
+
+def posts(calls: list[Call]) -> list[Call]:
+    return [call for call in calls if is_post(call)]
+
+
+async def active_match(bot: Bot) -> LoadedMatch | None:
+    chat = await bot.core.chats.find_chat("discord", str(CHANNEL_ID))
+    anna = await bot.core.users.find_user("discord", str(ANNA))
+    if chat is None or anna is None:
+        return None
+    return await bot.core.matches.active_match_for(chat.id, anna.id)
+
+
+async def test_the_bot_runs_as_its_own_account(bot: Bot) -> None:
+    account = await bot.core.bots.of("discord")
+    assert account.platform_user_id == str(BOT_ID)
+    assert account.display_name == "gammonbot"
+    assert account.is_bot
+
+
+async def test_play_hint_and_analysis_are_slash_commands_with_their_options(bot: Bot) -> None:
+    registered = next(call for call in bot.fake.calls if call.method == "PUT")
+    assert isinstance(registered.json, list)
+    commands = {command["name"]: command for command in registered.json}
+    assert {"play", "hint", "analysis"} <= set(commands)
+    play = {option["name"]: option for option in commands["play"]["options"]}
+    assert list(play) == ["length", "level", "money", "variant", "cube"]
+    assert (play["length"]["min_value"], play["length"]["max_value"]) == (1, 25)
+    assert [(choice["name"], choice["value"]) for choice in play["level"]["choices"]] == [
+        ("Beginner", "beginner"),
+        ("Intermediate", "intermediate"),
+        ("Advanced", "advanced"),
+        ("Expert", "expert"),
+        ("World class", "world_class"),
+    ]
+    assert play["level"]["name_localizations"]["de"] == "stufe"
+    assert "options" not in commands["hint"] or commands["hint"]["options"] == []
+    (match,) = commands["analysis"]["options"]
+    assert (match["name"], match["type"], match["min_value"]) == ("match", 4, 1)
+    assert match["name_localizations"]["de"] == "partie"
+    assert not match.get("required", False)
+
+
+async def test_a_whole_match_against_the_bot_then_its_analysis(bot: Bot) -> None:
+    options = [
+        {"name": "length", "type": 4, "value": 1},
+        {"name": "level", "type": 3, "value": "expert"},
+    ]
+    calls = await answered(bot, ANNA, "play", options)
+    start = posts(calls)[0]
+    assert content(start).startswith("Match 1: Anna vs gammonbot (expert), 1-point match")
+    seed = hashlib.sha256(b"seed-0").hexdigest()  # the first of the fixed server seeds
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in content(start)  # its commitment
+    bot_turns = 0
+    for _turn in range(200):
+        loaded = await active_match(bot)
+        if loaded is None:
+            break
+        # The bot has answered already: the match waits for Anna, in seat 0, and her board
+        # (the last post of the answer) pings her.
+        assert loaded.state.turn == 0, loaded.state.phase
+        assert content(posts(calls)[-1]).startswith(f"<@{ANNA}> Anna to play ")
+        assert list(buttons(posts(calls)[-1])) == []  # a 1-point match: nothing to double
+        plays = await bot.suggestions(ANNA)
+        assert plays
+        calls = await answered(bot, ANNA, "move", [{"name": "play", "type": 3, "value": plays[0]}])
+        sent = posts(calls)
+        assert not any(call.method == "POST" and "/webhooks/" in call.path for call in calls)
+        notes = [index for index, call in enumerate(sent) if BOT_NOTE.search(content(call))]
+        if notes:
+            bot_turns += 1
+            # The bot's board(s) come after its note, in the same answer.
+            assert len(sent) > notes[-1] + 1
+            assert not content(sent[notes[0]]).startswith("<@")  # the bot pings nobody
+    else:
+        raise AssertionError("the match did not end")
+    assert bot_turns >= 2
+    end = posts(calls)[-1]
+    assert content(end).startswith(f"<@{ANNA}> Match over: ")
+    assert seed in content(end)
+    assert isinstance(end.json, dict)
+    assert [int(user) for user in end.json["allowed_mentions"]["users"]] == [ANNA]
+    assert any(name.endswith("transcript.json") for name in end.files)
+
+    mark = len(bot.fake.calls)
+    await bot.adapter.deliver(await bot.core.analyst.work())
+    analysis = await next_post(bot, mark, "Analysis of match 1")
+    assert analysis.files["match-1-analysis.png"].startswith(b"\x89PNG")
+    assert b"Anna" in analysis.files["match-1-analysis.txt"]
+    assert "board.png" not in analysis.files
+
+
+async def test_challenging_the_bots_own_member_starts_a_match_against_it(bot: Bot) -> None:
+    options, resolved = gammonbot_option()
+    options.append({"name": "length", "type": 4, "value": 1})
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(ANNA, "challenge", options, resolved=resolved)
+    start = await next_post(bot, mark, "Match 1:")
+    assert content(start).startswith("Match 1: Anna vs gammonbot (expert), 1-point match")
+    loaded = await active_match(bot)
+    assert loaded is not None
+    assert loaded.info.bot_level == "expert"
+    assert not any("Bots cannot play" in content(call) for call in bot.fake.calls[mark:])
+
+
+async def test_another_bot_is_still_refused(bot: Bot) -> None:
+    other = 900000000000000099
+    helper = user_payload(other, "helperbot", bot=True)
+    mark = len(bot.fake.calls)
+    sent = await bot.fake.slash(
+        ANNA,
+        "challenge",
+        [{"name": "opponent", "type": 6, "value": str(other)}],
+        resolved={"users": {str(other): helper}},
+    )
+    refusal = await bot.fake.wait_for(
+        lambda call: call.path.startswith(f"/interactions/{sent.id}/"), after=mark
+    )
+    assert isinstance(refusal.json, dict)
+    assert "Bots cannot play" in refusal.json["data"]["content"]
+    assert await active_match(bot) is None
+
+
+def mention_message(text: str, mentions: list[int]) -> dict[str, Any]:
+    """Anna's channel message as the gateway sends it; Discord lists each mentioned user once."""
+    users = {ANNA: user_payload(ANNA, "Anna"), BOT_ID: user_payload(BOT_ID, "gammonbot", True)}
+    return {
+        "id": str(1_300_000_000_000_000_777),
+        "channel_id": str(CHANNEL_ID),
+        "guild_id": str(GUILD_ID),
+        "author": users[ANNA],
+        "member": {"roles": [], "joined_at": "2026-01-01T00:00:00+00:00", "deaf": False},
+        "content": text,
+        "timestamp": "2026-01-01T00:00:00+00:00",
+        "edited_timestamp": None,
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": [users[user] for user in mentions],
+        "mention_roles": [],
+        "attachments": [],
+        "embeds": [],
+        "pinned": False,
+        "type": 0,
+        "flags": 0,
+    }
+
+
+async def test_the_text_fallback_challenges_the_bot_by_its_second_mention(bot: Bot) -> None:
+    mark = len(bot.fake.calls)
+    text = f"<@{BOT_ID}> challenge <@!{BOT_ID}> 1"
+    await bot.fake.send_event("MESSAGE_CREATE", mention_message(text, [BOT_ID]))
+    start = await next_post(bot, mark, "Match 1:")
+    assert content(start).startswith("Match 1: Anna vs gammonbot (expert), 1-point match")
+    loaded = await active_match(bot)
+    assert loaded is not None
+    assert loaded.info.bot_level == "expert"
+    assert loaded.info.rules.length == 1

@@ -1,0 +1,154 @@
+"""Playing against the bot on Telegram: /play and /challenge @thisbot start a match against the
+bot's own account; its turns come in the answer to the person's move; the analysis of the
+finished match is posted in the group with its picture."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from telegram import Update
+
+from bot.core.computer import Computer
+from bot.core.service import Core
+from bot.telegram_app import TelegramAdapter
+from bot.telegram_app.commands import register_commands
+from gammon.flow import Phase
+from storage import Database, LoadedMatch
+from tests.fakes.telegram_bot_api import BOT_ID, BOT_USERNAME, Call, FakeBotApi, FakeRequest
+from tests.seeds import fixed_seeds
+from tests.telegram_app.conftest import ANNA, GROUP, Harness, settings, unlimited
+
+BOT_NOTE = re.compile(r"Gammon rolled (\d)-(\d) and played \S")
+ANNA_BOARD = '<a href="tg://user?id=11">Anna</a>\nAnna to play '
+
+
+@pytest.fixture
+async def telegram(tmp_path: Path) -> AsyncIterator[Harness]:
+    """The adapter logged in as the bot (so the core knows its account), the engine in
+    threads, no board pictures (the analysis picture is drawn all the same)."""
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    await database.migrate()
+    core = Core(
+        database,
+        render_images=False,
+        server_seeds=fixed_seeds(),
+        computer=Computer(processes=False),
+    )
+    api = FakeBotApi()
+    adapter = TelegramAdapter(
+        core,
+        settings=settings(),
+        request=FakeRequest(api),
+        updates_request=FakeRequest(api),
+        rate_limiter=unlimited(),
+    )
+    await adapter.initialize()
+    await register_commands(adapter.application.bot)
+    try:
+        yield Harness(api, adapter, core)
+    finally:
+        await adapter.application.shutdown()
+        core.computer.close()
+        await database.close()
+
+
+async def active_match(telegram: Harness) -> LoadedMatch | None:
+    chat = await telegram.core.chats.find_chat("telegram", str(GROUP))
+    anna = await telegram.core.users.find_user("telegram", "11")
+    assert chat is not None
+    assert anna is not None
+    return await telegram.core.matches.active_match_for(chat.id, anna.id)
+
+
+def texts(calls: list[Call]) -> list[str]:
+    """What the bot wrote in the group with these calls: message texts and photo captions
+    (not the private notifications Anna gets in her own chat with the bot)."""
+    return [
+        str(call.params.get("text", call.params.get("caption", "")))
+        for call in calls
+        if call.method in ("sendMessage", "sendPhoto", "editMessageText")
+        and call.params["chat_id"] == GROUP
+    ]
+
+
+async def test_the_bot_runs_as_its_own_account_and_play_is_in_the_menu(
+    telegram: Harness,
+) -> None:
+    account = await telegram.core.bots.of("telegram")
+    assert (account.platform_user_id, account.display_name) == (str(BOT_ID), "Gammon")
+    assert account.is_bot
+    for language in ("", "de"):
+        names = [command["command"] for command in telegram.api.commands[language]]
+        assert {"play", "hint", "analysis"} <= set(names)
+
+
+async def test_a_whole_match_against_the_bot_then_its_analysis(telegram: Harness) -> None:
+    calls = await telegram.say(ANNA, GROUP, "/play 1 expert")
+    written = texts(calls)
+    assert written[0].startswith("Match 1: Anna vs Gammon (expert), 1-point match")
+    seed = hashlib.sha256(b"seed-0").hexdigest()  # the first of the fixed server seeds
+    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in written[0]  # its commitment
+    rng = random.Random(15)
+    bot_turns = 0
+    for _turn in range(200):
+        loaded = await active_match(telegram)
+        if loaded is None:
+            break
+        # The bot has answered already: the match waits for Anna (seat 0), and the last thing
+        # the bot wrote is her board.
+        assert (loaded.state.phase, loaded.state.turn) == (Phase.MOVING, 0)
+        assert written[-1].startswith(ANNA_BOARD), written[-1]
+        play = rng.choice(loaded.state.legal_plays())
+        calls = await telegram.say(ANNA, GROUP, f"/move {play}")
+        written = texts(calls)
+        notes = [index for index, text in enumerate(written) if BOT_NOTE.search(text)]
+        if notes:
+            bot_turns += 1
+            assert len(written) > notes[-1] + 1  # its board follows, in the same answer
+    else:
+        raise AssertionError("the match did not end")
+    assert bot_turns >= 2
+    end = written[-1]
+    assert end.startswith('<a href="tg://user?id=11">Anna</a>\nMatch over: ')
+    assert f"tg://user?id={BOT_ID}" not in end  # the bot does not mention itself
+    assert seed in end
+    assert not any(call.params.get("chat_id") == BOT_ID for call in telegram.api.calls)
+
+    before = len(telegram.api.calls)
+    await telegram.adapter.deliver(await telegram.core.analyst.work())
+    delivered = telegram.api.calls[before:]
+    photos = [call for call in delivered if call.method == "sendPhoto"]
+    assert len(photos) == 1
+    assert photos[0].params["chat_id"] == GROUP
+    assert photos[0].files["photo"].startswith(b"\x89PNG")
+    assert any(text.startswith("Analysis of match 1") for text in texts(delivered))
+    (document,) = [call for call in delivered if call.method == "sendDocument"]
+    assert document.files["document"].startswith(b"Analysis of match 1")
+
+
+async def test_challenging_the_bot_by_its_username_starts_a_match_against_it(
+    telegram: Harness,
+) -> None:
+    calls = await telegram.say(ANNA, GROUP, f"/challenge @{BOT_USERNAME} 1")
+    assert texts(calls)[0].startswith("Match 1: Anna vs Gammon (expert), 1-point match")
+    loaded = await active_match(telegram)
+    assert loaded is not None
+    assert loaded.info.bot_level == "expert"
+
+
+async def test_a_text_mention_of_the_bot_challenges_it_too(telegram: Harness) -> None:
+    """A mention by name (a text mention: the bot's user attached to the entity)."""
+    api = telegram.api
+    update = api.text(ANNA, GROUP, "/challenge Gammon 1")
+    gammon = {"id": BOT_ID, "is_bot": True, "first_name": "Gammon", "username": BOT_USERNAME}
+    entity = {"type": "text_mention", "offset": 11, "length": 6, "user": gammon}
+    update["message"]["entities"].append(entity)
+    before = len(api.calls)
+    bot = telegram.adapter.application.bot
+    await telegram.adapter.application.process_update(Update.de_json(update, bot))
+    assert texts(api.calls[before:])[0].startswith("Match 1: Anna vs Gammon (expert)")
