@@ -5,8 +5,10 @@ so that a long analysis never delays anyone's move."""
 from __future__ import annotations
 
 import os
+from contextlib import AbstractAsyncContextManager, nullcontext
 from typing import Any
 
+from bot.core.admission import Admission
 from engine import tasks
 from engine.api import Decision, Hint, Level, Situation
 from engine.pool import EnginePool
@@ -25,16 +27,22 @@ class Computer:
         cores = os.cpu_count() or 1
         self._moves = EnginePool(move_workers or max(1, cores - 1), processes=processes)
         self._analysis = EnginePool(1, niceness=ANALYSIS_NICENESS, processes=processes)
+        self.admission: Admission | None = None  # the core's: a request waiting steps aside
 
     async def warm_up(self) -> None:
         """Load the engine in the decision workers before the first player waits for it."""
         await self._moves.call(tasks.warm_up)
 
     async def decide(self, state: MatchState, seat: int, level: Level, seed: int) -> Decision:
-        return await self._moves.call(tasks.decide, tasks.portable(state), seat, level, seed)
+        async with self._aside():
+            return await self._moves.call(tasks.decide, tasks.portable(state), seat, level, seed)
 
     async def hint(self, situation: Situation, dice: tuple[int, int] | None, level: Level) -> Hint:
-        return await self._moves.call(tasks.hint, situation, dice, level)
+        async with self._aside():
+            return await self._moves.call(tasks.hint, situation, dice, level)
+
+    def _aside(self) -> AbstractAsyncContextManager[None]:
+        return nullcontext() if self.admission is None else self.admission.aside()
 
     async def analyse(
         self,

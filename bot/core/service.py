@@ -9,13 +9,13 @@ made it. Every change of a match goes through the :class:`MatchDriver`.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 
 from bot.core import registry
+from bot.core.admission import Admission
 from bot.core.advice import AdviceService
 from bot.core.analyst import Analyst
 from bot.core.bot_accounts import BotAccounts
@@ -89,7 +89,8 @@ class Core:
         self.painter = shared_painter()
         self.computer = computer or Computer()
         self.bots = BotAccounts(self.users)
-        self._admission = asyncio.Semaphore(REQUESTS_AT_ONCE)
+        self.admission = Admission(REQUESTS_AT_ONCE)
+        self.computer.admission = self.admission  # engine waits give the place away
         self._pending = 0  # requests being answered or waiting for their turn
         names = PlayerNames(self.users)
         pictures = BoardPictures(self.painter, render_images)
@@ -184,7 +185,7 @@ class Core:
         at anything else: bounding them bounds how long the adapters' network work waits."""
         self._pending += 1
         try:
-            async with self._admission:
+            async with self.admission.place():
                 return await self._handle(request)
         finally:
             self._pending -= 1
