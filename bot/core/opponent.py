@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import zlib
 from dataclasses import dataclass
+from functools import partial
 
 from bot.core.automatic import follow_up
 from bot.core.computer import Computer
@@ -22,19 +23,9 @@ from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.people import PlayerNames
 from bot.core.presenter import Presenter
 from bot.core.time_source import TimeSource
-from engine.api import DEFAULT_LEVEL, Decision, Level
-from gammon.actions import (
-    AcceptResignation,
-    Action,
-    Beaver,
-    Double,
-    Drop,
-    Move,
-    RejectResignation,
-    Roll,
-    Take,
-)
-from gammon.flow import MatchState, Roller, Step, plan
+from engine.acting import action_for
+from engine.api import DEFAULT_LEVEL, Level
+from gammon.flow import Step, plan
 from storage import (
     ChatRepository,
     ConflictError,
@@ -57,27 +48,6 @@ def bot_seat(players: tuple[UserRecord, UserRecord]) -> int | None:
         if player.is_bot:
             return seat
     return None
-
-
-def _action(decision: Decision, state: MatchState, seat: int, roller: Roller) -> Action:
-    match decision.action:
-        case "roll":
-            return Roll(seat, roller(state.dice_events))
-        case "double":
-            return Double(seat)
-        case "take":
-            return Take(seat)
-        case "drop":
-            return Drop(seat)
-        case "beaver":
-            return Beaver(seat)
-        case "accept":
-            return AcceptResignation(seat)
-        case "reject":
-            return RejectResignation(seat)
-        case "move" if decision.play is not None:
-            return Move(seat, decision.play)
-    raise ValueError(f"the engine answered {decision!r}")
 
 
 @dataclass(frozen=True)
@@ -132,7 +102,8 @@ class ComputerOpponent:
                 break
             seed = zlib.crc32(f"{loaded.info.id}:{loaded.info.version}:{count}".encode())
             decision = await self.computer.decide(state, seat, level, seed)
-            planned = plan(state, _action(decision, state, seat, roller), follow, roller)
+            action = action_for(state, decision, seat, partial(roller, state.dice_events))
+            planned = plan(state, action, follow, roller)
             steps += planned
             state = planned[-1].after
         return steps
