@@ -23,38 +23,14 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo, and benchmarks/
 
-from bot.core.model import Actor, ChatRef, Request
+from benchmarks.chat_player import PLATFORM, Player
+from bot.core.model import ChatRef
 from bot.core.service import Core
 from bot.runtime import freeze_startup_objects
 from gammon.flow import Phase
 from storage import Database
-
-PLATFORM = "bench"
-
-
-class Player:
-    def __init__(self, core: Core, chat: ChatRef, name: str) -> None:
-        self.core = core
-        self.chat = chat
-        self.actor = Actor(PLATFORM, name, name.title())
-        self.events = 0
-
-    async def say(self, command: str, argument: str = "", mention: str | None = None) -> float:
-        self.events += 1
-        mentions = (Actor(PLATFORM, mention, mention.title()),) if mention else ()
-        request = Request(
-            self.actor,
-            self.chat,
-            command=command,
-            argument=argument,
-            event_id=f"{self.actor.user_id}-{self.events}",
-            mentions=mentions,
-        )
-        started = time.perf_counter()
-        await self.core.handle(request)
-        return (time.perf_counter() - started) * 1000
 
 
 async def start_match(

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import random
 import re
 import shlex
 import subprocess
@@ -23,7 +24,11 @@ from PIL import Image
 
 from bot.core.model import ChatRef
 from bot.core.service import Core
+from gammon.actions import Move, OpeningRoll, Roll
 from gammon.fair_dice import commitment
+from gammon.flow import Phase, advance, apply, new_match
+from gammon.mat_format import export_mat
+from gammon.match_rules import MatchRules
 from storage import Database
 from tests.bot.scripted import PLATFORM, Room, play_to_the_end
 
@@ -254,3 +259,37 @@ def test_the_render_examples_write_pictures(tmp_path: Path) -> None:
         with Image.open(tmp_path / output) as picture:
             assert picture.format == "PNG"
             assert picture.width == 960  # the default size
+
+
+def _random_one_point_match() -> str:
+    """A finished 1-point match of random legal plays, as a .mat file."""
+    rng = random.Random(4)
+    state = new_match(MatchRules(length=1))
+    while state.phase is not Phase.FINISHED:
+        if state.phase is Phase.OPENING:
+            state = apply(state, OpeningRoll((rng.randint(1, 6), rng.randint(1, 6))))
+        elif state.phase is Phase.ROLLING:
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            state, _recorded = advance(state, Roll(state.player_on_roll, dice))
+        else:
+            play = rng.choice(state.legal_plays())
+            state, _recorded = advance(state, Move(state.player_on_roll, str(play)))
+    return export_mat(state, ["Anna", "Bob"])
+
+
+def test_the_hint_and_analyse_examples_print_json(tmp_path: Path) -> None:
+    block = readme_block("Playing the bot", "sh", "gammonbot hint")
+    commands = [parse_command(line) for line in block.lines if line.strip()]
+    assert [command.arguments[0] for command in commands] == ["hint", "hint", "analyse"]
+    (tmp_path / "match.mat").write_text(_random_one_point_match(), encoding="utf-8")
+    plays, cube, analysis = (
+        json.loads(gammonbot(command, tmp_path).stdout) for command in commands
+    )
+    assert plays["kind"] == "plays"
+    assert plays["dice"] == [3, 1]
+    assert plays["plays"][0]["notation"] == "8/5 6/5"  # the textbook 3-1
+    assert len(plays["plays"]) == 3
+    assert cube["kind"] == "cube"
+    assert cube["cube"]["action"] == "No double, take"  # the opening position
+    assert [player["name"] for player in analysis["players"]] == ["Anna", "Bob"]
+    assert analysis["decisions"]
