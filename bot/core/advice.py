@@ -11,8 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.records import analysis_from_json
-
 from bot.core.analysis_view import analysis_picture, analysis_text
 from bot.core.computer import Computer
 from bot.core.context import Context, Gettext
@@ -20,6 +18,7 @@ from bot.core.hint_text import hint_text
 from bot.core.match_finder import MatchFinder
 from bot.core.model import Attachment, Message
 from engine.api import Level, Situation
+from engine.records import analysis_from_json
 from gammon.flow import MatchState, Phase
 from gammon.position import Variant
 from storage import (
