@@ -2,8 +2,9 @@
 
 Neural-net evaluation is CPU work that holds the interpreter for milliseconds to seconds; done
 on the event loop it would stall every chat. :class:`EnginePool` hands a call to a worker
-process and awaits the answer. Workers start with ``forkserver`` (a fork of a process that
-runs threads and an event loop is unsafe), load the engine once and keep it. A pool can run
+process and awaits the answer. Workers start with ``spawn`` (a fork of a process that runs
+threads and an event loop is unsafe; and a spawned worker's parent is the bot itself, so it
+can watch it), load the engine once and keep it. A pool can run
 its workers at a lower priority (``niceness``), so that a long analysis yields the cores to
 the bot's own moves.
 """
@@ -25,18 +26,30 @@ def _ready() -> None:
     """A first task, to have the workers running."""
 
 
-def _lower_priority(niceness: int) -> None:
+def _prepare_worker(niceness: int, on_start: Callable[[], None] | None) -> None:
     if niceness:
         os.nice(niceness)
+    if on_start is not None:
+        on_start()
 
 
 class EnginePool:
     """``workers`` processes (``processes=False``: threads of this process, for tests)."""
 
-    def __init__(self, workers: int = 1, *, niceness: int = 0, processes: bool = True) -> None:
+    def __init__(
+        self,
+        workers: int = 1,
+        *,
+        niceness: int = 0,
+        processes: bool = True,
+        on_start: Callable[[], None] | None = None,
+    ) -> None:
+        """``on_start`` runs first in every worker process (picklable: a module's function,
+        or a ``functools.partial`` of one)."""
         self._workers = max(1, workers)
         self._niceness = niceness
         self._processes = processes
+        self._on_start = on_start
         self._executor: Executor | None = None
         self._starting = asyncio.Lock()
 
@@ -45,9 +58,9 @@ class EnginePool:
             if self._processes:
                 self._executor = ProcessPoolExecutor(
                     self._workers,
-                    mp_context=multiprocessing.get_context("forkserver"),
-                    initializer=_lower_priority,
-                    initargs=(self._niceness,),
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_prepare_worker,
+                    initargs=(self._niceness, self._on_start),
                 )
             else:
                 self._executor = ThreadPoolExecutor(self._workers, "engine")
@@ -81,6 +94,8 @@ class EnginePool:
         raise AssertionError("unreachable")
 
     def close(self) -> None:
+        """Stop the workers: queued calls are cancelled, a running one is finished first (a
+        decision takes milliseconds, an analysis seconds), so no process is left behind."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import os
 from contextlib import AbstractAsyncContextManager, nullcontext
+from functools import partial
 from typing import Any
 
 from bot.core.admission import Admission
+from bot.core.painter import watch_parent
 from engine import tasks
 from engine.api import Decision, Hint, Level, Situation
 from engine.pool import EnginePool
@@ -25,12 +27,20 @@ class Computer:
 
     def __init__(self, *, processes: bool = True, move_workers: int | None = None) -> None:
         cores = os.cpu_count() or 1
-        self._moves = EnginePool(move_workers or max(1, cores - 1), processes=processes)
-        self._analysis = EnginePool(1, niceness=ANALYSIS_NICENESS, processes=processes)
+        # A worker exits when the bot is gone (killed: it cannot stop them), like the painter's.
+        orphaned = partial(watch_parent, os.getpid())
+        workers = move_workers or max(1, cores - 1)
+        self._moves = EnginePool(workers, processes=processes, on_start=orphaned)
+        self._analysis = EnginePool(
+            1, niceness=ANALYSIS_NICENESS, processes=processes, on_start=orphaned
+        )
         self.admission: Admission | None = None  # the core's: a request waiting steps aside
 
     async def warm_up(self) -> None:
-        """Load the engine in the decision workers before the first player waits for it."""
+        """Start every worker and load the engine in the decision workers, before anyone
+        waits for them (starting a process costs the bot's process a moment: at start, not
+        while people play)."""
+        await self._analysis.start()
         await self._moves.call(tasks.warm_up)
 
     async def decide(self, state: MatchState, seat: int, level: Level, seed: int) -> Decision:

@@ -37,11 +37,11 @@ def _start_worker(parent: int) -> None:
     Ctrl-C reaches every process of the terminal's group: the bot stops its workers itself
     (:meth:`Painter.close`), so a worker ignores SIGINT instead of dying with a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _watch_parent(parent)
+    watch_parent(parent)
     _warm_up()
 
 
-def _watch_parent(parent: int, every: float = PARENT_CHECK_SECONDS) -> None:
+def watch_parent(parent: int, every: float = PARENT_CHECK_SECONDS) -> None:
     """Exit this process soon after ``parent`` (its parent's pid) has died.
 
     A daemon thread compares ``os.getppid()`` with ``parent`` every ``every`` seconds: a dead
@@ -120,7 +120,7 @@ class Painter:
 
     def close(self) -> None:
         """Stop the workers and wait for them; a killed bot's workers stop by themselves (see
-        :func:`_watch_parent`)."""
+        :func:`watch_parent`)."""
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None

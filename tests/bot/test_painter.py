@@ -9,7 +9,7 @@ import signal
 import time
 from functools import partial
 
-from bot.core.painter import Painter, _watch_parent
+from bot.core.painter import Painter, watch_parent
 from rendering import BoardView, render_board
 
 VIEW = BoardView.from_ids("4HPwATDgc/ABMA", "cAkAAAAAAAAA")
@@ -63,7 +63,7 @@ async def test_ctrl_c_leaves_the_drawing_processes_to_the_bot() -> None:
 
 def watch_and_wait(parent: int) -> None:
     """In a child process: watch ``parent`` closely, then idle as a drawing process does."""
-    _watch_parent(parent, every=0.01)
+    watch_parent(parent, every=0.01)
     time.sleep(30)
 
 
