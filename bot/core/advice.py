@@ -11,12 +11,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.core.analysis_view import analysis_picture, analysis_text
+from bot.core.analyst import analysis_message
 from bot.core.computer import Computer
 from bot.core.context import Context, Gettext
 from bot.core.hint_text import hint_text
 from bot.core.match_finder import MatchFinder
-from bot.core.model import Attachment, Message
+from bot.core.model import Message
+from bot.core.painter import Painter
 from engine.api import Level, Situation
 from engine.records import analysis_from_json
 from gammon.flow import MatchState, Phase
@@ -39,6 +40,7 @@ class AdviceService:
     matches: MatchRepository
     analyses: AnalysisRepository
     computer: Computer
+    painter: Painter
 
     async def hint(self, context: Context, _argument: str) -> list[Message]:
         _ = context._
@@ -112,15 +114,8 @@ class AdviceService:
         if record.status is AnalysisStatus.FAILED or record.result is None:
             return context.refuse(_("Match {id} could not be analysed.").format(id=info.id))
         analysis = analysis_from_json(record.result)
-        text = analysis_text(_, info.id, analysis)
-        return [
-            Message(
-                context.request.chat,
-                text,
-                image=analysis_picture(_, info.id, analysis),
-                attachments=(Attachment(f"match-{info.id}-analysis.txt", text.encode()),),
-            )
-        ]
+        chat = context.request.chat
+        return [await analysis_message(self.painter, chat, context.locale, info.id, analysis)]
 
     async def _visible(self, context: Context, match_id: int) -> MatchInfo | None:
         """The match if the caller may see it here: it was played in this chat, or they

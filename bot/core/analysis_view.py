@@ -3,8 +3,11 @@ flow (player 0's chance to win the game after every decision, the largest errors
 
 from __future__ import annotations
 
+from functools import partial
+
 from bot.core import texts
 from bot.core.context import Gettext
+from bot.core.painter import Drawing
 from engine.api import AnalysedDecision, DecisionKind, MatchAnalysis, PlayerAnalysis
 from rendering import ChartError, ChartLabels, draw_analysis_chart
 
@@ -81,7 +84,9 @@ def analysis_text(_: Gettext, match_id: int, analysis: MatchAnalysis) -> str:
     return "\n".join(lines)
 
 
-def analysis_picture(_: Gettext, match_id: int, analysis: MatchAnalysis) -> bytes:
+def analysis_picture(_: Gettext, match_id: int, analysis: MatchAnalysis) -> Drawing:
+    """The picture's drawing, for the painter's process: drawing it here would hold the
+    event loop for tens of milliseconds."""
     decisions = analysis.decisions
     starts = [
         index
@@ -103,6 +108,11 @@ def analysis_picture(_: Gettext, match_id: int, analysis: MatchAnalysis) -> byte
         x_axis=_("decisions"),
         game=_("Game {number}"),
     )
-    return draw_analysis_chart(
-        [decision.win_chance for decision in decisions], starts, errors, names, labels
+    return partial(
+        draw_analysis_chart,
+        [decision.win_chance for decision in decisions],
+        starts,
+        errors,
+        names,
+        labels,
     )

@@ -11,16 +11,16 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from engine.records import analysis_from_json
-
 from bot.core.analysis_view import analysis_picture, analysis_text
 from bot.core.computer import Computer
 from bot.core.i18n import resolve_locale, translator
 from bot.core.model import Attachment, ChatRef, Message
+from bot.core.painter import Painter
 from bot.core.people import PlayerNames
 from bot.core.time_source import TimeSource
 from engine.api import MatchAnalysis
 from engine.levels import ANALYSIS_LEVEL
+from engine.records import analysis_from_json
 from storage import AnalysisRepository, ChatRepository, MatchRepository
 
 logger = logging.getLogger(__name__)
@@ -33,6 +33,7 @@ class Analyst:
     chats: ChatRepository
     names: PlayerNames
     computer: Computer
+    painter: Painter
     time: TimeSource
 
     async def start(self) -> None:
@@ -71,19 +72,19 @@ class Analyst:
         chat = await self.chats.get_chat(info.chat_id)
         locale = resolve_locale(chat=chat)
         where = ChatRef(chat.platform, chat.platform_chat_id, locale=locale)
-        return [analysis_message(where, locale, match_id, analysis)]
+        return [await analysis_message(self.painter, where, locale, match_id, analysis)]
 
 
-def analysis_message(
-    where: ChatRef, locale: str, match_id: int, analysis: MatchAnalysis
+async def analysis_message(
+    painter: Painter, where: ChatRef, locale: str, match_id: int, analysis: MatchAnalysis
 ) -> Message:
-    """The text, the picture and the analysis as a text file to keep."""
+    """The text, the picture (drawn by the painter) and the text as a file to keep."""
     _ = translator(locale).gettext
     text = analysis_text(_, match_id, analysis)
     return Message(
         where,
         text,
-        image=analysis_picture(_, match_id, analysis),
+        image=await painter.paint(analysis_picture(_, match_id, analysis)),
         attachments=(Attachment(f"match-{match_id}-analysis.txt", text.encode()),),
         locale=locale,
     )

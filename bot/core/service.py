@@ -143,9 +143,11 @@ class Core:
         )
         self.settings = SettingsService(self.users, self.chats, self.time)
         self.analyses = AnalysisRepository(database)
-        self.advice = AdviceService(finder, self.matches, self.analyses, self.computer)
+        self.advice = AdviceService(
+            finder, self.matches, self.analyses, self.computer, self.painter
+        )
         self.analyst = Analyst(
-            self.analyses, self.matches, self.chats, names, self.computer, self.time
+            self.analyses, self.matches, self.chats, names, self.computer, self.painter, self.time
         )
         self.suggestions = MoveSuggestions(self.users, self.chats, self.matches)
         self.links = ChallengeLinks(self.challenges, self.chats, self.handle)

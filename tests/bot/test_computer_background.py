@@ -114,6 +114,8 @@ async def test_an_analysis_in_the_worker_process_never_stalls_the_event_loop(
     assert record.status is AnalysisStatus.PENDING
     processes = Computer(processes=True, move_workers=1)
     analysing = Core(database, render_images=False, computer=processes)
+    await processes.warm_up()  # as the host does at start
+    await analysing.painter.start()
     stalls: list[float] = []
     done = asyncio.Event()
 
