@@ -189,10 +189,10 @@ def test_a_series_survives_mat_export_and_import() -> None:
         assert essentials(replay(imported_rules, actions)) == essentials(state)
 
 
-def test_thousands_of_random_games_finish_within_the_rules() -> None:
+def test_a_thousand_random_games_finish_within_the_rules() -> None:
     rng = random.Random(29112026)
     games = 0
-    for game in range(2000):
+    for game in range(1000):
         check_blocks = game % 4 == 0  # the plain block check is slow: every fourth game
         position = Position.start(Variant.LONG_NARDY)
         for _ply in range(2000):
@@ -220,4 +220,4 @@ def test_thousands_of_random_games_finish_within_the_rules() -> None:
             position = play.result
         else:
             raise AssertionError("a game did not finish in 2000 plies")
-    assert games == 2000
+    assert games == 1000

@@ -8,7 +8,7 @@ from gammon.flow import Phase, replay
 from gammon.match_rules import MatchRules
 from tests.gammon.selfplay import play_random_match
 
-GAMES = 2000
+GAMES = 1000
 
 
 def test_random_matches_and_money_sessions_stay_consistent() -> None:
