@@ -138,6 +138,13 @@ def test_the_evaluation_prefers_the_side_ahead() -> None:
     assert even.equity == pytest.approx(2 * even.win - 1 + even.mars_win - even.mars_loss)
 
 
+def test_no_mars_chances_when_mars_is_off() -> None:
+    start = Position.start(NARDY)
+    chances = estimate(start.player, start.opponent, mars=False)
+    assert chances.mars_win == chances.mars_loss == 0
+    assert chances.equity == pytest.approx(2 * chances.win - 1)
+
+
 def test_accepts_a_resignation_worth_what_it_expects() -> None:
     state = walk(21, 40)
     resigner = 1 - state.player_on_roll
