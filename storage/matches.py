@@ -16,6 +16,7 @@ export) asks :meth:`MatchRepository.history` or :meth:`MatchRepository.with_hist
 from __future__ import annotations
 
 import logging
+import secrets
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -46,6 +47,14 @@ from storage.schema import (
 logger = logging.getLogger(__name__)
 
 ACTIVE = MatchStatus.ACTIVE
+SLUG_BYTES = 16  # 128 random bits: nobody finds a match's pages by trying addresses
+
+
+def new_slug() -> str:
+    """A fresh unguessable slug for a match's web addresses (22 URL-safe characters)."""
+    return secrets.token_urlsafe(SLUG_BYTES)
+
+
 FINISHED = MatchStatus.FINISHED
 
 # Every column but the secret seed and the snapshot: what match listings read.
@@ -156,6 +165,7 @@ def _info(data: RowMapping) -> MatchInfo:
         finished_at=data["finished_at"],
         bot_level=data["bot_level"],
         hints=bool(data["hints"]),
+        slug=data["slug"] or "",
     )
 
 
@@ -247,6 +257,7 @@ class MatchRepository:
             "finished_at": None,
             "bot_level": bot_level,
             "hints": hints,
+            "slug": new_slug(),
         }
 
         def write(connection: Connection) -> int:
@@ -501,6 +512,13 @@ class MatchRepository:
             matches.c.bot_level.is_not(None),
             matches.c.turn_user_id.in_(sa.select(users.c.id).where(users.c.is_bot)),
         )
+
+    async def find_by_slug(self, slug: str) -> MatchInfo | None:
+        """The match whose web addresses use ``slug``, or None."""
+        if not slug or len(slug) > 32:
+            return None
+        found = await self._infos(matches.c.slug == slug)
+        return found[0] if found else None
 
     async def latest_finished_for(self, chat_id: int, user_id: int) -> MatchInfo | None:
         """The user's newest finished match in this chat."""

@@ -134,6 +134,7 @@ class MatchInfo:
     finished_at: datetime | None
     bot_level: str | None = None  # the bot plays one seat at this level
     hints: bool = False  # /hint is allowed (always in a match against the bot)
+    slug: str = ""  # the unguessable part of its web addresses (/m/<slug>)
 
     def player_index(self, user_id: int) -> int | None:
         if user_id == self.player_ids[0]:

@@ -131,6 +131,9 @@ matches = sa.Table(
     # The bot's level when one player is the bot (it has no seat: see match_seats).
     sa.Column("bot_level", sa.String(16)),
     sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),
+    # The unguessable part of the match's web addresses (/m/<slug>): 128 random bits.
+    sa.Column("slug", sa.String(32)),
+    sa.Index("ux_matches_slug", "slug", unique=True),
     sa.Index("ix_matches_chat_status", "chat_id", "status"),
     sa.Index("ix_matches_player0_status", "player0_id", "status"),
     sa.Index("ix_matches_player1_status", "player1_id", "status"),

@@ -36,7 +36,7 @@ async def test_migrations_build_the_schema_and_are_idempotent(tmp_path: Path) ->
         "match_seats",
         "match_analyses",
     } <= tables
-    assert version == [("0005",)]
+    assert version == [("0006",)]
     assert journal == ("wal",)
 
 
@@ -128,3 +128,44 @@ def test_the_comparison_sees_a_forgotten_migration(migrated: str) -> None:
         "modify_type matches.deadline: DATETIME() -> Integer()",
         "remove_table posted_messages",
     ]
+
+
+def test_matches_of_earlier_revisions_get_distinct_slugs(tmp_path: Path) -> None:
+    """Upgrading from 0005 gives every existing match its own unguessable slug."""
+    from alembic import command
+    from alembic.config import Config
+
+    from storage.database import _MIGRATIONS
+
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = sa.create_engine(url)
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+
+    def upgrade(target: str) -> None:
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, target)
+
+    upgrade("0005")
+    with engine.begin() as connection:
+        # A plain engine leaves SQLite's foreign keys off: the matches need no users here.
+        for match_id in (1, 2, 3):
+            connection.execute(
+                sa.text(
+                    "INSERT INTO matches (id, chat_id, player0_id, player1_id, variant, rules,"
+                    " status, version, dice_commitment, server_seed, client_seed0, client_seed1,"
+                    " board_messages, created_at, updated_at) VALUES (:id, 1, 1, 2, 'backgammon',"
+                    " '{}', 'finished', 0, 'c', 's', 'a', 'b', '{}', '2026-01-01', '2026-01-01')"
+                ),
+                {"id": match_id},
+            )
+    upgrade("head")
+    with engine.connect() as connection:
+        slugs = [row[0] for row in connection.execute(sa.text("SELECT slug FROM matches"))]
+    engine.dispose()
+    assert len(slugs) == 3
+    assert len(set(slugs)) == 3
+    assert all(
+        len(slug) == 22 and slug.replace("-", "").replace("_", "").isalnum() for slug in slugs
+    )
