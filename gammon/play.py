@@ -73,6 +73,11 @@ class Play:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Play is immutable")
 
+    def __reduce__(self) -> tuple[type[Play], tuple[object, ...]]:
+        """Pickled as its constructor's arguments (setting attributes is refused), so plays
+        travel to worker processes, e.g. in the frames of a replay to draw."""
+        return (Play, (self.start, self.dice, self._raw_steps, self.result))
+
     def __str__(self) -> str:
         from gammon.notation import format_play
 

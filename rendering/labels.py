@@ -26,6 +26,16 @@ DEFAULT_LABELS: Final[Mapping[str, str]] = MappingProxyType(
         "played": N_("{name}: {play}"),
         "wins": N_("{name} wins"),
         "player": N_("Player {number}"),
+        # Replays of finished games (rendering/replay.py): one caption per frame.
+        "game": N_("Game {number}"),
+        "starts": N_("{name} starts"),
+        "cannot_move": N_("{name} cannot move"),
+        "takes": N_("{name} takes"),
+        "beavers": N_("{name} beavers to {value}"),
+        "passes": N_("{name} passes"),
+        "resigns": N_("{name} resigns"),
+        "out_of_time": N_("{name} ran out of time"),
+        "draw": N_("Draw"),
     }
 )
 

@@ -217,3 +217,17 @@ def test_a_long_ambiguity_names_five_and_counts_the_rest() -> None:
     assert len(error.value.candidates) == 7
     assert "or 2 more" in str(error.value)
     assert all(str(play).startswith("24/18") for play in error.value.candidates)
+
+
+def test_a_play_survives_pickling_with_its_steps() -> None:
+    """Plays travel to worker processes (replay frames to draw): pickled and back, a play is
+    the same play, steps and notation alike."""
+    import pickle
+
+    position = Position.from_id("4HPwATDgc/ABMA")  # the start, after 3-1 to play
+    play = parse_play("24/21 6/5", position, (3, 1))
+    copy = pickle.loads(pickle.dumps(play))
+    assert copy == play
+    assert copy.steps == play.steps
+    assert str(copy) == "24/21 6/5"
+    assert copy.hits() == play.hits() == 0
