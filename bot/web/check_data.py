@@ -1,0 +1,91 @@
+"""What the dice check page needs to know about a match, and the rolls read from its record.
+
+The page recomputes every roll in the browser, so it needs each dice event in nonce order with
+the dice that were recorded for it. The record holds the dice inside the actions; the game each
+roll belongs to only follows from the rules, so the actions are replayed with
+:func:`gammon.flow.apply` instead of being counted by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gammon.actions import Action, OpeningRoll, Roll
+from gammon.fair_dice import SEED_BYTES
+from gammon.flow import apply, new_match
+from gammon.match_rules import MatchRules
+from gammon.position import Variant
+
+_VARIANTS = frozenset(variant.value for variant in Variant)
+
+
+@dataclass(frozen=True)
+class RecordedRoll:
+    """One dice event of a match: ``nonce`` counts every roll of the match from 0, opening
+    rolls (tied re-rolls included) too. ``player`` is ``None`` for an opening roll, where
+    ``dice[0]`` is player 0's die and ``dice[1]`` player 1's."""
+
+    nonce: int
+    game: int
+    player: int | None
+    opening: bool
+    dice: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class CheckData:
+    """Everything the dice check page shows.
+
+    ``server_seed`` is the hex seed once it may be revealed and ``None`` before: the page shows
+    the seed only when it is given, so the caller decides (normally: when the match is over).
+    ``length`` 0 means money play (single games in long nardy).
+    """
+
+    match_number: int
+    names: tuple[str, str]
+    variant: str
+    length: int
+    commitment: str
+    client_seeds: tuple[str, str]
+    server_seed: str | None
+    finished: bool
+    rolls: tuple[RecordedRoll, ...]
+
+    def __post_init__(self) -> None:
+        if self.variant not in _VARIANTS:
+            raise ValueError(f"variant is one of {sorted(_VARIANTS)}, got {self.variant!r}")
+        if self.server_seed is not None and len(self.server_seed) != 2 * SEED_BYTES:
+            # A wrong length is a caller's mistake; the page itself flags a wrong seed.
+            raise ValueError(f"the server seed is {2 * SEED_BYTES} hex digits")
+
+
+def recorded_rolls(rules: MatchRules, actions: Sequence[Action]) -> tuple[RecordedRoll, ...]:
+    """Every dice event of the record, in order, with the game it belongs to.
+
+    Raises :class:`gammon.flow.ActionError` if the record is not a legal match.
+
+    >>> from gammon.actions import Move
+    >>> record = [OpeningRoll((2, 2)), OpeningRoll((3, 1)), Move(0, "8/5 6/5"), Roll(1, (6, 4))]
+    >>> for roll in recorded_rolls(MatchRules(length=1), record):
+    ...     print(roll.nonce, roll.game, roll.player, roll.opening, roll.dice)
+    0 1 None True (2, 2)
+    1 1 None True (3, 1)
+    2 1 1 False (6, 4)
+    """
+    state = new_match(rules)
+    rolls: list[RecordedRoll] = []
+    for action in actions:
+        if isinstance(action, OpeningRoll | Roll):
+            player = action.player if isinstance(action, Roll) else None
+            rolls.append(
+                RecordedRoll(
+                    nonce=state.dice_events,
+                    game=state.game_number,
+                    player=player,
+                    opening=player is None,
+                    dice=(action.dice[0], action.dice[1]),
+                )
+            )
+        state = apply(state, action)
+    return tuple(rolls)

@@ -1,0 +1,32 @@
+"""The language a page is written in: a gettext callable plus the code for ``<html lang>``.
+
+The pages translate every visible string through this object; the English message ids live in
+:mod:`bot.web.texts`, where Babel finds them (``babel.cfg`` extracts ``bot/**.py`` only, so the
+templates themselves hold no text of their own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.core.i18n import DEFAULT_LOCALE, first_locale, translator
+
+
+class PageText:
+    """Translate with ``text(msgid)`` or ``text.gettext(msgid)``; ``lang`` goes into the page."""
+
+    def __init__(self, gettext: Callable[[str], str], lang: str = DEFAULT_LOCALE) -> None:
+        self.gettext = gettext
+        self.lang = lang
+
+    def __call__(self, message: str) -> str:
+        return self.gettext(message)
+
+    @classmethod
+    def for_locale(cls, locale: str | None) -> PageText:
+        """The bot's own catalog for ``locale`` (``de-AT`` counts as ``de``; unknown: English)."""
+        lang = first_locale(locale)
+        return cls(translator(lang).gettext, lang)
+
+    def __repr__(self) -> str:
+        return f"PageText(lang={self.lang!r})"

@@ -1,0 +1,190 @@
+"""The web pages as pure functions: data in, a :class:`Page` (HTML and its CSP) out.
+
+Every page is self-contained (inline style and script allowed by hash, no outside resource) so
+it works the same served by the bot and saved to disk. Strings come from :mod:`bot.web.texts`
+through the reader's :class:`PageText`; names and seeds are escaped by Jinja's autoescape, and
+data for the scripts goes in a JSON block that no value can break out of.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+from urllib.parse import quote
+
+from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from bot.web import texts
+from bot.web.check_data import CheckData
+from bot.web.columns import RESULT_HEADING, roll_column_css
+from bot.web.page_data import Frame, GameRow, MatchPageData, ReplayPageData
+from bot.web.page_text import PageText
+from bot.web.security import Page, asset, header_policy, meta_policy, script_json
+from gammon.fair_dice import SCHEME, join_client_seeds
+
+__all__ = [
+    "Frame",
+    "GameRow",
+    "MatchPageData",
+    "Page",
+    "PageText",
+    "ReplayPageData",
+    "check_file",
+    "check_page",
+    "match_page",
+    "replay_page",
+]
+
+_ICON_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16">'
+    '<rect x="1" y="1" width="14" height="14" rx="3" fill="#1f6f43"/>'
+    '<g fill="#fff"><circle cx="5" cy="5" r="1.4"/><circle cx="8" cy="8" r="1.4"/>'
+    '<circle cx="11" cy="11" r="1.4"/></g></svg>'
+)
+# A data: icon, so no browser asks the server (or the disk) for /favicon.ico.
+ICON = "data:image/svg+xml," + quote(_ICON_SVG)
+
+
+@cache
+def _environment() -> Environment:
+    return Environment(
+        loader=PackageLoader("bot.web"),
+        autoescape=select_autoescape(["html"]),
+        undefined=StrictUndefined,  # a misspelt name fails the render instead of showing ""
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+
+
+def _render(
+    template: str,
+    text: PageText,
+    *,
+    title: str,
+    styles: tuple[str, ...],
+    scripts: tuple[str, ...],
+    images: str,
+    extra_style: str = "",
+    **context: Any,
+) -> Page:
+    """Render ``template`` with the shared head: the policy allows exactly ``scripts`` (empty
+    when the page runs none) and the concatenated ``styles`` plus ``extra_style`` (rules made
+    for this page; the hash covers whatever the block holds)."""
+    style = "".join(asset(name) for name in styles) + extra_style
+    script = "".join(asset(name) for name in scripts)
+    policy = meta_policy(scripts=[script] if script else [], styles=[style], images=images)
+    html = (
+        _environment()
+        .get_template(template)
+        .render(
+            lang=text.lang,
+            policy=policy,
+            title=title,
+            icon=ICON,
+            style=Markup(style),
+            script=Markup(script),
+            **context,
+        )
+    )
+    return Page(html=html, csp=header_policy(policy))
+
+
+def check_page(data: CheckData, text: PageText) -> Page:
+    """The dice check: seeds, rolls and, once the seed is revealed, the check in the browser.
+
+    While ``data.server_seed`` is ``None`` the page holds no script and no seed: it shows the
+    commitment, the client seeds and the rolls so far.
+
+    The verdict is in ``#summary[data-status]``: ``pending`` while the script works, then
+    ``ok``, ``bad`` (a roll, or the seed against the commitment), ``unavailable`` (no
+    WebCrypto: the page is not in a secure context) or ``error``; ``waiting`` while the seed is
+    secret. Each roll is a ``<tr data-nonce="…" data-status="pending|ok|bad|sealed">``.
+    """
+    revealed = data.server_seed is not None
+    fixed = texts.check_texts(text, data.match_number, data.names)
+    page_json = script_json(
+        {
+            "scheme": SCHEME,
+            "commitment": data.commitment,
+            "clientSeeds": list(data.client_seeds),
+            "serverSeed": data.server_seed,
+            "rolls": [[roll.nonce, *roll.dice] for roll in data.rolls],
+            "texts": texts.check_script_texts(text),
+        }
+    )
+    return _render(
+        "check.html",
+        text,
+        title=fixed["title"],
+        styles=("base.css", "check.css"),
+        scripts=("check.js",) if revealed else (),
+        images="data:",
+        extra_style=roll_column_css(fixed, data.rolls),
+        data=data,
+        t=fixed,
+        revealed=revealed,
+        result_heading=RESULT_HEADING,
+        row_status="pending" if revealed else "sealed",
+        scheme=SCHEME,
+        players=texts.players(text, data.names),
+        kind=texts.match_kind(text, data.variant, data.length),
+        client_seed=join_client_seeds(*data.client_seeds),
+        page_json=page_json if revealed else "",
+    )
+
+
+def check_file(data: CheckData, text: PageText) -> bytes:
+    """The check page as a file to download (``match-12-check.html``): it checks offline."""
+    return check_page(data, text).html.encode("utf-8")
+
+
+def match_page(data: MatchPageData, text: PageText) -> Page:
+    """The match overview: players, rules, status, the finished games and the links."""
+    title = texts.match_title(text, data.number, data.names)
+    return _render(
+        "match.html",
+        text,
+        title=title,
+        styles=("base.css",),
+        scripts=(),
+        images="data:",
+        data=data,
+        t=texts.match_texts(text),
+        kind=texts.match_kind(text, data.variant, data.length),
+    )
+
+
+def replay_page(data: ReplayPageData, text: PageText) -> Page:
+    """The replay: one board picture at a time, stepped with buttons, a game selector and keys.
+
+    Pictures come from the server (``img-src 'self'``), so unlike the check page the replay
+    needs the server; the first picture and caption are in the HTML, so it shows something
+    without JavaScript too.
+    """
+    fixed = texts.replay_texts(text, data.number, data.names)
+    start = data.games[0][0] if data.games else None
+    page_json = script_json(
+        {
+            "games": [[[frame.image_url, frame.caption] for frame in game] for game in data.games],
+            "texts": texts.replay_script_texts(text),
+        }
+    )
+    counter = (
+        texts.replay_script_texts(text)["counter"].format(number=1, count=len(data.games[0]))
+        if data.games
+        else ""
+    )
+    return _render(
+        "replay.html",
+        text,
+        title=fixed["title"],
+        styles=("base.css", "replay.css"),
+        scripts=("replay.js",) if start else (),
+        images="'self' data:",
+        t=fixed,
+        start=start,
+        counter=counter,
+        game_labels=[texts.game_label(text, number) for number in range(1, len(data.games) + 1)],
+        page_json=page_json,
+    )

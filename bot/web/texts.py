@@ -1,0 +1,155 @@
+"""Every string the web pages show, as gettext message ids.
+
+The templates only place these strings; Babel extracts them from here (``bot/**.py``). Strings
+the browser script fills in later keep their ``{placeholders}`` and are formatted in the page.
+Each function calls a local ``_``: that name is what Babel looks for.
+"""
+
+from __future__ import annotations
+
+from bot.web.page_text import PageText
+
+
+def match_kind(text: PageText, variant: str, length: int) -> str:
+    """ "5-point match of backgammon", "money game of backgammon", "single games of long nardy"
+    (the same wording, and catalog entries, as the bot's own messages)."""
+    _ = text.gettext
+    game = _("long nardy") if variant == "long_nardy" else _("backgammon")
+    if length:
+        return _("{length}-point match of {game}").format(length=length, game=game)
+    if variant == "long_nardy":
+        return _("single games of {game}").format(game=game)
+    return _("money game of {game}").format(game=game)
+
+
+def players(text: PageText, names: tuple[str, str]) -> str:
+    _ = text.gettext
+    return _("{first} vs {second}").format(first=names[0], second=names[1])
+
+
+def match_title(text: PageText, number: int, names: tuple[str, str]) -> str:
+    _ = text.gettext
+    return _("Match {id}: {first} vs {second}").format(id=number, first=names[0], second=names[1])
+
+
+def check_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str, str]:
+    """The check page's fixed strings."""
+    _ = text.gettext
+    return {
+        "title": _("Dice check of match {id}").format(id=number),
+        "over": _("The match is over."),
+        "playing": _("The match is still being played."),
+        "seeds": _("Seeds"),
+        "scheme": _("Scheme"),
+        "commitment": _("Commitment (SHA-256 of the server seed, published before the match)"),
+        "server_seed": _("Server seed"),
+        "sealed": _("Secret until the match ends."),
+        "digest": _("SHA-256 of the revealed seed, computed by your browser"),
+        "client_seed_0": _("Client seed of {name}").format(name=names[0]),
+        "client_seed_1": _("Client seed of {name}").format(name=names[1]),
+        "joined": _("Client seed of the match (both joined with “|”)"),
+        "pending": _("Checking the dice…"),
+        "noscript": _("This check runs in your browser and needs JavaScript."),
+        "waiting": _(
+            "The server seed is revealed when the match ends; then this page checks every roll."
+        ),
+        "how": _("How the check works"),
+        "how_commit": _(
+            "Before the match the bot drew a secret server seed and published its SHA-256, the "
+            "commitment. Only that seed has this fingerprint, so the bot cannot swap it later."
+        ),
+        "how_client": _(
+            "Each player's client seed was fixed only after the commitment was published, so "
+            "the bot could not pick a server seed that favours anybody."
+        ),
+        "how_roll": _(
+            "Every roll of the match has a number, the nonce, counting from 0; opening rolls "
+            "and their re-rolls count too. Its dice come from HMAC-SHA256 keyed with the server "
+            "seed over the text “client seed:nonce:0”: each byte below 252 gives a die, byte "
+            "mod 6 plus 1, and the first two make the roll. Should fewer than two qualify, "
+            "“:1”, “:2” and so on follow. In an opening roll the first die is the first "
+            "player's."
+        ),
+        "how_browser": _(
+            "When the match is over the seed is revealed, and your browser redoes all of this "
+            "itself with its built-in WebCrypto: nothing is sent anywhere, and the saved page "
+            "works offline."
+        ),
+        "rolls": _("Rolls"),
+        "no_rolls": _("No rolls yet."),
+        "col_number": _("No."),
+        "col_game": _("Game"),
+        "col_player": _("Rolled by"),
+        "col_recorded": _("Recorded"),
+        "col_computed": _("Computed"),
+        "col_result": _("Result"),
+        "opening": _("opening roll: {first}, {second}").format(first=names[0], second=names[1]),
+    }
+
+
+def check_script_texts(text: PageText) -> dict[str, str]:
+    """The strings the check script shows, placeholders left for it to fill."""
+    _ = text.gettext
+    return {
+        "progress": _("Checking… {done} of {count} rolls"),
+        "ok": _("Every roll matches the seeds ({count} checked)."),
+        "bad_one": _(
+            "Roll {number} (nonce {nonce}) does not match: recorded {recorded}, "
+            "the seeds give {computed}."
+        ),
+        "bad_many": _(
+            "{count} rolls do not match the seeds; the first is roll {number} (nonce {nonce})."
+        ),
+        "bad_seed": _(
+            "The revealed server seed does not match the commitment: these dice cannot be trusted."
+        ),
+        "bad_hex": _("The revealed server seed is not 64 hexadecimal digits."),
+        "unavailable": _(
+            "This browser offers no WebCrypto here, so it cannot check the dice: browsers allow "
+            "it only on https pages and in files opened from disk. Save this page and open the "
+            "file, or use the https address."
+        ),
+        "error": _("The check stopped with an error: {error}"),
+    }
+
+
+def match_texts(text: PageText) -> dict[str, str]:
+    _ = text.gettext
+    return {
+        "games": _("Games"),
+        "no_games": _("No game has finished yet."),
+        "col_game": _("Game"),
+        "col_winner": _("Winner"),
+        "col_points": _("Points"),
+        "col_how": _("How it ended"),
+        "col_score": _("Score after"),
+        "replay": _("Replay"),
+        "verify": _("Check the dice"),
+    }
+
+
+def replay_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str, str]:
+    _ = text.gettext
+    return {
+        "title": _("Replay of match {id}: {first} vs {second}").format(
+            id=number, first=names[0], second=names[1]
+        ),
+        "game": _("Game"),
+        "first": _("First position"),
+        "previous": _("Previous position"),
+        "next": _("Next position"),
+        "last": _("Last position"),
+        "keyboard": _("Keys: ← and → step, Home and End jump to the first and the last position."),
+        "nothing": _("Nothing to replay yet."),
+        "noscript": _("Stepping through needs JavaScript; without it you see the first position."),
+    }
+
+
+def replay_script_texts(text: PageText) -> dict[str, str]:
+    _ = text.gettext
+    return {"counter": _("Play {number} of {count}")}
+
+
+def game_label(text: PageText, number: int) -> str:
+    _ = text.gettext
+    return _("Game {number}").format(number=number)

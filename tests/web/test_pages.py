@@ -1,0 +1,181 @@
+"""The pages as HTML: escaping, the policy's hashes, the sealed seed and the translations."""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import hashlib
+import json
+import re
+
+import pytest
+
+from bot.core.i18n import translator
+from bot.web.pages import (
+    Frame,
+    GameRow,
+    MatchPageData,
+    Page,
+    PageText,
+    ReplayPageData,
+    check_file,
+    check_page,
+    match_page,
+    replay_page,
+)
+from tests.web.html_parts import parts
+from tests.web.matches import PlayedMatch, check_data, play_match
+
+HOSTILE = "<script>alert(1)</script>"
+ENGLISH = PageText(str, "en")
+
+
+@pytest.fixture(scope="module")
+def match() -> PlayedMatch:
+    return play_match()
+
+
+def _hash(content: str) -> str:
+    return base64.b64encode(hashlib.sha256(content.encode("utf-8")).digest()).decode()
+
+
+def _sample_pages(match: PlayedMatch) -> dict[str, Page]:
+    game = GameRow(1, "Alice", 2, "gammon", (2, 0))
+    return {
+        "check": check_page(check_data(match), ENGLISH),
+        "sealed": check_page(check_data(match, revealed=False), ENGLISH),
+        "match": match_page(
+            MatchPageData(12, ("Alice", "Bob"), "backgammon", 3, "Over", True, (game,), "/r", "/v"),
+            ENGLISH,
+        ),
+        "replay": replay_page(
+            ReplayPageData(12, ("Alice", "Bob"), ((Frame("/1/0.png", "Start"),),)), ENGLISH
+        ),
+    }
+
+
+def test_the_policy_allows_exactly_the_inline_blocks_by_hash(match: PlayedMatch) -> None:
+    for name, page in _sample_pages(match).items():
+        found = parts(page.html)
+        assert found.meta_policy is not None, name
+        assert page.csp == found.meta_policy + "; frame-ancestors 'none'", name
+        assert "frame-ancestors" not in found.meta_policy  # ignored (and complained of) in meta
+        directives = dict(item.split(" ", 1) for item in found.meta_policy.split("; "))
+        assert directives["default-src"] == "'none'"
+        assert directives["base-uri"] == directives["form-action"] == "'none'"
+        assert len(found.styles) == 1, name
+        assert directives["style-src"] == f"'sha256-{_hash(found.styles[0])}'", name
+        wanted = " ".join(f"'sha256-{_hash(script)}'" for script in found.scripts) or "'none'"
+        assert directives["script-src"] == wanted, name
+        assert "built-in method" not in page.html, name  # a text key that is a dict method
+        for tag, attribute, url in found.urls:  # nothing is loaded from elsewhere
+            assert (tag, attribute) in {("link", "href"), ("img", "src"), ("a", "href")}, name
+            assert url.startswith(("data:", "/")), (name, url)
+    assert len(parts(_sample_pages(match)["check"].html).scripts) == 1
+    assert "img-src 'self' data:" in _sample_pages(match)["replay"].csp
+
+
+def test_a_hostile_name_is_only_ever_escaped(match: PlayedMatch) -> None:
+    data = check_data(match, names=(HOSTILE, "Bob"))
+    html = check_page(data, ENGLISH).html
+    assert HOSTILE not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+    assert HOSTILE in parts(html).text[parts(html).text.index("Client seed of " + HOSTILE)]
+    other = match_page(
+        MatchPageData(1, (HOSTILE, "Bob"), "backgammon", 0, HOSTILE, False, (), None, None), ENGLISH
+    )
+    replay = replay_page(ReplayPageData(1, (HOSTILE, "B"), ((Frame("/a.png", HOSTILE),),)), ENGLISH)
+    for page in (other, replay):
+        assert HOSTILE not in page.html
+        assert len(parts(page.html).scripts) <= 1
+
+
+def test_no_seed_can_close_the_data_block(match: PlayedMatch) -> None:
+    seeds = ("</script><script>alert(1)</script>", "<!--<script> & 🎲|x")
+    data = dataclasses.replace(check_data(match, names=("</script>", "b")), client_seeds=seeds)
+    html = check_page(data, ENGLISH).html
+    found = parts(html)
+    assert html.count("</script>") == 2  # the data block's end and the check script's end
+    block = json.loads(found.data["check-data"])
+    assert block["clientSeeds"] == list(seeds)
+    assert re.search(r"[<>&]", found.data["check-data"]) is None
+    assert block["serverSeed"] == match.dice.server_seed.hex()
+    assert block["rolls"][:2] == [[0, 6, 6], [1, 4, 3]]
+
+
+def test_before_the_end_the_seed_is_nowhere(match: PlayedMatch) -> None:
+    seed = match.dice.server_seed
+    html = check_page(check_data(match, revealed=False), ENGLISH).html
+    for form in (seed.hex(), seed.hex().upper(), base64.b64encode(seed).decode(), str(list(seed))):
+        assert form not in html
+    found = parts(html)
+    assert found.scripts == []
+    assert found.data == {}
+    assert match.dice.commitment in html
+    assert "The server seed is revealed when the match ends" in html
+    assert 'id="summary" data-status="waiting"' in html
+    assert html.count("<tr data-nonce=") == 198
+
+
+def test_the_check_file_is_the_page_in_utf8(match: PlayedMatch) -> None:
+    data = dataclasses.replace(check_data(match), client_seeds=("Grüße 🎲", "b"))
+    assert check_file(data, ENGLISH) == check_page(data, ENGLISH).html.encode("utf-8")
+    assert check_file(data, ENGLISH).startswith(b"<!DOCTYPE html>")
+
+
+def test_the_pages_speak_german() -> None:
+    german = PageText(translator("de").gettext, "de")
+    html = check_page(check_data(play_match()), german).html
+    assert '<html lang="de">' in html
+    assert "Würfelprüfung von Match 12" in html
+    assert "So funktioniert die Prüfung" in html
+    assert "Match bis 3 Punkte" in html
+    block = json.loads(parts(html).data["check-data"])
+    assert block["texts"]["ok"] == "Jeder Wurf passt zu den Seeds ({count} geprüft)."
+    for english in ("How the check works", "Rolled by", "Dice check", "Every roll"):
+        assert english not in html
+    replay = replay_page(ReplayPageData(3, ("A", "B"), ((Frame("/x.png", "x"),),)), german).html
+    assert "Zug 1 von 1" in replay
+    assert "Partie 1" in replay
+    assert PageText.for_locale("de-AT").lang == "de"
+    assert PageText.for_locale("fr").lang == "en"
+
+
+def test_the_match_page_lists_the_games_and_the_links() -> None:
+    games = (
+        GameRow(1, "Alice", 2, "gammon", (2, 0)),
+        GameRow(2, None, 0, "draw", (2, 0)),
+    )
+    data = MatchPageData(
+        7, ("Alice", "Bob"), "long_nardy", 0, "Bob to roll", False, games, "/r", None
+    )
+    html = match_page(data, ENGLISH).html
+    assert "Match 7: Alice vs Bob" in html
+    assert "single games of long nardy" in html
+    assert html.count("<tr data-game=") == 2
+    assert "<td>—</td>" in html
+    assert 'href="/r"' in html
+    assert 'id="verify-link"' not in html
+    empty = match_page(dataclasses.replace(data, games=()), ENGLISH).html
+    assert "No game has finished yet." in empty
+
+
+def test_the_replay_page_starts_at_the_first_frame() -> None:
+    games = (
+        (Frame("/1/0.png", "Start"), Frame("/1/1.png", "31: 8/5 6/5")),
+        (Frame("/2/0.png", "G2"),),
+    )
+    html = replay_page(ReplayPageData(5, ("A", "B"), games), ENGLISH).html
+    assert 'src="/1/0.png"' in html
+    assert "Keys: ← and → step" in html
+    assert "Play 1 of 2" in html
+    assert json.loads(parts(html).data["replay-data"])["games"] == [
+        [["/1/0.png", "Start"], ["/1/1.png", "31: 8/5 6/5"]],
+        [["/2/0.png", "G2"]],
+    ]
+    assert html.count("<option ") == 2
+    nothing = replay_page(ReplayPageData(5, ("A", "B"), ()), ENGLISH).html
+    assert "Nothing to replay yet." in nothing
+    assert parts(nothing).scripts == []
+    with pytest.raises(ValueError, match="at least one frame"):
+        ReplayPageData(5, ("A", "B"), ((),))
