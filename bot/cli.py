@@ -13,7 +13,7 @@ from pydantic import ValidationError
 
 from bot.config import Settings, load_settings
 from bot.console_app.main import run_console
-from bot.hosting import AdapterFactory, StartError, host
+from bot.hosting import AdapterFactory, StartError, WebSettings, host
 from bot.logs import RedactSecrets, configure_logging
 from bot.moves_tool import request_lines, serve
 from engine.api import DEFAULT_LEVEL, Level
@@ -238,7 +238,7 @@ def console() -> None:
     """The local console chat: play by typing NAME: TEXT lines."""
     settings = _settings_or_exit()
     _database_or_exit(settings.database_url)
-    asyncio.run(run_console(settings.database_url, settings.console_image_dir))
+    asyncio.run(run_console(settings.database_url, settings.console_image_dir, _web(settings)))
 
 
 @main.command()
@@ -259,13 +259,20 @@ def run() -> None:
         ]
         configure_logging(secrets)
         try:
-            asyncio.run(host(settings.database_url, factories))
+            asyncio.run(host(settings.database_url, factories, web=_web(settings)))
         except StartError as error:
             click.echo(RedactSecrets(secrets).redact(str(error)), err=True)
             sys.exit(1)
         return
     click.echo("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting the console chat.", err=True)
-    asyncio.run(run_console(settings.database_url, settings.console_image_dir))
+    asyncio.run(run_console(settings.database_url, settings.console_image_dir, _web(settings)))
+
+
+def _web(settings: Settings) -> WebSettings | None:
+    """The web pages' settings, when ``WEB_BASE_URL`` asks for them."""
+    if settings.web_base_url is None:
+        return None
+    return WebSettings(settings.web_base_url, settings.web_host, settings.web_port)
 
 
 def _adapter_factories(settings: Settings) -> list[AdapterFactory]:

@@ -6,6 +6,7 @@ Tokens are never logged: they are ``SecretStr`` values whose ``repr`` hides them
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator
 from pydantic_core import PydanticCustomError
@@ -53,6 +54,14 @@ class Settings(BaseSettings):
     telegram_webhook_secret: SecretStr | None = Field(
         default=None, description="Secret token Telegram sends with every webhook call."
     )
+    web_base_url: str | None = Field(
+        default=None,
+        description="The public address of the bot's web pages (replays, dice checks), e.g. "
+        "https://gammon.example.org; without it no web server runs and the dice check is "
+        "sent as an .html file.",
+    )
+    web_host: str = Field(default="127.0.0.1", description="Address the web pages listen on.")
+    web_port: int = Field(default=8080, ge=1, le=65535, description="Port the web pages listen on.")
     console_image_dir: Path = Field(
         default=Path("boards"), description="Where the console chat writes board pictures."
     )
@@ -67,6 +76,22 @@ class Settings(BaseSettings):
         if problem is not None:
             raise PydanticCustomError("database_url", f"{problem} ({_URL_EXAMPLES})")
         return url
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _a_web_address(cls, url: str | None) -> str | None:
+        """An http(s) address without a trailing slash (links append ``/m/<slug>``); empty
+        means none."""
+        if url is None or not url.strip():
+            return None
+        parsed = urlsplit(url.strip())
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise PydanticCustomError(
+                "web_base_url", "an http or https address, e.g. https://gammon.example.org"
+            )
+        if parsed.query or parsed.fragment:
+            raise PydanticCustomError("web_base_url", "an address without ? or #")
+        return url.strip().rstrip("/")
 
 
 def load_settings() -> Settings:

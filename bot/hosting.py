@@ -11,7 +11,8 @@ import asyncio
 import logging
 import signal
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 from bot.core.analyst import Analyst
 from bot.core.model import Message
@@ -19,6 +20,9 @@ from bot.core.scheduler import Clock
 from bot.core.service import Core
 from bot.runtime import freeze_startup_objects, reclaim_frozen_garbage
 from storage import Database
+
+if TYPE_CHECKING:
+    from bot.web.server import WebServer
 
 logger = logging.getLogger(__name__)
 
@@ -105,23 +109,39 @@ async def keep_analysing(
         await asyncio.sleep(every)
 
 
+@dataclass(frozen=True)
+class WebSettings:
+    """Where the web pages are served (``WEB_HOST``, ``WEB_PORT``) and found (``WEB_BASE_URL``)."""
+
+    base_url: str
+    host: str = "127.0.0.1"
+    port: int = 8080
+
+
 async def host(
     database_url: str,
     factories: Sequence[AdapterFactory],
     stop: asyncio.Event | None = None,
     tick_seconds: float = TICK_SECONDS,
+    web: WebSettings | None = None,
 ) -> None:
-    """Open the database, start every adapter and the clock, and run until ``stop`` is set
-    (by default: until SIGINT or SIGTERM)."""
+    """Open the database, start every adapter, the clock and (given ``web``) the web pages,
+    and run until ``stop`` is set (by default: until SIGINT or SIGTERM)."""
     database = Database(database_url)
     await database.migrate()
-    core = Core(database)
+    core = Core(database, web_base_url=web.base_url if web else None)
     stop = stop or _stop_on_signals()
     started: list[Adapter] = []
     ticking: asyncio.Task[None] | None = None
     analysing: asyncio.Task[None] | None = None
+    pages = web_server(core, web)
     try:
         await core.painter.start()
+        if pages is not None:
+            try:
+                await pages.start()
+            except OSError as error:
+                raise StartError("web", error) from error
         adapters = [factory(core) for factory in factories]
         for adapter in adapters:
             try:
@@ -142,9 +162,21 @@ async def host(
                 task.cancel()
         for adapter in reversed(started):
             await _stop_quietly(adapter)
+        if pages is not None:
+            await pages.stop()
         core.painter.close()  # here, not at interpreter exit: host() may be run again
         core.computer.close()
         await database.close()
+
+
+def web_server(core: Core, web: WebSettings | None) -> WebServer | None:
+    """The web pages' server, imported only when they are served (Jinja2 and the pages
+    would add to every start of the command line otherwise)."""
+    if web is None:
+        return None
+    from bot.web.server import WebServer
+
+    return WebServer(core, web.host, web.port)
 
 
 async def _stop_quietly(adapter: Adapter) -> None:

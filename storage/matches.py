@@ -493,6 +493,17 @@ class MatchRepository:
         )
         return found[-1] if found else None
 
+    async def latest_match_in(self, chat_id: int) -> MatchInfo | None:
+        """The chat's newest match, whoever plays it."""
+        rows = await self.engine.read(
+            sa.select(*_INFO_COLUMNS)
+            .where(matches.c.chat_id == chat_id)
+            .order_by(matches.c.id.desc())
+            .limit(1)
+        )
+        found = rows.first()
+        return None if found is None else _info(found._mapping)
+
     async def active_matches_of(self, user_id: int) -> list[MatchInfo]:
         """Every active match the user plays in, in any chat."""
         return await self._infos(

@@ -1,7 +1,8 @@
 """The console protocol: ``NAME: TEXT`` lines in, bot messages out.
 
 ``alice: /challenge @bob 3`` sends a command as alice (users are created on first use);
-``bob: [Accept]`` presses that button of the latest message showing it; ``#room alice: ...``
+``bob: [Accept]`` presses that button of the latest message showing it (a replay's steps
+also as ``[first]``, ``[back]``, ``[next]``, ``[last]``); ``#room alice: ...``
 speaks in another chat (``#@alice`` is alice's private chat with the bot). The bot itself plays
 as ``gammonbot`` (``alice: /play 1``, or ``alice: /challenge @gammonbot 3``). Each bot message is
 printed with who sees it, its text, its buttons as ``[Label]``, the path of its picture, and
@@ -26,6 +27,8 @@ _NAME = r"[^:\s]{1,32}"
 _LINE = re.compile(rf"^(?:#(?P<chat>\S{{1,64}})\s+)?(?P<name>{_NAME}):\s?(?P<text>.*)$")
 _MENTION = re.compile(rf"@(?P<name>{_NAME})")
 _BUTTON = re.compile(r"^\[(?P<label>[^\]]{1,40})\]$")
+# A replay's step buttons, also by words a keyboard types easily: [next], [back], ...
+_STEP_WORDS = {"first": "⏮", "back": "◀", "next": "▶", "last": "⏭"}
 # Lone surrogates (stdin decoded with surrogateescape) cannot be stored or printed as UTF-8.
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -68,7 +71,8 @@ class ConsoleChat:
         event = f"console-{self.events}"
         button = _BUTTON.match(body)
         if button:
-            token = self.buttons.get(chat.chat_id, {}).get(button.group("label").lower())
+            label = button.group("label").lower()
+            token = self.buttons.get(chat.chat_id, {}).get(_STEP_WORDS.get(label, label))
             if token is None:
                 self.out.write(f"? no [{button.group('label')}] button here\n")
                 return None
@@ -104,6 +108,11 @@ class ConsoleChat:
             for button in message.buttons:
                 remembered[button.label.lower()] = button.token
             self.out.write(" ".join(f"[{button.label}]" for button in message.buttons) + "\n")
+        if message.animation is not None and self.image_dir is not None:
+            self.image_dir.mkdir(parents=True, exist_ok=True)
+            path = self.image_dir / f"replay-{self.images:04d}.gif"
+            path.write_bytes(message.animation)
+            self.out.write(f"(animation: {path})\n")
         if message.image is not None and self.image_dir is not None:
             self.images += 1
             self.image_dir.mkdir(parents=True, exist_ok=True)

@@ -22,7 +22,7 @@ from pathlib import Path
 from bot.console_app.chat import ConsoleChat
 from bot.core.scheduler import Clock
 from bot.core.service import Core
-from bot.hosting import ANALYSIS_SECONDS
+from bot.hosting import ANALYSIS_SECONDS, WebSettings, web_server
 from bot.runtime import freeze_startup_objects
 from storage import Database
 
@@ -130,17 +130,24 @@ async def _next_line(lines: StdinLines, stop: asyncio.Event) -> str:
     return ""
 
 
-async def run_console(database_url: str, image_dir: Path | None) -> None:
+async def run_console(
+    database_url: str, image_dir: Path | None, web: WebSettings | None = None
+) -> None:
     _tolerant_stdout()
     stop = _stop_on_sigterm()
     database = Database(database_url)
     await database.migrate()
-    core = Core(database)
+    core = Core(database, web_base_url=web.base_url if web else None)
+    pages = web_server(core, web)
     try:
         await core.painter.start()
+        if pages is not None:
+            await pages.start()
         freeze_startup_objects()
         await _converse(core, ConsoleChat(core, sys.stdout, image_dir=image_dir), stop)
     finally:
+        if pages is not None:
+            await pages.stop()
         core.painter.close()
         core.computer.close()
         await database.close()

@@ -25,9 +25,7 @@ from gammon.position import Variant
 from storage import (
     AnalysisRepository,
     AnalysisStatus,
-    MatchInfo,
     MatchRepository,
-    NotFoundError,
 )
 
 HINT_LEVEL = Level.WORLD_CLASS
@@ -84,7 +82,7 @@ class AdviceService:
                 return context.refuse(
                     _("Which match? /analysis alone means your last one; or /analysis 12.")
                 )
-            info = await self._visible(context, int(number.group(1)))
+            info = await self.finder.visible(context, int(number.group(1)))
         else:
             info = await self.matches.latest_finished_for(context.chat.id, context.user.id)
         if info is None:
@@ -116,17 +114,6 @@ class AdviceService:
         analysis = analysis_from_json(record.result)
         chat = context.request.chat
         return [await analysis_message(self.painter, chat, context.locale, info.id, analysis)]
-
-    async def _visible(self, context: Context, match_id: int) -> MatchInfo | None:
-        """The match if the caller may see it here: it was played in this chat, or they
-        played it (one chat never sees another chat's match otherwise)."""
-        try:
-            info = await self.matches.match_info(match_id)
-        except NotFoundError:
-            return None
-        if info.chat_id == context.chat.id or info.player_index(context.user.id) is not None:
-            return info
-        return None
 
 
 def _refusal(_: Gettext, state: MatchState, seat: int) -> str | None:

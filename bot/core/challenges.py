@@ -241,6 +241,8 @@ class ChallengeService:
             seed0=seeds[0],
             seed1=seeds[1],
         )
+        page = self.presenter.pages.page_line(_, started.match.info)
+        start = f"{start}\n{page}" if page else start
         messages = [Message(context.request.chat, start, slot=f"challenge:{offer.id}")]
         return messages + await self.presenter.after(context, started, by_player=False)
 

@@ -105,7 +105,8 @@ class ComputerMatches:
             seed0=seeds[0],
             seed1=seeds[1],
         )
-        messages = [Message(context.request.chat, text)]
+        page = self.presenter.pages.page_line(_, info)
+        messages = [Message(context.request.chat, f"{text}\n{page}" if page else text)]
         async with self.locks.hold(info.id):
             shown = await self.presenter.after(context, started, by_player=False)
             answer = await self.opponent.answer(context, started.match)

@@ -109,25 +109,27 @@ class InfoService:
         if loaded is None:
             return context.refuse(_("You have no match in this chat. Start one with /challenge."))
         if loaded.info.status == "active":
-            return context.refuse(
-                _(
-                    "Match {id} is still being played. Its dice commitment is {commitment}; "
-                    "the seed is revealed when the match ends."
-                ).format(id=loaded.info.id, commitment=loaded.info.dice_commitment)
-            )
+            text = _(
+                "Match {id} is still being played. Its dice commitment is {commitment}; "
+                "the seed is revealed when the match ends."
+            ).format(id=loaded.info.id, commitment=loaded.info.dice_commitment)
+            page = self.presenter.pages.page_line(_, loaded.info)
+            return context.refuse(f"{text}\n{page}" if page else text)
         players = await self.names.of(loaded)
         seed = await self.dice.reveal_seed(loaded.info.id)
+        names = [player.display_name for player in players]
         files = await self.presenter.files(
-            loaded, [player.display_name for player in players], seed
+            loaded, names, seed, self.presenter.pages.check_locale(context)
         )
         text = _("The transcript of match {id}. Check it with: gammonbot verify FILE").format(
             id=loaded.info.id
         )
+        text = f"{text}\n{self.presenter.pages.check_line(_, loaded.info)}"
         return [
             Message(
                 context.request.chat,
                 text,
-                attachments=files[:1],
+                attachments=tuple(file for file in files if not file.filename.endswith(".mat")),
                 private_to=context.request.actor.user_id,
             )
         ]

@@ -52,6 +52,17 @@ class MatchFinder:
             )
         return await self.in_chat_of(context, waiting[0]), waiting[0].id
 
+    async def visible(self, context: Context, match_id: int) -> MatchInfo | None:
+        """The match if the caller may see it here: it was played in this chat, or they
+        played it (one chat never sees another chat's match otherwise)."""
+        try:
+            info = await self._matches.match_info(match_id)
+        except NotFoundError:
+            return None
+        if info.chat_id == context.chat.id or info.player_index(context.user.id) is not None:
+            return info
+        return None
+
     async def in_match_chat(self, context: Context, match_id: int) -> Context:
         """A button pressed in a private chat acts in its match's chat, for that match's
         players (anyone else is refused by the usual checks)."""

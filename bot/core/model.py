@@ -68,7 +68,10 @@ class Message:
     only where the platform allows (refusals). ``slot`` names what the message is, e.g.
     ``board:12``: posting a new message in the same slot removes the old one's buttons.
     ``mention`` lists the users to notify; ``notify`` is the part of them who also want a
-    private notification (preference on, private chat known to work)."""
+    private notification (preference on, private chat known to work). ``animation`` is an
+    animated GIF shown inline (a game's replay). ``edit_pressed``: the answer to a button
+    press that replaces the pressed message's picture, text and buttons (a replay stepped
+    forward) instead of posting a new one."""
 
     chat: ChatRef
     text: str
@@ -81,3 +84,5 @@ class Message:
     private_to: str | None = None
     slot: str | None = None
     locale: str | None = None  # the language the text is in ("en", "de"), for adapters' own words
+    animation: bytes | None = None
+    edit_pressed: bool = False

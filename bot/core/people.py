@@ -5,7 +5,7 @@ from __future__ import annotations
 import unicodedata
 
 from bot.core.context import Context
-from storage import LoadedMatch, UserRecord, UserRepository
+from storage import LoadedMatch, MatchInfo, UserRecord, UserRepository
 
 MAX_NAME = 64  # characters of a display name kept
 MAX_ACCOUNT_ID = 64  # a platform account id longer than this is not one
@@ -40,11 +40,17 @@ class PlayerNames:
     async def of(
         self, loaded: LoadedMatch, context: Context | None = None
     ) -> tuple[UserRecord, UserRecord]:
+        return await self.of_info(loaded.info, context)
+
+    async def of_info(
+        self, info: MatchInfo, context: Context | None = None
+    ) -> tuple[UserRecord, UserRecord]:
+        """The players of a match known by its row alone."""
         known = context.known_users if context is not None else {}
         if context is not None:
             known.setdefault(context.user.id, context.user)
         found = []
-        for user_id in loaded.info.player_ids:
+        for user_id in info.player_ids:
             if user_id not in known:
                 known[user_id] = await self._users.get_user(user_id)
             found.append(known[user_id])

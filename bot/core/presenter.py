@@ -10,7 +10,10 @@ from collections.abc import Awaitable, Callable
 
 from bot.core import texts
 from bot.core.context import Context, Gettext, last_play, wants_private_notice
+from bot.core.dice_check import check_attachment
+from bot.core.match_pages import MatchPages
 from bot.core.model import Attachment, Button, ChatRef, Message
+from bot.core.replays import GameAnimations
 from bot.core.tokens import Token, format_token
 from gammon.actions import (
     Beaver,
@@ -28,7 +31,13 @@ from gammon.fair_dice import FairDice, join_client_seeds, transcript
 from gammon.flow import MatchState, Phase, Step
 from gammon.mat_format import export_mat
 from rendering import BoardView, LastPlay
-from storage import Appended, DiceRepository, LoadedMatch, MatchRepository, UserRecord
+from storage import (
+    Appended,
+    DiceRepository,
+    LoadedMatch,
+    MatchRepository,
+    UserRecord,
+)
 
 Draw = Callable[[Context, BoardView, list[str], LastPlay | None, int], Awaitable[bytes | None]]
 Players = Callable[..., Awaitable[tuple[UserRecord, UserRecord]]]
@@ -39,12 +48,20 @@ class Presenter:
     to find the players, the dice (for the seed at the end) and the matches (for the record)."""
 
     def __init__(
-        self, draw: Draw, players: Players, dice: DiceRepository, matches: MatchRepository
+        self,
+        draw: Draw,
+        players: Players,
+        dice: DiceRepository,
+        matches: MatchRepository,
+        animations: GameAnimations,
+        pages: MatchPages,
     ) -> None:
         self._draw = draw
         self._players = players
         self.dice = dice
         self.matches = matches
+        self.animations = animations
+        self.pages = pages
 
     async def after(
         self, context: Context, appended: Appended, by_player: bool = True
@@ -59,6 +76,7 @@ class Presenter:
         names = [player.display_name for player in players]
         messages: list[Message] = []
         last: LastPlay | None = None
+        ended: list[int] = []  # the games that ended, for their replays
         for index, step in enumerate(appended.steps):
             first = step.recorded[0]
             if isinstance(first, Move) and players[first.player].is_bot:
@@ -76,6 +94,10 @@ class Presenter:
                 messages += self.opening_notes(_, chat, step.after, first, names)
             last = last_play(step.before, step.recorded) or last
             messages += self.describe(context, step, names)
+            ended += [result.number for result in step.after.games[len(step.before.games) :]]
+        for number in ended:
+            animation = await self.animations.of_game(context, loaded.info, number, names)
+            messages += [animation] if animation is not None else []
         if loaded.info.status != "active":
             return messages + await self.match_end(context, loaded, last)
         return [*messages, await self.prompt(context, loaded, players, last)]
@@ -256,6 +278,7 @@ class Presenter:
                 "{commitment} published at the start. Check every roll with: gammonbot verify "
                 "transcript.json"
             ).format(seed=seed.hex(), commitment=loaded.info.dice_commitment),
+            self.pages.check_line(_, loaded.info),
         ]
         view = BoardView.from_state(state)
         image = await self._draw(context, view, names, last, winner or 0)
@@ -265,7 +288,7 @@ class Presenter:
                 "\n".join(lines),
                 image=image,
                 board=view,
-                attachments=await self.files(loaded, names, seed),
+                attachments=await self.files(loaded, names, seed, self.pages.check_locale(context)),
                 mention=tuple(player.platform_user_id for player in players if not player.is_bot),
                 notify=wants_private_notice(*players),
                 slot=f"board:{loaded.info.id}",
@@ -273,28 +296,32 @@ class Presenter:
         ]
 
     async def files(
-        self, loaded: LoadedMatch, names: list[str], seed: bytes | None
+        self,
+        loaded: LoadedMatch,
+        names: list[str],
+        seed: bytes | None,
+        check_locale: str | None = None,
     ) -> tuple[Attachment, ...]:
-        """The transcript of the dice (given the revealed ``seed``) and the .mat file. Both need
-        every action, which a loaded state does not carry: they come from the event log."""
+        """The transcript of the dice (given the revealed ``seed``), the check page in the
+        language ``check_locale`` (given one) and the .mat file. They need every action, which
+        a loaded state does not carry: they come from the event log."""
         complete = await self.matches.with_history(loaded)
         # Tens of milliseconds for a long match: not on the event loop's time.
-        return await asyncio.to_thread(self._attachments, complete, names, seed)
+        return await asyncio.to_thread(self._attachments, complete, names, seed, check_locale)
 
     @staticmethod
     def _attachments(
-        loaded: LoadedMatch, names: list[str], seed: bytes | None
+        loaded: LoadedMatch, names: list[str], seed: bytes | None, check_locale: str | None
     ) -> tuple[Attachment, ...]:
         files = []
+        actions = loaded.state.actions
         if seed is not None:
             dice = FairDice(seed, join_client_seeds(*loaded.info.client_seeds))
-            rolls = [
-                action.dice
-                for action in loaded.state.actions
-                if isinstance(action, OpeningRoll | Roll)
-            ]
+            rolls = [action.dice for action in actions if isinstance(action, OpeningRoll | Roll)]
             data = json.dumps(transcript(dice, rolls), indent=1).encode()
             files.append(Attachment(f"match-{loaded.info.id}-transcript.json", data))
+            if check_locale is not None:
+                files.append(check_attachment(loaded.info, names, actions, seed, check_locale))
         if not (loaded.state.rules.is_money and loaded.state.variant.value == "backgammon"):
             mat = export_mat(loaded.state, names).encode()
             files.append(Attachment(f"match-{loaded.info.id}.mat", mat))

@@ -217,6 +217,22 @@ COMMANDS: tuple[Command, ...] = (
         ),
     ),
     Command(
+        "replay",
+        "replay.replay",
+        N_("A game again, play by play"),
+        N_("/replay [match] [game] – a game as an animation and a board to step through"),
+        options=(
+            Option("match", Kind.INTEGER, N_("The match number (default: your last)"), minimum=1),
+            Option(
+                "game",
+                Kind.INTEGER,
+                N_("The game number (default: the last)"),
+                minimum=1,
+                prefix="game",
+            ),
+        ),
+    ),
+    Command(
         "accept",
         "challenges.accept",
         N_("Accept the newest challenge for you"),

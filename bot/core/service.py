@@ -30,6 +30,7 @@ from bot.core.information import InfoService
 from bot.core.links import ChallengeLinks
 from bot.core.locks import MatchLocks
 from bot.core.match_finder import MatchFinder
+from bot.core.match_pages import MatchPages
 from bot.core.model import MAX_TEXT, Actor, ChatRef, Message, Request
 from bot.core.opponent import ComputerOpponent
 from bot.core.painter import shared_painter
@@ -37,10 +38,13 @@ from bot.core.people import MAX_ACCOUNT_ID, PlayerNames, clean_name
 from bot.core.pictures import BoardPictures
 from bot.core.playing import PlayService
 from bot.core.presenter import Presenter
+from bot.core.replaying import ReplayService
+from bot.core.replays import GameAnimations, ReplayFrames, ReplayPictures
 from bot.core.settings import SettingsService
 from bot.core.suggestions import MoveSuggestions
 from bot.core.time_source import TimeSource
 from bot.core.tokens import BadTokenError, parse_token
+from bot.core.web_links import WebLinks
 from gammon.fair_dice import new_server_seed
 from storage import (
     AnalysisRepository,
@@ -77,6 +81,7 @@ class Core:
         server_seeds: Callable[[], bytes] = new_server_seed,
         challenge_limits: ChallengeLimits | None = None,
         computer: Computer | None = None,
+        web_base_url: str | None = None,
     ) -> None:
         self.time = TimeSource(clock) if clock is not None else TimeSource()
         self.users = UserRepository(database)
@@ -92,9 +97,15 @@ class Core:
         self.admission = Admission(REQUESTS_AT_ONCE)
         self.computer.admission = self.admission  # engine waits give the place away
         self._pending = 0  # requests being answered or waiting for their turn
-        names = PlayerNames(self.users)
+        names = self.names = PlayerNames(self.users)
         pictures = BoardPictures(self.painter, render_images)
-        presenter = Presenter(pictures.draw, names.of, self.dice, self.matches)
+        self.links = WebLinks(web_base_url)
+        self.replay_frames = ReplayFrames(self.matches)
+        replay_pictures = self.replay_pictures = ReplayPictures(self.painter, render_images)
+        animations = GameAnimations(self.replay_frames, replay_pictures)
+        presenter = Presenter(
+            pictures.draw, names.of, self.dice, self.matches, animations, MatchPages(self.links)
+        )
         finder = MatchFinder(self.matches, self.chats)
         # Each service gets exactly what it uses, in the order its fields declare (all of
         # different types, so mypy catches a mix-up).
@@ -149,8 +160,11 @@ class Core:
         self.analyst = Analyst(
             self.analyses, self.matches, self.chats, names, self.computer, self.painter, self.time
         )
+        self.replaying = ReplayService(
+            finder, self.matches, names, self.replay_frames, replay_pictures, animations
+        )
         self.suggestions = MoveSuggestions(self.users, self.chats, self.matches)
-        self.links = ChallengeLinks(self.challenges, self.chats, self.handle)
+        self.invitations = ChallengeLinks(self.challenges, self.chats, self.handle)
         # The services the registry's handlers name ("play.roll").
         self._services: dict[str, object] = {
             "challenges": self.challenge_service,
@@ -159,6 +173,7 @@ class Core:
             "settings": self.settings,
             "computer": self.computer_matches,
             "advice": self.advice,
+            "replay": self.replaying,
         }
 
     @property
@@ -211,7 +226,7 @@ class Core:
         self, actor: Actor, private_chat: ChatRef, challenge_id: int, event_id: str
     ) -> list[Message]:
         """Accept a challenge through an invitation link opened in a private chat."""
-        return await self.links.accept(actor, private_chat, challenge_id, event_id)
+        return await self.invitations.accept(actor, private_chat, challenge_id, event_id)
 
     # --- dispatch ------------------------------------------------------------------------
 
@@ -267,6 +282,8 @@ class Core:
             return await self.challenge_service.press(context, token)
         if token.kind == "u":
             return await self.settings.press(context, token)
+        if token.kind == "r":
+            return await self.replaying.press(context, token)
         return await self.play.press(context, token)
 
 

@@ -81,21 +81,30 @@ def game_result_text(_: Gettext, result: GameResult, names: Sequence[str], varia
         return _("{name} wins the match: {other} ran out of time.").format(
             name=winner, other=names[1 - result.winner]
         )
-    if result.reason == "drop":
-        how = _("the double was dropped")
-    elif result.reason == "resign":
-        how = _("resignation")
-    elif variant is Variant.LONG_NARDY:
-        how = _("mars") if result.kind is WinKind.GAMMON else _("oin")
-    elif result.kind is WinKind.BACKGAMMON:
-        how = _("backgammon")
-    elif result.kind is WinKind.GAMMON:
-        how = _("gammon")
-    else:
-        how = _("single game")
     return _("Game {number}: {name} wins {points} ({how}, cube {cube}).").format(
-        number=result.number, name=winner, points=result.points, how=how, cube=result.cube_value
+        number=result.number,
+        name=winner,
+        points=result.points,
+        how=how_game_ended(_, result, variant),
+        cube=result.cube_value,
     )
+
+
+def how_game_ended(_: Gettext, result: GameResult, variant: Variant) -> str:
+    """How a won game ended, in a few words: "gammon", "resignation", ..."""
+    if result.reason == "forfeit":
+        return _("ran out of time")
+    if result.reason == "drop":
+        return _("the double was dropped")
+    if result.reason == "resign":
+        return _("resignation")
+    if variant is Variant.LONG_NARDY:
+        return _("mars") if result.kind is WinKind.GAMMON else _("oin")
+    if result.kind is WinKind.BACKGAMMON:
+        return _("backgammon")
+    if result.kind is WinKind.GAMMON:
+        return _("gammon")
+    return _("single game")
 
 
 def action_refusal(_: Gettext, error: ActionError) -> str:

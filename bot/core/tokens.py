@@ -1,9 +1,10 @@
 """Action tokens: the whole state of a button, in one compact format for every platform.
 
 ``bg1:<verb>:<target>:<version>`` where the target is ``m<id>`` (a match), ``c<id>`` (a
-challenge) or ``u<id>`` (a user's settings) and the version is the match version the button
-was made for, so a stale or repeated press can be recognised. At most 64 bytes (Telegram's
-callback data limit).
+challenge), ``u<id>`` (a user's settings) or ``r<id>`` (a match's replay) and the version is
+the match version the button was made for, so a stale or repeated press can be recognised
+(a replay button carries the frame it shows instead: see :func:`replay_position`). At most
+64 bytes (Telegram's callback data limit).
 
 >>> format_token(Token("take", "m", 12, 40))
 'bg1:take:m12:40'
@@ -47,16 +48,20 @@ class Verb(enum.StrEnum):
     CONFIRM_MOVES = "confirmmoves"
     NOTIFY = "notify"
     THEME = "theme"
+    REPLAY_FIRST = "rfirst"  # the four steps of a replay: distinct verbs, so the four
+    REPLAY_BACK = "rback"  # buttons of one board differ even where two lead to one frame
+    REPLAY_FORWARD = "rnext"
+    REPLAY_LAST = "rlast"
 
 
 VERBS: Final = frozenset(Verb)
-_PATTERN: Final = re.compile(r"^bg1:([a-z0-9]{1,12}):([mcu])([0-9]{1,12}):([0-9]{1,9})$")
+_PATTERN: Final = re.compile(r"^bg1:([a-z0-9]{1,12}):([mcur])([0-9]{1,12}):([0-9]{1,9})$")
 
 
 @dataclass(frozen=True)
 class Token:
     verb: str
-    kind: str  # "m" match, "c" challenge, "u" user settings
+    kind: str  # "m" match, "c" challenge, "u" user settings, "r" a match's replay
     target: int
     version: int
 
@@ -80,3 +85,24 @@ def parse_token(text: object) -> Token:
     if not found or found.group(1) not in VERBS:
         raise BadTokenError("not a token")
     return Token(found.group(1), found.group(2), int(found.group(3)), int(found.group(4)))
+
+
+FRAMES_PER_GAME: Final = 10_000  # more frames than any game has: a game of 10,000 plays
+
+
+def replay_position(game: int, frame: int) -> int:
+    """The number a replay button carries for frame ``frame`` (from 0) of game ``game`` (from 1).
+
+    >>> replay_position(3, 17)
+    30017
+    >>> replay_frame(30017)
+    (3, 17)
+    """
+    if game < 1 or not 0 <= frame < FRAMES_PER_GAME:
+        raise ValueError(f"no replay position for game {game}, frame {frame}")
+    return game * FRAMES_PER_GAME + frame
+
+
+def replay_frame(position: int) -> tuple[int, int]:
+    """The game and frame a replay button's number means (see :func:`replay_position`)."""
+    return divmod(position, FRAMES_PER_GAME)

@@ -60,6 +60,8 @@ def make_files(message: Message) -> list[discord.File]:
     files = []
     if message.image is not None:
         files.append(discord.File(io.BytesIO(message.image), filename=picture_name(message)))
+    if message.animation is not None:  # Discord plays an attached GIF inline
+        files.append(discord.File(io.BytesIO(message.animation), filename="replay.gif"))
     for attachment in message.attachments:
         files.append(discord.File(io.BytesIO(attachment.data), filename=attachment.filename))
     return files[:MAX_FILES]
@@ -181,7 +183,9 @@ class Poster:
         placeholder = thinking
         for message in messages:
             try:
-                if message.private_to is None:
+                if message.edit_pressed and not thinking:
+                    await self._edit_pressed(interaction, message)
+                elif message.private_to is None:
                     await self.publish(message)
                 elif message.private_to == str(interaction.user.id):
                     await self._ephemeral(interaction, message, placeholder)
@@ -203,6 +207,19 @@ class Poster:
                 await interaction.delete_original_response()
             except discord.HTTPException:
                 logger.debug("could not remove the thinking placeholder", exc_info=True)
+
+    async def _edit_pressed(self, interaction: discord.Interaction[Any], message: Message) -> None:
+        """A replay stepped on: the message whose button was pressed shows the next frame
+        (the press was acknowledged as an update of that message)."""
+        view = make_view(message.buttons)
+        await interaction.edit_original_response(
+            content=format_content(message),
+            attachments=make_files(message),
+            view=view,
+            allowed_mentions=NO_MENTIONS,
+        )
+        if view is not None:
+            view.stop()
 
     async def _ephemeral(
         self, interaction: discord.Interaction[Any], message: Message, placeholder: bool

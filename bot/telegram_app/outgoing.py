@@ -110,6 +110,25 @@ class Poster:
             elif origin.message_id is not None:
                 reply_to = origin.message_id
         group = not message.chat.private and chat_id == int(message.chat.chat_id)
+        pressed = origin.pressed_message_id if origin is not None else None
+        # A replay stepped on: the pressed board shows the next frame, in place.
+        if (
+            message.edit_pressed
+            and origin is not None
+            and pressed is not None
+            and await self._edit(
+                origin.chat_id,
+                pressed,
+                html.escape(_clip(message.text, _MAX_BODY), quote=False),
+                message.image,
+                self._keyboard(message, False),
+            )
+        ):
+            origin.touched.add(pressed)
+            return
+        if message.animation is not None:
+            await self._animation(chat_id, message, reply_to)
+            return
         text = await self._text(message, group)
         slot = message.slot or _preview_slot(message)
         keyboard = self._keyboard(message, group)
@@ -275,6 +294,25 @@ class Poster:
             logger.debug("editing message %s in chat %s: %s", message_id, chat_id, error)
             return False
         return True
+
+    async def _animation(self, chat_id: int, message: Message, reply_to: int | None) -> None:
+        """A game's replay: an animated GIF that Telegram plays inline, the text as its
+        caption."""
+        assert message.animation is not None
+        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
+        caption = html.escape(_clip(message.text, MessageLimit.CAPTION_LENGTH), quote=False)
+        animation = message.animation
+        await self._quietly(
+            lambda: self.bot.send_animation(
+                chat_id,
+                animation,
+                caption=caption,
+                parse_mode=ParseMode.HTML,
+                filename="replay.gif",
+                reply_parameters=reply,
+            ),
+            f"sending a replay to chat {chat_id}",
+        )
 
     async def _attachments(self, chat_id: int, message: Message, reply_to: int | None) -> None:
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None

@@ -11,7 +11,10 @@ from pathlib import Path
 
 from bot.console_app.chat import ConsoleChat
 from bot.console_app.main import StdinLines
+from bot.core.service import Core
+from storage import Database
 from tests.bot.scripted import Room
+from tests.seeds import fixed_seeds
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -131,3 +134,32 @@ async def test_input_lines_are_decoded_leniently_across_reads() -> None:
         assert [await lines.readline() for _ in range(3)] == ["b\n", "c\ufffd", ""]
     finally:
         os.close(reading)
+
+
+async def test_a_finished_game_is_replayed_and_stepped_in_the_console(tmp_path: Path) -> None:
+    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    await database.migrate()
+    core = Core(database, server_seeds=fixed_seeds())
+    output = io.StringIO()
+    chat = ConsoleChat(core, output, image_dir=tmp_path / "boards")
+    await chat.line("anna: /challenge @bob 3")
+    await chat.line("bob: [Accept]")
+    loaded = await core.matches.load_match(1)
+    mover = ("anna", "bob")[loaded.state.player_on_roll]
+    other = ("anna", "bob")[1 - loaded.state.player_on_roll]
+    await chat.line(f"{mover}: /move {loaded.state.legal_plays()[0]}")
+    await chat.line(f"{other}: /double")
+    await chat.line(f"{mover}: [Drop]")
+    assert "Game 1 of match 1 (anna vs bob), play by play." in output.getvalue()
+    await chat.line("carol: /replay")
+    await chat.line("carol: [next]")
+    await chat.line("carol: [▶]")
+    await database.close()
+    shown = output.getvalue()
+    assert "Replay of match 1, game 1: 1 of 4" in shown  # the last game that has ended
+    assert "Replay of match 1, game 1: 2 of 4" in shown
+    assert "Replay of match 1, game 1: 3 of 4" in shown  # the double
+    assert "[⏮] [◀] [▶] [⏭]" in shown
+    animations = sorted((tmp_path / "boards").glob("replay-*.gif"))
+    assert len(animations) == 2  # at the end of the game, and for /replay
+    assert animations[0].read_bytes().startswith(b"GIF89a")

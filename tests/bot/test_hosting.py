@@ -5,16 +5,20 @@ from __future__ import annotations
 import asyncio
 import gc
 import multiprocessing
+import socket
 from collections.abc import Iterator, Sequence
 from datetime import timedelta
 from pathlib import Path
 
+import aiohttp
 import pytest
+from pydantic import ValidationError
 
 import bot.runtime as runtime
+from bot.config import Settings
 from bot.core.model import ChatRef, Message
 from bot.core.service import Core
-from bot.hosting import dispatch, host
+from bot.hosting import WebSettings, dispatch, host
 from tests.bot.scripted import Room
 
 
@@ -149,3 +153,44 @@ async def test_the_clock_reclaims_frozen_garbage_only_when_idle(
         assert reclaimed
     finally:
         ticking.cancel()
+
+
+async def test_host_serves_the_web_pages_when_asked_and_stops_them(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'web.db'}"
+    with socket.socket() as probe:  # a free port, for the pages to listen on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    made: list[Recorder] = []
+
+    def factory(core: Core) -> Recorder:
+        made.append(Recorder("test", core))
+        return made[-1]
+
+    stop = asyncio.Event()
+    web = WebSettings("https://gammon.example.org", "127.0.0.1", port)
+    running = asyncio.create_task(host(url, [factory], stop, tick_seconds=60, web=web))
+    while not made or "start" not in made[0].calls:
+        await asyncio.sleep(0.01)
+    room = Room(made[0].core, ChatRef("test", "group"))
+    await room.command("anna", "/challenge @bob 1")
+    started = await room.press("bob", "Accept")
+    slug = (await made[0].core.matches.match_info(1)).slug
+    assert f"https://gammon.example.org/m/{slug}" in started[0].text
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"http://127.0.0.1:{port}/m/{slug}") as response:
+            assert response.status == 200
+            assert "Anna" in await response.text()
+        stop.set()
+        await running
+        with pytest.raises(aiohttp.ClientConnectionError):
+            await session.get(f"http://127.0.0.1:{port}/m/{slug}")
+
+
+def test_the_web_address_is_checked_and_kept_without_its_slash() -> None:
+    assert Settings(_env_file=None, web_base_url="https://g.example.org/").web_base_url == (  # type: ignore[call-arg]
+        "https://g.example.org"
+    )
+    assert Settings(_env_file=None, web_base_url="").web_base_url is None  # type: ignore[call-arg]
+    for wrong in ("ftp://g.example.org", "g.example.org", "https://g.example.org/?x=1"):
+        with pytest.raises(ValidationError, match="web_base_url"):
+            Settings(_env_file=None, web_base_url=wrong)  # type: ignore[call-arg]

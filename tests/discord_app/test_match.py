@@ -145,10 +145,40 @@ async def test_challenge_accept_moves_double_take_resign_end(tmp_path: Path) -> 
                 ANNA,
                 BOB,
             ]
+            # Without web pages, the dice check comes along as a page to open from disk.
+            assert "match-1-check.html" in end.files
+            # The game's replay came before the end: a GIF, which Discord plays inline.
+            replay = next(
+                call for call in bot.fake.calls if is_post(call) and "play by play" in content(call)
+            )
+            assert replay.files["replay.gif"].startswith(b"GIF89a")
+            await _replay_is_stepped_in_place(bot)
         finally:
             await bot.adapter.stop()
             await bot.fake.stop()
             await bot.database.close()
+
+
+async def _replay_is_stepped_in_place(bot: Bot) -> None:
+    """``/replay``: the animation, then a board whose buttons edit that same message."""
+    mark = len(bot.fake.calls)
+    options = [{"name": "match", "type": 4, "value": 1}, {"name": "game", "type": 4, "value": 1}]
+    await bot.fake.slash(CARL, "replay", options)
+    board = await bot.next_post(mark, "Replay of match 1, game 1: 1 of ")
+    assert any(is_post(call) and "replay.gif" in call.files for call in bot.fake.calls[mark:])
+    assert list(buttons(board)) == ["⏮", "◀", "▶", "⏭"]
+    mark = len(bot.fake.calls)
+    await bot.fake.click(ANNA, bot.message_id(board), buttons(board)["▶"])
+    edit = await bot.fake.wait_for(
+        lambda call: call.method == "PATCH" and call.path.endswith("/messages/@original"),
+        after=mark,
+    )
+    assert "board.png" in edit.files
+    stepped = bot.fake.messages[bot.message_id(board)]
+    assert stepped["content"].startswith("Replay of match 1, game 1: 2 of ")
+    assert "Anna rolled 6-3 and played" in stepped["content"]
+    assert [item["filename"] for item in stepped["attachments"]] == ["board.png"]
+    assert not any(is_post(call) for call in bot.fake.calls[mark:])
 
 
 async def test_autocomplete_offers_the_movers_legal_plays_filtered_by_what_is_typed(

@@ -84,6 +84,8 @@ class FakeDiscord:
         self.dm_channels: dict[int, int] = {}  # channel -> user
         self.commands: list[dict[str, Any]] = []
         self.token_channels: dict[str, int] = {}  # interaction token -> its channel
+        self.token_messages: dict[str, int] = {}  # a click's token -> the clicked message
+        self.edits: list[int] = []  # the ids of edited messages, in order
         self._created: int | None = None
         self.identified = 0
         # Registered commands take their ids from a counter of their own, so that adding a
@@ -388,6 +390,7 @@ class FakeDiscord:
             3, user_id, data, None if channel_id in self.dm_channels else channel_id
         )
         payload["message"] = message
+        self.token_messages[payload["token"]] = message_id
         return await self._send_interaction(payload)
 
     def _dm_for(self, user_id: int) -> int:
@@ -479,6 +482,10 @@ class FakeDiscord:
         if parts[0] == "webhooks":
             if method == "DELETE":
                 return web.Response(status=204)
+            clicked = self.token_messages.get(parts[2])
+            if method == "PATCH" and parts[-1] == "@original" and clicked is not None:
+                # After a deferred update, the original response is the clicked message.
+                return _json(self._edit(clicked, payload, files))
             channel = self.token_channels.get(parts[2], 0)
             return _json(self._message(channel, payload, files, ephemeral=True))
         if path == "/users/@me/channels" and method == "POST":
@@ -498,13 +505,32 @@ class FakeDiscord:
             message_id = int(parts[3])
             if message_id not in self.messages:
                 return _json({"message": "Unknown Message", "code": 10008}, 404)
-            message = self.messages[message_id]
-            if "components" in payload:
-                message["components"] = payload["components"]
-            if "content" in payload:
-                message["content"] = payload["content"]
-            return _json(message)
+            return _json(self._edit(message_id, payload, files))
         return _json({"message": f"not faked: {method} {path}", "code": 0}, status=404)
+
+    def _edit(self, message_id: int, payload: Any, files: dict[str, bytes]) -> dict[str, Any]:
+        """A message edited: content, components and (given with the edit) attachments."""
+        message = self.messages[message_id]
+        if "components" in payload:
+            message["components"] = payload["components"]
+        if "content" in payload:
+            message["content"] = payload["content"]
+        if "attachments" in payload:
+            message["attachments"] = self._attachments(files)
+        self.edits.append(message_id)
+        return message
+
+    def _attachments(self, files: dict[str, bytes]) -> list[dict[str, Any]]:
+        return [
+            {
+                "id": str(self.next_id()),
+                "filename": name,
+                "size": len(data),
+                "url": f"http://127.0.0.1/{name}",
+                "proxy_url": f"http://127.0.0.1/{name}",
+            }
+            for name, data in files.items()
+        ]
 
     def _message(
         self,
@@ -527,16 +553,7 @@ class FakeDiscord:
             "mention_everyone": False,
             "mentions": [],
             "mention_roles": [],
-            "attachments": [
-                {
-                    "id": str(self.next_id()),
-                    "filename": name,
-                    "size": len(data),
-                    "url": f"http://127.0.0.1/{name}",
-                    "proxy_url": f"http://127.0.0.1/{name}",
-                }
-                for name, data in files.items()
-            ],
+            "attachments": self._attachments(files),
             "embeds": [],
             "pinned": False,
             "type": 0,

@@ -102,6 +102,7 @@ class FakeBotApi:
             "sendMessage": self._send_message,
             "sendPhoto": self._send_photo,
             "sendDocument": self._send_document,
+            "sendAnimation": self._send_animation,
             "editMessageText": self._edit_text,
             "editMessageMedia": self._edit_media,
             "editMessageReplyMarkup": self._edit_markup,
@@ -207,6 +208,26 @@ class FakeBotApi:
             raise ApiError(400, "Bad Request: there is no document in the request")
         data["document"] = {"file_id": f"doc{len(self.messages)}", "file_unique_id": "d"}
         return self._store(params["chat_id"], "document", data)
+
+    def _send_animation(self, params: dict[str, Any], files: dict[str, bytes]) -> dict[str, Any]:
+        """Telegram plays a GIF inline (as it converts it to an MPEG-4 animation)."""
+        data = self._outgoing(params, "animation")
+        animation = files.get("animation")
+        if not animation or not animation.startswith((b"GIF87a", b"GIF89a")):
+            raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+        data["animation"] = {
+            "file_id": f"anim{len(self.messages)}",
+            "file_unique_id": "a",
+            "width": 640,
+            "height": 480,
+            "duration": 1,
+            "mime_type": "video/mp4",
+        }
+        if "caption" in params:
+            data["caption"] = params["caption"]
+        stored = self._store(params["chat_id"], "animation", data)
+        self.messages[(params["chat_id"], stored["message_id"])].photo_bytes = len(animation)
+        return stored
 
     def _find(self, params: dict[str, Any]) -> Stored:
         stored = self.messages.get((params["chat_id"], params["message_id"]))

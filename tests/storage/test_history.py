@@ -229,7 +229,8 @@ async def test_a_match_resumed_after_a_restart_ends_with_its_whole_record(
     room.core = new_core(database)
     verified = attachments(await room.command("bob", "/verify"))
     assert verified == {
-        f"match-{match_id}-transcript.json": files[f"match-{match_id}-transcript.json"]
+        f"match-{match_id}-transcript.json": files[f"match-{match_id}-transcript.json"],
+        f"match-{match_id}-check.html": files[f"match-{match_id}-check.html"],
     }
     exported = attachments(await room.command("anna", "/export"))
     assert exported == {f"match-{match_id}.mat": files[f"match-{match_id}.mat"]}

@@ -11,7 +11,7 @@ from gammon.fair_dice import verify_transcript
 from gammon.flow import Phase
 from storage import LoadedMatch
 from tests.fakes.telegram_bot_api import BOT_USERNAME
-from tests.telegram_app.conftest import ANNA, BOB, GROUP, Harness
+from tests.telegram_app.conftest import ANNA, BOB, CARL, GROUP, Harness
 
 PLAYERS = {"11": ANNA, "22": BOB}
 
@@ -88,7 +88,7 @@ async def test_a_deep_link_challenge_played_to_the_seed_reveal(telegram: Harness
     assert "Match over" in end.data["caption"]
     assert "server seed" in end.data["caption"]
     documents = [call.files["document"] for call in api.of("sendDocument")]
-    assert len(documents) == 2  # the transcript and the .mat file
+    assert len(documents) == 3  # the transcript, the check page and the .mat file
     transcript = next(data for data in documents if data.startswith(b"{"))
     assert verify_transcript(json.loads(transcript)).ok
     # Every press was answered exactly once, and no old keyboard is left to press.
@@ -145,3 +145,49 @@ async def test_a_dropped_double_ends_the_game_and_deals_a_new_board(telegram: Ha
     assert "This is the Crawford game: nobody may double." in texts
     assert "reply_markup" not in telegram.api.messages[(GROUP, doubled.data["message_id"])].data
     assert telegram.newest(GROUP, "photo").data["message_id"] > doubled.data["message_id"]
+
+
+async def test_a_finished_game_is_replayed_as_an_animation_and_stepped_in_place(
+    telegram: Harness,
+) -> None:
+    await telegram.say(BOB, GROUP, "/help")
+    await telegram.say(ANNA, GROUP, "/challenge @bob 2")
+    await telegram.press_label(BOB, GROUP, "Accept")
+    loaded = await _match(telegram)
+    assert loaded is not None
+    play = str(loaded.state.legal_plays()[0])
+    await telegram.say(ANNA, GROUP, f"/move {play}")
+    await telegram.press_label(BOB, GROUP, "Double")
+    await telegram.press_label(ANNA, GROUP, "Drop")
+    sent = telegram.api.of("sendAnimation")
+    assert len(sent) == 1  # game 1 ended: its replay, played inline by Telegram
+    assert sent[0].files["animation"].startswith(b"GIF89a")
+    assert sent[0].params["caption"] == "Game 1 of match 1 (Anna vs Bob), play by play."
+
+    calls = await telegram.say(CARL, GROUP, "/replay 1 1")
+    assert [call.method for call in calls if call.method.startswith("send")] == [
+        "sendAnimation",
+        "sendPhoto",
+    ]
+    board = telegram.newest(GROUP, "photo")
+    caption = board.data["caption"]
+    # The start, Anna's play, Bob's double and the drop that ended the game.
+    assert caption.startswith("Replay of match 1, game 1: 1 of 4\nOpening roll: ")
+    steps = await telegram.press_label(CARL, GROUP, "▶")  # anyone in the chat may step
+    assert sorted(call.method for call in steps) == ["answerCallbackQuery", "editMessageMedia"]
+    stepped = telegram.api.messages[(GROUP, board.data["message_id"])].data
+    assert (
+        stepped["caption"]
+        == f"Replay of match 1, game 1: 2 of 4\nAnna rolled {_dice(loaded)} and played {play}."
+    )
+    await telegram.press_label(ANNA, GROUP, "⏭")
+    last = telegram.api.messages[(GROUP, board.data["message_id"])].data["caption"]
+    assert last.startswith("Replay of match 1, game 1: 4 of 4\n")
+    assert "Game 1: Bob wins 1 (the double was dropped, cube 1)." in last
+    assert telegram.newest(GROUP, "photo").data["message_id"] == board.data["message_id"]
+
+
+def _dice(loaded: LoadedMatch) -> str:
+    dice = loaded.state.dice
+    assert dice is not None
+    return f"{max(dice)}-{min(dice)}"

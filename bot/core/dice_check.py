@@ -1,0 +1,39 @@
+"""The dice check page of a match, as data and as the self-contained file sent in the chat
+when the bot serves no web pages (it recomputes every roll in the browser, offline)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.model import Attachment
+from bot.web.check_data import CheckData, recorded_rolls
+from bot.web.page_text import PageText
+from gammon.actions import Action
+from storage import MatchInfo
+
+
+def check_data(
+    info: MatchInfo, names: Sequence[str], actions: Sequence[Action], seed: bytes | None
+) -> CheckData:
+    """What the check page shows: ``seed`` is None until the match has ended."""
+    return CheckData(
+        match_number=info.id,
+        names=(names[0], names[1]),
+        variant=info.rules.variant.value,
+        length=info.rules.length,
+        commitment=info.dice_commitment,
+        client_seeds=info.client_seeds,
+        server_seed=None if seed is None else seed.hex(),
+        finished=seed is not None,
+        rolls=recorded_rolls(info.rules, actions),
+    )
+
+
+def check_attachment(
+    info: MatchInfo, names: Sequence[str], actions: Sequence[Action], seed: bytes, locale: str
+) -> Attachment:
+    """``match-12-check.html``: the check page in the reader's language, as one file."""
+    from bot.web.pages import check_file  # Jinja2 and the templates: only when a match ends
+
+    page = check_file(check_data(info, names, actions, seed), PageText.for_locale(locale))
+    return Attachment(f"match-{info.id}-check.html", page)

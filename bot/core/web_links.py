@@ -1,0 +1,34 @@
+"""The addresses of a match's web pages, when the bot serves them (``WEB_BASE_URL``).
+
+>>> links = WebLinks("https://gammon.example.org")
+>>> links.match("Zm9vYmFy")
+'https://gammon.example.org/m/Zm9vYmFy'
+>>> links.check("Zm9vYmFy")
+'https://gammon.example.org/m/Zm9vYmFy/verify'
+>>> WebLinks(None).enabled
+False
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class WebLinks:
+    base_url: str | None  # without a trailing slash; None: no web pages are served
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.base_url)
+
+    def match(self, slug: str) -> str:
+        """The match's page: players, score game by game, links to the replay and the check."""
+        return f"{self.base_url}/m/{slug}"
+
+    def replay(self, slug: str) -> str:
+        return f"{self.match(slug)}/replay"
+
+    def check(self, slug: str) -> str:
+        """The dice check that recomputes every roll in the browser."""
+        return f"{self.match(slug)}/verify"

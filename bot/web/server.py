@@ -1,0 +1,279 @@
+"""The bot's read-only web pages, served by aiohttp beside the chat platforms.
+
+``/m/<slug>`` a match (players, rules, score game by game), ``/m/<slug>/replay`` every play of
+every game, ``/m/<slug>/verify`` the dice check that recomputes every roll in the browser, and
+``/m/<slug>/replay/<game>/<frame>.png`` the replay's pictures. The slug (128 random bits, see
+:func:`storage.matches.new_slug`) is the only way to a match: an unknown one is a 404 like any
+other address, and nothing lists matches. The server seed appears only once the match has
+ended (the repository refuses it before). Every page carries a Content-Security-Policy that
+allows its own inline script and style by hash and nothing else from anywhere.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from bot.core.dice_check import check_data
+from bot.core.i18n import LOCALES, N_, first_locale
+from bot.core.replays import frame_caption
+from bot.core.service import Core
+from bot.core.texts import how_game_ended
+from bot.web.check_data import CheckData
+from bot.web.page_data import Frame, GameRow, MatchPageData, ReplayPageData
+from bot.web.page_text import PageText
+from bot.web.pages import check_page, match_page, replay_page
+from bot.web.security import Page
+from gammon.replay import GameReplay
+from storage import MatchInfo, MatchStatus
+
+logger = logging.getLogger(__name__)
+
+_SLUG = r"{slug:[A-Za-z0-9_-]{16,32}}"
+_PICTURES_KEPT = 512
+_CHECKS_KEPT = 64
+_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+_NOTHING_HERE = N_("There is nothing at this address.")
+_LANGUAGE = re.compile(r"([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*")
+
+
+@dataclass(frozen=True)
+class _Match:
+    info: MatchInfo
+    names: tuple[str, str]
+
+
+class WebPages:
+    """The pages of one bot: everything they show is read from the core's database."""
+
+    def __init__(self, core: Core) -> None:
+        self.core = core
+        self._pictures: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+        self._checks: OrderedDict[tuple[int, int], CheckData] = OrderedDict()
+
+    def application(self) -> web.Application:
+        app = web.Application(client_max_size=1024)
+        app.router.add_get(f"/m/{_SLUG}", self.match)
+        app.router.add_get(f"/m/{_SLUG}/replay", self.replay)
+        app.router.add_get(f"/m/{_SLUG}/verify", self.verify)
+        app.router.add_get(
+            f"/m/{_SLUG}/replay/{{game:[0-9]{{1,4}}}}/{{frame:[0-9]{{1,5}}}}.png", self.picture
+        )
+        app.middlewares.append(_safe_headers)
+        return app
+
+    # --- pages ---------------------------------------------------------------------------
+
+    async def match(self, request: web.Request) -> web.Response:
+        found = await self._find(request)
+        text = _page_text(request)
+        _ = text.gettext
+        state = (await self.core.matches.load_match(found.info.id)).state
+        names = found.names
+        games = tuple(
+            GameRow(
+                number=result.number,
+                winner=None if result.winner is None else names[result.winner],
+                points=result.points,
+                how=_("draw")
+                if result.winner is None
+                else how_game_ended(_, result, state.variant),
+                score_after=result.score_after,
+            )
+            for result in state.games
+        )
+        base = f"/m/{found.info.slug}"
+        finished = found.info.status is not MatchStatus.ACTIVE
+        data = MatchPageData(
+            number=found.info.id,
+            names=names,
+            variant=state.variant.value,
+            length=state.rules.length,
+            status=_status(text, found, state.score, finished, state.winner),
+            finished=finished,
+            games=games,
+            replay_url=f"{base}/replay{_query(text)}",
+            verify_url=f"{base}/verify{_query(text)}",
+        )
+        return _respond(match_page(data, text))
+
+    async def replay(self, request: web.Request) -> web.Response:
+        found = await self._find(request)
+        text = _page_text(request)
+        games = await self.core.replay_frames.games(found.info)
+        base = f"/m/{found.info.slug}/replay"
+        data = ReplayPageData(
+            number=found.info.id,
+            names=found.names,
+            games=tuple(
+                tuple(
+                    Frame(
+                        f"{base}/{game.number}/{index}.png{_query(text)}",
+                        frame_caption(text.gettext, frame, found.names),
+                    )
+                    for index, frame in enumerate(game.frames)
+                )
+                for game in games
+            ),
+        )
+        return _respond(replay_page(data, text))
+
+    async def verify(self, request: web.Request) -> web.Response:
+        found = await self._find(request)
+        return _respond(check_page(await self.check_data(found.info), _page_text(request)))
+
+    async def picture(self, request: web.Request) -> web.Response:
+        found = await self._find(request)
+        text = _page_text(request)
+        games = await self.core.replay_frames.games(found.info)
+        number, index = int(request.match_info["game"]), int(request.match_info["frame"])
+        if not 1 <= number <= len(games) or index >= len(games[number - 1].frames):
+            raise web.HTTPNotFound(text=text.gettext(_NOTHING_HERE))
+        game = games[number - 1]
+        image = await self._picture(found, game, index, text)
+        # A finished game's pictures never change; the game being played grows.
+        cache = "public, max-age=86400, immutable" if game.result else "no-cache"
+        return web.Response(body=image, content_type="image/png", headers={"Cache-Control": cache})
+
+    async def check_data(self, info: MatchInfo) -> CheckData:
+        """Everything the check page needs; the seed only once the match has ended. Kept for
+        recently checked matches by version (an ended match's never changes)."""
+        key = (info.id, info.version)
+        kept = self._checks.get(key)
+        if kept is not None and kept.finished == (info.status is not MatchStatus.ACTIVE):
+            self._checks.move_to_end(key)
+            return kept
+        names = await self._names(info)
+        actions = await self.core.matches.history(info.id, info.version)
+        ended = info.status is not MatchStatus.ACTIVE
+        seed = await self.core.dice.reveal_seed(info.id) if ended else None
+        data = await asyncio.to_thread(check_data, info, names, actions, seed)
+        self._checks[key] = data
+        if len(self._checks) > _CHECKS_KEPT:
+            self._checks.popitem(last=False)
+        return data
+
+    # --- helpers -------------------------------------------------------------------------
+
+    async def _find(self, request: web.Request) -> _Match:
+        info = await self.core.matches.find_by_slug(request.match_info["slug"])
+        if info is None:
+            raise web.HTTPNotFound(text=_page_text(request).gettext(_NOTHING_HERE))
+        return _Match(info, await self._names(info))
+
+    async def _names(self, info: MatchInfo) -> tuple[str, str]:
+        players = await self.core.names.of_info(info)
+        return (players[0].display_name, players[1].display_name)
+
+    async def _picture(self, found: _Match, game: GameReplay, index: int, text: PageText) -> bytes:
+        version = None if game.result else found.info.version
+        key = (found.info.id, game.number, index, text.lang, version)
+        kept = self._pictures.get(key)
+        if kept is not None:
+            self._pictures.move_to_end(key)
+            return kept
+        pictures = self.core.replay_pictures
+        drawn = await pictures.frame(game.frames[index], found.names, text.gettext)
+        if drawn is None:
+            raise web.HTTPNotFound()
+        self._pictures[key] = drawn
+        if len(self._pictures) > _PICTURES_KEPT:
+            self._pictures.popitem(last=False)
+        return drawn
+
+
+@web.middleware
+async def _safe_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every answer, errors included, is neither sniffed, framed nor sent on as a referrer."""
+    try:
+        response = await handler(request)
+    except web.HTTPException as error:
+        error.headers.update(_HEADERS)
+        raise
+    response.headers.update(_HEADERS)
+    return response
+
+
+def _respond(page: Page) -> web.Response:
+    return web.Response(
+        text=page.html,
+        content_type="text/html",
+        charset="utf-8",
+        headers={"Content-Security-Policy": page.csp, "Cache-Control": "no-cache"},
+    )
+
+
+def _page_text(request: web.Request) -> PageText:
+    """The page's language: ``?lang=``, else the browser's first language the bot speaks."""
+    asked = request.query.get("lang", "")
+    if asked in LOCALES:
+        return PageText.for_locale(asked)
+    for part in request.headers.get("Accept-Language", "").split(",")[:10]:
+        found = _LANGUAGE.fullmatch(part.split(";")[0].strip())
+        if found and found.group(1).lower() in LOCALES:
+            return PageText.for_locale(found.group(1).lower())
+    return PageText.for_locale(first_locale())
+
+
+def _query(text: PageText) -> str:
+    """Links keep the page's language."""
+    return f"?lang={text.lang}"
+
+
+def _status(
+    text: PageText,
+    found: _Match,
+    score: tuple[int, int],
+    finished: bool,
+    winner: int | None,
+) -> str:
+    _ = text.gettext
+    a, b = found.names
+    if finished and winner is not None:
+        return _("{name} won {x}–{y}.").format(
+            name=found.names[winner], x=score[winner], y=score[1 - winner]
+        )
+    if finished:
+        return _("The match has ended.")
+    return _("Being played: {a} {x}, {b} {y}.").format(a=a, x=score[0], b=b, y=score[1])
+
+
+class WebServer:
+    """Runs :class:`WebPages` on ``host``:``port`` until stopped."""
+
+    def __init__(self, core: Core, host: str, port: int) -> None:
+        self.pages = WebPages(core)
+        self.host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+
+    async def start(self) -> None:
+        runner = web.AppRunner(self.pages.application(), access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, self.host, self.port)
+        await site.start()
+        self._runner = runner
+        logger.info("web pages at http://%s:%d", self.host, self.port)
+
+    @property
+    def bound_port(self) -> int:
+        """The port actually listened on (``port`` 0 lets the system choose: tests)."""
+        assert self._runner is not None
+        for address in self._runner.addresses:
+            return int(address[1])
+        return self.port
+
+    async def stop(self) -> None:
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None

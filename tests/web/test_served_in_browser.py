@@ -1,0 +1,81 @@
+"""The bot's own web server in a real browser: a match played through the command layer, its
+check page recomputing every roll from the server, and its replay stepped to the last play."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from selenium.webdriver.chrome.webdriver import WebDriver
+
+from gammon.actions import OpeningRoll, Roll
+from tests.bot.scripted import Room, play_to_the_end
+from tests.web.pages_in_browser import errors_logged, read_check
+from tests.web.served import serving
+
+
+@pytest.fixture
+async def served(tmp_path: Path) -> AsyncIterator[tuple[Room, str]]:
+    async with serving(tmp_path) as (room, server):
+        yield room, f"http://127.0.0.1:{server.bound_port}"
+
+
+async def test_the_served_check_page_verifies_every_roll_after_the_end(
+    browser: WebDriver, served: tuple[Room, str]
+) -> None:
+    room, site = served
+    slug = (await room.core.matches.match_info(1)).slug
+    # While the match is played the page has no seed, so it checks nothing yet.
+    await asyncio.to_thread(browser.get, f"{site}/m/{slug}/verify")
+    waiting = await asyncio.to_thread(read_check, browser)
+    assert waiting.status == "waiting"
+    await play_to_the_end(room, ("anna", "bob"), seed=4)
+    rolls = [
+        action.dice
+        for action in await room.core.matches.history(1)
+        if isinstance(action, OpeningRoll | Roll)
+    ]
+    await asyncio.to_thread(browser.get, f"{site}/m/{slug}/verify")
+    result = await asyncio.to_thread(read_check, browser)
+    assert result.status == "ok", result.summary
+    assert [nonce for nonce, _status, _dice in result.rows] == list(range(len(rolls)))
+    assert {status for _nonce, status, _dice in result.rows} == {"ok"}
+    assert [dice for _nonce, _status, dice in result.rows] == [f"{a}-{b}" for a, b in rolls]
+    assert result.digest == (await room.core.matches.match_info(1)).dice_commitment
+    assert await asyncio.to_thread(errors_logged, browser) == []
+
+
+async def test_the_served_replay_steps_to_the_last_play(
+    browser: WebDriver, served: tuple[Room, str]
+) -> None:
+    room, site = served
+    await play_to_the_end(room, ("anna", "bob"), seed=4)
+    info = await room.core.matches.match_info(1)
+    frames = len((await room.core.replay_frames.games(info))[0].frames)
+    await asyncio.to_thread(browser.get, f"{site}/m/{info.slug}/replay")
+    seen = [await asyncio.to_thread(_counter, browser)]
+    for _step in range(frames):
+        await asyncio.to_thread(browser.find_element("id", "next").click)
+        seen.append(await asyncio.to_thread(_counter, browser))
+    assert seen[0] == f"Play 1 of {frames}"
+    assert seen[-2] == seen[-1] == f"Play {frames} of {frames}"
+    assert len(set(seen)) == frames  # every frame was shown, each picture loaded
+    assert await asyncio.to_thread(errors_logged, browser) == []
+
+
+def _counter(browser: WebDriver) -> str:
+    """The counter once the frame's picture has loaded from the server."""
+    shown: list[object] = browser.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        const image = document.getElementById("frame");
+        const report = () => done([image.naturalWidth,
+                                   document.getElementById("counter").textContent]);
+        if (image.complete) report(); else image.addEventListener("load", report, { once: true });
+        """
+    )
+    width, counter = shown
+    assert int(str(width)) > 100, "the frame's picture did not load"
+    return str(counter)

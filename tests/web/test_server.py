@@ -1,0 +1,137 @@
+"""The web pages as served: found only by their slug, the seed absent until the end, every
+answer with its security headers, names escaped, pictures of every frame."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import aiohttp
+import pytest
+import sqlalchemy as sa
+from PIL import Image
+
+from bot.web.server import WebServer
+from storage.schema import matches
+from tests.bot.scripted import PLATFORM, Room, play_to_the_end
+from tests.web.served import serving
+
+EVIL = "<script>alert(1)</script>"
+
+
+@dataclass
+class Site:
+    room: Room
+    server: WebServer
+    session: aiohttp.ClientSession
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.server.bound_port}"
+
+    async def get(self, path: str, **headers: str) -> tuple[int, str, dict[str, str]]:
+        async with self.session.get(self.base + path, headers=headers) as response:
+            return response.status, await response.text(), dict(response.headers)
+
+    async def slug(self) -> str:
+        return (await self.room.core.matches.match_info(1)).slug
+
+    async def seed(self) -> str:
+        """The server seed as stored (read past the repository, which guards it)."""
+        engine = self.room.core.matches.engine
+        found = await engine.read(sa.select(matches.c.server_seed).where(matches.c.id == 1))
+        return str(found.scalar())
+
+
+@pytest.fixture
+async def site(tmp_path: Path) -> AsyncIterator[Site]:
+    async with serving(tmp_path) as (room, server), aiohttp.ClientSession() as session:
+        yield Site(room, server, session)
+
+
+async def test_before_the_end_no_page_holds_the_seed(site: Site) -> None:
+    slug = await site.slug()
+    seed = await site.seed()
+    assert len(seed) == 64
+    for path in ("", "/replay", "/verify"):
+        status, body, headers = await site.get(f"/m/{slug}{path}")
+        assert status == 200, path
+        assert seed not in body.lower(), path
+        assert "script-src" in headers["Content-Security-Policy"]
+        assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+        assert headers["X-Content-Type-Options"] == "nosniff"
+    _status, check, _headers = await site.get(f"/m/{slug}/verify")
+    commitment = (await site.room.core.matches.match_info(1)).dice_commitment
+    assert commitment in check
+    assert "revealed when the match ends" in check
+
+
+async def test_after_the_end_the_check_page_reveals_the_seed(site: Site) -> None:
+    await play_to_the_end(site.room, ("anna", "bob"), seed=7)
+    slug = await site.slug()
+    _status, body, _headers = await site.get(f"/m/{slug}/verify")
+    assert await site.seed() in body
+    _status, page, _headers = await site.get(f"/m/{slug}")
+    assert "Anna" in page
+    assert "Bob" in page
+    assert f"/m/{slug}/replay" in page
+    assert f"/m/{slug}/verify" in page
+
+
+async def test_unknown_or_malformed_addresses_are_not_found(site: Site) -> None:
+    slug = await site.slug()
+    guessed = "A" * 22
+    for path in (
+        f"/m/{guessed}",
+        f"/m/{guessed}/verify",
+        "/m/short",
+        f"/m/{slug}x/verify",
+        f"/m/{slug}/replay/9/0.png",
+        f"/m/{slug}/replay/1/9999.png",
+        "/m/1",
+        "/",
+        "/m/%3Cscript%3E",
+    ):
+        status, body, headers = await site.get(path)
+        assert status == 404, path
+        assert headers["X-Content-Type-Options"] == "nosniff", path
+        assert "<script" not in body
+
+
+async def test_a_hostile_name_is_shown_as_text(site: Site) -> None:
+    await site.room.command("eve", "/challenge @mallory 1")
+    await site.room.core.users.upsert_user(PLATFORM, "eve", EVIL)
+    await site.room.press("mallory", "Accept")
+    slug = (await site.room.core.matches.match_info(2)).slug
+    for path in ("", "/replay", "/verify"):
+        _status, body, _headers = await site.get(f"/m/{slug}{path}")
+        assert EVIL not in body, path
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body or "\\u003cscript" in body, path
+
+
+async def test_the_replay_pictures_are_the_frames(site: Site) -> None:
+    slug = await site.slug()
+    _status, page, _headers = await site.get(f"/m/{slug}/replay")
+    pictures = sorted(set(re.findall(rf"/m/{slug}/replay/1/(\d+)\.png", page)), key=int)
+    assert pictures[0] == "0"
+    async with site.session.get(f"{site.base}/m/{slug}/replay/1/0.png") as response:
+        assert response.status == 200
+        assert response.headers["Content-Type"] == "image/png"
+        assert response.headers["Cache-Control"] == "no-cache"  # the game goes on
+        image = Image.open(io.BytesIO(await response.read()))
+        assert image.format == "PNG"
+
+
+async def test_the_page_speaks_the_readers_language(site: Site) -> None:
+    slug = await site.slug()
+    _status, german, _headers = await site.get(f"/m/{slug}/verify", **{"Accept-Language": "de"})
+    assert 'lang="de"' in german
+    _status, asked, _headers = await site.get(
+        f"/m/{slug}/verify?lang=en", **{"Accept-Language": "de"}
+    )
+    assert 'lang="en"' in asked
+    _status, unknown, _headers = await site.get(f"/m/{slug}?lang=xx")
+    assert 'lang="en"' in unknown
