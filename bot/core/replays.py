@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
+from contextlib import nullcontext
 from functools import partial
 
+from bot.core.admission import Admission
 from bot.core.context import Context, Gettext
 from bot.core.model import Message
 from bot.core.painter import Painter
@@ -52,9 +54,12 @@ class ReplayPictures:
     """Frames and whole games drawn in the caller's language and theme (nothing when
     pictures are off: the console without images, some tests)."""
 
-    def __init__(self, painter: Painter, enabled: bool = True) -> None:
+    def __init__(
+        self, painter: Painter, enabled: bool = True, admission: Admission | None = None
+    ) -> None:
         self._painter = painter
         self.enabled = enabled
+        self._admission = admission  # a request waiting for a whole game steps aside
 
     async def frame(
         self, frame: ReplayFrame, names: Sequence[str], _: Gettext, theme: str = "classic"
@@ -80,7 +85,9 @@ class ReplayPictures:
             labels=_labels(context._),
             theme=theme_of(context),
         )
-        return await self._painter.paint(draw)
+        # A few hundred milliseconds in the drawing process: other requests go on meanwhile.
+        async with self._admission.aside() if self._admission else nullcontext():
+            return await self._painter.paint(draw)
 
 
 class GameAnimations:

@@ -101,7 +101,9 @@ class Core:
         pictures = BoardPictures(self.painter, render_images)
         self.links = WebLinks(web_base_url)
         self.replay_frames = ReplayFrames(self.matches)
-        replay_pictures = self.replay_pictures = ReplayPictures(self.painter, render_images)
+        replay_pictures = self.replay_pictures = ReplayPictures(
+            self.painter, render_images, self.admission
+        )
         animations = GameAnimations(self.replay_frames, replay_pictures)
         presenter = Presenter(
             pictures.draw, names.of, self.dice, self.matches, animations, MatchPages(self.links)

@@ -38,6 +38,7 @@ logger = logging.getLogger(__name__)
 _SLUG = r"{slug:[A-Za-z0-9_-]{16,32}}"
 _PICTURES_KEPT = 512
 _CHECKS_KEPT = 64
+_PICTURES_AT_ONCE = 2
 _HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
@@ -60,6 +61,7 @@ class WebPages:
         self.core = core
         self._pictures: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._checks: OrderedDict[tuple[int, int], CheckData] = OrderedDict()
+        self._drawing = asyncio.Semaphore(_PICTURES_AT_ONCE)
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=1024)
@@ -182,8 +184,9 @@ class WebPages:
         if kept is not None:
             self._pictures.move_to_end(key)
             return kept
-        pictures = self.core.replay_pictures
-        drawn = await pictures.frame(game.frames[index], found.names, text.gettext)
+        async with self._drawing:  # the chats' boards come first: a few pages draw at once
+            pictures = self.core.replay_pictures
+            drawn = await pictures.frame(game.frames[index], found.names, text.gettext)
         if drawn is None:
             raise web.HTTPNotFound()
         self._pictures[key] = drawn
