@@ -164,9 +164,10 @@ def chapter_text(_: Gettext, chapter: Chapter) -> str:
             "exist before the commitment. 3. Both client seeds are fixed when the match starts, "
             "just before the first roll. Every roll is computed from the server seed, both "
             "client seeds and the roll number with HMAC-SHA256, so neither I nor a player can "
-            "steer the dice. 4. When the match ends I reveal the seed and a transcript; anyone "
-            "can check the commitment and recompute every roll with: gammonbot verify "
-            "transcript.json"
+            "steer the dice. 4. When the match ends I reveal the seed. The check page, linked "
+            "next to the replay or sent as a file to open, checks the seed against the "
+            "commitment and recomputes every roll in your browser, marking each one ✓ or ✗; "
+            "the transcript does the same with: gammonbot verify transcript.json"
         ),
     }
     return texts[chapter.topic]
