@@ -493,6 +493,29 @@ class MatchRepository:
         )
         return found[-1] if found else None
 
+    async def last_action_at(self, match_id: int, user_id: int) -> datetime | None:
+        """When the user last acted in the match: their newest event; before their first,
+        when they joined it (the challenger: when the challenge was posted; whoever accepted
+        it, or started a match against the bot: when it began). None for a stranger."""
+        found = await self.engine.read(
+            sa.select(sa.func.max(match_events.c.created_at)).where(
+                match_events.c.match_id == match_id, match_events.c.actor_id == user_id
+            )
+        )
+        value: datetime | None = found.scalar()  # max() keeps the column's type: aware UTC
+        if value is not None:
+            return value
+        challenged = await self.engine.read(
+            sa.select(challenges.c.created_at).where(
+                challenges.c.match_id == match_id, challenges.c.challenger_id == user_id
+            )
+        )
+        posted: datetime | None = challenged.scalar()
+        if posted is not None:
+            return posted
+        info = await self.match_info(match_id)
+        return info.created_at if info.player_index(user_id) is not None else None
+
     async def latest_match_in(self, chat_id: int) -> MatchInfo | None:
         """The chat's newest match, whoever plays it."""
         rows = await self.engine.read(

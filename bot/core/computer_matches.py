@@ -21,7 +21,7 @@ from bot.core.locks import MatchLocks
 from bot.core.model import Message
 from bot.core.opponent import ComputerOpponent
 from bot.core.options import ChallengeOptions, OptionError, parse_challenge_options
-from bot.core.presenter import Presenter
+from bot.core.presenter import Presenter, without_boards
 from bot.core.time_source import TimeSource
 from engine.api import DEFAULT_LEVEL, Level
 from gammon.flow import new_match, plan
@@ -111,10 +111,5 @@ class ComputerMatches:
             shown = await self.presenter.after(context, started, by_player=False)
             answer = await self.opponent.answer(context, started.match)
         if answer:  # the bot starts: the board after its turn is the one to see
-            return messages + _notes(shown) + answer
+            return messages + without_boards(shown) + answer
         return messages + shown
-
-
-def _notes(messages: list[Message]) -> list[Message]:
-    """The sentences of a presentation without its board."""
-    return [message for message in messages if message.slot is None]

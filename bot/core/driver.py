@@ -16,7 +16,7 @@ from bot.core.match_finder import MatchFinder, answer_in_private
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.opponent import ComputerOpponent
 from bot.core.people import PlayerNames
-from bot.core.presenter import Presenter
+from bot.core.presenter import Presenter, without_boards
 from bot.core.time_source import TimeSource
 from gammon.actions import AcceptResignation, Action
 from gammon.flow import ActionError, Phase, plan
@@ -113,10 +113,12 @@ class MatchDriver:
                     if loaded.info.status != "active":
                         return context.refuse(_("The match is over."))
                     continue
-                notes = [message for message in resumed if message.slot is None]
+                notes = without_boards(resumed)
                 answer = notes + await self.presenter.after(context, appended)
-                # In a match against the bot, its turn follows at once, under the same lock.
-                return answer + await self.opponent.answer(context, appended.match)
+                # In a match against the bot, its turn follows at once, under the same lock;
+                # the board after it is the one to see (the bot's "thinking" board is skipped).
+                turn = await self.opponent.answer(context, appended.match)
+                return without_boards(answer) + turn if turn else answer
             raise AssertionError("unreachable")
 
     async def current(self, context: Context, match_id: int) -> tuple[list[Message], LoadedMatch]:

@@ -118,7 +118,7 @@ class InfoService:
         players = await self.names.of(loaded)
         seed = await self.dice.reveal_seed(loaded.info.id)
         names = [player.display_name for player in players]
-        files = await self.presenter.files(
+        files = await self.presenter.files.of(
             loaded, names, seed, self.presenter.pages.check_locale(context)
         )
         text = _("The transcript of match {id}. Check it with: gammonbot verify FILE").format(
@@ -142,7 +142,7 @@ class InfoService:
         players = await self.names.of(loaded)
         files = [
             file
-            for file in await self.presenter.files(
+            for file in await self.presenter.files.of(
                 loaded, [player.display_name for player in players], None
             )
             if file.filename.endswith(".mat")

@@ -86,3 +86,4 @@ class Message:
     locale: str | None = None  # the language the text is in ("en", "de"), for adapters' own words
     animation: bytes | None = None
     edit_pressed: bool = False
+    strip_previous: bool = True  # the message this one replaces in its slot may show buttons

@@ -4,15 +4,14 @@ with its revealed seed, transcript and .mat file."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 from collections.abc import Awaitable, Callable
 
 from bot.core import texts
-from bot.core.context import Context, Gettext, last_play, wants_private_notice
-from bot.core.dice_check import check_attachment
+from bot.core.attention import Attention
+from bot.core.context import Context, Gettext, last_play
+from bot.core.match_files import MatchFiles
 from bot.core.match_pages import MatchPages
-from bot.core.model import Attachment, Button, ChatRef, Message
+from bot.core.model import Button, ChatRef, Message
 from bot.core.replays import GameAnimations
 from bot.core.tokens import Token, format_token
 from gammon.actions import (
@@ -27,9 +26,7 @@ from gammon.actions import (
     Take,
     WinKind,
 )
-from gammon.fair_dice import FairDice, join_client_seeds, transcript
 from gammon.flow import MatchState, Phase, Step
-from gammon.mat_format import export_mat
 from rendering import BoardView, LastPlay
 from storage import (
     Appended,
@@ -38,6 +35,8 @@ from storage import (
     MatchRepository,
     UserRecord,
 )
+
+_WITH_BUTTONS = (Phase.ROLLING, Phase.DOUBLED, Phase.RESIGNING)
 
 Draw = Callable[[Context, BoardView, list[str], LastPlay | None, int], Awaitable[bytes | None]]
 Players = Callable[..., Awaitable[tuple[UserRecord, UserRecord]]]
@@ -55,6 +54,7 @@ class Presenter:
         matches: MatchRepository,
         animations: GameAnimations,
         pages: MatchPages,
+        attention: Attention,
     ) -> None:
         self._draw = draw
         self._players = players
@@ -62,6 +62,8 @@ class Presenter:
         self.matches = matches
         self.animations = animations
         self.pages = pages
+        self.attention = attention
+        self.files = MatchFiles(matches)
 
     async def after(
         self, context: Context, appended: Appended, by_player: bool = True
@@ -76,7 +78,7 @@ class Presenter:
         names = [player.display_name for player in players]
         messages: list[Message] = []
         last: LastPlay | None = None
-        ended: list[int] = []  # the games that ended, for their replays
+        final: Message | None = None  # the last game's replay, when the match ends
         for index, step in enumerate(appended.steps):
             first = step.recorded[0]
             if isinstance(first, Move) and players[first.player].is_bot:
@@ -94,13 +96,18 @@ class Presenter:
                 messages += self.opening_notes(_, chat, step.after, first, names)
             last = last_play(step.before, step.recorded) or last
             messages += self.describe(context, step, names)
-            ended += [result.number for result in step.after.games[len(step.before.games) :]]
-        for number in ended:
-            animation = await self.animations.of_game(context, loaded.info, number, names)
-            messages += [animation] if animation is not None else []
+            for result in step.after.games[len(step.before.games) :]:
+                replay = await self.animations.of_game(context, loaded.info, result.number, names)
+                if step.after.phase is Phase.FINISHED:
+                    final = replay  # it ends on the final position: the end's picture
+                elif replay is not None:
+                    messages.append(replay)  # right after the game's result
+        # The board this answer replaces had buttons only while a roll, a double or an offer
+        # to resign waited (a move is typed): only then is there anything to strip.
+        strip = appended.steps[0].before.phase in _WITH_BUTTONS if appended.steps else True
         if loaded.info.status != "active":
-            return messages + await self.match_end(context, loaded, last)
-        return [*messages, await self.prompt(context, loaded, players, last)]
+            return messages + await self.match_end(context, loaded, last, final, strip)
+        return [*messages, await self.prompt(context, loaded, players, last, strip)]
 
     def describe(self, context: Context, step: Step, names: list[str]) -> list[Message]:
         """Sentences about what one step did that the next board does not show by itself."""
@@ -192,8 +199,10 @@ class Presenter:
         loaded: LoadedMatch,
         players: tuple[UserRecord, UserRecord],
         last: LastPlay | None,
+        strip_previous: bool = True,
     ) -> Message:
-        """The board for the player who must act, with their buttons, mentioning them."""
+        """The board for the player who must act, with their buttons, mentioning them (unless
+        they asked for it)."""
         _ = context._
         state = loaded.state
         info = loaded.info
@@ -244,20 +253,29 @@ class Presenter:
         ]
         view = BoardView.from_state(state)
         image = await self._draw(context, view, names, last, actor)
+        mention, notify = await self.attention.call(context, info, players[actor])
         return Message(
             context.request.chat,
             "\n".join(lines),
             tuple(buttons),
             image=image,
             board=view,
-            mention=() if players[actor].is_bot else (players[actor].platform_user_id,),
-            notify=() if players[actor].is_bot else wants_private_notice(players[actor]),
+            mention=mention,
+            notify=notify,
             slot=f"board:{info.id}",
+            strip_previous=strip_previous,
         )
 
     async def match_end(
-        self, context: Context, loaded: LoadedMatch, last: LastPlay | None
+        self,
+        context: Context,
+        loaded: LoadedMatch,
+        last: LastPlay | None,
+        replay: Message | None = None,
+        strip_previous: bool = True,
     ) -> list[Message]:
+        """The end: who won, the revealed seed, the files; the picture is the last game's
+        replay when there is one (it ends on the final position), else the final board."""
         _ = context._
         state = loaded.state
         players = await self._players(loaded)
@@ -281,48 +299,27 @@ class Presenter:
             self.pages.check_line(_, loaded.info),
         ]
         view = BoardView.from_state(state)
-        image = await self._draw(context, view, names, last, winner or 0)
+        animation = replay.animation if replay is not None else None
+        image = None if animation else await self._draw(context, view, names, last, winner or 0)
+        check_locale = self.pages.check_locale(context)
+        mention, notify = await self.attention.call(context, loaded.info, *players)
         return [
             Message(
                 context.request.chat,
                 "\n".join(lines),
                 image=image,
+                animation=animation,
                 board=view,
-                attachments=await self.files(loaded, names, seed, self.pages.check_locale(context)),
-                mention=tuple(player.platform_user_id for player in players if not player.is_bot),
-                notify=wants_private_notice(*players),
+                attachments=await self.files.of(loaded, names, seed, check_locale),
+                mention=mention,
+                notify=notify,
                 slot=f"board:{loaded.info.id}",
+                strip_previous=strip_previous,
             )
         ]
 
-    async def files(
-        self,
-        loaded: LoadedMatch,
-        names: list[str],
-        seed: bytes | None,
-        check_locale: str | None = None,
-    ) -> tuple[Attachment, ...]:
-        """The transcript of the dice (given the revealed ``seed``), the check page in the
-        language ``check_locale`` (given one) and the .mat file. They need every action, which
-        a loaded state does not carry: they come from the event log."""
-        complete = await self.matches.with_history(loaded)
-        # Tens of milliseconds for a long match: not on the event loop's time.
-        return await asyncio.to_thread(self._attachments, complete, names, seed, check_locale)
 
-    @staticmethod
-    def _attachments(
-        loaded: LoadedMatch, names: list[str], seed: bytes | None, check_locale: str | None
-    ) -> tuple[Attachment, ...]:
-        files = []
-        actions = loaded.state.actions
-        if seed is not None:
-            dice = FairDice(seed, join_client_seeds(*loaded.info.client_seeds))
-            rolls = [action.dice for action in actions if isinstance(action, OpeningRoll | Roll)]
-            data = json.dumps(transcript(dice, rolls), indent=1).encode()
-            files.append(Attachment(f"match-{loaded.info.id}-transcript.json", data))
-            if check_locale is not None:
-                files.append(check_attachment(loaded.info, names, actions, seed, check_locale))
-        if not (loaded.state.rules.is_money and loaded.state.variant.value == "backgammon"):
-            mat = export_mat(loaded.state, names).encode()
-            files.append(Attachment(f"match-{loaded.info.id}.mat", mat))
-        return tuple(files)
+def without_boards(messages: list[Message]) -> list[Message]:
+    """The sentences (and replays) of a presentation without its board: when another board
+    follows at once (the bot's turn), only the last one is worth showing."""
+    return [message for message in messages if message.slot is None]

@@ -18,6 +18,7 @@ from bot.core import registry
 from bot.core.admission import Admission
 from bot.core.advice import AdviceService
 from bot.core.analyst import Analyst
+from bot.core.attention import Attention
 from bot.core.bot_accounts import BotAccounts
 from bot.core.challenges import ChallengeService
 from bot.core.computer import Computer
@@ -106,7 +107,13 @@ class Core:
         )
         animations = GameAnimations(self.replay_frames, replay_pictures)
         presenter = Presenter(
-            pictures.draw, names.of, self.dice, self.matches, animations, MatchPages(self.links)
+            pictures.draw,
+            names.of,
+            self.dice,
+            self.matches,
+            animations,
+            MatchPages(self.links),
+            Attention(self.matches, self.time),
         )
         finder = MatchFinder(self.matches, self.chats)
         # Each service gets exactly what it uses, in the order its fields declare (all of

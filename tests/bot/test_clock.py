@@ -39,7 +39,7 @@ async def test_reminders_then_a_claim(timed: tuple[Room, Clock, FakeTime]) -> No
     await room.command("anna", "/challenge @bob 3 time=4h")
     started = await room.press("bob", "Accept")
     late, waiting = "bob", "anna"  # Bob opens with the fixed seeds, then lets his time run out
-    assert started[-1].mention == (late,)
+    assert started[-1].mention == ()  # Bob accepted this moment: he is at the table
     # storage stamps deadlines with the real clock: run the fake clock from there
     chat = await room.core.chats.upsert_chat(PLATFORM, "group")
     user = await room.core.users.upsert_user(PLATFORM, late, late.title())
@@ -91,7 +91,7 @@ async def _started(room: Room, rules: str) -> tuple[str, str, int]:
     fixed seeds Bob opens."""
     await room.command("anna", f"/challenge @bob {rules}")
     started = await room.press("bob", "Accept")
-    assert started[-1].mention == ("bob",)
+    assert started[-1].text.startswith("Bob to play")
     chat = await room.core.chats.upsert_chat(PLATFORM, "group")
     anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
     match = await room.core.matches.active_match_for(chat.id, anna.id)

@@ -118,7 +118,7 @@ async def test_simultaneous_presses_leave_no_lock(room: Room) -> None:
     await room.command("anna", "/challenge @bob 5 nocube")
     started = await room.press("bob", "Accept")
     mover = "bob"  # Bob opens with the fixed seeds
-    assert started[-1].mention == (mover,)
+    assert started[-1].text.startswith(f"{mover.title()} to play")
     loaded = await room.match_of(mover)
     assert loaded is not None
     play = str(loaded.state.legal_plays()[0])

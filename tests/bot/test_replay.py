@@ -4,6 +4,7 @@ who may see and step which replay, and links to the web pages or the check page 
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -60,18 +61,29 @@ async def _moves(room: Room, match_id: int) -> list[Move]:
     ]
 
 
-async def test_each_game_ends_with_its_animation(played: Room) -> None:
-    texts = [message.text for message in played.log]
-    result = next(i for i, text in enumerate(texts) if text.startswith("Game 1: "))
-    over = next(i for i, text in enumerate(texts) if text.startswith("Match over"))
-    animation = played.log[result + 1]
-    assert result < result + 1 < over
-    assert animation.text == "Game 1 of match 1 (Anna vs Bob), play by play."
-    assert animation.animation is not None
-    moves = await _moves(played, 1)
-    # One frame for the start, one per play, the cube's and no-move frames on top.
-    assert _frames(animation.animation) >= len(moves) + 1
-    assert len(animation.animation) < 2_000_000
+async def test_each_game_ends_with_its_animation(database: Database) -> None:
+    room = Room(_core(database, pictures=True), ChatRef(PLATFORM, "group-1"))
+    await room.command("anna", "/challenge @bob 3 nocube")
+    await room.press("bob", "Accept")
+    await play_to_the_end(room, ("anna", "bob"), seed=3)
+    texts = [message.text for message in room.log]
+    results = [i for i, text in enumerate(texts) if re.match(r"Game \d+: ", text)]
+    assert len(results) >= 2
+    for number, index in enumerate(results[:-1], start=1):
+        replay = room.log[index + 1]  # right after the result, before the next game
+        assert replay.text == f"Game {number} of match 1 (Anna vs Bob), play by play."
+        assert replay.animation is not None
+        assert _frames(replay.animation) > 1
+    # The last game's replay is the end's picture: it ends on the final position.
+    end = room.log[-1]
+    assert end.text.startswith("Match over")
+    assert end.image is None
+    assert end.animation is not None
+    last = len(results)
+    assert not any(text.startswith(f"Game {last} of match 1") for text in texts)
+    moves = await _moves(room, 1)
+    assert _frames(end.animation) < len(moves) + len(results)  # one game, not the match
+    assert len(end.animation) < 2_000_000
 
 
 async def test_replay_steps_through_the_game_by_editing_its_board(played: Room) -> None:

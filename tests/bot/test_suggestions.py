@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 from bot.core.model import Actor, ChatRef
 from gammon.flow import Phase
 from tests.bot.scripted import PLATFORM, Room
@@ -59,6 +61,10 @@ async def test_private_notifications_follow_the_preference_and_reachability(room
     assert again[0].mention == ("bob",)
     assert again[0].notify == ()
     await room.core.delivery.mark_unreachable(actor("bob"), unreachable=False)
+    # Anna challenged 11 minutes ago and has not been back since: she is away, so her turn
+    # comes privately too (someone at the table is only mentioned).
+    start = datetime.now(UTC)
+    room.core.clock = lambda: start + timedelta(minutes=11)
     await room.press("bob", "Accept")
     on_move, waiting = "anna", "bob"  # the second challenge's seeds: Anna opens
     assert await mover(room) == on_move
@@ -68,6 +74,7 @@ async def test_private_notifications_follow_the_preference_and_reachability(room
     await room.command(waiting, "/settings")
     await room.press(waiting, "Private notifications: on")
     play = (await room.core.suggest_moves(actor(on_move), room.chat))[0]
+    room.core.clock = lambda: start + timedelta(minutes=30)  # Bob is away now, but said no
     await room.command(on_move, f"/move {play}")
     prompts = [message for message in room.log if message.mention == (waiting,)]
     assert prompts
