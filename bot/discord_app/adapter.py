@@ -20,12 +20,13 @@ from discord import app_commands
 
 from bot.config import Settings
 from bot.core import registry
+from bot.core.folding import fold_notes
 from bot.core.i18n import first_locale, translator
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 from bot.discord_app.buttons import ActionButton
 from bot.discord_app.commands import build_commands
-from bot.discord_app.posting import NO_MENTIONS, PLATFORM, Poster
+from bot.discord_app.posting import MAX_CONTENT, NO_MENTIONS, PLATFORM, Poster
 from bot.discord_app.translation import CatalogTranslator
 
 logger = logging.getLogger(__name__)
@@ -143,7 +144,7 @@ class DiscordAdapter:
             raise TimeoutError("Discord did not become ready")
 
     async def deliver(self, messages: Sequence[Message]) -> None:
-        for message in messages:
+        for message in fold_notes(messages, MAX_CONTENT, MAX_CONTENT):
             try:
                 if message.private_to is not None:
                     await self.poster.direct(message)
@@ -152,10 +153,14 @@ class DiscordAdapter:
             except Exception:  # one message failing does not keep back the others
                 logger.exception("could not deliver a message to channel %s", message.chat.chat_id)
 
+    async def settled(self, timeout: float = STOP_GRACE) -> None:
+        """Wait until every interaction under way has been answered (at most ``timeout``)."""
+        if self._answering:
+            await asyncio.wait(set(self._answering), timeout=timeout)
+
     async def stop(self) -> None:
         """Let the answers under way finish (briefly), then disconnect."""
-        if self._answering:
-            await asyncio.wait(self._answering, timeout=STOP_GRACE)
+        await self.settled()
         await self.client.close()
         if self._running is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
@@ -353,7 +358,7 @@ class DiscordAdapter:
             request = Request(actor, chat, text=text, event_id=str(message.id), admin=admin)
         if private:
             await self.core.delivery.mark_unreachable(actor, unreachable=False)
-        for answer in await self.core.handle(request):
+        for answer in fold_notes(await self.core.handle(request), MAX_CONTENT, MAX_CONTENT):
             if answer.private_to is not None and not private:
                 # No ephemeral messages outside interactions: reply to the author alone.
                 await message.reply(

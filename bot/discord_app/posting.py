@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import io
 import logging
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import discord
 
+from bot.core.folding import fold_notes
 from bot.core.i18n import first_locale, translator
 from bot.core.model import Actor, Message
 from bot.core.service import Core
@@ -72,6 +73,15 @@ def _gettext(user_locale: str, message: Message) -> Any:
     return translator(first_locale(message.locale, user_locale, message.chat.locale)).gettext
 
 
+@dataclass
+class Pressed:
+    """The message whose button was pressed, while its answer is posted."""
+
+    interaction: discord.Interaction[Any]
+    message_id: int
+    touched: bool = False  # edited into a message of the answer, or stripped
+
+
 class Poster:
     """Sends core messages through a connected client."""
 
@@ -98,10 +108,30 @@ class Poster:
             notify=tuple(user for user in message.notify if user != own),
         )
 
-    async def publish(self, message: Message) -> discord.Message:
-        """Post a message for everyone in its chat; fill its slot; DM whoever wants it."""
+    async def publish(self, message: Message, pressed: Pressed | None = None) -> None:
+        """Post a message for everyone in its chat, with as few channel calls as it takes: a
+        board for the player who acted (nobody to call) replaces its slot's previous board in
+        place, a message that calls nobody replaces a pressed message that would lose its
+        buttons anyway, and a replaced board is only stripped when it had buttons. Fill the
+        slot; DM whoever should know."""
         message = self._not_to_me(message)
-        channel = self._channel(message.chat.chat_id)
+        chat_id = message.chat.chat_id
+        if message.slot and not message.mention:
+            previous = await self.core.delivery.slot_message(PLATFORM, chat_id, message.slot)
+            if previous is not None and _is_snowflake(previous):
+                edited = await self._edit(chat_id, int(previous), message)
+                if edited is not None:
+                    if pressed is not None and pressed.message_id == edited.id:
+                        pressed.touched = True
+                    await self._notify_all(message, edited)
+                    return
+        if pressed is not None and not pressed.touched and not message.mention:
+            edited = await self._edit_pressed_into(pressed, message)
+            if edited is not None:
+                await self._fill_slot(message, edited.id)
+                await self._notify_all(message, edited)
+                return
+        channel = self._channel(chat_id)
         view = make_view(message.buttons)
         kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(message)}
         if view is not None:
@@ -109,23 +139,77 @@ class Poster:
         sent = await channel.send(format_content(message), files=make_files(message), **kwargs)
         if view is not None:
             view.stop()  # the buttons are dynamic items: nothing to keep per message
-        if message.slot:
-            await self._fill_slot(channel, message, sent)
+        await self._fill_slot(message, sent.id, pressed)
+        await self._notify_all(message, sent)
+
+    async def _notify_all(self, message: Message, sent: discord.Message) -> None:
         for user_id in message.notify:
             await self.notify(user_id, message, sent)
-        return sent
+
+    async def _edit(
+        self, chat_id: str, message_id: int, message: Message
+    ) -> discord.Message | None:
+        """Replace a channel message's text, files and buttons; None when it is gone."""
+        view = make_view(message.buttons)
+        try:
+            partial = self.client.get_partial_messageable(int(chat_id))
+            edited = await partial.get_partial_message(message_id).edit(
+                content=format_content(message),
+                attachments=make_files(message),
+                view=view,
+                allowed_mentions=allowed_mentions(message),
+            )
+        except discord.HTTPException:
+            logger.debug("could not edit message %s in channel %s", message_id, chat_id)
+            return None
+        finally:
+            if view is not None:
+                view.stop()
+        return edited
+
+    async def _edit_pressed_into(
+        self, pressed: Pressed, message: Message
+    ) -> discord.Message | None:
+        """The pressed message becomes ``message`` (the press was acknowledged as an update
+        of it); None when it cannot be edited."""
+        view = make_view(message.buttons)
+        try:
+            edited = await pressed.interaction.edit_original_response(
+                content=format_content(message),
+                attachments=make_files(message),
+                view=view,
+                allowed_mentions=allowed_mentions(message),
+            )
+        except discord.HTTPException:
+            logger.debug("could not edit the pressed message", exc_info=True)
+            return None
+        finally:
+            if view is not None:
+                view.stop()
+        pressed.touched = True
+        return edited
 
     async def _fill_slot(
-        self, channel: discord.abc.Messageable, message: Message, sent: discord.Message
+        self, message: Message, message_id: int, pressed: Pressed | None = None
     ) -> None:
-        assert message.slot is not None
-        previous = await self.core.delivery.fill_slot(
-            PLATFORM, message.chat.chat_id, message.slot, str(sent.id)
-        )
-        if previous is None or previous == str(sent.id) or not _is_snowflake(previous):
+        """Record the slot's new message; strip the one it replaces if that had buttons."""
+        if not message.slot:
             return
+        chat_id = message.chat.chat_id
+        previous = await self.core.delivery.fill_slot(
+            PLATFORM, chat_id, message.slot, str(message_id)
+        )
+        if (
+            previous is None
+            or previous == str(message_id)
+            or not _is_snowflake(previous)
+            or not message.strip_previous
+        ):
+            return
+        if pressed is not None and pressed.message_id == int(previous):
+            pressed.touched = True
         try:
-            old = self.client.get_partial_messageable(int(message.chat.chat_id))
+            old = self.client.get_partial_messageable(int(chat_id))
             await old.get_partial_message(int(previous)).edit(view=None)
         except discord.NotFound:
             pass  # deleted meanwhile: nothing to strip
@@ -134,7 +218,7 @@ class Poster:
                 "could not strip the buttons of message %s (slot %s, channel %s)",
                 previous,
                 message.slot,
-                message.chat.chat_id,
+                chat_id,
             )
 
     async def notify(self, user_id: str, message: Message, sent: discord.Message) -> None:
@@ -181,12 +265,17 @@ class Poster:
         """The core's answer to an acknowledged interaction: private parts ephemeral (the first
         one replaces the "thinking" placeholder of a slash command), the rest in the channel."""
         placeholder = thinking
-        for message in messages:
+        pressed = None
+        clicked = interaction.message
+        if not thinking and clicked is not None and not clicked.flags.ephemeral:
+            # A public message whose button was pressed: it may become part of the answer.
+            pressed = Pressed(interaction, clicked.id)
+        for message in fold_notes(messages, MAX_CONTENT, MAX_CONTENT):
             try:
                 if message.edit_pressed and not thinking:
                     await self._edit_pressed(interaction, message)
                 elif message.private_to is None:
-                    await self.publish(message)
+                    await self.publish(message, pressed)
                 elif message.private_to == str(interaction.user.id):
                     await self._ephemeral(interaction, message, placeholder)
                     placeholder = False

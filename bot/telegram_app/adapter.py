@@ -267,7 +267,11 @@ class TelegramAdapter:
         ]
         await self._answer(query, "\n".join(message.text for message in toasts))
         rest = [message for message in answer if message not in toasts]
-        origin = Origin(pressed.chat.id, pressed_message_id=pressed.message_id)
+        origin = Origin(
+            pressed.chat.id,
+            pressed_message_id=pressed.message_id,
+            pressed_has_media=bool(pressed.photo or pressed.animation),
+        )
         await self.poster.post_all(rest, origin)
         if any(message.private_to is None for message in rest) and (
             pressed.message_id not in origin.touched

@@ -20,6 +20,9 @@ from telegram import (
     ForceReply,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputFile,
+    InputMediaAnimation,
+    InputMediaDocument,
     InputMediaPhoto,
     LinkPreviewOptions,
     ReplyParameters,
@@ -28,6 +31,7 @@ from telegram import Message as SentMessage
 from telegram.constants import MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bot.core.folding import fold_notes
 from bot.core.i18n import first_locale, translator
 from bot.core.model import Actor, Message
 from bot.core.service import Core
@@ -39,6 +43,7 @@ logger = logging.getLogger(__name__)
 PLATFORM = "telegram"
 T = TypeVar("T")
 Markup = InlineKeyboardMarkup | ForceReply | None
+Media = tuple[str, bytes | InputFile]  # ("photo" | "animation", the file)
 
 # Harmless answers to edits: the message already looks like that, or is gone.
 _HARMLESS = (
@@ -58,6 +63,7 @@ class Origin:
     chat_id: int
     message_id: int | None = None  # the user's message, for replies
     pressed_message_id: int | None = None  # the message whose button was pressed
+    pressed_has_media: bool = True  # ... is a photo or an animation (else: text)
     private_chat_id: int | None = None  # the request came from this private chat (deep link)
     touched: set[int] = field(default_factory=set)  # messages posted or edited meanwhile
 
@@ -77,8 +83,9 @@ class Poster:
     # --- batches ------------------------------------------------------------------------
 
     async def post_all(self, messages: Sequence[Message], origin: Origin | None = None) -> None:
-        """Post every message in order; one failing message does not stop the others."""
-        for message in messages:
+        """Post every message in order, the sentences before a picture in its caption; one
+        failing message does not stop the others."""
+        for message in fold_notes(messages, MessageLimit.CAPTION_LENGTH - 200, _MAX_BODY):
             try:
                 await self.post(message, origin)
             except Exception:
@@ -89,6 +96,10 @@ class Poster:
                 )
 
     async def post(self, message: Message, origin: Origin | None = None) -> None:
+        """One message, with as few calls into its chat as it takes: a board for the player
+        who pressed or typed (nobody to call) replaces the previous board of its slot in place,
+        a message that calls nobody replaces a pressed board that would lose its buttons
+        anyway, and the previous board's buttons are only removed when it had any."""
         message = self._not_to_me(message)
         chat_id = int(message.chat.chat_id)
         reply_to: int | None = None
@@ -110,60 +121,72 @@ class Poster:
             elif origin.message_id is not None:
                 reply_to = origin.message_id
         group = not message.chat.private and chat_id == int(message.chat.chat_id)
-        pressed = origin.pressed_message_id if origin is not None else None
-        # A replay stepped on: the pressed board shows the next frame, in place.
-        if (
-            message.edit_pressed
-            and origin is not None
-            and pressed is not None
-            and await self._edit(
-                origin.chat_id,
-                pressed,
-                html.escape(_clip(message.text, _MAX_BODY), quote=False),
-                message.image,
-                self._keyboard(message, False),
-            )
-        ):
-            origin.touched.add(pressed)
-            return
-        if message.animation is not None:
-            await self._animation(chat_id, message, reply_to)
-            return
+        media = _media(message)
+        pressed = _pressed_here(origin, chat_id)
+        if message.edit_pressed and pressed is not None:
+            # A replay stepped on: the pressed board shows the next frame, in place.
+            text = html.escape(_clip(message.text, _MAX_BODY), quote=False)
+            if await self._edit(chat_id, pressed, text, media, self._keyboard(message, False)):
+                _touch(origin, pressed)
+                return
         text = await self._text(message, group)
         slot = message.slot or _preview_slot(message)
         keyboard = self._keyboard(message, group)
         if slot is not None and not message.mention:
             previous = await self.core.delivery.slot_message(PLATFORM, str(chat_id), slot)
             if previous is not None and await self._edit(
-                chat_id, int(previous), text, message.image, keyboard
+                chat_id, int(previous), text, media, keyboard
             ):
-                if origin is not None:
-                    origin.touched.add(int(previous))
+                _touch(origin, int(previous))
                 await self._attachments(chat_id, message, reply_to)
                 return
+        if (
+            origin is not None
+            and pressed is not None
+            and pressed not in origin.touched
+            and message.private_to is None
+            and not message.mention
+            and origin.pressed_has_media == (media is not None)
+            and await self._edit(chat_id, pressed, text, media, keyboard)
+        ):
+            # The pressed message would only lose its buttons: it becomes this message.
+            _touch(origin, pressed)
+            await self._fill_slot(chat_id, slot, pressed, message, origin)
+            await self._attachments(chat_id, message, reply_to)
+            return
         markup: Markup = keyboard
         if keyboard is None and group and message.mention and message.image is not None:
             # A board that waits for a typed move: invite a reply from the player it mentions,
             # which reaches the bot even under the group privacy mode.
             markup = ForceReply(selective=True, input_field_placeholder="13/10* 6/5")
-        sent = await self._send(chat_id, text, message.image, markup, reply_to)
+        sent = await self._send(chat_id, text, media, markup, reply_to)
         if sent is None:
             return
-        if origin is not None:
-            origin.touched.add(sent.message_id)
-        if slot is not None:
-            previous = await self.core.delivery.fill_slot(
-                PLATFORM, str(chat_id), slot, str(sent.message_id)
-            )
-            if previous is not None:
-                await self.strip(chat_id, int(previous))
-                if origin is not None:
-                    origin.touched.add(int(previous))
+        _touch(origin, sent.message_id)
+        await self._fill_slot(chat_id, slot, sent.message_id, message, origin)
         await self._attachments(chat_id, message, reply_to)
         if group:
             body = html.escape(_clip(message.text, _MAX_BODY), quote=False)
             for user_id in message.notify:
                 await self._notify(message, user_id, body)
+
+    async def _fill_slot(
+        self,
+        chat_id: int,
+        slot: str | None,
+        message_id: int,
+        message: Message,
+        origin: Origin | None,
+    ) -> None:
+        """Record the slot's new message; strip the one it replaces if that had buttons."""
+        if slot is None:
+            return
+        previous = await self.core.delivery.fill_slot(PLATFORM, str(chat_id), slot, str(message_id))
+        if previous is None or int(previous) == message_id:
+            return
+        if message.strip_previous and (origin is None or int(previous) not in origin.touched):
+            await self.strip(chat_id, int(previous))
+            _touch(origin, int(previous))
 
     def _not_to_me(self, message: Message) -> Message:
         """The message without the bot's own account among those to mention or notify (it
@@ -230,27 +253,31 @@ class Poster:
         self,
         chat_id: int,
         text: str,
-        image: bytes | None,
+        media: Media | None,
         markup: Markup,
         reply_to: int | None,
     ) -> SentMessage | None:
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
-        if image is not None and len(text) <= MessageLimit.CAPTION_LENGTH:
+        if media is not None and len(text) <= MessageLimit.CAPTION_LENGTH:
+            kind, data = media
+            send = self.bot.send_animation if kind == "animation" else self.bot.send_photo
             return await self._quietly(
-                lambda: self.bot.send_photo(
+                lambda: send(
                     chat_id,
-                    image,
+                    data,
                     caption=text,
                     parse_mode=ParseMode.HTML,
                     reply_markup=markup,
                     reply_parameters=reply,
                 ),
-                f"sending a board to chat {chat_id}",
+                f"sending a {kind} to chat {chat_id}",
             )
-        if image is not None:  # too long for a caption: the picture, then the text
+        if media is not None:  # too long for a caption: the picture, then the text
+            kind, data = media
+            send = self.bot.send_animation if kind == "animation" else self.bot.send_photo
             await self._quietly(
-                lambda: self.bot.send_photo(chat_id, image, reply_parameters=reply),
-                f"sending a board to chat {chat_id}",
+                lambda: send(chat_id, data, reply_parameters=reply),
+                f"sending a {kind} to chat {chat_id}",
             )
         return await self._quietly(
             lambda: self.bot.send_message(
@@ -269,16 +296,23 @@ class Poster:
         chat_id: int,
         message_id: int,
         text: str,
-        image: bytes | None,
+        media: Media | None,
         keyboard: InlineKeyboardMarkup | None,
     ) -> bool:
         """Edit a message in place; False when it cannot be (then a new one is sent)."""
         try:
-            if image is not None:
+            if media is not None:
                 if len(text) > MessageLimit.CAPTION_LENGTH:
                     return False
-                media = InputMediaPhoto(image, caption=text, parse_mode=ParseMode.HTML)
-                await self.bot.edit_message_media(media, chat_id, message_id, reply_markup=keyboard)
+                kind, data = media
+                replacement = (
+                    InputMediaAnimation(data, caption=text, parse_mode=ParseMode.HTML)
+                    if kind == "animation"
+                    else InputMediaPhoto(data, caption=text, parse_mode=ParseMode.HTML)
+                )
+                await self.bot.edit_message_media(
+                    replacement, chat_id, message_id, reply_markup=keyboard
+                )
             else:
                 await self.bot.edit_message_text(
                     text,
@@ -295,36 +329,22 @@ class Poster:
             return False
         return True
 
-    async def _animation(self, chat_id: int, message: Message, reply_to: int | None) -> None:
-        """A game's replay: an animated GIF that Telegram plays inline, the text as its
-        caption."""
-        assert message.animation is not None
-        reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
-        caption = html.escape(_clip(message.text, MessageLimit.CAPTION_LENGTH), quote=False)
-        animation = message.animation
-        await self._quietly(
-            lambda: self.bot.send_animation(
-                chat_id,
-                animation,
-                caption=caption,
-                parse_mode=ParseMode.HTML,
-                filename="replay.gif",
-                reply_parameters=reply,
-            ),
-            f"sending a replay to chat {chat_id}",
-        )
-
     async def _attachments(self, chat_id: int, message: Message, reply_to: int | None) -> None:
+        """The message's files: one, or several as one album (one call, not one each)."""
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
-        for attachment in message.attachments:
+        files = message.attachments
+        if len(files) == 1:
             await self._quietly(
-                lambda attachment=attachment: self.bot.send_document(  # type: ignore[misc]
-                    chat_id,
-                    attachment.data,
-                    filename=attachment.filename,
-                    reply_parameters=reply,
+                lambda: self.bot.send_document(
+                    chat_id, files[0].data, filename=files[0].filename, reply_parameters=reply
                 ),
-                f"sending {attachment.filename} to chat {chat_id}",
+                f"sending {files[0].filename} to chat {chat_id}",
+            )
+        elif files:
+            album = [InputMediaDocument(file.data, filename=file.filename) for file in files[:10]]
+            await self._quietly(
+                lambda: self.bot.send_media_group(chat_id, album, reply_parameters=reply),
+                f"sending {len(album)} files to chat {chat_id}",
             )
 
     async def _notify(self, message: Message, user_id: str, text: str) -> None:
@@ -374,6 +394,28 @@ class Poster:
             else:
                 logger.warning("%s failed: %s", what, error)
             return None
+
+
+def _media(message: Message) -> Media | None:
+    """The message's picture: a replay's animation (named, so it is taken for a GIF), or a
+    board."""
+    if message.animation is not None:
+        return ("animation", InputFile(message.animation, filename="replay.gif"))
+    if message.image is not None:
+        return ("photo", message.image)
+    return None
+
+
+def _pressed_here(origin: Origin | None, chat_id: int) -> int | None:
+    """The message whose button was pressed, when it is in this chat."""
+    if origin is None or origin.chat_id != chat_id:
+        return None
+    return origin.pressed_message_id
+
+
+def _touch(origin: Origin | None, message_id: int) -> None:
+    if origin is not None:
+        origin.touched.add(message_id)
 
 
 def _preview_slot(message: Message) -> str | None:

@@ -133,7 +133,8 @@ async def test_the_mention_prefixed_text_fallback_plays_a_turn(bot: Bot) -> None
     await say(BOB, f"<@{BOT_ID}> accept", [BOT_ID])
     board = await bot.next_post(mark, " to play ")
     player = ANNA  # with the fixed seeds Anna opens, with 6-2
-    assert content(board).startswith(f"<@{player}> Anna to play 6-2")
+    assert content(board).startswith(f"<@{player}> ")  # Bob accepted: Anna is called
+    assert "\nAnna to play 6-2" in content(board)  # after the opening roll's sentence
     chat = ChatRef("discord", str(CHANNEL_ID))
     from bot.core.model import Actor
 
@@ -142,7 +143,8 @@ async def test_the_mention_prefixed_text_fallback_plays_a_turn(bot: Bot) -> None
     mark = len(bot.fake.calls)
     await say(player, f"<@{BOT_ID}> {plays[0]}", [BOT_ID])
     after = await bot.next_post(mark, "<@")
-    assert content(after).startswith(f"<@{BOB}> Bob to play 6-2")  # no cube in a 1-point match
+    assert content(after).startswith(f"<@{BOB}> ")
+    assert "Bob to play 6-2" in content(after)  # no cube in a 1-point match: rolled at once
     # Messages that do not start by mentioning the bot are not for it.
     mark = len(bot.fake.calls)
     await say(ANNA, "nice game, everyone", [])
@@ -158,7 +160,9 @@ async def test_a_match_in_a_thread_is_posted_in_the_thread(bot: Bot) -> None:
     mark = len(bot.fake.calls)
     await bot.fake.click(BOB, bot.message_id(offer), buttons(offer)["Accept"])
     board = await bot.next_post(mark, " to play ", channel=THREAD_ID)
-    assert content(board).startswith(f"<@{BOB}> Bob to play 4-2")  # the fixed seeds
+    # Bob accepted and opens (the fixed seeds): he is at the table, nobody is called.
+    assert not content(board).startswith("<@")
+    assert "\nBob to play 4-2" in content(board)
 
 
 async def test_the_clock_posts_through_the_channel_and_private_notes_as_dms(bot: Bot) -> None:

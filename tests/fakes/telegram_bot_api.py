@@ -103,6 +103,7 @@ class FakeBotApi:
             "sendPhoto": self._send_photo,
             "sendDocument": self._send_document,
             "sendAnimation": self._send_animation,
+            "sendMediaGroup": self._send_media_group,
             "editMessageText": self._edit_text,
             "editMessageMedia": self._edit_media,
             "editMessageReplyMarkup": self._edit_markup,
@@ -208,6 +209,24 @@ class FakeBotApi:
             raise ApiError(400, "Bad Request: there is no document in the request")
         data["document"] = {"file_id": f"doc{len(self.messages)}", "file_unique_id": "d"}
         return self._store(params["chat_id"], "document", data)
+
+    def _send_media_group(
+        self, params: dict[str, Any], files: dict[str, bytes]
+    ) -> list[dict[str, Any]]:
+        """An album: here only documents, each one message of the group."""
+        media = params.get("media")
+        if not isinstance(media, list) or not 2 <= len(media) <= 10:
+            raise ApiError(400, "Bad Request: wrong number of media in the album")
+        sent = []
+        for item in media:
+            attached = str(item.get("media", "")).removeprefix("attach://")
+            if item.get("type") != "document" or attached not in files:
+                raise ApiError(400, "Bad Request: wrong file identifier/HTTP URL specified")
+            data = self._outgoing(params, "document")
+            data["document"] = {"file_id": f"doc{len(self.messages)}", "file_unique_id": "d"}
+            data["media_group_id"] = "album"
+            sent.append(self._store(params["chat_id"], "document", data))
+        return sent
 
     def _send_animation(self, params: dict[str, Any], files: dict[str, bytes]) -> dict[str, Any]:
         """Telegram plays a GIF inline (as it converts it to an MPEG-4 animation)."""

@@ -10,7 +10,7 @@ import re
 from gammon.fair_dice import verify_transcript
 from gammon.flow import Phase
 from storage import LoadedMatch
-from tests.fakes.telegram_bot_api import BOT_USERNAME
+from tests.fakes.telegram_bot_api import BOT_USERNAME, Stored
 from tests.telegram_app.conftest import ANNA, BOB, CARL, GROUP, Harness
 
 PLAYERS = {"11": ANNA, "22": BOB}
@@ -83,11 +83,14 @@ async def test_a_deep_link_challenge_played_to_the_seed_reveal(telegram: Harness
         raise AssertionError("the match did not end")
 
     assert doubles == 1
-    assert any("takes. The cube is at 2" in s.data.get("text", "") for s in api.in_chat(GROUP))
-    end = telegram.newest(GROUP, "photo")
+    assert any("takes. The cube is at 2" in _words(s) for s in api.in_chat(GROUP))
+    # The end's picture is the last game's replay, which ends on the final position.
+    end = telegram.newest(GROUP, "animation")
     assert "Match over" in end.data["caption"]
     assert "server seed" in end.data["caption"]
-    documents = [call.files["document"] for call in api.of("sendDocument")]
+    assert not api.of("sendDocument")  # the files come as one album: one call, not three
+    (album,) = api.of("sendMediaGroup")
+    documents = list(album.files.values())
     assert len(documents) == 3  # the transcript, the check page and the .mat file
     transcript = next(data for data in documents if data.startswith(b"{"))
     assert verify_transcript(json.loads(transcript)).ok
@@ -140,9 +143,9 @@ async def test_a_dropped_double_ends_the_game_and_deals_a_new_board(telegram: Ha
     await telegram.press_label(BOB, GROUP, "Double")
     doubled = telegram.newest(GROUP, "photo")
     await telegram.press_label(ANNA, GROUP, "Drop")
-    texts = [s.data.get("text", "") for s in telegram.api.in_chat(GROUP)]
+    texts = [_words(s) for s in telegram.api.in_chat(GROUP)]
     assert any(text.startswith("Game 1:") and "double was dropped" in text for text in texts)
-    assert "This is the Crawford game: nobody may double." in texts
+    assert any("This is the Crawford game: nobody may double." in text for text in texts)
     assert "reply_markup" not in telegram.api.messages[(GROUP, doubled.data["message_id"])].data
     assert telegram.newest(GROUP, "photo").data["message_id"] > doubled.data["message_id"]
 
@@ -162,7 +165,11 @@ async def test_a_finished_game_is_replayed_as_an_animation_and_stepped_in_place(
     sent = telegram.api.of("sendAnimation")
     assert len(sent) == 1  # game 1 ended: its replay, played inline by Telegram
     assert sent[0].files["animation"].startswith(b"GIF89a")
-    assert sent[0].params["caption"] == "Game 1 of match 1 (Anna vs Bob), play by play."
+    # The game's result says it in the animation's caption, not in a message of its own.
+    assert sent[0].params["caption"] == (
+        "Game 1: Bob wins 1 (the double was dropped, cube 1).\n"
+        "Game 1 of match 1 (Anna vs Bob), play by play."
+    )
 
     calls = await telegram.say(CARL, GROUP, "/replay 1 1")
     assert [call.method for call in calls if call.method.startswith("send")] == [
@@ -191,3 +198,8 @@ def _dice(loaded: LoadedMatch) -> str:
     dice = loaded.state.dice
     assert dice is not None
     return f"{max(dice)}-{min(dice)}"
+
+
+def _words(stored: Stored) -> str:
+    """What a stored message says: its text, or its picture's caption."""
+    return str(stored.data.get("text") or stored.data.get("caption") or "")
