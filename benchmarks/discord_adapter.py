@@ -1,30 +1,44 @@
-"""The Discord adapter against the fake Discord on 127.0.0.1 (tests/fakes/discord_server.py).
+"""The Discord adapter under Discord's limits: API calls per half-turn, and click to board.
 
-A real discord.py client logs in to the fake; times are from the moment the fake sends an
-interaction over the gateway to the moment the bot's answer reaches the fake's REST routes
-(both run in this one process and event loop, as a bot and a nearby Discord would not; the
-figures are the adapter's own share, without the internet).
+A real discord.py client logs in to the fake Discord of the tests on 127.0.0.1, with
+discord.py's own rate-limit handling. The fake is wrapped here to enforce Discord's documented
+channel limit, 5 messages per 5 seconds per channel: channel messages posted or edited
+(``POST``/``PATCH /channels/{id}/messages…``) and webhook messages of interactions in that
+channel (followups, ``@original``) share one window per channel; over it the fake answers 429
+with ``retry_after``, and every counted answer carries the ``X-RateLimit-*`` headers
+discord.py reads (``Limit``, ``Remaining``, ``Reset``, ``Reset-After``, ``Bucket``), so
+discord.py also waits by itself before it would hit the limit.
 
-1. Acknowledgement: ``/board`` (which renders the board picture after the ``defer``), one at a
-   time, then in bursts of 20 at once.
-2. Autocomplete of ``/move`` in a position with 335 legal plays (gnubg position
-   ``+ww0CCTgFRzJDA`` with 3-3): the stored match is read as usual, and its position is
-   swapped for that one on the way out of the repository. The first answer (move generation
-   not cached yet) is reported apart.
+Boards are drawn as in production (pictures on, the painter started), the server seeds are the
+tests' fixed ones and the players' choices come from a seeded RNG, so runs repeat. Scripted
+people play 3-point matches with the cube (see ``benchmarks/budget.py``), each acting
+``--pace`` seconds after the board they need appeared. Each interaction is numbered; the
+number rides with the client's tasks (a context variable set while discord.py reads the
+interaction) into a request header, so every call counts for the update that caused it.
 
-Prints one JSON object as its last line.
+Scenarios (``--scenarios``):
 
-    python benchmarks/discord_adapter.py [--rounds 200]
+- ``one``: one match in a channel. Per half-turn (the run of consecutive updates of one
+  player), the calls the channel limit counts (above; not the interaction callbacks, not DMs),
+  and the DMs (private notifications). Also the time from each update to the board the next
+  player needs.
+- ``two``: two matches in the same channel at once (four people): click to board.
+- ``private``: ``/play 1`` against the bot in a DM: calls in that DM per half-turn.
+
+Prints a short summary and, as its last line, one JSON object.
+
+    python benchmarks/discord_adapter.py [--pace 5] [--half-turns 0] [--scenarios one,two,private]
+    python benchmarks/discord_adapter.py --pace 1 --half-turns 40    # a few minutes
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
+import contextvars
 import json
 import logging
-import statistics
+import math
 import sys
 import tempfile
 import time
@@ -33,177 +47,391 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import aiohttp
+from aiohttp import web
 from pydantic import SecretStr
 
+from benchmarks.budget import (
+    CAUSE,
+    Driver,
+    Ledger,
+    Options,
+    Referee,
+    Seat,
+    Sent,
+    Table,
+    Update,
+    add_arguments,
+    half_turn_lines,
+    options_from,
+    scenario_figures,
+    summary_lines,
+)
 from bot.config import Settings
 from bot.core.service import Core
 from bot.discord_app import DiscordAdapter
-from gammon import Position
-from gammon.flow import Phase
 from storage import Database
-from tests.fakes.discord_server import CHANNEL_ID, GUILD_ID, Call, FakeDiscord
+from tests.fakes.discord_server import CHANNEL_ID, GUILD_ID, Call, FakeDiscord, Interaction
+from tests.seeds import fixed_seeds
 
-ANNA, BOB = 700000000000000001, 700000000000000002
-WIDE_POSITION, WIDE_DICE = "+ww0CCTgFRzJDA", (3, 3)
-TYPED = ("", "2", "24/", "13/1", "8/5", "6/3", "21", "13/10 1")
+PLATFORM = "discord"
+CHANNEL_LIMIT = 5  # messages per channel and window
+CHANNEL_WINDOW_S = 5.0
+BUCKET = "bench-channel-messages"
+CAUSE_HEADER = "X-Bench-Cause"
+SETTLE_S = 6.0  # no call for this long: the bot is done (a rate-limit wait is at most 5 s)
+MAX_REQUEST_BYTES = 10 * 10 * 1024 * 1024  # up to 10 files of Discord's 10 MiB
+PICTURE_ENDINGS = (".png", ".gif", ".jpg", ".jpeg", ".webp")
 
+logger = logging.getLogger("benchmarks.discord_adapter")
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
-
-
-def summary(prefix: str, values: list[float]) -> dict[str, float]:
-    return {
-        f"{prefix}_ms_median": round(statistics.median(values) * 1000, 2),
-        f"{prefix}_ms_p99": round(percentile(values, 0.99) * 1000, 2),
-    }
-
-
-def is_callback(call: Call, interaction_id: int) -> bool:
-    return call.path == f"/interactions/{interaction_id}/token-{interaction_id}/callback"
+# While the fake handles a request: the update it came from, and the calls logged for it.
+SERVER_CAUSE: contextvars.ContextVar[tuple[int | None, list[Sent]]] = contextvars.ContextVar(
+    "server_cause", default=(None, [])
+)
 
 
-async def ack_time(fake: FakeDiscord, sent: Any, mark: int) -> float:
-    call = await fake.wait_for(lambda call: is_callback(call, sent.id), after=mark, timeout=30)
-    return float(call.at - sent.sent_at)
+class LimitedDiscord(FakeDiscord):
+    """The tests' fake Discord with the channel limit in force, logging every call with the
+    update that caused it."""
 
+    def __init__(self, ledger: Ledger) -> None:
+        super().__init__()
+        self.ledger = ledger
+        self.causes: dict[str, int | None] = {}  # interaction id -> update number
+        self.windows: dict[int, tuple[float, int]] = {}  # channel -> (window start, used)
+        self.refused = 0  # 429 answers
 
-async def finished(fake: FakeDiscord, token: str, mark: int) -> None:
-    """A slash answer with only public messages ends by removing its placeholder."""
-    await fake.wait_for(
-        lambda call: call.method == "DELETE" and token in call.path, after=mark, timeout=60
-    )
+    async def start(self) -> None:
+        """As the fake's, taking requests as large as Discord does (aiohttp's default of
+        1 MiB refuses the replay GIF of a long game, which Discord takes)."""
+        await super().start()
+        assert self._runner is not None
+        self._runner.app._client_max_size = MAX_REQUEST_BYTES
 
+    async def _send_interaction(self, payload: dict[str, Any]) -> Interaction:
+        self.causes[str(payload["id"])] = CAUSE.get()
+        return await super()._send_interaction(payload)
 
-async def start_match(fake: FakeDiscord) -> None:
-    mark = len(fake.calls)
-    user = {"id": str(BOB), "username": "bob", "discriminator": "0", "avatar": None}
-    await fake.slash(
-        ANNA,
-        "challenge",
-        [{"name": "opponent", "type": 6, "value": str(BOB)}],
-        resolved={"users": {str(BOB): user}},
-    )
-    offer = await fake.wait_for(
-        lambda call: (
-            call.path == f"/channels/{CHANNEL_ID}/messages"
-            and "challenges" in str((call.json or {}).get("content", ""))
-        ),  # type: ignore[union-attr]
-        after=mark,
-    )
-    assert isinstance(offer.json, dict)
-    assert offer.created is not None
-    accept = offer.json["components"][0]["components"][0]["custom_id"]
-    mark = len(fake.calls)
-    await fake.click(BOB, offer.created, accept)
-    await fake.wait_for(
-        lambda call: " to play " in str((call.json or {}).get("content", "")),  # type: ignore[union-attr]
-        after=mark,
-    )
-
-
-async def acknowledgements(fake: FakeDiscord, rounds: int) -> dict[str, float]:
-    one_by_one = []
-    for _round in range(rounds):
-        mark = len(fake.calls)
-        sent = await fake.slash(ANNA, "board")
-        one_by_one.append(await ack_time(fake, sent, mark))
-        await finished(fake, sent.token, mark)
-    bursts = []
-    for _burst in range(max(1, rounds // 20)):
-        mark = len(fake.calls)
-        sent_all = [await fake.slash(ANNA, "board") for _ in range(20)]
-        bursts += [await ack_time(fake, sent, mark) for sent in sent_all]
-        for sent in sent_all:
-            await finished(fake, sent.token, mark)
-    return {**summary("ack_sequential", one_by_one), **summary("ack_burst20", bursts)}
-
-
-async def autocomplete(fake: FakeDiscord, core: Core, rounds: int) -> dict[str, float]:
-    stored = core.matches.active_match_for
-
-    async def wide(chat_id: int, user_id: int) -> Any:
-        loaded = await stored(chat_id, user_id)
-        if loaded is None:
+    def limited_channel(self, method: str, path: str) -> int | None:
+        """The channel whose message limit this request counts against, if any."""
+        if method not in ("POST", "PATCH"):
             return None
-        player = loaded.info.player_index(user_id)
-        state = dataclasses.replace(
-            loaded.state,
-            phase=Phase.MOVING,
-            position=Position.from_id(WIDE_POSITION),
-            dice=WIDE_DICE,
-            player_on_roll=player,
-        )
-        return dataclasses.replace(loaded, state=state)
+        parts = path.strip("/").split("/")
+        if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
+            return int(parts[1])
+        if parts[0] == "webhooks" and len(parts) >= 3:
+            return self.token_channels.get(parts[2])
+        return None
 
-    core.matches.active_match_for = wide  # type: ignore[method-assign]
-    plays = len((await wide_state(core, wide)).legal_plays())
-    times = []
-    counts = []
-    for index in range(rounds + 1):
-        mark = len(fake.calls)
-        sent = await fake.autocomplete(ANNA, "move", "play", TYPED[index % len(TYPED)])
-        call = await fake.wait_for(lambda call, asked=sent.id: is_callback(call, asked), after=mark)
-        assert isinstance(call.json, dict)
-        counts.append(len(call.json["data"]["choices"]))
-        times.append(call.at - sent.sent_at)
-    first = times.pop(0)
+    async def _rest(self, request: web.Request) -> web.StreamResponse:
+        path = "/" + request.match_info["path"]
+        channel = self.limited_channel(request.method, path)
+        headers: dict[str, str] = {}
+        if channel is not None:
+            now = time.perf_counter()
+            start, used = self.windows.get(channel, (now, 0))
+            if now >= start + CHANNEL_WINDOW_S:
+                start, used = now, 0
+            reset_after = math.ceil((start + CHANNEL_WINDOW_S - now) * 1000) / 1000
+            if used >= CHANNEL_LIMIT:
+                self.refused += 1
+                body = {
+                    "message": "You are being rate limited.",
+                    "retry_after": reset_after,
+                    "global": False,
+                }
+                return web.Response(
+                    body=json.dumps(body).encode(),
+                    status=429,
+                    headers={
+                        "Content-Type": "application/json",
+                        "Via": "1.1 google",
+                        **rate_headers(0, reset_after),
+                    },
+                )
+            used += 1
+            self.windows[channel] = (start, used)
+            headers = rate_headers(CHANNEL_LIMIT - used, reset_after)
+        parts = path.strip("/").split("/")
+        edited = int(parts[3]) if len(parts) == 4 and parts[3].isdigit() else None
+        had_buttons = bool(self.messages.get(edited or 0, {}).get("components"))
+        raw = request.headers.get(CAUSE_HEADER)
+        logged: list[Sent] = []
+        token = SERVER_CAUSE.set((int(raw) if raw else None, logged))
+        try:
+            response = await super()._rest(request)
+        finally:
+            SERVER_CAUSE.reset(token)
+        for sent in logged:
+            # Refused, or a strip of buttons the message did not have (changes nothing).
+            stripped_nothing = sent.kind.endswith("strip buttons") and not had_buttons
+            sent.ok = response.status < 300 and not stripped_nothing
+        response.headers.update(headers)
+        return response
+
+    async def _record(self, call: Call) -> None:
+        await super()._record(call)
+        cause, logged = SERVER_CAUSE.get()
+        sent = self.describe(call, cause)
+        logged.append(sent)
+        self.ledger.add(sent)
+
+    def describe(self, call: Call, cause: int | None) -> Sent:
+        parts = call.path.strip("/").split("/")
+        payload = call.json if isinstance(call.json, dict) else {}
+        pictures = [name for name in call.files if name.lower().endswith(PICTURE_ENDINGS)]
+        chat: int | None = None
+        message: int | None = None
+        if parts[0] == "channels" and len(parts) >= 3 and parts[2] == "messages":
+            chat = int(parts[1])
+            message = call.created if len(parts) < 4 or not parts[3].isdigit() else int(parts[3])
+        elif parts[0] == "webhooks" and len(parts) >= 3 and call.method in ("POST", "PATCH"):
+            chat = self.token_channels.get(parts[2])
+            message = call.created or self.token_messages.get(parts[2])
+        private = chat is not None and chat in self.dm_channels
+        return Sent(
+            at=call.at,
+            cause=cause,
+            chat=None if chat is None else str(chat),
+            private=private,
+            kind=kind_of(call, parts, payload, pictures, private),
+            image=bool(pictures),
+            text=str(payload.get("content") or ""),
+            message=None if message is None else str(message),
+            labels=labels_of(payload),
+        )
+
+
+def rate_headers(remaining: int, reset_after: float) -> dict[str, str]:
     return {
-        "autocomplete_legal_plays": plays,
-        "autocomplete_first_ms": round(first * 1000, 2),
-        **summary("autocomplete", times),
-        "autocomplete_choices_max": max(counts),
+        "X-RateLimit-Limit": str(CHANNEL_LIMIT),
+        "X-RateLimit-Remaining": str(remaining),
+        "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+        "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+        "X-RateLimit-Bucket": BUCKET,
+        "X-RateLimit-Scope": "shared",
     }
 
 
-async def wide_state(core: Core, wide: Any) -> Any:
-    chat = await core.chats.find_chat("discord", str(CHANNEL_ID))
-    user = await core.users.find_user("discord", str(ANNA))
-    assert chat is not None
-    assert user is not None
-    return (await wide(chat.id, user.id)).state
+def labels_of(payload: dict[str, Any]) -> tuple[str, ...]:
+    return tuple(
+        str(component.get("label"))
+        for row in payload.get("components") or []
+        for component in row.get("components", [])
+        if "custom_id" in component
+    )
 
 
-async def run(folder: Path, rounds: int) -> dict[str, Any]:
-    fake = FakeDiscord()
+def kind_of(
+    call: Call, parts: list[str], payload: dict[str, Any], pictures: list[str], private: bool
+) -> str:
+    """What a call is, for the breakdown."""
+    if parts[0] == "interactions":
+        return "interaction callback"
+    if parts[0] == "webhooks":
+        return f"webhook {call.method}" + (" @original" if parts[-1] == "@original" else "")
+    if parts[0] != "channels" or len(parts) < 3 or parts[2] != "messages":
+        return f"{call.method} /{parts[0]}"
+    where = "DM " if private else ""
+    if call.method == "PATCH":
+        if payload.get("components") == [] and not call.files and "content" not in payload:
+            return f"{where}PATCH strip buttons"
+        return f"{where}PATCH " + ("board" if pictures else "edit")
+    if any(name.endswith(".png") for name in pictures):
+        return f"{where}POST board"
+    if pictures:
+        return f"{where}POST replay GIF"
+    if call.files:
+        return f"{where}POST files"
+    return f"{where}POST text"
+
+
+def cause_tracing() -> aiohttp.TraceConfig:
+    """Every request the client makes carries the number of the update it answers."""
+    trace = aiohttp.TraceConfig()
+
+    async def on_start(
+        session: aiohttp.ClientSession, context: Any, params: aiohttp.TraceRequestStartParams
+    ) -> None:
+        cause = CAUSE.get()
+        if cause is not None:
+            params.headers[CAUSE_HEADER] = str(cause)
+
+    trace.on_request_start.append(on_start)
+    return trace
+
+
+def carry_causes(adapter: DiscordAdapter, fake: LimitedDiscord) -> None:
+    """While discord.py reads an interaction (and starts the tasks that answer it), the
+    context holds its update's number; the tasks inherit it."""
+    client = getattr(adapter, "client", None)
+    parsers = getattr(getattr(client, "_connection", None), "parsers", None)
+    if not isinstance(parsers, dict) or "INTERACTION_CREATE" not in parsers:
+        logger.warning("cannot number the interactions: calls are matched by time")
+        return
+    original = parsers["INTERACTION_CREATE"]
+
+    def tagged(data: dict[str, Any]) -> None:
+        token = CAUSE.set(fake.causes.get(str(data.get("id"))))
+        try:
+            original(data)
+        finally:
+            CAUSE.reset(token)
+
+    parsers["INTERACTION_CREATE"] = tagged
+
+
+class DiscordBench:
+    platform = PLATFORM
+
+    def __init__(self, fake: LimitedDiscord, ledger: Ledger) -> None:
+        self.fake = fake
+        self.ledger = ledger
+
+    async def _send(self, update: Update, sending: Any) -> None:
+        token = CAUSE.set(update.number)
+        try:
+            sent: Interaction = await sending
+        finally:
+            CAUSE.reset(token)
+        update.sent_at = sent.sent_at
+
+    @staticmethod
+    def _where(table: Table) -> int | None:
+        return None if table.against_bot else int(table.chat)
+
+    async def challenge(self, update: Update, opponent: Seat, length: int) -> None:
+        user = self.fake.users[int(opponent.user_id)]
+        options = [
+            {"name": "opponent", "type": 6, "value": opponent.user_id},
+            {"name": "length", "type": 4, "value": length},
+        ]
+        sending = self.fake.slash(
+            int(update.seat.user_id),
+            "challenge",
+            options,
+            channel_id=self._where(update.table),
+            resolved={"users": {opponent.user_id: user}},
+        )
+        await self._send(update, sending)
+
+    async def play_bot(self, update: Update, length: int) -> None:
+        options = [{"name": "length", "type": 4, "value": length}]
+        sending = self.fake.slash(
+            int(update.seat.user_id), "play", options, channel_id=self._where(update.table)
+        )
+        await self._send(update, sending)
+
+    async def move(self, update: Update, play: str) -> None:
+        options = [{"name": "play", "type": 3, "value": play}]
+        sending = self.fake.slash(
+            int(update.seat.user_id), "move", options, channel_id=self._where(update.table)
+        )
+        await self._send(update, sending)
+
+    async def press(self, update: Update, label: str, near: Sent | None) -> None:
+        message_id, custom_id = self._button(update.table, label, near)
+        await self._send(update, self.fake.click(int(update.seat.user_id), message_id, custom_id))
+
+    def _button(self, table: Table, label: str, near: Sent | None) -> tuple[int, str]:
+        """The button with this label: on the board the player looks at, else the newest in
+        the chat on a message about this match, else the newest in the chat."""
+        stored = [
+            (message_id, message)
+            for message_id, message in sorted(self.fake.messages.items(), reverse=True)
+            if message.get("channel_id") == table.chat
+        ]
+        looked_at = [item for item in stored if near is not None and str(item[0]) == near.message]
+        about = [item for item in stored if table.names_in(str(item[1].get("content")))]
+        for message_id, message in [*looked_at, *about, *stored]:
+            for row in message.get("components") or []:
+                for component in row.get("components", []):
+                    if component.get("label") == label and "custom_id" in component:
+                        return message_id, str(component["custom_id"])
+        raise RuntimeError(f"no [{label}] button in channel {table.chat}")
+
+    def settled(self, update: Update) -> bool:
+        mine = self.ledger.caused_by(update)
+        last = max([update.sent_at, *(call.at for call in mine)])
+        return bool(mine) and time.perf_counter() - last > SETTLE_S
+
+    async def settle(self) -> None:
+        await self.ledger.quiet(SETTLE_S)
+
+
+async def run(folder: Path, options: Options, scenarios: set[str]) -> dict[str, Any]:
+    started = time.perf_counter()
+    ledger = Ledger()
+    fake = LimitedDiscord(ledger)
     await fake.start()
-    fake.add_user(ANNA, "Anna")
-    fake.add_user(BOB, "Bob")
+    people = ("Anna", "Bob", "Carl", "Dora", "Emil", "Fred", "Gina")
+    seats = {}
+    for number, name in enumerate(people, start=1):
+        user_id = 700000000000000000 + number
+        fake.add_user(user_id, name)
+        seats[name] = Seat(str(user_id), name, name.lower())
     database = Database(f"sqlite+aiosqlite:///{folder / 'bench.db'}")
     await database.migrate()
-    core = Core(database)
+    core = Core(database, server_seeds=fixed_seeds())  # pictures on, as in production
     await core.painter.start()  # as the host does at start
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         discord_token=SecretStr("fake-token"),
         discord_guild_id=GUILD_ID,
     )
-    adapter = DiscordAdapter(core, settings=settings, client_options={"guild_ready_timeout": 0})
+    client_options = {"guild_ready_timeout": 0, "http_trace": cause_tracing()}
+    adapter = DiscordAdapter(core, settings=settings, client_options=client_options)
+    carry_causes(adapter, fake)
+    bench = DiscordBench(fake, ledger)
+    driver = Driver(bench, Referee(database, PLATFORM), options)
+    channel = str(CHANNEL_ID)
+    one = [Table("one", channel, (seats["Anna"], seats["Bob"]))] if "one" in scenarios else []
+    two = [
+        Table("two-a", channel, (seats["Carl"], seats["Dora"])),
+        Table("two-b", channel, (seats["Emil"], seats["Fred"])),
+    ]
+    two = two if "two" in scenarios else []
+    gina = seats["Gina"]
+    dm = str(fake._dm_for(int(gina.user_id)))
+    private = [Table("private", dm, (gina,), against_bot=True)] if "private" in scenarios else []
     with fake.routed():
         await adapter.start()
         try:
-            await start_match(fake)
-            result: dict[str, Any] = {"rounds": rounds}
-            result.update(await acknowledgements(fake, rounds))
-            result.update(await autocomplete(fake, core, rounds))
+            for tables in (one, two):
+                if tables:
+                    await driver.play_all(tables)
+            if private:
+                await core.computer.warm_up()  # as the host does
+                await driver.play_all(private)
         finally:
             await adapter.stop()
             await fake.stop()
+            core.computer.close()
+            core.painter.close()
             await database.close()
-    return result
+    figures: dict[str, Any] = {"platform": PLATFORM, "pace_s": options.pace}
+    figures["half_turn_limit"] = options.half_turns or None
+    figures.update(scenario_figures(ledger, one, two, private))
+    if options.verbose:
+        print("\n".join(half_turn_lines(ledger, [*one, *two, *private])), file=sys.stderr)
+    figures["rate_limited_429"] = fake.refused
+    figures["seconds"] = round(time.perf_counter() - started, 1)
+    return figures
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--rounds", type=int, default=200)
-    arguments = parser.parse_args()
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    add_arguments(parser)
+    options, scenarios = options_from(parser.parse_args())
     logging.basicConfig(level=logging.ERROR)
-    started = time.perf_counter()
-    with tempfile.TemporaryDirectory() as name:
-        result = asyncio.run(run(Path(name), arguments.rounds))
-    result["seconds"] = round(time.perf_counter() - started, 1)
-    print(json.dumps(result))
+    logging.getLogger("benchmarks").setLevel(logging.WARNING)  # a board that never came
+    with tempfile.TemporaryDirectory() as folder:
+        figures = asyncio.run(run(Path(folder), options, scenarios))
+    for line in summary_lines(figures):
+        print(line)
+    print(f"429 answers: {figures['rate_limited_429']}; {figures['seconds']} s in all")
+    print(json.dumps(figures))
 
 
 if __name__ == "__main__":
