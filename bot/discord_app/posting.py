@@ -291,6 +291,12 @@ class Poster:
                 await self._ephemeral(interaction, Message(message.chat, text), placeholder)
                 placeholder = False
                 return
+            except discord.HTTPException:
+                # One message Discord would not take (a server error, a file it refused):
+                # the match is stored all the same, and the rest of the answer still goes.
+                logger.warning(
+                    "could not post a message in %s", message.chat.chat_id, exc_info=True
+                )
         if placeholder:
             try:
                 await interaction.delete_original_response()

@@ -151,6 +151,7 @@ async def test_challenge_accept_moves_double_take_resign_end(tmp_path: Path) -> 
             # Without web pages, the dice check comes along as a page to open from disk.
             assert "match-1-check.html" in end.files
             await _replay_is_stepped_in_place(bot)
+            await _a_refused_post_leaves_the_rest_of_the_answer(bot)
         finally:
             await bot.adapter.stop()
             await bot.fake.stop()
@@ -177,6 +178,21 @@ async def _replay_is_stepped_in_place(bot: Bot) -> None:
     assert "Anna rolled 6-3 and played" in stepped["content"]
     assert [item["filename"] for item in stepped["attachments"]] == ["board.png"]
     assert not any(is_post(call) for call in bot.fake.calls[mark:])
+
+
+async def _a_refused_post_leaves_the_rest_of_the_answer(bot: Bot) -> None:
+    """Discord refuses the animation of a ``/replay`` (a 400): the board still comes."""
+    bot.fake.rejected_posts = 1
+    mark = len(bot.fake.calls)
+    options = [{"name": "match", "type": 4, "value": 1}, {"name": "game", "type": 4, "value": 1}]
+    await bot.fake.slash(CARL, "replay", options)
+    board = await bot.next_post(mark, "Replay of match 1, game 1: 1 of ")
+    assert list(buttons(board)) == ["⏮", "◀", "▶", "⏭"]
+    refused = [
+        call for call in bot.fake.calls[mark:] if is_post(call) and "replay.gif" in call.files
+    ]
+    assert len(refused) == 1
+    assert bot.fake.rejected_posts == 0
 
 
 async def test_autocomplete_offers_the_movers_legal_plays_filtered_by_what_is_typed(

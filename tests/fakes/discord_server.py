@@ -81,6 +81,7 @@ class FakeDiscord:
         self.users: dict[int, dict[str, Any]] = {}
         self.closed_dms: set[int] = set()  # users whose DMs answer 403
         self.closed_channels: set[int] = set()  # channels the bot may not post in
+        self.rejected_posts = 0  # how many of the next channel posts answer 400
         self.dm_channels: dict[int, int] = {}  # channel -> user
         self.commands: list[dict[str, Any]] = []
         self.token_channels: dict[str, int] = {}  # interaction token -> its channel
@@ -496,6 +497,9 @@ class FakeDiscord:
             channel = int(parts[1])
             if channel in self.closed_channels:
                 return _json({"message": "Missing Permissions", "code": 50013}, status=403)
+            if self.rejected_posts:
+                self.rejected_posts -= 1
+                return _json({"message": "Invalid Form Body", "code": 50035}, status=400)
             if self.dm_channels.get(channel) in self.closed_dms:
                 return _json(
                     {"message": "Cannot send messages to this user", "code": 50007}, status=403
