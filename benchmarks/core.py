@@ -1,14 +1,32 @@
-"""The command layer end to end on SQLite: single moves, and 200 matches played at once.
+"""The command layer end to end on SQLite with board pictures, in four phases.
 
-1. One match, one move after another (``/move`` with a legal play: parse, validate, store,
-   drive the opponent's automatic roll, render, effects), with and without board pictures.
-2. 200 matches started together and driven to their end by scripted players, concurrently,
-   with pictures: requests per second, latency p50/p99, and the longest stall of the event
-   loop (a watcher task that asks to wake every 5 ms).
+1. single: one 1-point match at a time, one request after another (``/roll``, ``/move`` with
+   a legal play: parse, validate, store, drive the automatic rolls, draw, effects), with and
+   without pictures: how long one request takes (``request_ms_*``).
+2. floor: the boards those requests drew, drawn again alone: through the bot's painter with
+   the processes it draws boards with, on the same cores, with enough boards in flight to keep
+   them busy (``floor_boards_per_second``). A request draws one board, so this is the most
+   requests with a picture per second the machine allows. A game's animation (drawn when a
+   game ends, by the painter's process for long drawings) is timed alone too, and counted
+   in boards: how many boards could have been drawn meanwhile (``animation_in_boards``).
+3. saturation: ``--matches`` 1-point matches started together and driven to their end as fast
+   as possible by scripted players (a closed loop, no think time): requests per second
+   (``concurrent_requests_per_second``) and their share of the floor
+   (``throughput_share_of_floor``), with what a request drew (``boards_per_request``,
+   ``animations_per_request``, and both in boards: ``drawing_in_boards_per_request``); the
+   latency, which is about matches ÷ throughput whatever the bot does; and the longest stall
+   of the event loop (a watcher task that asks to wake every 5 ms).
+4. paced: ``--matches`` new matches at once, every player acting a human-like moment after
+   its turn came (a think time drawn from 1 to 3 s, 2 s on average) for ``--paced-seconds``:
+   the offered load (``paced_offered_requests_per_second``), the latency and the longest
+   stall of the event loop. Matches still going at the end of the window are left unfinished:
+   a 1-point match is about 80 requests, 160 s at this pace, so few end in the window (match
+   ends, with their animations, are in phase 3).
 
-Prints one JSON object as its last line.
+Dice, plays and think times are seeded. Prints one JSON object as its last line; about four
+minutes on two cores.
 
-    python benchmarks/core.py [--matches 200]
+    python benchmarks/core.py [--matches 200] [--paced-seconds 45]
 """
 
 from __future__ import annotations
@@ -21,35 +39,138 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo, and benchmarks/
 
+import bot.core.painter as painter_module
 from benchmarks.chat_player import PLATFORM, Player
 from bot.core.model import ChatRef
+from bot.core.painter import Drawing, Painter
 from bot.core.service import Core
 from bot.runtime import freeze_startup_objects
+from gammon.fair_dice import SEED_BYTES
 from gammon.flow import Phase
 from storage import Database
+
+SINGLE_MATCHES = 4
+FLOOR_BOARDS = 800
+FLOOR_IN_FLIGHT = 8  # per drawing process: more changes nothing measurable
+THINK_SECONDS = (1.0, 3.0)  # uniform: 2 s on average
+STALL_TICK = 0.005
+
+
+class CountingPainter(Painter):
+    """The bot's painter, counting what it draws (and keeping drawings for the floor): boards
+    (a board, a replay frame) and games' animations."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.boards = 0
+        self.animations = 0
+        self.kept_boards: list[Drawing] = []
+        self.kept_animations: list[Drawing] = []
+
+    async def paint(self, drawing: Drawing) -> bytes:
+        function = drawing.func if isinstance(drawing, partial) else drawing
+        name = getattr(function, "__name__", "")
+        if name == "render_replay_animation":
+            self.animations += 1
+            self.kept_animations.append(drawing)
+        elif name in ("render_board", "render_replay_frame"):
+            self.boards += 1
+            if len(self.kept_boards) < FLOOR_BOARDS:
+                self.kept_boards.append(drawing)
+        return await super().paint(drawing)
+
+    def counts(self) -> tuple[int, int]:
+        return self.boards, self.animations
+
+
+class StallWatch:
+    """How late a task that asks to wake every 5 ms wakes: how long the loop was blocked."""
+
+    def __init__(self) -> None:
+        self.stalls: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def _watch(self) -> None:
+        while True:
+            started = time.perf_counter()
+            await asyncio.sleep(STALL_TICK)
+            self.stalls.append((time.perf_counter() - started - STALL_TICK) * 1000)
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._watch())
+
+    async def stop(self) -> None:
+        assert self._task is not None
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+
+    def longest(self) -> float:
+        return round(max(self.stalls), 1)
+
+    def over(self, milliseconds: float) -> int:
+        return sum(stall > milliseconds for stall in self.stalls)
+
+
+def p99(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def seeded(seed: int) -> Callable[[], bytes]:
+    """Server seeds from a seeded generator: the same dice in every run."""
+    rng = random.Random(seed)
+    return lambda: rng.randbytes(SEED_BYTES)
 
 
 async def start_match(
     core: Core, chat: ChatRef, first: str, second: str
-) -> tuple[Player, Player, int]:
+) -> tuple[dict[int, Player], int]:
+    """A 1-point match between two new players: who plays, by user id, and the match's id."""
     one, two = Player(core, chat, first), Player(core, chat, second)
     await one.say("challenge", f"@{second} 1", mention=second)
     await two.say("accept")
     chat_row = await core.chats.upsert_chat(PLATFORM, chat.chat_id)
-    user = await core.users.upsert_user(PLATFORM, first, first.title())
-    loaded = await core.matches.active_match_for(chat_row.id, user.id)
+    users = {}
+    for player in (one, two):
+        user = await core.users.upsert_user(PLATFORM, player.actor.user_id, player.actor.name)
+        users[user.id] = player
+    loaded = await core.matches.active_match_for(chat_row.id, min(users))
     assert loaded is not None
-    return one, two, loaded.info.id
+    return users, loaded.info.id
+
+
+async def start_matches(core: Core, count: int, prefix: str) -> list[tuple[dict[int, Player], int]]:
+    return [
+        await start_match(
+            core, ChatRef(PLATFORM, f"{prefix}-{n}"), f"{prefix}a{n}", f"{prefix}b{n}"
+        )
+        for n in range(count)
+    ]
 
 
 async def play(
-    core: Core, players: dict[int, Player], match_id: int, rng: random.Random, timings: list[float]
+    core: Core,
+    players: dict[int, Player],
+    match_id: int,
+    rng: random.Random,
+    timings: list[float],
+    think: Callable[[], float] | None = None,
+    deadline: float = float("inf"),
 ) -> None:
+    """Play the match to its end (or until ``deadline``), each request ``think()`` seconds
+    after the answer to the one before."""
     for _ in range(5000):
+        if think is not None:
+            await asyncio.sleep(think())
+        if time.perf_counter() >= deadline:
+            return
         loaded = await core.matches.load_match(match_id)
         if loaded.info.status != "active":
             return
@@ -65,94 +186,171 @@ async def play(
     raise RuntimeError("match did not end")
 
 
-async def single_moves(folder: Path, render: bool) -> list[float]:
-    database = Database(f"sqlite+aiosqlite:///{folder / f'single-{render}.db'}")
+async def open_core(folder: Path, name: str, render: bool, seed: int) -> tuple[Database, Core]:
+    database = Database(f"sqlite+aiosqlite:///{folder / f'{name}.db'}")
     await database.migrate()
-    core = Core(database, render_images=render)
+    core = Core(database, render_images=render, server_seeds=seeded(seed))
     await core.painter.start()  # as the host does at start
+    return database, core
+
+
+async def single_requests(folder: Path, render: bool) -> list[float]:
+    """Phase 1: the milliseconds of each request, one after another."""
+    database, core = await open_core(folder, f"single-{render}", render, seed=1)
     timings: list[float] = []
     rng = random.Random(1)
-    for number in range(6):
-        chat = ChatRef(PLATFORM, f"single-{number}")
-        one, two, match_id = await start_match(core, chat, f"a{number}", f"b{number}")
-        users = {
-            (
-                await core.users.upsert_user(PLATFORM, player.actor.user_id, player.actor.name)
-            ).id: player
-            for player in (one, two)
-        }
-        moves: list[float] = []
-        await play(core, users, match_id, rng, moves)
-        timings += moves
+    for players, match_id in await start_matches(core, SINGLE_MATCHES, "single"):
+        await play(core, players, match_id, rng, timings)
     await database.close()
     return timings
 
 
-async def many_matches(folder: Path, count: int) -> dict[str, float]:
-    database = Database(f"sqlite+aiosqlite:///{folder / 'many.db'}")
-    await database.migrate()
-    core = Core(database, render_images=True)
-    stalls: list[float] = []
-    stop = asyncio.Event()
+async def floor(painter: CountingPainter) -> dict[str, float]:
+    """Phase 2: boards per second drawn alone, and an animation's time counted in boards."""
+    boards = painter.kept_boards
+    in_flight = FLOOR_IN_FLIGHT * max(1, painter.processes)
+    numbers = iter(range(FLOOR_BOARDS))
 
-    async def watch() -> None:
-        while not stop.is_set():
-            started = time.perf_counter()
-            await asyncio.sleep(0.005)
-            stalls.append((time.perf_counter() - started) * 1000 - 5)
+    async def draw() -> None:
+        for number in numbers:
+            await Painter.paint(painter, boards[number % len(boards)])
 
-    setups = []
-    for number in range(count):
-        chat = ChatRef(PLATFORM, f"room-{number}")
-        one, two, match_id = await start_match(core, chat, f"p{number}", f"q{number}")
-        users = {
-            (
-                await core.users.upsert_user(PLATFORM, player.actor.user_id, player.actor.name)
-            ).id: player
-            for player in (one, two)
-        }
-        setups.append((users, match_id))
+    for drawing in boards[:in_flight]:  # every process warm
+        await Painter.paint(painter, drawing)
+    started = time.perf_counter()
+    await asyncio.gather(*(draw() for _ in range(in_flight)))
+    per_second = FLOOR_BOARDS / (time.perf_counter() - started)
+    animation_seconds = []
+    for drawing in painter.kept_animations:
+        started = time.perf_counter()
+        await Painter.paint(painter, drawing)
+        animation_seconds.append(time.perf_counter() - started)
+    animation = statistics.median(animation_seconds)
+    return {
+        "floor_processes": painter.processes,
+        "floor_boards_in_flight": in_flight,
+        "floor_boards_per_second": round(per_second, 1),
+        "animation_ms_median": round(animation * 1000, 1),
+        "animation_in_boards": round(animation * per_second, 1),
+    }
+
+
+async def saturation(folder: Path, count: int, painter: CountingPainter) -> dict[str, float]:
+    """Phase 3: ``count`` matches played to their end as fast as they are answered."""
+    database, core = await open_core(folder, "saturation", True, seed=2)
+    setups = await start_matches(core, count, "sat")
+    before = painter.counts()
     timings: list[float] = []
-    watcher = asyncio.create_task(watch())
+    watch = StallWatch()
+    watch.start()
     started = time.perf_counter()
     await asyncio.gather(
         *(
-            play(core, users, match_id, random.Random(match_id), timings)
-            for users, match_id in setups
+            play(core, players, match_id, random.Random(match_id), timings)
+            for players, match_id in setups
         )
     )
     elapsed = time.perf_counter() - started
-    stop.set()
-    await watcher
+    await watch.stop()
     await database.close()
-    timings.sort()
+    boards, animations = (now - then for now, then in zip(painter.counts(), before, strict=True))
     return {
         "concurrent_matches": count,
         "concurrent_requests": len(timings),
+        "concurrent_seconds": round(elapsed, 1),
         "concurrent_requests_per_second": round(len(timings) / elapsed, 1),
+        "boards_per_request": round(boards / len(timings), 3),
+        "animations_per_request": round(animations / len(timings), 4),
         "concurrent_latency_ms_median": round(statistics.median(timings), 1),
-        "concurrent_latency_ms_p99": round(timings[int(len(timings) * 0.99)], 1),
-        "event_loop_longest_stall_ms": round(max(stalls), 1),
+        "concurrent_latency_ms_p99": round(p99(timings), 1),
+        "concurrent_event_loop_longest_stall_ms": watch.longest(),
+        "concurrent_event_loop_stalls_over_50ms": watch.over(50),
     }
+
+
+async def paced(folder: Path, count: int, seconds: float) -> dict[str, float]:
+    """Phase 4: ``count`` matches at once, each player thinking before it acts."""
+    database, core = await open_core(folder, "paced", True, seed=3)
+    setups = await start_matches(core, count, "paced")
+    timings: list[float] = []
+    watch = StallWatch()
+    watch.start()
+    deadline = time.perf_counter() + seconds
+    await asyncio.gather(
+        *(
+            play(
+                core,
+                players,
+                match_id,
+                random.Random(match_id),
+                timings,
+                think=partial(random.Random(-match_id).uniform, *THINK_SECONDS),
+                deadline=deadline,
+            )
+            for players, match_id in setups
+        )
+    )
+    await watch.stop()
+    await database.close()
+    return {
+        "paced_matches": count,
+        "paced_seconds": seconds,
+        "paced_think_seconds_mean": statistics.mean(THINK_SECONDS),
+        "paced_requests": len(timings),
+        "paced_offered_requests_per_second": round(len(timings) / seconds, 1),
+        "paced_latency_ms_median": round(statistics.median(timings), 1),
+        "paced_latency_ms_p99": round(p99(timings), 1),
+        "paced_latency_ms_max": round(max(timings), 1),
+        "paced_event_loop_longest_stall_ms": watch.longest(),
+        "paced_event_loop_stalls_over_50ms": watch.over(50),
+    }
+
+
+@contextmanager
+def counting_painter() -> Iterator[CountingPainter]:
+    """The painter every core of this run shares, as the bot's cores share theirs."""
+    painter = CountingPainter()
+    painter_module._SHARED = painter
+    try:
+        yield painter
+    finally:
+        painter.close()
+        painter_module._SHARED = None
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--paced-seconds", type=float, default=45.0)
     arguments = parser.parse_args()
     freeze_startup_objects()  # as the bot does once it has started
-    with tempfile.TemporaryDirectory() as name:
+    result: dict[str, object] = {}
+    with tempfile.TemporaryDirectory() as name, counting_painter() as painter:
         folder = Path(name)
-        with_pictures = sorted(asyncio.run(single_moves(folder, True)))
-        without = sorted(asyncio.run(single_moves(folder, False)))
-        result: dict[str, object] = {
-            "single_requests": len(with_pictures),
-            "request_ms_median_with_render": round(statistics.median(with_pictures), 2),
-            "request_ms_p99_with_render": round(with_pictures[int(len(with_pictures) * 0.99)], 2),
-            "request_ms_median_without_render": round(statistics.median(without), 2),
-            "request_ms_p99_without_render": round(without[int(len(without) * 0.99)], 2),
-        }
-        result.update(asyncio.run(many_matches(folder, arguments.matches)))
+        with_pictures = asyncio.run(single_requests(folder, True))
+        without = asyncio.run(single_requests(folder, False))
+        result.update(
+            {
+                "single_requests": len(with_pictures),
+                "request_ms_median_with_render": round(statistics.median(with_pictures), 2),
+                "request_ms_p99_with_render": round(p99(with_pictures), 2),
+                "request_ms_median_without_render": round(statistics.median(without), 2),
+                "request_ms_p99_without_render": round(p99(without), 2),
+            }
+        )
+        drawn = asyncio.run(floor(painter))
+        result.update(drawn)
+        busy = asyncio.run(saturation(folder, arguments.matches, painter))
+        result.update(busy)
+        result["drawing_in_boards_per_request"] = round(
+            busy["boards_per_request"]
+            + busy["animations_per_request"] * drawn["animation_in_boards"],
+            3,
+        )
+        result["throughput_share_of_floor"] = round(
+            busy["concurrent_requests_per_second"] / drawn["floor_boards_per_second"], 3
+        )
+        result.update(asyncio.run(paced(folder, arguments.matches, arguments.paced_seconds)))
     print(json.dumps(result))
 
 
