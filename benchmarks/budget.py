@@ -338,6 +338,7 @@ class Driver:
         shown_at = board.at if board is not None else time.perf_counter()
         half_turns = 0
         current: Seat | None = None
+        last_kind = ""
         handed_over = True  # the last update passed the turn on
         while True:
             loaded = await self.referee.load(table)
@@ -347,14 +348,24 @@ class Driver:
             if seat is None:  # the bot's turn, still being played
                 await self.ledger.next_call(1.0)
                 continue
-            # A half-turn: one person's updates in a row. Against the bot, the bot's turn (or
-            # cube answer) after anything but a roll ends it too.
-            if seat is not current or (table.against_bot and handed_over):
+            # A half-turn, as the tests count it: one player's turn (a roll, pressed or
+            # automatic, and its move), a double, or a take. A new one starts when the person
+            # changes, with every roll or double (after an opponent who could not move, the
+            # same person's next turn is a half-turn of its own), and with a move that follows
+            # a move (its roll was automatic). Against the bot, the bot's turn (or cube answer)
+            # after anything but a roll ends one too.
+            kind, play = choose(loaded.state, rng, options.double_chance)
+            if (
+                seat is not current
+                or kind in ("roll", "double")
+                or (kind == "move" and last_kind == "move")
+                or (table.against_bot and handed_over)
+            ):
                 if options.half_turns and half_turns >= options.half_turns:
                     return
                 half_turns += 1
                 current = seat
-            kind, play = choose(loaded.state, rng, options.double_chance)
+            last_kind = kind
             handed_over = kind != "roll"
             await pause_until(shown_at + options.pace)
             update = self.ledger.begin(table, seat, kind)
@@ -412,8 +423,7 @@ class HalfTurn:
 
 
 def half_turns(ledger: Ledger, table: Table) -> list[HalfTurn]:
-    """The table's half-turns (as the driver counted them: runs of consecutive updates by the
-    same person, and against the bot, ended by the bot's turn)."""
+    """The table's half-turns, as the driver counted them (see :meth:`Driver.play`)."""
     by_cause: dict[int, list[Sent]] = {}
     for call in ledger.calls:
         owner = ledger.latest_before(call) if call.cause is None else None
