@@ -6,11 +6,12 @@ Tokens are never logged: they are ``SecretStr`` values whose ``repr`` hides them
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated, Any, Self
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, field_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_core import PydanticCustomError
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from storage import DEFAULT_URL
 from storage.database import url_problem
@@ -36,6 +37,17 @@ class Settings(BaseSettings):
     )
     discord_sharded: bool = Field(
         default=False, description="Run Discord as an AutoShardedBot (one process, many shards)."
+    )
+    discord_shard_count: int | None = Field(
+        default=None,
+        ge=1,
+        description="How many shards the bot runs in all, across every process (Discord "
+        "requires sharding past 2,500 servers).",
+    )
+    discord_shard_ids: Annotated[tuple[int, ...] | None, NoDecode] = Field(
+        default=None,
+        description="The shards this process runs, e.g. 0,1 (each below DISCORD_SHARD_COUNT); "
+        "without it, all of them.",
     )
     telegram_base_url: str | None = Field(
         default=None,
@@ -76,6 +88,46 @@ class Settings(BaseSettings):
         if problem is not None:
             raise PydanticCustomError("database_url", f"{problem} ({_URL_EXAMPLES})")
         return url
+
+    @field_validator("discord_shard_ids", mode="before")
+    @classmethod
+    def _shard_numbers(cls, value: Any) -> Any:
+        """``0,1`` (or ``0 1``) from the environment; a list or tuple as it is."""
+        if isinstance(value, str):
+            words = value.replace(",", " ").split()
+            if not words:
+                return None
+            if not all(word.isascii() and word.isdigit() for word in words):
+                raise PydanticCustomError(
+                    "shard_ids", "shard numbers separated by commas, e.g. 0,1"
+                )
+            return tuple(int(word) for word in words)
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Self:
+        ids = self.discord_shard_ids
+        if ids is None:
+            return self
+        if self.discord_shard_count is None:
+            raise PydanticCustomError(
+                "shard_ids", "DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT, the shards in all"
+            )
+        if len(set(ids)) != len(ids) or any(n >= self.discord_shard_count for n in ids):
+            raise PydanticCustomError(
+                "shard_ids",
+                "DISCORD_SHARD_IDS must name different shards, each below DISCORD_SHARD_COUNT",
+            )
+        return self
+
+    @property
+    def discord_shards(self) -> tuple[int, tuple[int, ...]] | None:
+        """How many shards there are, and which of them this process runs; None when Discord
+        chooses (one process, ``DISCORD_SHARDED``) or there is one connection."""
+        count = self.discord_shard_count
+        if count is None:
+            return None
+        return count, self.discord_shard_ids or tuple(range(count))
 
     @field_validator("web_base_url")
     @classmethod

@@ -110,7 +110,11 @@ class DiscordAdapter:
         intents.dm_messages = True  # moves typed in a DM
         options: dict[str, Any] = {"intents": intents, "allowed_mentions": NO_MENTIONS}
         options.update(client_options or {})
-        client_class = ShardedGammonClient if settings.discord_sharded else GammonClient
+        shards = settings.discord_shards
+        if shards is not None:  # this process runs some of the shards, others run the rest
+            options["shard_count"], options["shard_ids"] = shards[0], list(shards[1])
+        sharded = settings.discord_sharded or shards is not None
+        client_class = ShardedGammonClient if sharded else GammonClient
         self.client: GammonClient | ShardedGammonClient = client_class(**options)
         self.client.adapter = self
         self.tree: app_commands.CommandTree[Any] = app_commands.CommandTree(self.client)
@@ -183,7 +187,7 @@ class DiscordAdapter:
         """Register the commands with Discord once per process; with a guild id, on that
         server (at once, for testing) instead of globally (up to an hour)."""
         await self.tree.set_translator(CatalogTranslator())
-        if self._synced:
+        if self._synced or not self._syncs_commands():
             return
         guild_id = self.settings.discord_guild_id
         if guild_id is not None:
@@ -193,6 +197,12 @@ class DiscordAdapter:
         else:
             await self.tree.sync()
         self._synced = True
+
+    def _syncs_commands(self) -> bool:
+        """Whether this process registers the commands: of several processes sharing the
+        shards, the one that runs shard 0 (the commands are the bot's, not a shard's)."""
+        shards = self.settings.discord_shards
+        return shards is None or 0 in shards[1]
 
     # --- interactions --------------------------------------------------------------------
 

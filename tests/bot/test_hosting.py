@@ -194,3 +194,35 @@ def test_the_web_address_is_checked_and_kept_without_its_slash() -> None:
     for wrong in ("ftp://g.example.org", "g.example.org", "https://g.example.org/?x=1"):
         with pytest.raises(ValidationError, match="web_base_url"):
             Settings(_env_file=None, web_base_url=wrong)  # type: ignore[call-arg]
+
+
+def test_discord_shards_are_read_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_SHARD_COUNT", "4")
+    monkeypatch.setenv("DISCORD_SHARD_IDS", "2, 3")
+    assert Settings(_env_file=None).discord_shards == (4, (2, 3))  # type: ignore[call-arg]
+    monkeypatch.delenv("DISCORD_SHARD_IDS")
+    assert Settings(_env_file=None).discord_shards == (4, (0, 1, 2, 3))  # type: ignore[call-arg]
+    monkeypatch.delenv("DISCORD_SHARD_COUNT")
+    assert Settings(_env_file=None).discord_shards is None  # type: ignore[call-arg]
+
+
+@pytest.mark.parametrize(
+    ("count", "ids", "reason"),
+    [
+        (None, "0", "needs DISCORD_SHARD_COUNT"),
+        ("2", "2", "each below DISCORD_SHARD_COUNT"),
+        ("2", "1,1", "different shards"),
+        ("2", "one", "shard numbers separated by commas"),
+        ("0", None, "greater than or equal to 1"),
+    ],
+)
+def test_impossible_shards_are_refused_at_start(
+    monkeypatch: pytest.MonkeyPatch, count: str | None, ids: str | None, reason: str
+) -> None:
+    for name, value in (("DISCORD_SHARD_COUNT", count), ("DISCORD_SHARD_IDS", ids)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value)
+    with pytest.raises(ValidationError, match=reason):
+        Settings(_env_file=None)  # type: ignore[call-arg]

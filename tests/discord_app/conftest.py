@@ -23,12 +23,13 @@ ANNA, BOB, CARL = 700000000000000001, 700000000000000002, 700000000000000003
 NAMES = {ANNA: "Anna", BOB: "Bob", CARL: "Carl"}
 
 
-def settings(sharded: bool = False) -> Settings:
+def settings(sharded: bool = False, **more: Any) -> Settings:
     return Settings(
         _env_file=None,  # type: ignore[call-arg]
         discord_token=SecretStr("fake-token"),
         discord_guild_id=GUILD_ID,
         discord_sharded=sharded,
+        **more,
     )
 
 
@@ -127,10 +128,11 @@ async def open_bot(tmp_path: Path, core_class: type[Core] = Core, **core: Any) -
     return Bot(fake, database, engine, adapter(engine))
 
 
-def adapter(core: Core, sharded: bool = False) -> DiscordAdapter:
-    """An adapter that waits only briefly for guilds after READY (Discord's default is 2 s)."""
+def adapter(core: Core, sharded: bool = False, **more: Any) -> DiscordAdapter:
+    """An adapter that waits only briefly for guilds after READY (Discord's default is 2 s);
+    ``more`` are further settings."""
     return DiscordAdapter(
-        core, settings=settings(sharded), client_options={"guild_ready_timeout": 0.05}
+        core, settings=settings(sharded, **more), client_options={"guild_ready_timeout": 0.05}
     )
 
 

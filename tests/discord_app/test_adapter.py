@@ -8,6 +8,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from bot.core.model import ChatRef, Message, Request
 from bot.core.service import Core
 from tests.discord_app.conftest import (
@@ -193,6 +195,29 @@ async def test_a_sharded_client_plays_too(tmp_path: Path) -> None:
         try:
             assert any(call.path == "/gateway/bot" for call in bot.fake.calls)
             assert bot.fake.identified == 1
+            mark = len(bot.fake.calls)
+            await bot.fake.slash(ANNA, "help")
+            await bot.next_private(mark, "/challenge")
+        finally:
+            await bot.adapter.stop()
+            await bot.fake.stop()
+            await bot.database.close()
+
+
+@pytest.mark.parametrize(("shard_ids", "syncs"), [((1,), False), ((0,), True)])
+async def test_a_process_runs_the_shards_it_is_given(
+    tmp_path: Path, shard_ids: tuple[int, ...], syncs: bool
+) -> None:
+    """Two processes share the bot's 2 shards: each connects as its own, and only the one with
+    shard 0 registers the commands; both answer them."""
+    bot = await open_bot(tmp_path, render_images=False)
+    bot.adapter = adapter(bot.core, discord_shard_count=2, discord_shard_ids=shard_ids)
+    with bot.fake.routed():
+        await bot.adapter.start()
+        try:
+            assert bot.fake.shards == [[shard_ids[0], 2]]
+            registered = [call for call in bot.fake.calls if call.path.endswith("/commands")]
+            assert bool(registered) is syncs
             mark = len(bot.fake.calls)
             await bot.fake.slash(ANNA, "help")
             await bot.next_private(mark, "/challenge")

@@ -89,6 +89,7 @@ class FakeDiscord:
         self.edits: list[int] = []  # the ids of edited messages, in order
         self._created: int | None = None
         self.identified = 0
+        self.shards: list[list[int] | None] = []  # each IDENTIFY's [shard, count]
         # Registered commands take their ids from a counter of their own, so that adding a
         # command never shifts the ids of interactions (and with them the client seeds and the
         # dice the tests expect). The main counter starts where it stood after the 17 commands
@@ -191,6 +192,7 @@ class FakeDiscord:
                     await socket.send_json({"op": 11})
                 elif payload["op"] == 2:
                     self.identified += 1
+                    self.shards.append(payload["d"].get("shard"))
                     await self._ready(socket, payload["d"].get("shard"))
         finally:
             self._sockets.remove(socket)
