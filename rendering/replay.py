@@ -15,8 +15,10 @@ from typing import Final
 
 from PIL import Image
 
+from gammon.actions import Action
 from gammon.flow import GameEnd
-from gammon.replay import FrameKind, GameReplay, ReplayFrame
+from gammon.match_rules import MatchRules
+from gammon.replay import FrameKind, GameReplay, ReplayFrame, replay_games
 from rendering.board import DEFAULT_WIDTH, encode, render_image
 from rendering.labels import DEFAULT_LABELS, label
 from rendering.view import BoardView, LastPlay
@@ -110,6 +112,25 @@ def render_replay_animation(
         palette=palette.getpalette(),  # one global colour table, none per frame
     )
     return buffer.getvalue()
+
+
+def render_game_animation(
+    rules: MatchRules,
+    actions: Sequence[Action],
+    number: int,
+    *,
+    names: Sequence[str],
+    labels: Mapping[str, str] | None = None,
+    theme: str = "classic",
+) -> bytes:
+    """Game ``number`` (from 1) of the match that ``actions`` played, drawn as
+    :func:`render_replay_animation` draws it. The frames are rebuilt from the log here, so a
+    drawing process given this function does all of the work: the bot sends it the log (a few
+    KB) instead of a game's states, and rebuilds nothing."""
+    games = replay_games(rules, actions)
+    if not 1 <= number <= len(games):
+        raise ValueError(f"the match has no game {number}")
+    return render_replay_animation(games[number - 1], names=names, labels=labels, theme=theme)
 
 
 def _frame_image(

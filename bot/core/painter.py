@@ -35,14 +35,16 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 
-from rendering.replay import render_replay_animation
+from rendering.replay import render_game_animation, render_replay_animation
 
 logger = logging.getLogger(__name__)
 
 Drawing = Callable[[], bytes]
 
 PARENT_CHECK_SECONDS = 0.5
-LONG_DRAWINGS: frozenset[Callable[..., bytes]] = frozenset({render_replay_animation})
+LONG_DRAWINGS: frozenset[Callable[..., bytes]] = frozenset(
+    {render_replay_animation, render_game_animation}
+)
 """Functions whose drawings (``functools.partial`` of them) take long: a whole game."""
 LONG_NICENESS = 10
 """How much lower the long drawings' process runs (``os.nice``): at niceness 10 it gets about

@@ -21,9 +21,10 @@ from bot.core.context import Context, Gettext
 from bot.core.model import Message
 from bot.core.painter import Painter
 from bot.core.texts import game_result_text
+from gammon.actions import Action
 from gammon.replay import FrameKind, GameReplay, ReplayFrame, replay_games
 from rendering import DEFAULT_LABELS
-from rendering.replay import render_replay_animation, render_replay_frame
+from rendering.replay import render_game_animation, render_replay_animation, render_replay_frame
 from storage import MatchInfo, MatchRepository
 
 _KEPT_MATCHES = 32
@@ -42,12 +43,16 @@ class ReplayFrames:
         if kept is not None and kept[0] == info.version:
             self._kept.move_to_end(info.id)
             return kept[1]
-        actions = await self._matches.history(info.id, info.version)
+        actions = await self.history(info)
         games = await asyncio.to_thread(replay_games, info.rules, actions)
         self._kept[info.id] = (info.version, games)
         if len(self._kept) > _KEPT_MATCHES:
             self._kept.popitem(last=False)
         return games
+
+    async def history(self, info: MatchInfo) -> tuple[Action, ...]:
+        """The match's actions up to ``info``'s version."""
+        return await self._matches.history(info.id, info.version)
 
 
 class ReplayPictures:
@@ -78,13 +83,41 @@ class ReplayPictures:
         """The whole game as an animated GIF, one frame per play, the last held longer."""
         if not self.enabled:
             return None
-        draw = partial(
-            render_replay_animation,
-            game,
-            names=list(names),
-            labels=_labels(context._),
-            theme=theme_of(context),
+        return await self._long(
+            partial(
+                render_replay_animation,
+                game,
+                names=list(names),
+                labels=_labels(context._),
+                theme=theme_of(context),
+            )
         )
+
+    async def game_of(
+        self,
+        context: Context,
+        info: MatchInfo,
+        actions: Sequence[Action],
+        number: int,
+        names: Sequence[str],
+    ) -> bytes | None:
+        """Game ``number`` of the match ``actions`` played, as an animated GIF: its frames
+        are rebuilt in the drawing process, not in the bot's."""
+        if not self.enabled:
+            return None
+        return await self._long(
+            partial(
+                render_game_animation,
+                info.rules,
+                tuple(actions),
+                number,
+                names=list(names),
+                labels=_labels(context._),
+                theme=theme_of(context),
+            )
+        )
+
+    async def _long(self, draw: partial[bytes]) -> bytes:
         # A few hundred milliseconds in the drawing process: other requests go on meanwhile.
         async with self._admission.aside() if self._admission else nullcontext():
             return await self._painter.paint(draw)
@@ -104,19 +137,28 @@ class GameAnimations:
         """Game ``number`` of the match, or None without pictures."""
         if not self.pictures.enabled:
             return None
-        games = await self.frames.games(info)
-        if not 1 <= number <= len(games):
-            return None
-        return await self.message(context, info, games[number - 1], names)
+        actions = await self.frames.history(info)
+        animation = await self.pictures.game_of(context, info, actions, number, names)
+        return self._posted(context, info, number, animation, names)
 
     async def message(
         self, context: Context, info: MatchInfo, game: GameReplay, names: Sequence[str]
     ) -> Message | None:
         animation = await self.pictures.animation(context, game, names)
+        return self._posted(context, info, game.number, animation, names)
+
+    @staticmethod
+    def _posted(
+        context: Context,
+        info: MatchInfo,
+        number: int,
+        animation: bytes | None,
+        names: Sequence[str],
+    ) -> Message | None:
         if animation is None:
             return None
         text = context._("Game {number} of match {id} ({a} vs {b}), play by play.").format(
-            number=game.number, id=info.id, a=names[0], b=names[1]
+            number=number, id=info.id, a=names[0], b=names[1]
         )
         return Message(context.request.chat, text, animation=animation)
 

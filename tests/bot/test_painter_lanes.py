@@ -11,7 +11,7 @@ from functools import partial
 
 from bot.core.painter import LONG_DRAWINGS, LONG_NICENESS, Painter
 from rendering import BoardView, render_board
-from rendering.replay import render_replay_animation
+from rendering.replay import render_game_animation, render_replay_animation
 
 VIEW = BoardView.from_ids("4HPwATDgc/ABMA", "cAkAAAAAAAAA")
 
@@ -44,6 +44,7 @@ def test_a_game_animation_is_a_long_drawing() -> None:
     painter = Painter(processes=1)
     assert render_replay_animation in LONG_DRAWINGS
     assert painter.is_long(partial(render_replay_animation, None, names=["Ann", "Bob"]))
+    assert painter.is_long(partial(render_game_animation, None, (), 1, names=["Ann", "Bob"]))
     assert not painter.is_long(partial(render_board, VIEW))
     assert not painter.is_long(where_long)  # only a partial says which function it draws
 

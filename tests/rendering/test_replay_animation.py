@@ -20,6 +20,7 @@ from rendering.replay import (
     ANIMATION_WIDTH,
     _caption,
     frame_view,
+    render_game_animation,
     render_replay_animation,
     render_replay_frame,
 )
@@ -209,6 +210,22 @@ def test_the_drawing_functions_take_picklable_arguments() -> None:
     for draw in (
         partial(render_replay_animation, game, names=list(NAMES), labels=labels, theme="dark"),
         partial(render_replay_frame, game.frames[3], names=list(NAMES), labels=labels),
+        partial(render_game_animation, RULES, tuple(CUBE_GAME), 1, names=list(NAMES)),
     ):
         copied = pickle.loads(pickle.dumps(draw))
         assert copied() == draw()
+
+
+def test_a_game_is_drawn_from_the_log_as_from_its_frames() -> None:
+    """The drawing process may rebuild a game's frames from the log itself: the same GIF."""
+    actions = (*CUBE_GAME, OpeningRoll((6, 1)), Move(0, "13/7 8/7"))
+    first, second = replay_games(RULES, actions)
+    assert render_game_animation(RULES, actions, 1, names=NAMES) == render_replay_animation(
+        first, names=NAMES
+    )
+    assert render_game_animation(RULES, actions, 2, names=NAMES) == render_replay_animation(
+        second, names=NAMES
+    )
+    for missing in (0, 3):
+        with pytest.raises(ValueError, match=f"no game {missing}"):
+            render_game_animation(RULES, actions, missing, names=NAMES)
