@@ -73,7 +73,7 @@ class MatchDriver:
         elif origin.private:
             context = await self.finder.in_match_chat(context, match_id)
         answer = await self._act_on(context, make, match_id, version)
-        if context.request.chat == origin:
+        if context.request.chat.same_chat(origin):  # a match played in this private chat
             return answer
         return answer_in_private(context, origin, match_id, answer)
 

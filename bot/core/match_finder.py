@@ -76,6 +76,8 @@ class MatchFinder:
 
     async def in_chat_of(self, context: Context, info: MatchInfo) -> Context:
         """The context of the request as if it had been made in the match's own chat."""
+        if info.chat_id == context.chat.id:
+            return context
         chat = await self._chats.get_chat(info.chat_id)
         where = ChatRef(chat.platform, chat.platform_chat_id, private=False, locale=chat.locale)
         return replace(context, request=replace(context.request, chat=where), chat=chat)

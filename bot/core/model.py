@@ -30,6 +30,10 @@ class ChatRef:
     private: bool = False
     locale: str | None = None
 
+    def same_chat(self, other: ChatRef) -> bool:
+        """Whether both name one chat (whatever else each knows of it)."""
+        return (self.platform, self.chat_id) == (other.platform, other.chat_id)
+
 
 @dataclass(frozen=True)
 class Request:

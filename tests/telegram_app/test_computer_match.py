@@ -154,3 +154,32 @@ async def test_a_text_mention_of_the_bot_challenges_it_too(telegram: Harness) ->
     bot = telegram.adapter.application.bot
     await telegram.adapter.application.process_update(Update.de_json(update, bot))
     assert texts(api.calls[before:])[0].startswith("Match 1: Anna vs Gammon (expert)")
+
+
+async def test_a_match_in_a_private_chat_answers_there_without_a_receipt(
+    telegram: Harness,
+) -> None:
+    """A match against the bot played in Anna's private chat: a move typed there is answered
+    with the board there, not with the receipt meant for moves typed away from the match."""
+    private = int(ANNA["id"])
+    calls = await telegram.say(ANNA, private, "/play 1 expert")
+    assert any("1-point match" in text for text in private_texts(calls, private))
+    chat = await telegram.core.chats.find_chat("telegram", str(private))
+    anna = await telegram.core.users.find_user("telegram", "11")
+    assert chat is not None
+    assert anna is not None
+    for _move in range(3):
+        loaded = await telegram.core.matches.active_match_for(chat.id, anna.id)
+        assert loaded is not None
+        play = loaded.state.legal_plays()[0]
+        written = private_texts(await telegram.say(ANNA, private, f"/move {play}"), private)
+        assert written
+        assert not any("Done in match" in text for text in written), written
+
+
+def private_texts(calls: list[Call], chat_id: int) -> list[str]:
+    return [
+        str(call.params.get("text", call.params.get("caption", "")))
+        for call in calls
+        if call.method.startswith(("send", "edit")) and call.params.get("chat_id") == chat_id
+    ]
