@@ -17,13 +17,14 @@
    latency, which is about matches ÷ throughput whatever the bot does; and the longest stall
    of the event loop (a watcher task that asks to wake every 5 ms).
 4. paced: ``--matches`` new matches at once, every player acting a human-like moment after
-   its turn came (a think time drawn from 1 to 3 s, 2 s on average) for ``--paced-seconds``:
+   its turn came (a think time drawn from 3 to 7 s: a play every 5 s, the human pace the
+   adapter benchmarks use too) for ``--paced-seconds``:
    the offered load (``paced_offered_requests_per_second``), the latency and the longest
    stall of the event loop. Matches still going at the end of the window are left unfinished:
-   a 1-point match is about 80 requests, 160 s at this pace, so few end in the window (match
+   a 1-point match is about 80 requests, 400 s at this pace, so none ends in the window (match
    ends, with their animations, are in phase 3).
 
-Dice, plays and think times are seeded. Prints one JSON object as its last line; about four
+Dice, plays and think times are seeded. Prints one JSON object as its last line; four to ten
 minutes on two cores.
 
     python benchmarks/core.py [--matches 200] [--paced-seconds 45]
@@ -59,7 +60,7 @@ from storage import Database
 SINGLE_MATCHES = 4
 FLOOR_BOARDS = 800
 FLOOR_IN_FLIGHT = 8  # per drawing process: more changes nothing measurable
-THINK_SECONDS = (1.0, 3.0)  # uniform: 2 s on average
+THINK_SECONDS = (3.0, 7.0)  # uniform: 5 s on average, as the adapter benchmarks' pace
 STALL_TICK = 0.005
 
 
