@@ -14,7 +14,7 @@ from gammon.match_rules import MatchRules
 from storage.database import Database
 from storage.errors import ChallengeLimitError, ConflictError, NotFoundError
 from storage.records import ChallengeRecord, ChallengeState
-from storage.schema import challenges
+from storage.schema import challenges, chats, users
 
 OPEN = ChallengeState.OPEN
 _NEWEST_LOOKED_AT = 16  # open offers read per lookup, newest first, to skip expired ones
@@ -60,13 +60,29 @@ def _open_count(connection: Connection, condition: Any, now: datetime) -> int:
     return int(found or 0)
 
 
+def _take_turn(connection: Connection, chat_id: int, user_id: int) -> None:
+    """Lock the chat's row and then the challenger's, so that challenges of one chat or one
+    challenger are counted one after the other, in any process.
+
+    Under PostgreSQL's READ COMMITTED, two inserts at the same moment would each count only
+    their own new row and both pass; with the rows locked first (FOR NO KEY UPDATE, which
+    leaves other inserts' foreign-key checks on these rows alone) the second waits until the
+    first has committed, and its count then sees it. Always chat first, then user: no two
+    such transactions wait for each other in a circle. SQLite has no row locks (SQLAlchemy
+    leaves the clause out there): the insert that follows takes its one write lock instead."""
+    for table, key in ((chats, chat_id), (users, user_id)):
+        connection.execute(
+            sa.select(table.c.id).where(table.c.id == key).with_for_update(key_share=True)
+        )
+
+
 def _check_limits(
     connection: Connection, limits: ChallengeLimits, chat_id: int, user_id: int, now: datetime
 ) -> None:
-    """Counted after the insert, in its transaction: the insert took SQLite's write lock, so
-    a challenge made at the same moment by another process is either counted here or waits
-    and counts this one (a leading read would run before the lock, outside the transaction,
-    and both could pass)."""
+    """Counted after the insert, in its transaction, after :func:`_take_turn`: a challenge
+    made at the same moment by another process is either counted here or waits and counts
+    this one. On SQLite the insert took the write lock (a leading read would run before it,
+    outside the transaction, and both could pass)."""
     if _open_count(connection, challenges.c.challenger_id == user_id, now) > limits.per_user:
         raise ChallengeLimitError("user", limits.per_user)
     if _open_count(connection, challenges.c.chat_id == chat_id, now) > limits.per_chat:
@@ -113,6 +129,8 @@ class ChallengeRepository:
         }
 
         def write(connection: Connection) -> int:
+            if limits is not None:
+                _take_turn(connection, chat_id, challenger_id)
             result = connection.execute(sa.insert(challenges), values)
             assert result.inserted_primary_key is not None
             if limits is not None:  # too many: raising rolls the insert back

@@ -1,8 +1,11 @@
 """The database connection: engine, SQLite pragmas, migrations at start, online backups.
 
-One setting chooses the database: ``DATABASE_URL`` (default a SQLite file next to the bot).
-SQLite runs in WAL mode with foreign keys on and a busy timeout, so short write transactions
-from several tasks or processes queue instead of failing.
+One setting chooses the database: ``DATABASE_URL`` (default a SQLite file next to the bot), a
+SQLite file or a PostgreSQL server. SQLite runs in WAL mode with foreign keys on and a busy
+timeout, so short write transactions from several processes queue instead of failing.
+PostgreSQL runs at its default isolation, READ COMMITTED: the repositories guard what several
+processes may do at once with conditional updates, constraints and row locks, which work the
+same on both databases.
 """
 
 from __future__ import annotations
@@ -14,10 +17,11 @@ import sqlite3
 from pathlib import Path
 from typing import Any, Final
 
+import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import URL, Connection, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 
 from storage.errors import DatabaseUnavailableError, StorageError
@@ -28,6 +32,12 @@ logger = logging.getLogger(__name__)
 DEFAULT_URL: Final = "sqlite:///gammonbot.db"
 BUSY_TIMEOUT_MS: Final = 10_000
 _MIGRATIONS: Final = Path(__file__).parent / "migrations"
+_DRIVERS: Final = {"sqlite": "sqlite", "postgresql": "postgresql+psycopg"}
+# A PostgreSQL statement that waits this long for a lock fails instead, as a SQLite one does
+# after the busy timeout: the database thread is never stuck behind another process.
+_LOCK_TIMEOUT: Final = f"-c lock_timeout={BUSY_TIMEOUT_MS}"
+# The advisory lock that processes starting together on one PostgreSQL database take in turn.
+_MIGRATION_LOCK: Final = 0x67616D6D6F6E  # "gammon"
 # The database file and the files SQLite keeps beside it, by the suffix of their names.
 _SQLITE_FILES: Final = {
     "": "the database itself",
@@ -52,21 +62,25 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 class Database:
-    """The database at ``url``: ``sqlite:///file.db`` (the older ``sqlite+aiosqlite:///file.db``
-    is read the same way: no aiosqlite is used), or later a PostgreSQL URL. All database work
-    runs on one thread of its own (see :mod:`storage.threaded`), so the event loop never waits
-    for it."""
+    """The database at ``url``: ``sqlite:///file.db`` or ``postgresql://user@host/name``,
+    also spelt with a driver (``sqlite+aiosqlite``, ``postgresql+asyncpg``, ...): storage
+    chooses the driver itself, pysqlite or psycopg, whatever the URL names. All database work
+    runs on one thread of its own (see :mod:`storage.threaded`), so the event loop never
+    waits for it."""
 
     def __init__(self, url: str = DEFAULT_URL) -> None:
         self.url = make_url(url)
         self.is_sqlite = self.url.get_backend_name() == "sqlite"
         if self.is_sqlite and self.url.database and self.url.database != ":memory:":
             Path(self.url.database).parent.mkdir(parents=True, exist_ok=True)
-        sync_url = self.url.set(drivername="sqlite") if self.is_sqlite else self.url
         # Checkouts must never wait: they run on the one database thread, which is also where
         # connections come back. Five stay open for reuse; more are opened when needed.
         engine = create_engine(
-            sync_url, json_serializer=_compact_json, pool_size=5, max_overflow=-1
+            _with_driver(self.url),
+            json_serializer=_compact_json,
+            pool_size=5,
+            max_overflow=-1,
+            connect_args={} if self.is_sqlite else _postgres_session(self.url),
         )
         if self.is_sqlite:
             event.listen(engine, "connect", _sqlite_pragmas)
@@ -74,10 +88,25 @@ class Database:
 
     async def migrate(self) -> None:
         """Bring the schema to the newest migration; does nothing when it already is."""
-        await self.engine.run(_migrate, self.engine.sync_engine)
+        await self.engine.write(_upgrade)
 
     async def close(self) -> None:
         await self.engine.dispose()
+
+
+def _postgres_session(url: URL) -> dict[str, str]:
+    """The session settings for PostgreSQL: the lock timeout, after any the URL gives itself
+    (``?options=-csearch_path%3Dbot`` keeps working)."""
+    given = url.query.get("options")
+    given = given[-1] if isinstance(given, tuple) else given
+    return {"options": f"{given} {_LOCK_TIMEOUT}" if given else _LOCK_TIMEOUT}
+
+
+def _with_driver(url: URL) -> URL:
+    """``url`` with the driver storage uses for its kind of database; other kinds keep the
+    driver they name (and fail to open if it is no synchronous one)."""
+    driver = _DRIVERS.get(url.get_backend_name())
+    return url if driver is None else url.set(drivername=driver)
 
 
 def backup_sqlite(url: str, target: str | Path) -> None:
@@ -110,9 +139,30 @@ def _sqlite_file(url: str) -> Path:
         parsed = make_url(url)
     except (ArgumentError, ValueError):
         raise ValueError("DATABASE_URL is not a database URL") from None
+    advice = pg_dump_advice(url)
+    if advice is not None:
+        raise ValueError(advice)
     if parsed.get_backend_name() != "sqlite" or not parsed.database:
         raise ValueError("backups are made of SQLite databases; use the server's own tools")
     return Path(parsed.database)
+
+
+def pg_dump_advice(url: str) -> str | None:
+    """For a PostgreSQL URL, what to back it up with instead of :func:`backup_sqlite` (which
+    copies SQLite files only); None for any other URL. Names the database, never the host,
+    user or password."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):
+        return None
+    if parsed.get_backend_name() != "postgresql":
+        return None
+    name = parsed.database or "DBNAME"
+    return (
+        "DATABASE_URL names a PostgreSQL database, which gammonbot does not copy itself: back "
+        "it up with PostgreSQL's pg_dump, which takes a consistent copy while the bot keeps "
+        f"running (e.g. pg_dump --format=custom --file=gammonbot.dump {name})"
+    )
 
 
 def _refuse_own_files(database: Path, destination: Path) -> None:
@@ -133,12 +183,17 @@ def _same_file(first: Path, second: Path) -> bool:
         return first.resolve() == second.resolve()
 
 
-def _migrate(engine: Any) -> None:
-    with engine.begin() as connection:
-        _upgrade(connection)
-
-
 def _upgrade(connection: Connection) -> None:
+    """Alembic's upgrade to the newest revision, in the caller's transaction, which first
+    makes processes starting together on one database take turns: the first migrates, the
+    others then find the schema current. On SQLite that is the write lock, taken at once
+    (the driver would begin the transaction only at the first row written, after the
+    tables were created, so two processes could both create them); on PostgreSQL an
+    advisory lock held until the commit."""
+    if connection.dialect.name == "sqlite":
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    elif connection.dialect.name == "postgresql":
+        connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
     config = Config()
     config.set_main_option("script_location", str(_MIGRATIONS))
     config.attributes["connection"] = connection

@@ -183,6 +183,11 @@ class MatchRepository:
         self._facts: dict[int, tuple[tuple[int, int], int | None]] = {}
 
     def _remember(self, match_id: int, version: int, state: MatchState) -> None:
+        """Keep ``state`` as the match's state at ``version``, unless a newer version's state
+        is kept already (a load that read the row just before a write committed)."""
+        known = self._states.get(match_id)
+        if known is not None and known.version > version:
+            return
         self._states[match_id] = _Cached(version, state)
         self._states.move_to_end(match_id)
         if len(self._states) > _STATE_CACHE_SIZE:
@@ -325,7 +330,8 @@ class MatchRepository:
             state = state_from_dict(snapshot)
             self._remember(match_id, info.version, state)
             return LoadedMatch(info, state)
-        state = replay(info.rules, await self.events(match_id))
+        # Only the events of the version read: a write may have added more since.
+        state = replay(info.rules, await self.history(match_id, info.version))
         if info.status == ACTIVE:
             logger.info("match %s: snapshot rebuilt from %s events", match_id, info.version)
             await self._store_snapshot(match_id, info.version, state)
@@ -461,12 +467,35 @@ class MatchRepository:
             self._facts[match_id] = facts
         return facts
 
-    async def set_board_messages(self, match_id: int, messages: dict[str, Any]) -> None:
-        """Remember the platform message ids of the current board (for later edits)."""
-        async with self.engine.begin() as connection:
-            await connection.execute(
-                sa.update(matches).where(matches.c.id == match_id).values(board_messages=messages)
+    async def claim_reminder(self, match_id: int, version: int, stage: int) -> bool:
+        """Mark that the reminder of ``stage`` went out for the match at ``version``: True for
+        the one caller that marks it, False when it was marked already (by another process's
+        clock at the same minute, say) or the match has moved on. The first statement writes
+        the row onto itself: it takes the row's lock (PostgreSQL) or the write lock (SQLite)
+        before the marker is read, so of two clocks the second reads the first one's mark."""
+
+        def write(connection: Connection) -> bool:
+            row = connection.execute(
+                sa.update(matches)
+                .where(matches.c.id == match_id)
+                .where(matches.c.version == version)
+                .where(matches.c.status == ACTIVE)
+                .values(board_messages=matches.c.board_messages)
+                .returning(matches.c.board_messages)
+            ).first()
+            if row is None:
+                return False
+            kept = dict(row[0] or {})
+            marker = kept.get("reminded", {})
+            if marker.get("version") == version and marker.get("stage", 0) >= stage:
+                return False
+            kept["reminded"] = {"version": version, "stage": stage}
+            connection.execute(
+                sa.update(matches).where(matches.c.id == match_id).values(board_messages=kept)
             )
+            return True
+
+        return await self.engine.write(write)
 
     async def _infos(self, *conditions: Any) -> list[MatchInfo]:
         rows = await self.engine.read(

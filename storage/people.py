@@ -45,7 +45,9 @@ def _write_merged(
     by another request. So the first statement writes the row (the values, or the column onto
     itself) and reads the column back: that takes the lock before the read, and another merge,
     in this process or another, waits for this one to commit and then reads what it wrote.
-    A SELECT ... FOR UPDATE would lock on PostgreSQL, but not on SQLite, where pysqlite opens
+    On PostgreSQL the lock is the row's, and a waiting UPDATE under READ COMMITTED works on
+    the row as the other transaction committed it, so its RETURNING gives the merged column.
+    A SELECT ... FOR UPDATE would lock there too, but not on SQLite, where the driver opens
     the transaction only at the first write: the SELECT would read outside it.
     """
     update = sa.update(table).where(table.c.id == row_id).returning(*table.c)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from storage.database import Database
 from storage.schema import posted_messages
@@ -23,27 +24,41 @@ class PostedMessageRepository:
             posted_messages.c.platform_chat_id == platform_chat_id,
             posted_messages.c.slot == slot,
         )
-        async with self.engine.begin() as connection:
-            previous = (
-                await connection.execute(sa.select(posted_messages.c.message_id).where(*key))
+
+        def write(connection: Connection) -> str | None:
+            # The first statement writes the row onto itself and reads it back: it takes the
+            # row's lock (PostgreSQL) or the write lock (SQLite) before the read, so of two
+            # replacements at once the second waits and is answered the first one's message.
+            previous = connection.execute(
+                sa.update(posted_messages)
+                .where(*key)
+                .values(message_id=posted_messages.c.message_id)
+                .returning(posted_messages.c.message_id)
             ).scalar()
+            moment = datetime.now(UTC)
             if previous is None:
-                await connection.execute(
+                connection.execute(
                     sa.insert(posted_messages).values(
                         platform=platform,
                         platform_chat_id=platform_chat_id,
                         slot=slot,
                         message_id=message_id,
-                        updated_at=datetime.now(UTC),
+                        updated_at=moment,
                     )
                 )
             else:
-                await connection.execute(
+                connection.execute(
                     sa.update(posted_messages)
                     .where(*key)
-                    .values(message_id=message_id, updated_at=datetime.now(UTC))
+                    .values(message_id=message_id, updated_at=moment)
                 )
-        return None if previous is None or previous == message_id else str(previous)
+            return None if previous is None else str(previous)
+
+        try:
+            previous = await self.engine.write(write)
+        except sa.exc.IntegrityError:  # the slot's first message, inserted at the same moment
+            previous = await self.engine.write(write)
+        return None if previous == message_id else previous
 
     async def current(self, platform: str, platform_chat_id: str, slot: str) -> str | None:
         """The message that fills the slot now, if any."""

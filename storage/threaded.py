@@ -1,10 +1,15 @@
 """An async face for a synchronous SQLAlchemy engine, all of whose work runs on one thread.
 
-aiosqlite hands every cursor call to the driver's thread and back: measured here about
-0.64 ms per statement, against 0.04 ms for the statement itself. Running the plain pysqlite
-driver on one dedicated thread costs one hand-over per statement (about 0.08 ms), keeps the
-event loop free, and keeps SQLite connections on the thread that made them. The interface is
-the small part of SQLAlchemy's ``AsyncEngine`` that the repositories use: ``connect()`` and
+The same design serves SQLite (the plain pysqlite driver) and PostgreSQL (psycopg). It was
+measured against SQLAlchemy's asyncio engine with aiosqlite and asyncpg (the README's storage
+section has the figures): aiosqlite hands every cursor call to the driver's thread and back
+(opening, executing, fetching and closing each cost a hand-over), which on SQLite more than
+doubled the time of an append and of loading a match, past the figures storage must meet; on
+PostgreSQL both designs measured the same. Here a whole statement, or a whole write
+transaction, is one hand-over to the database thread; the event loop stays free.
+
+The interface is the small part of SQLAlchemy's ``AsyncEngine`` that the repositories use:
+``read``, ``write`` (a function given a connection, in one transaction), and ``connect()`` and
 ``begin()`` as async context managers whose ``execute`` returns fully read results.
 """
 
@@ -14,7 +19,7 @@ import asyncio
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from types import TracebackType
@@ -22,38 +27,9 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection, Engine
 
+from storage.results import BufferedResult
+
 T = TypeVar("T")
-
-
-class BufferedResult:
-    """Every row of a statement, read on the database thread, plus its row count and keys."""
-
-    def __init__(
-        self, rows: list[Any], rowcount: int, inserted_primary_key: Sequence[Any] | None
-    ) -> None:
-        self._rows = rows
-        self.rowcount = rowcount
-        self.inserted_primary_key = inserted_primary_key
-
-    def first(self) -> Any | None:
-        return self._rows[0] if self._rows else None
-
-    def one(self) -> Any:
-        if len(self._rows) != 1:
-            raise LookupError(f"expected one row, got {len(self._rows)}")
-        return self._rows[0]
-
-    def all(self) -> list[Any]:
-        return list(self._rows)
-
-    def scalar(self) -> Any:
-        return self._rows[0][0] if self._rows else None
-
-    def scalars(self) -> list[Any]:
-        return [row[0] for row in self._rows]
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._rows)
 
 
 def _buffered(connection: Connection, statement: Any, parameters: Any) -> BufferedResult:
@@ -62,11 +38,7 @@ def _buffered(connection: Connection, statement: Any, parameters: Any) -> Buffer
         if parameters is not None
         else connection.execute(statement)
     )
-    rows = list(result.fetchall()) if result.returns_rows else []
-    key = None
-    if result.context.isinsert and not result.context.executemany:
-        key = result.inserted_primary_key
-    return BufferedResult(rows, result.rowcount, key)
+    return BufferedResult.read(result)
 
 
 class ThreadedConnection:
@@ -98,9 +70,10 @@ class ThreadedConnection:
 
     async def execute(self, statement: Any, parameters: Any = None) -> BufferedResult:
         if self._connection is None:
+            engine = self._engine.sync_engine if self._transaction else self._engine.reader
             self._connection, result = await self._engine.run(
                 _open_and_execute,
-                self._engine.sync_engine,
+                engine,
                 self._transaction,
                 statement,
                 parameters,
@@ -161,10 +134,19 @@ def _finish(connection: Connection, transaction: bool, succeeded: bool) -> None:
 
 
 class ThreadedEngine:
-    """``connect()`` for reads, ``begin()`` for a transaction that commits on success."""
+    """``connect()`` for reads, ``begin()`` for a transaction that commits on success.
+
+    Write transactions of one process take turns (``writer``): one thread runs every
+    statement, so a statement waiting for a lock that another open transaction of this same
+    process holds would wait forever, the thread being the one that transaction needs to
+    finish. What several processes do at once is settled by the database itself (SQLite's
+    write lock; PostgreSQL's row locks and constraints, see the repositories)."""
 
     def __init__(self, engine: Engine) -> None:
         self.sync_engine = engine
+        # Reads run in autocommit: on PostgreSQL no BEGIN and ROLLBACK round trips around a
+        # single SELECT (SQLite's driver opens no transaction for a SELECT anyway).
+        self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="database")
         self.writer = asyncio.Lock()
         self._closed = False
@@ -175,7 +157,7 @@ class ThreadedEngine:
 
     async def read(self, statement: Any, parameters: Any = None) -> BufferedResult:
         """One statement on a connection of its own, in a single hand-over to the thread."""
-        return await self.run(_read, self.sync_engine, statement, parameters)
+        return await self.run(_read, self.reader, statement, parameters)
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` with a connection inside one transaction, on the database thread, in a

@@ -57,7 +57,7 @@ def test_rendering_never_imports_the_bot_or_storage() -> None:
 
 def test_no_database_code_outside_storage() -> None:
     root = GAMMON.parent
-    database_modules = {"sqlalchemy", "sqlite3", "aiosqlite", "alembic", "asyncpg"}
+    database_modules = {"sqlalchemy", "sqlite3", "aiosqlite", "alembic", "asyncpg", "psycopg"}
     offenders = {
         f"{source.relative_to(root)}: {name}"
         for package in ("gammon", "rendering", "bot")

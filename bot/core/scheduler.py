@@ -97,9 +97,9 @@ class Clock:
             )
             if settled:
                 return settled
-        await self._matches.set_board_messages(
-            info.id, {**info.board_messages, "reminded": {"version": info.version, "stage": stage}}
-        )
+        # Every process's clock ticks: the one that marks the reminder sends it.
+        if not await self._matches.claim_reminder(info.id, info.version, stage):
+            return []
         waiting_id = info.player_ids[1] if info.player_ids[0] == late.id else info.player_ids[0]
         waiting = await self._users.get_user(waiting_id)
         where = ChatRef(chat.platform, chat.platform_chat_id)

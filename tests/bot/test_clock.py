@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -141,3 +142,43 @@ async def test_only_the_player_who_waited_for_a_cube_answer_may_claim(
     assert [message.text for message in late] == ["Your opponent's time has not run out."]
     claimed = await room.command(other, "/claim")
     assert any("ran out of time" in message.text for message in claimed)
+
+
+async def test_two_processes_clocks_remind_once(tmp_path: Path) -> None:
+    """Every bot process ticks its clock each minute: a reminder, a time-up notice and an
+    expired challenge go out once in all, whichever process gets there first."""
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    databases = [Database(url), Database(url)]
+    await databases[0].migrate()
+    time = FakeTime()
+    cores = [
+        Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
+        for database in databases
+    ]
+    room = Room(cores[0], ChatRef(PLATFORM, "group"))
+    clocks = [Clock(core) for core in cores]
+    try:
+        await room.command("anna", "/challenge @bob 3 time=4h")
+        await room.press("bob", "Accept")
+        await room.command("carl", "/challenge @dora 3")  # never answered: it expires
+        chat = await cores[0].chats.upsert_chat(PLATFORM, "group")
+        bob = await cores[0].users.upsert_user(PLATFORM, "bob", "Bob")
+        match = await cores[0].matches.active_match_for(chat.id, bob.id)
+        assert match is not None
+        assert match.info.deadline is not None
+        for moment in (
+            match.info.deadline - timedelta(hours=1, minutes=59),  # half time
+            match.info.deadline - timedelta(minutes=30),  # the last hour
+            match.info.deadline + timedelta(minutes=1),  # time is up
+        ):
+            time.now = moment
+            ticked = await asyncio.gather(*(clock.tick() for clock in clocks))  # at once
+            texts = [message.text for messages in ticked for message in messages]
+            assert len([text for text in texts if "match 1" in text]) == 1, texts
+        time.now += timedelta(days=1)
+        ticked = await asyncio.gather(*(clock.tick() for clock in clocks))
+        texts = [message.text for messages in ticked for message in messages]
+        assert len([text for text in texts if "has expired" in text]) == 1, texts
+    finally:
+        for database in databases:
+            await database.close()

@@ -11,7 +11,6 @@ import json
 import random
 import re
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
@@ -179,9 +178,9 @@ def rolls_of(actions: tuple[Action, ...]) -> list[tuple[int, int]]:
 
 
 async def test_a_match_resumed_after_a_restart_ends_with_its_whole_record(
-    tmp_path: Path,
+    database_url: str,
 ) -> None:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    database = Database(database_url)
     await database.migrate()
     room = Room(new_core(database), ChatRef(PLATFORM, "group-1"))
     await room.command("anna", "/challenge @bob 3")

@@ -1,30 +1,17 @@
 """Preference and chat-setting merges made at the same moment all survive: in one process,
-and from two Database objects on one SQLite file (as two processes would be)."""
+and from two Database objects on one database (as two processes would be), SQLite or
+PostgreSQL."""
 
 from __future__ import annotations
 
 import asyncio
-import threading
-import time
-from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from storage import ChatRepository, Database, NotFoundError, UserRepository
+from tests.storage.pauses import pause_after_first_statement
 
 KEYS = 30
-
-
-@pytest.fixture
-async def databases(database_url: str) -> AsyncIterator[tuple[Database, Database]]:
-    """Two Database objects on one file, each with its own thread and connections."""
-    first, second = Database(database_url), Database(database_url)
-    await first.migrate()
-    yield first, second
-    await first.close()
-    await second.close()
 
 
 async def test_auto_roll_and_theme_at_once_both_kept(
@@ -65,21 +52,6 @@ async def test_preferences_from_two_databases_on_one_file_all_kept(
     assert (await second.get_user(user.id)).preferences == expected
 
 
-def pause_after_first_statement(database: Database, table: str) -> threading.Event:
-    """Make ``database`` pause for a moment after its first statement on ``table``, while the
-    work that statement began is still open; the event tells when the pause starts."""
-    paused = threading.Event()
-
-    def pause(*arguments: Any) -> None:
-        statement = arguments[2]
-        if f"{table} " in statement and not paused.is_set():
-            paused.set()
-            time.sleep(0.3)
-
-    event.listen(database.engine.sync_engine, "after_cursor_execute", pause)
-    return paused
-
-
 async def test_a_slow_merge_in_another_process_keeps_both(
     databases: tuple[Database, Database],
 ) -> None:
@@ -87,7 +59,7 @@ async def test_a_slow_merge_in_another_process_keeps_both(
     database merges: the second must wait for the first, not be overwritten by it."""
     first, second = UserRepository(databases[0]), UserRepository(databases[1])
     user = await first.upsert_user("telegram", "1001", "Anna")
-    paused = pause_after_first_statement(databases[0], "users")
+    paused = pause_after_first_statement(databases[0], "UPDATE users")
     slow = asyncio.create_task(first.set_preferences(user.id, {"auto_roll": False}))
     assert await asyncio.to_thread(paused.wait, 5)
     await second.set_preferences(user.id, {"theme": "dark"})
@@ -115,7 +87,7 @@ async def test_a_slow_chat_merge_in_another_process_keeps_both(
 ) -> None:
     first, second = ChatRepository(databases[0]), ChatRepository(databases[1])
     chat = await first.upsert_chat("telegram", "-500")
-    paused = pause_after_first_statement(databases[0], "chats")
+    paused = pause_after_first_statement(databases[0], "UPDATE chats")
     slow = asyncio.create_task(first.update_chat(chat.id, settings={"length": 5}))
     assert await asyncio.to_thread(paused.wait, 5)
     await second.update_chat(chat.id, locale="fr", settings={"cube": False})

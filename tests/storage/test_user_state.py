@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
-import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,18 +24,22 @@ from storage import (
     UserRepository,
 )
 from storage.database import _MIGRATIONS
+from tests.storage.pauses import pause_after_first_statement
+from tests.storage.postgres import sync_url
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
 
-def _run_alembic(database: Database, step: str, target: str) -> None:
-    """``alembic upgrade|downgrade target`` on ``database``, with the Config that
-    storage.database._upgrade builds."""
-    with database.engine.sync_engine.begin() as connection:
+def _run_alembic(url: str, step: str, target: str) -> None:
+    """``alembic upgrade|downgrade target`` on ``url``, with the Config that storage.database
+    builds."""
+    engine = sa.create_engine(sync_url(url))
+    with engine.begin() as connection:
         config = Config()
         config.set_main_option("script_location", str(_MIGRATIONS))
         config.attributes["connection"] = connection
         getattr(command, step)(config, target)
+    engine.dispose()
 
 
 def _insert_user(connection: Connection, user_id: int, preferences: dict[str, Any]) -> None:
@@ -57,19 +58,25 @@ def _insert_user(connection: Connection, user_id: int, preferences: dict[str, An
     )
 
 
-def _stored_preferences(database: Database) -> dict[int, dict[str, Any]]:
-    with database.engine.sync_engine.connect() as connection:
-        rows = connection.execute(sa.text("SELECT id, preferences FROM users")).all()
-    return {user_id: json.loads(text) for user_id, text in rows}
+def _stored_preferences(url: str) -> dict[int, dict[str, Any]]:
+    """The preferences column as stored, read as JSON (not through the repository)."""
+    query = sa.select(sa.column("id"), sa.column("preferences", sa.JSON)).select_from(
+        sa.table("users")
+    )
+    engine = sa.create_engine(sync_url(url))
+    with engine.connect() as connection:
+        rows = connection.execute(query).all()
+    engine.dispose()
+    return {int(row[0]): row[1] for row in rows}
 
 
 @pytest.fixture
-def at_0003(tmp_path: Path) -> Iterator[Database]:
+def at_0003(database_url: str) -> str:
     """A database at revision 0003 holding users whose preferences carry the transient keys,
     and a challenge of theirs: the old users table cannot simply be dropped and copied."""
-    database = Database(f"sqlite:///{tmp_path / 'old.db'}")
-    _run_alembic(database, "upgrade", "0003")
-    with database.engine.sync_engine.begin() as connection:
+    _run_alembic(database_url, "upgrade", "0003")
+    engine = sa.create_engine(sync_url(database_url))
+    with engine.begin() as connection:
         _insert_user(
             connection,
             1,
@@ -116,11 +123,11 @@ def at_0003(tmp_path: Path) -> Iterator[Database]:
                 "'2026-01-02 00:00:00.000000', '2026-01-01 00:00:00.000000')"
             )
         )
-    yield database
-    database.engine.sync_engine.dispose()
+    engine.dispose()
+    return database_url
 
 
-async def test_the_migration_moves_the_state_out_of_the_preferences(at_0003: Database) -> None:
+async def test_the_migration_moves_the_state_out_of_the_preferences(at_0003: str) -> None:
     _run_alembic(at_0003, "upgrade", "head")
     assert _stored_preferences(at_0003) == {
         1: {"auto_roll": False, "theme": "dark"},
@@ -128,7 +135,8 @@ async def test_the_migration_moves_the_state_out_of_the_preferences(at_0003: Dat
         3: {},
         4: {"notify": False},
     }
-    users = UserRepository(at_0003)
+    database = Database(at_0003)
+    users = UserRepository(database)
     first = await users.get_user(1)
     assert first.pending_move == PendingMove(7, 12, "8/5 6/5")
     assert first.unreachable is True
@@ -144,10 +152,10 @@ async def test_the_migration_moves_the_state_out_of_the_preferences(at_0003: Dat
             None,
             None,
         )
-    await at_0003.close()
+    await database.close()
 
 
-async def test_the_downgrade_puts_the_state_back(at_0003: Database) -> None:
+async def test_the_downgrade_puts_the_state_back(at_0003: str) -> None:
     before = _stored_preferences(at_0003)
     _run_alembic(at_0003, "upgrade", "head")
     _run_alembic(at_0003, "downgrade", "0003")
@@ -159,8 +167,10 @@ async def test_the_downgrade_puts_the_state_back(at_0003: Database) -> None:
     assert after[2] == {"language": "de"}  # the old code read missing keys as these values
     assert after[4] == before[4]
     _run_alembic(at_0003, "upgrade", "head")
-    assert (await UserRepository(at_0003).get_user(1)).pending_move == PendingMove(7, 12, "8/5 6/5")
-    await at_0003.close()
+    database = Database(at_0003)
+    again = await UserRepository(database).get_user(1)
+    assert again.pending_move == PendingMove(7, 12, "8/5 6/5")
+    await database.close()
 
 
 @pytest.fixture
@@ -216,14 +226,7 @@ async def test_two_processes_take_the_move_once(database_url: str) -> None:
         mine, theirs = UserRepository(first), UserRepository(second)
         user = await mine.upsert_user("telegram", "1001", "Anna")
         await mine.set_pending_move(user.id, PendingMove(2, 6, "bar/22"))
-        paused = threading.Event()
-
-        def pause(*arguments: Any) -> None:
-            if arguments[2].startswith("UPDATE users") and not paused.is_set():
-                paused.set()
-                time.sleep(0.3)
-
-        sa.event.listen(first.engine.sync_engine, "after_cursor_execute", pause)
+        paused = pause_after_first_statement(first, "UPDATE users")
         slow = asyncio.create_task(mine.take_pending_move(user.id))
         assert await asyncio.to_thread(paused.wait, 5)
         assert await theirs.take_pending_move(user.id) is None
