@@ -13,6 +13,7 @@ from storage.errors import (
     SeedStillSecretError,
     StorageError,
 )
+from storage.inbox import InboxRepository, InboxUpdate
 from storage.matches import MatchRepository
 from storage.people import ChatRepository, UserRepository
 from storage.posted import PostedMessageRepository
@@ -45,6 +46,8 @@ __all__ = [
     "ConflictError",
     "Database",
     "DiceRepository",
+    "InboxRepository",
+    "InboxUpdate",
     "LoadedMatch",
     "MatchInfo",
     "MatchRepository",

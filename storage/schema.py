@@ -190,3 +190,20 @@ match_analyses = sa.Table(
     sa.Column("finished_at", UtcDateTime),
     sa.Index("ix_match_analyses_status", "status"),
 )
+
+# Updates a platform pushed to the bot's webhook, kept from their arrival until handled, so that
+# of several bot processes behind one webhook address exactly one handles each update: the
+# platform sends an update again when its answer did not come in time (maybe to another
+# process), and the one that stored it first handles it. An update whose process died before
+# handling it (``handled_at`` still empty a while after ``claimed_at``) is claimed by another.
+inbox_updates = sa.Table(
+    "inbox_updates",
+    metadata,
+    sa.Column("platform", sa.String(16), primary_key=True),
+    sa.Column("update_id", sa.BigInteger, primary_key=True, autoincrement=False),
+    sa.Column("payload", sa.JSON, nullable=False),
+    sa.Column("received_at", UtcDateTime, nullable=False),
+    sa.Column("claimed_at", UtcDateTime, nullable=False),
+    sa.Column("handled_at", UtcDateTime),
+    sa.Index("ix_inbox_updates_unhandled", "handled_at", "claimed_at"),
+)

@@ -27,6 +27,7 @@ from bot.core.context import Context
 from bot.core.delivery import Delivery
 from bot.core.driver import MatchDriver
 from bot.core.i18n import normalize_locale, resolve_locale
+from bot.core.inbox import UpdateInbox
 from bot.core.information import InfoService
 from bot.core.links import ChallengeLinks
 from bot.core.locks import MatchLocks
@@ -54,6 +55,7 @@ from storage import (
     ChatRepository,
     Database,
     DiceRepository,
+    InboxRepository,
     MatchRepository,
     PostedMessageRepository,
     UserRepository,
@@ -91,6 +93,7 @@ class Core:
         self.matches = MatchRepository(database)
         self.dice = DiceRepository(database)
         self.delivery = Delivery(PostedMessageRepository(database), self.users)  # adapters' port
+        self.inbox = UpdateInbox(InboxRepository(database))  # a webhook's, each handled once
         self.locks = MatchLocks()
         self.painter = shared_painter()
         self.computer = computer or Computer()

@@ -36,6 +36,7 @@ from bot.telegram_app.commands import COMMANDS, register_commands
 from bot.telegram_app.incoming import PLATFORM, Directory, chat_of, parse_command
 from bot.telegram_app.links import parse_challenge_payload
 from bot.telegram_app.outgoing import Origin, Poster
+from bot.telegram_app.webhook import WebhookServer
 
 logger = logging.getLogger(__name__)
 
@@ -97,6 +98,7 @@ class TelegramAdapter:
             builder = builder.get_updates_request(updates_request)
         self.application: Application = builder.build()  # type: ignore[type-arg]
         self.poster = Poster(self.application.bot, core, self._username)
+        self.webhook: WebhookServer | None = None  # in webhook mode, once started
         self.application.add_handler(
             MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self._on_message)
         )
@@ -123,20 +125,26 @@ class TelegramAdapter:
         await self.initialize()
         await register_commands(self.application.bot)
         await self.application.start()
-        updater = self.application.updater
-        assert updater is not None
         webhook = self.settings.telegram_webhook_url
         if webhook:
+            # Each update stored before it is acknowledged: several processes may serve it.
             secret = self.settings.telegram_webhook_secret
-            await updater.start_webhook(
-                listen=self.settings.telegram_webhook_listen,
+            token = secret.get_secret_value() if secret else None
+            self.webhook = WebhookServer(
+                self.application,
+                self.core.inbox,
+                host=self.settings.telegram_webhook_listen,
                 port=self.settings.telegram_webhook_port,
-                url_path=urlsplit(webhook).path.lstrip("/"),
-                webhook_url=webhook,
-                secret_token=secret.get_secret_value() if secret else None,
-                allowed_updates=ALLOWED_UPDATES,
+                path=urlsplit(webhook).path,
+                secret=token,
+            )
+            await self.webhook.start()
+            await self.application.bot.set_webhook(
+                webhook, secret_token=token, allowed_updates=ALLOWED_UPDATES
             )
         else:
+            updater = self.application.updater
+            assert updater is not None
             await updater.start_polling(allowed_updates=ALLOWED_UPDATES)
         logger.info("telegram: running as @%s", self._username())
 
@@ -144,6 +152,9 @@ class TelegramAdapter:
         await self.poster.post_all(messages)
 
     async def stop(self) -> None:
+        if self.webhook is not None:
+            await self.webhook.stop()
+            self.webhook = None
         updater = self.application.updater
         if updater is not None and updater.running:
             await updater.stop()

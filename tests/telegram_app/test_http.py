@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from datetime import timedelta
 from pathlib import Path
 
 import httpx
@@ -13,6 +14,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot.cli import _adapter_factories
+from bot.config import Settings
 from bot.core.service import Core
 from bot.hosting import host
 from bot.telegram_app import TelegramAdapter
@@ -84,13 +86,20 @@ def _webhook_port(adapter: TelegramAdapter) -> int:
 
     Asking the OS for a free port first and binding it later races with every other process
     on the machine; binding port 0 and reading the port back does not."""
-    updater = adapter.application.updater
-    assert updater is not None
-    server = updater._httpd  # python-telegram-bot's WebhookServer around a tornado HTTPServer
-    assert server is not None
-    sockets = list(server._http_server._sockets.values())
-    assert sockets, "the webhook server does not listen"
-    return int(sockets[0].getsockname()[1])
+    assert adapter.webhook is not None
+    return adapter.webhook.bound_port()
+
+
+def _webhook_settings(server: FakeBotServer) -> Settings:
+    webhook = settings(
+        telegram_base_url=server.base_url,
+        telegram_webhook_url="https://bot.example.org/telegram/hook",
+        telegram_webhook_listen="127.0.0.1",
+        telegram_webhook_secret=SecretStr("s3cret"),
+    )
+    # Port 0 (the OS picks a free one when the server binds) is below what the setting
+    # validates (1..65535), so it is set past validation.
+    return webhook.model_copy(update={"telegram_webhook_port": 0})
 
 
 async def test_webhook_mode_takes_updates_that_carry_the_secret(tmp_path: Path) -> None:
@@ -98,15 +107,7 @@ async def test_webhook_mode_takes_updates_that_carry_the_secret(tmp_path: Path) 
     await database.migrate()
     api = FakeBotApi()
     with FakeBotServer(api) as server:
-        webhook = settings(
-            telegram_base_url=server.base_url,
-            telegram_webhook_url="https://bot.example.org/telegram/hook",
-            telegram_webhook_listen="127.0.0.1",
-            telegram_webhook_secret=SecretStr("s3cret"),
-        )
-        # Port 0 (the OS picks a free one when the server binds) is below what the setting
-        # validates (1..65535), so it is set past validation.
-        webhook = webhook.model_copy(update={"telegram_webhook_port": 0})
+        webhook = _webhook_settings(server)
         adapter = TelegramAdapter(
             Core(database, server_seeds=fixed_seeds()), settings=webhook, rate_limiter=unlimited()
         )
@@ -137,6 +138,56 @@ async def test_webhook_mode_takes_updates_that_carry_the_secret(tmp_path: Path) 
     answers = api.of("sendMessage")
     assert len(answers) == 1
     assert "/challenge" in answers[0].params["text"]  # the help, not the rules
+
+
+async def test_two_processes_behind_one_webhook_handle_an_update_once(tmp_path: Path) -> None:
+    """Telegram sends an update again when its answer was late, here to the other process:
+    only its first arrival is handled. An update stored by a process that died before handling
+    it is taken over by another process, once."""
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    databases = [Database(url), Database(url)]
+    await databases[0].migrate()
+    api = FakeBotApi()
+    with FakeBotServer(api) as server:
+        adapters = [
+            TelegramAdapter(
+                Core(database, server_seeds=fixed_seeds()),
+                settings=_webhook_settings(server),
+                rate_limiter=unlimited(),
+            )
+            for database in databases
+        ]
+        for adapter in adapters:
+            await adapter.start()
+        try:
+            hooks = [f"http://127.0.0.1:{_webhook_port(a)}/telegram/hook" for a in adapters]
+            update = api.text(ANNA, GROUP, "/help")
+            headers = {"X-Telegram-Bot-Api-Secret-Token": "s3cret"}
+            async with httpx.AsyncClient() as client:
+                answers = [await client.post(hook, json=update, headers=headers) for hook in hooks]
+                assert [answer.status_code for answer in answers] == [200, 200]
+                malformed = await client.post(hooks[0], content=b"{", headers=headers)
+                assert malformed.status_code == 400
+            await api.until(lambda: bool(api.of("sendMessage")))
+            # A process stored this update and died before handling it.
+            orphan = api.text(BOB, GROUP, "/rules")
+            assert await adapters[0].core.inbox.receive("telegram", orphan["update_id"], orphan)
+            sweepers = [adapter.webhook for adapter in adapters if adapter.webhook is not None]
+            for sweeper in sweepers:
+                sweeper.stale_after = timedelta(0)  # orphaned at once, for the test
+            assert await sweepers[1].sweep() == 1
+            await sweepers[1].drain()
+            assert len(api.of("sendMessage")) == 2
+            assert [await sweeper.sweep() for sweeper in sweepers] == [0, 0]  # handled: done
+        finally:
+            for adapter in adapters:
+                await adapter.stop()
+    for database in databases:
+        await database.close()
+    texts = [answer.params["text"] for answer in api.of("sendMessage")]
+    assert len(texts) == 2
+    assert "/challenge" in texts[0]  # the help, once
+    assert "/challenge" not in texts[1]  # then the rules
 
 
 async def test_gammonbot_run_hosts_the_adapter_until_stopped(tmp_path: Path) -> None:
