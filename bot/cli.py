@@ -22,7 +22,9 @@ from gammon.fair_dice import MalformedTranscriptError, load_transcript, verify_t
 from gammon.mat_format import MatFormatError, MatRecord, read_mat
 from rendering import DEFAULT_THEME, DEFAULT_WIDTH, THEMES, BoardView, LastPlay, render_board
 from storage import StorageError
-from storage.database import backup_sqlite, check_database
+from storage.database import backup_sqlite, check_database, pg_dump_advice
+from storage.health import schema_state
+from storage.health import upgrade as upgrade_schema
 
 _LEVEL_HELP = "beginner, intermediate, advanced, expert or world_class."
 _MAT_LIMIT = 10_000_000
@@ -222,8 +224,13 @@ def _mat_record_or_exit(path: str) -> MatRecord:
 @main.command()
 @click.argument("path", type=click.Path(dir_okay=False, path_type=str))
 def backup(path: str) -> None:
-    """Write a consistent copy of the (SQLite) database to PATH, while the bot keeps running."""
+    """Write a consistent copy of the SQLite database to PATH, while the bot keeps running
+    (for PostgreSQL it names pg_dump)."""
     settings = _settings_or_exit()
+    advice = pg_dump_advice(settings.database_url)
+    if advice is not None:
+        click.echo(advice, err=True)
+        sys.exit(2)
     try:
         backup_sqlite(settings.database_url, path)
     except (ValueError, OSError, StorageError) as error:
@@ -231,6 +238,45 @@ def backup(path: str) -> None:
         sys.exit(2)
     size = os.path.getsize(path)
     click.echo(f"backup written to {path} ({size // 1024} KB)")
+
+
+@main.group()
+def db() -> None:
+    """The database's schema."""
+
+
+@db.command()
+def upgrade() -> None:
+    """Bring the schema to the newest migration (the bot also does at start; run this first
+    where several processes start together, or with a role that may not change the schema)."""
+    settings = _settings_or_exit()
+    try:
+        state = asyncio.run(upgrade_schema(settings.database_url))
+    except StorageError as error:
+        click.echo(f"DATABASE_URL: cannot open the database: {error}", err=True)
+        sys.exit(2)
+    click.echo(f"database schema at revision {state.revision}, the newest")
+
+
+@main.command()
+def health() -> None:
+    """Exit 0 when the database is reachable and its schema current (a service's health
+    check); else say why on one line and exit 1."""
+    settings = _settings_or_exit()
+    try:
+        state = asyncio.run(schema_state(settings.database_url))
+    except StorageError as error:
+        click.echo(f"unhealthy: cannot open the database: {error}", err=True)
+        sys.exit(1)
+    if not state.current:
+        found = f"at {state.revision}" if state.revision else "not created yet"
+        click.echo(
+            f"unhealthy: database schema {found}, the newest is {state.newest} "
+            "(run: gammonbot db upgrade)",
+            err=True,
+        )
+        sys.exit(1)
+    click.echo(f"healthy: database reachable, schema at revision {state.revision}")
 
 
 @main.command()

@@ -1,0 +1,71 @@
+"""Whether the database can be used: reachable, and its schema at the newest migration. For
+``gammonbot health`` (a service's health check) and ``gammonbot db upgrade``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.exc import SQLAlchemyError
+
+from storage.database import Database, check_database
+from storage.errors import DatabaseUnavailableError
+
+_MIGRATIONS = Path(__file__).parent / "migrations"
+
+
+@dataclass(frozen=True)
+class SchemaState:
+    """The revision the database's schema is at (None: no schema yet), and the newest."""
+
+    revision: str | None
+    newest: str
+
+    @property
+    def current(self) -> bool:
+        return self.revision == self.newest
+
+
+def newest_revision() -> str:
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+    head = ScriptDirectory.from_config(config).get_current_head()
+    if head is None:
+        raise RuntimeError("no migrations found")
+    return head
+
+
+def _revision(connection: Connection) -> str | None:
+    return MigrationContext.configure(connection).get_current_revision()
+
+
+async def schema_state(url: str) -> SchemaState:
+    """Read which migration the database at ``url`` is at, changing nothing (a SQLite file
+    that does not exist is not created). Raises :class:`DatabaseUnavailableError` with a
+    one-line reason when the database cannot be reached."""
+    parsed = make_url(url)
+    file = parsed.database if parsed.get_backend_name() == "sqlite" else None
+    if file not in (None, "", ":memory:") and not Path(str(file)).exists():
+        raise DatabaseUnavailableError(f"no database file at {file}")
+    try:
+        database = Database(url)
+        try:
+            revision = await database.engine.write(_revision)
+        finally:
+            await database.close()
+    except ImportError as error:
+        raise DatabaseUnavailableError(f"its database driver is not installed ({error})") from None
+    except (SQLAlchemyError, OSError) as error:
+        raise DatabaseUnavailableError(" ".join(str(error).split()).split(" [SQL:")[0]) from None
+    return SchemaState(revision, newest_revision())
+
+
+async def upgrade(url: str) -> SchemaState:
+    """Bring the schema at ``url`` to the newest migration (nothing to do when it is there),
+    and say where it stands."""
+    await check_database(url)
+    return await schema_state(url)
