@@ -78,7 +78,7 @@ class CountingPainter(Painter):
     async def paint(self, drawing: Drawing) -> bytes:
         function = drawing.func if isinstance(drawing, partial) else drawing
         name = getattr(function, "__name__", "")
-        if name == "render_replay_animation":
+        if name in ("render_replay_animation", "render_game_animation"):
             self.animations += 1
             self.kept_animations.append(drawing)
         elif name in ("render_board", "render_replay_frame"):

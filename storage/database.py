@@ -95,11 +95,11 @@ class Database:
 
 
 def _postgres_session(url: URL) -> dict[str, str]:
-    """The session settings for PostgreSQL: the lock timeout, after any the URL gives itself
-    (``?options=-csearch_path%3Dbot`` keeps working)."""
+    """The session settings for PostgreSQL: the lock timeout, then the options the URL gives
+    (``?options=-csearch_path%3Dbot`` keeps working, and its own lock_timeout would win)."""
     given = url.query.get("options")
     given = given[-1] if isinstance(given, tuple) else given
-    return {"options": f"{given} {_LOCK_TIMEOUT}" if given else _LOCK_TIMEOUT}
+    return {"options": f"{_LOCK_TIMEOUT} {given}" if given else _LOCK_TIMEOUT}
 
 
 def _with_driver(url: URL) -> URL:
