@@ -31,6 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from bot.core.computer import Computer
 from gammon.flow import MatchState, Phase
 from storage import ChatRepository, Database, LoadedMatch, MatchRepository, UserRepository
 
@@ -382,6 +383,19 @@ class Driver:
     async def play_all(self, tables: Iterable[Table]) -> None:
         await asyncio.gather(*(self.play(table) for table in tables))
         await self.bench.settle()
+
+
+async def play_scenarios(
+    driver: Driver, computer: Computer, one: list[Table], two: list[Table], private: list[Table]
+) -> None:
+    """The scenarios that were asked for, one after the other: a match in a chat, two matches in
+    one chat, and a match against the bot (its engine warmed up first, as the host does)."""
+    for tables in (one, two):
+        if tables:
+            await driver.play_all(tables)
+    if private:
+        await computer.warm_up()
+        await driver.play_all(private)
 
 
 async def pause_until(moment: float) -> None:

@@ -64,6 +64,7 @@ from benchmarks.budget import (
     add_arguments,
     half_turn_lines,
     options_from,
+    play_scenarios,
     scenario_figures,
     summary_lines,
 )
@@ -398,12 +399,7 @@ async def run(folder: Path, options: Options, scenarios: set[str]) -> dict[str, 
     with fake.routed():
         await adapter.start()
         try:
-            for tables in (one, two):
-                if tables:
-                    await driver.play_all(tables)
-            if private:
-                await core.computer.warm_up()  # as the host does
-                await driver.play_all(private)
+            await play_scenarios(driver, core.computer, one, two, private)
         finally:
             await adapter.stop()
             await fake.stop()

@@ -60,6 +60,7 @@ from benchmarks.budget import (
     add_arguments,
     half_turn_lines,
     options_from,
+    play_scenarios,
     scenario_figures,
     summary_lines,
 )
@@ -279,12 +280,7 @@ async def run(folder: Path, options: Options, scenarios: set[str]) -> dict[str, 
     private = [Table("private", gina.user_id, (gina,), against_bot=True)]
     private = private if "private" in scenarios else []
     try:
-        for tables in (one, two):
-            if tables:
-                await driver.play_all(tables)
-        if private:
-            await core.computer.warm_up()  # as the host does
-            await driver.play_all(private)
+        await play_scenarios(driver, core.computer, one, two, private)
     finally:
         await adapter.application.shutdown()
         core.computer.close()

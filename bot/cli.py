@@ -6,7 +6,9 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Coroutine
 from functools import partial
+from typing import Any, TypeVar
 
 import click
 from pydantic import ValidationError
@@ -25,6 +27,8 @@ from storage import StorageError
 from storage.database import backup_sqlite, check_database, pg_dump_advice
 from storage.health import schema_state
 from storage.health import upgrade as upgrade_schema
+
+T = TypeVar("T")
 
 _LEVEL_HELP = "beginner, intermediate, advanced, expert or world_class."
 _MAT_LIMIT = 10_000_000
@@ -250,11 +254,7 @@ def upgrade() -> None:
     """Bring the schema to the newest migration (the bot also does at start; run this first
     where several processes start together, or with a role that may not change the schema)."""
     settings = _settings_or_exit()
-    try:
-        state = asyncio.run(upgrade_schema(settings.database_url))
-    except StorageError as error:
-        click.echo(f"DATABASE_URL: cannot open the database: {error}", err=True)
-        sys.exit(2)
+    state = _stored_or_exit(upgrade_schema(settings.database_url))
     click.echo(f"database schema at revision {state.revision}, the newest")
 
 
@@ -263,11 +263,7 @@ def health() -> None:
     """Exit 0 when the database is reachable and its schema current (a service's health
     check); else say why on one line and exit 1."""
     settings = _settings_or_exit()
-    try:
-        state = asyncio.run(schema_state(settings.database_url))
-    except StorageError as error:
-        click.echo(f"unhealthy: cannot open the database: {error}", err=True)
-        sys.exit(1)
+    state = _stored_or_exit(schema_state(settings.database_url), "unhealthy:", status=1)
     if not state.current:
         found = f"at {state.revision}" if state.revision else "not created yet"
         click.echo(
@@ -339,11 +335,19 @@ def _database_or_exit(url: str) -> None:
     """Open and migrate the database once before anything starts, so an unreachable server,
     a missing driver or an unwritable SQLite path is one line naming DATABASE_URL and exit 2,
     not a traceback from deep inside the console or a platform adapter."""
+    _stored_or_exit(check_database(url))
+
+
+def _stored_or_exit(
+    work: Coroutine[Any, Any, T], prefix: str = "DATABASE_URL:", status: int = 2
+) -> T:
+    """Run ``work`` on the database; when it cannot be opened, one line after ``prefix`` and
+    exit with ``status``."""
     try:
-        asyncio.run(check_database(url))
+        return asyncio.run(work)
     except StorageError as error:
-        click.echo(f"DATABASE_URL: cannot open the database: {error}", err=True)
-        sys.exit(2)
+        click.echo(f"{prefix} cannot open the database: {error}", err=True)
+        sys.exit(status)
 
 
 def _settings_or_exit() -> Settings:

@@ -14,8 +14,9 @@ import json
 import logging
 import os
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import sqlalchemy as sa
 from alembic import command
@@ -28,6 +29,8 @@ from storage.errors import DatabaseUnavailableError, StorageError
 from storage.threaded import ThreadedEngine
 
 logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 DEFAULT_URL: Final = "sqlite:///gammonbot.db"
 BUSY_TIMEOUT_MS: Final = 10_000
@@ -194,10 +197,16 @@ def _upgrade(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
     elif connection.dialect.name == "postgresql":
         connection.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
-    config = Config()
-    config.set_main_option("script_location", str(_MIGRATIONS))
+    config = alembic_config()
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
+
+
+def alembic_config() -> Config:
+    """Alembic's configuration: the migrations in this package."""
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+    return config
 
 
 def url_problem(url: str) -> str | None:
@@ -216,10 +225,16 @@ async def check_database(url: str) -> None:
     """Open the database at ``url`` and bring its schema up to date, then close it: a server
     that cannot be reached, a missing driver or an unwritable SQLite path raises
     :class:`DatabaseUnavailableError` with a one-line reason, before anything starts."""
+    await using_database(url, Database.migrate)
+
+
+async def using_database(url: str, work: Callable[[Database], Awaitable[T]]) -> T:
+    """``work`` done with the database at ``url``, opened for it and closed after; a database
+    that cannot be used raises :class:`DatabaseUnavailableError` with a one-line reason."""
     try:
         database = Database(url)
         try:
-            await database.migrate()
+            return await work(database)
         finally:
             await database.close()
     except ImportError as error:

@@ -6,16 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy.engine import Connection, make_url
-from sqlalchemy.exc import SQLAlchemyError
 
-from storage.database import Database, check_database
+from storage.database import Database, alembic_config, check_database, using_database
 from storage.errors import DatabaseUnavailableError
-
-_MIGRATIONS = Path(__file__).parent / "migrations"
 
 
 @dataclass(frozen=True)
@@ -31,9 +27,7 @@ class SchemaState:
 
 
 def newest_revision() -> str:
-    config = Config()
-    config.set_main_option("script_location", str(_MIGRATIONS))
-    head = ScriptDirectory.from_config(config).get_current_head()
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     if head is None:
         raise RuntimeError("no migrations found")
     return head
@@ -41,6 +35,10 @@ def newest_revision() -> str:
 
 def _revision(connection: Connection) -> str | None:
     return MigrationContext.configure(connection).get_current_revision()
+
+
+async def _revision_of(database: Database) -> str | None:
+    return await database.engine.write(_revision)
 
 
 async def schema_state(url: str) -> SchemaState:
@@ -51,16 +49,7 @@ async def schema_state(url: str) -> SchemaState:
     file = parsed.database if parsed.get_backend_name() == "sqlite" else None
     if file not in (None, "", ":memory:") and not Path(str(file)).exists():
         raise DatabaseUnavailableError(f"no database file at {file}")
-    try:
-        database = Database(url)
-        try:
-            revision = await database.engine.write(_revision)
-        finally:
-            await database.close()
-    except ImportError as error:
-        raise DatabaseUnavailableError(f"its database driver is not installed ({error})") from None
-    except (SQLAlchemyError, OSError) as error:
-        raise DatabaseUnavailableError(" ".join(str(error).split()).split(" [SQL:")[0]) from None
+    revision = await using_database(url, _revision_of)
     return SchemaState(revision, newest_revision())
 
 

@@ -5,6 +5,8 @@ the German command descriptions."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -187,14 +189,16 @@ async def test_the_clock_posts_through_the_channel_and_private_notes_as_dms(bot:
     assert current == str(reminder.created)
 
 
-async def test_a_sharded_client_plays_too(tmp_path: Path) -> None:
+@asynccontextmanager
+async def started(tmp_path: Path, **settings: Any) -> AsyncIterator[Bot]:
+    """A bot started with ``settings`` (to look at how it connected), that then answers
+    /help; stopped after."""
     bot = await open_bot(tmp_path, render_images=False)
-    bot.adapter = adapter(bot.core, sharded=True)
+    bot.adapter = adapter(bot.core, **settings)
     with bot.fake.routed():
         await bot.adapter.start()
         try:
-            assert any(call.path == "/gateway/bot" for call in bot.fake.calls)
-            assert bot.fake.identified == 1
+            yield bot
             mark = len(bot.fake.calls)
             await bot.fake.slash(ANNA, "help")
             await bot.next_private(mark, "/challenge")
@@ -202,6 +206,12 @@ async def test_a_sharded_client_plays_too(tmp_path: Path) -> None:
             await bot.adapter.stop()
             await bot.fake.stop()
             await bot.database.close()
+
+
+async def test_a_sharded_client_plays_too(tmp_path: Path) -> None:
+    async with started(tmp_path, sharded=True) as bot:
+        assert any(call.path == "/gateway/bot" for call in bot.fake.calls)
+        assert bot.fake.identified == 1
 
 
 @pytest.mark.parametrize(("shard_ids", "syncs"), [((1,), False), ((0,), True)])
@@ -210,21 +220,10 @@ async def test_a_process_runs_the_shards_it_is_given(
 ) -> None:
     """Two processes share the bot's 2 shards: each connects as its own, and only the one with
     shard 0 registers the commands; both answer them."""
-    bot = await open_bot(tmp_path, render_images=False)
-    bot.adapter = adapter(bot.core, discord_shard_count=2, discord_shard_ids=shard_ids)
-    with bot.fake.routed():
-        await bot.adapter.start()
-        try:
-            assert bot.fake.shards == [[shard_ids[0], 2]]
-            registered = [call for call in bot.fake.calls if call.path.endswith("/commands")]
-            assert bool(registered) is syncs
-            mark = len(bot.fake.calls)
-            await bot.fake.slash(ANNA, "help")
-            await bot.next_private(mark, "/challenge")
-        finally:
-            await bot.adapter.stop()
-            await bot.fake.stop()
-            await bot.database.close()
+    async with started(tmp_path, discord_shard_count=2, discord_shard_ids=shard_ids) as bot:
+        assert bot.fake.shards == [[shard_ids[0], 2]]
+        registered = [call for call in bot.fake.calls if call.path.endswith("/commands")]
+        assert bool(registered) is syncs
 
 
 async def test_a_channel_the_bot_may_not_post_in_gets_a_private_explanation(bot: Bot) -> None:
