@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -15,9 +14,9 @@ from tests.seeds import fixed_seeds
 
 
 @pytest.fixture
-async def room(tmp_path: Path) -> AsyncIterator[Room]:
+async def room(database_url: str) -> AsyncIterator[Room]:
     """A group chat with a bot that draws no pictures, on a fresh SQLite file."""
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    database = Database(database_url)
     await database.migrate()
     core = Core(database, render_images=False, server_seeds=fixed_seeds())
     yield Room(core, ChatRef(PLATFORM, "group-1"))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 from bot.core.admission import Admission
 from bot.core.computer import Computer
@@ -30,8 +29,8 @@ class SlowComputer(Computer):
         return Hint(dice, (HintPlay("8/5 6/5", 0.1, 0.0),), None)
 
 
-async def test_requests_waiting_for_the_engine_do_not_block_others(tmp_path: Path) -> None:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+async def test_requests_waiting_for_the_engine_do_not_block_others(database_url: str) -> None:
+    database = Database(database_url)
     await database.migrate()
     computer = SlowComputer()
     core = Core(database, render_images=False, server_seeds=fixed_seeds(), computer=computer)

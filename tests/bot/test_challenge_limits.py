@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 from bot.core.model import Actor, ChatRef, Request
 from bot.core.service import Core
@@ -37,8 +36,8 @@ async def test_expired_challenges_do_not_count(room: Room) -> None:
     assert (await room.command("anna", "/challenge @player5 3"))[0].buttons
 
 
-async def test_a_chat_may_have_twenty_open_challenges(tmp_path: Path) -> None:
-    database = Database(f"sqlite:///{tmp_path / 'bot.db'}")
+async def test_a_chat_may_have_twenty_open_challenges(database_url: str) -> None:
+    database = Database(database_url)
     await database.migrate()
     limits = ChallengeLimits(per_user=5, per_chat=3)
     core = Core(database, render_images=False, challenge_limits=limits, server_seeds=fixed_seeds())
@@ -89,9 +88,8 @@ async def test_mentioned_names_are_cut_and_cleaned(room: Room) -> None:
     assert odd  # answered, no crash
 
 
-async def test_the_limit_holds_for_two_processes_challenging_at_once(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'bot.db'}"
-    first, second = Database(url), Database(url)
+async def test_the_limit_holds_for_two_processes_challenging_at_once(database_url: str) -> None:
+    first, second = Database(database_url), Database(database_url)
     await first.migrate()
     limits = ChallengeLimits(per_user=1, per_chat=20)
     cores = [

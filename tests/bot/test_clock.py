@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -26,8 +25,8 @@ class FakeTime:
 
 
 @pytest.fixture
-async def timed(tmp_path: Path) -> AsyncIterator[tuple[Room, Clock, FakeTime]]:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+async def timed(database_url: str) -> AsyncIterator[tuple[Room, Clock, FakeTime]]:
+    database = Database(database_url)
     await database.migrate()
     time = FakeTime()
     core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
@@ -144,11 +143,10 @@ async def test_only_the_player_who_waited_for_a_cube_answer_may_claim(
     assert any("ran out of time" in message.text for message in claimed)
 
 
-async def test_two_processes_clocks_remind_once(tmp_path: Path) -> None:
+async def test_two_processes_clocks_remind_once(database_url: str) -> None:
     """Every bot process ticks its clock each minute: a reminder, a time-up notice and an
     expired challenge go out once in all, whichever process gets there first."""
-    url = f"sqlite:///{tmp_path / 'bot.db'}"
-    databases = [Database(url), Database(url)]
+    databases = [Database(database_url), Database(database_url)]
     await databases[0].migrate()
     time = FakeTime()
     cores = [

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 
 from bot.core.computer import Computer
 from bot.core.model import ChatRef
@@ -27,8 +26,8 @@ class BrokenComputer(Computer):
         raise RuntimeError("the engine worker died")
 
 
-async def _database(tmp_path: Path) -> Database:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+async def _database(database_url: str) -> Database:
+    database = Database(database_url)
     await database.migrate()
     return database
 
@@ -47,8 +46,8 @@ async def _move_until_the_bot_is_to_act(room: Room) -> None:
     raise AssertionError("the bot never came to act")
 
 
-async def test_a_failed_bot_turn_is_played_by_the_clock_after_a_restart(tmp_path: Path) -> None:
-    database = await _database(tmp_path)
+async def test_a_failed_bot_turn_is_played_by_the_clock_after_a_restart(database_url: str) -> None:
+    database = await _database(database_url)
     broken = Core(
         database,
         render_images=False,
@@ -102,9 +101,9 @@ async def _finished_match_against_the_bot(room: Room) -> int:
 
 
 async def test_an_analysis_in_the_worker_process_never_stalls_the_event_loop(
-    tmp_path: Path,
+    database_url: str,
 ) -> None:
-    database = await _database(tmp_path)
+    database = await _database(database_url)
     threads = Computer(processes=False)
     core = Core(database, render_images=False, server_seeds=fixed_seeds(), computer=threads)
     match_id = await _finished_match_against_the_bot(Room(core, ChatRef(PLATFORM, "group-1")))

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -21,8 +20,8 @@ from tests.seeds import fixed_seeds
 
 
 @pytest.fixture
-async def bot_room(tmp_path: Path) -> AsyncIterator[Room]:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+async def bot_room(database_url: str) -> AsyncIterator[Room]:
+    database = Database(database_url)
     await database.migrate()
     computer = Computer(processes=False)
     core = Core(database, render_images=False, server_seeds=fixed_seeds(), computer=computer)

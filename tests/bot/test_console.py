@@ -136,8 +136,10 @@ async def test_input_lines_are_decoded_leniently_across_reads() -> None:
         os.close(reading)
 
 
-async def test_a_finished_game_is_replayed_and_stepped_in_the_console(tmp_path: Path) -> None:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+async def test_a_finished_game_is_replayed_and_stepped_in_the_console(
+    tmp_path: Path, database_url: str
+) -> None:
+    database = Database(database_url)
     await database.migrate()
     core = Core(database, server_seeds=fixed_seeds())
     output = io.StringIO()

@@ -44,9 +44,9 @@ class Console:
 
 
 @pytest.fixture
-async def console(tmp_path: Path) -> AsyncIterator[Console]:
+async def console(tmp_path: Path, database_url: str) -> AsyncIterator[Console]:
     """A console whose engine works in threads; it draws no boards, but the analysis picture."""
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'console.db'}")
+    database = Database(database_url)
     await database.migrate()
     core = Core(
         database,

@@ -8,7 +8,6 @@ import hashlib
 import json
 import re
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 
@@ -23,9 +22,9 @@ COMMITMENT = hashlib.sha256(SEED).hexdigest()
 
 
 @pytest.fixture
-async def fixed(tmp_path: Path) -> AsyncIterator[Room]:
+async def fixed(database_url: str) -> AsyncIterator[Room]:
     """A bot whose server seeds all come from one fixed source: the same dice every run."""
-    database = Database(f"sqlite:///{tmp_path / 'bot.db'}")
+    database = Database(database_url)
     await database.migrate()
     core = Core(database, render_images=False, server_seeds=lambda: SEED)
     yield Room(core, ChatRef(PLATFORM, "group"))

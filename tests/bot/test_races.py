@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,11 +23,10 @@ from tests.storage.players import create_match
 
 
 @pytest.fixture
-async def two_processes(tmp_path: Path) -> AsyncIterator[tuple[Room, Room]]:
+async def two_processes(database_url: str) -> AsyncIterator[tuple[Room, Room]]:
     """Two bots on one SQLite file, each with its own connections and database thread, as two
     processes would be."""
-    url = f"sqlite:///{tmp_path / 'bot.db'}"
-    first, second = Database(url), Database(url)
+    first, second = Database(database_url), Database(database_url)
     await first.migrate()
     chat = ChatRef(PLATFORM, "group")
     yield (

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -27,8 +26,8 @@ BASE = "https://gammon.example.org"
 
 
 @pytest.fixture
-async def database(tmp_path: Path) -> AsyncIterator[Database]:
-    opened = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+async def database(database_url: str) -> AsyncIterator[Database]:
+    opened = Database(database_url)
     await opened.migrate()
     yield opened
     await opened.close()

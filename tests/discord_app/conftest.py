@@ -6,7 +6,6 @@ import json
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -116,12 +115,12 @@ def payload_json(call: Call) -> dict[str, Any]:
     return json.loads(json.dumps(call.json))
 
 
-async def open_bot(tmp_path: Path, core_class: type[Core] = Core, **core: Any) -> Bot:
+async def open_bot(database_url: str, core_class: type[Core] = Core, **core: Any) -> Bot:
     fake = FakeDiscord()
     await fake.start()
     for user_id, name in NAMES.items():
         fake.add_user(user_id, name)
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    database = Database(database_url)
     await database.migrate()
     core.setdefault("server_seeds", fixed_seeds())  # the same dice in every run
     engine = core_class(database, **core)
@@ -137,9 +136,9 @@ def adapter(core: Core, sharded: bool = False, **more: Any) -> DiscordAdapter:
 
 
 @pytest.fixture
-async def bot(tmp_path: Path) -> AsyncIterator[Bot]:
+async def bot(database_url: str) -> AsyncIterator[Bot]:
     """A running bot that draws no pictures (the wire test draws them)."""
-    running = await open_bot(tmp_path, render_images=False)
+    running = await open_bot(database_url, render_images=False)
     with running.fake.routed():
         await running.adapter.start()
         yield running

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -83,8 +82,8 @@ class Harness:
 
 
 @pytest.fixture
-async def telegram(tmp_path: Path) -> AsyncIterator[Harness]:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+async def telegram(database_url: str) -> AsyncIterator[Harness]:
+    database = Database(database_url)
     await database.migrate()
     core = Core(database, server_seeds=fixed_seeds())
     api = FakeBotApi()

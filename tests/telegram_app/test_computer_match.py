@@ -8,7 +8,6 @@ import hashlib
 import random
 import re
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from telegram import Update
@@ -28,10 +27,10 @@ ANNA_BOARD = "\nAnna to play "  # no mention: Anna has just played and is at the
 
 
 @pytest.fixture
-async def telegram(tmp_path: Path) -> AsyncIterator[Harness]:
+async def telegram(database_url: str) -> AsyncIterator[Harness]:
     """The adapter logged in as the bot (so the core knows its account), the engine in
     threads, no board pictures (the analysis picture is drawn all the same)."""
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    database = Database(database_url)
     await database.migrate()
     core = Core(
         database,

@@ -29,10 +29,10 @@ def _texts(api: FakeBotApi) -> list[str]:
 
 
 async def test_long_polling_over_http_plays_the_first_turn(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    database_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+    database = Database(database_url)
     await database.migrate()
     api = FakeBotApi()
     with FakeBotServer(api) as server:
@@ -102,8 +102,8 @@ def _webhook_settings(server: FakeBotServer) -> Settings:
     return webhook.model_copy(update={"telegram_webhook_port": 0})
 
 
-async def test_webhook_mode_takes_updates_that_carry_the_secret(tmp_path: Path) -> None:
-    database = Database(f"sqlite+aiosqlite:///{tmp_path / 'bot.db'}")
+async def test_webhook_mode_takes_updates_that_carry_the_secret(database_url: str) -> None:
+    database = Database(database_url)
     await database.migrate()
     api = FakeBotApi()
     with FakeBotServer(api) as server:
@@ -140,12 +140,11 @@ async def test_webhook_mode_takes_updates_that_carry_the_secret(tmp_path: Path) 
     assert "/challenge" in answers[0].params["text"]  # the help, not the rules
 
 
-async def test_two_processes_behind_one_webhook_handle_an_update_once(tmp_path: Path) -> None:
+async def test_two_processes_behind_one_webhook_handle_an_update_once(database_url: str) -> None:
     """Telegram sends an update again when its answer was late, here to the other process:
     only its first arrival is handled. An update stored by a process that died before handling
     it is taken over by another process, once."""
-    url = f"sqlite:///{tmp_path / 'bot.db'}"
-    databases = [Database(url), Database(url)]
+    databases = [Database(database_url), Database(database_url)]
     await databases[0].migrate()
     api = FakeBotApi()
     with FakeBotServer(api) as server:
