@@ -17,6 +17,8 @@ from storage.inbox import InboxRepository, InboxUpdate
 from storage.matches import MatchRepository
 from storage.people import ChatRepository, UserRepository
 from storage.posted import PostedMessageRepository
+from storage.rating_repository import Ranked, RatingRepository, RebuildReport
+from storage.ratings import RatedMatch
 from storage.records import (
     Appended,
     ChallengeRecord,
@@ -55,6 +57,10 @@ __all__ = [
     "NotFoundError",
     "PendingMove",
     "PostedMessageRepository",
+    "Ranked",
+    "RatedMatch",
+    "RatingRepository",
+    "RebuildReport",
     "Preferences",
     "SeatTakenError",
     "SecretSeed",

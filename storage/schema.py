@@ -98,6 +98,8 @@ challenges = sa.Table(
     sa.Column("dice_commitment", sa.String(64)),
     sa.Column("server_seed", sa.String(64)),  # secret until the match it starts has ended
     sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),  # both agree
+    # The ``unrated`` option turns this off: the match then changes nobody's rating.
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.true()),
     sa.Index("ix_challenges_chat_state", "chat_id", "state"),
     sa.Index("ix_challenges_challenger_state", "challenger_id", "state"),
     sa.Index("ix_challenges_chat_target_state", "chat_id", "challenged_id", "state"),
@@ -131,6 +133,7 @@ matches = sa.Table(
     # The bot's level when one player is the bot (it has no seat: see match_seats).
     sa.Column("bot_level", sa.String(16)),
     sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.true()),  # see challenges
     # The unguessable part of the match's web addresses (/m/<slug>): 128 random bits.
     sa.Column("slug", sa.String(32)),
     sa.Index("ux_matches_slug", "slug", unique=True),
@@ -206,4 +209,51 @@ inbox_updates = sa.Table(
     sa.Column("claimed_at", UtcDateTime, nullable=False),
     sa.Column("handled_at", UtcDateTime),
     sa.Index("ix_inbox_updates_unhandled", "handled_at", "claimed_at"),
+)
+
+# Ratings (FIBS formula, gammon/rating.py), one per player and game (``backgammon`` or
+# ``nardy``): derived data, rebuilt from ``rated_matches`` by ``gammonbot ratings rebuild``.
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("user_id", sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("game", sa.String(16), primary_key=True),
+    sa.Column("rating", sa.Double, nullable=False),
+    sa.Column("experience", sa.Integer, nullable=False),  # match points of rated matches
+    sa.Column("updated_at", UtcDateTime, nullable=False),
+    sa.Index("ix_ratings_game_rating", "game", "rating", "experience"),
+)
+
+# Every rated match in the order its rating change was applied (``id``), written in the
+# transaction that finished the match: who won, the length, and both players' standings
+# before and after, so that a rebuild can recompute every number and compare.
+rated_matches = sa.Table(
+    "rated_matches",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("match_id", sa.ForeignKey("matches.id"), nullable=False),
+    sa.Column("chat_id", sa.ForeignKey("chats.id"), nullable=False),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("length", sa.Integer, nullable=False),
+    sa.Column("winner_id", sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("loser_id", sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("winner_rating_before", sa.Double, nullable=False),
+    sa.Column("winner_experience_before", sa.Integer, nullable=False),
+    sa.Column("loser_rating_before", sa.Double, nullable=False),
+    sa.Column("loser_experience_before", sa.Integer, nullable=False),
+    sa.Column("winner_rating_after", sa.Double, nullable=False),
+    sa.Column("loser_rating_after", sa.Double, nullable=False),
+    sa.Column("finished_at", UtcDateTime, nullable=False),
+    sa.UniqueConstraint("match_id", name="uq_rated_matches_match_id"),
+    sa.Index("ix_rated_matches_winner", "winner_id", "game"),
+    sa.Index("ix_rated_matches_loser", "loser_id", "game"),
+)
+
+# Who has played a rated match in which chat, per game: the chat's leaderboard ranks these.
+rated_players = sa.Table(
+    "rated_players",
+    metadata,
+    sa.Column("chat_id", sa.ForeignKey("chats.id"), primary_key=True),
+    sa.Column("game", sa.String(16), primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("users.id"), primary_key=True),
 )

@@ -1,0 +1,254 @@
+"""Ratings as the players see them: a player's standing, a rated match's change, the
+leaderboards, and the rebuild that recomputes every rating from the rated matches in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
+
+from gammon.rating import Standing, rate
+from storage.database import Database
+from storage.ratings import RatedMatch, rated_match_from_row
+from storage.schema import rated_matches, rated_players, ratings, users
+
+REBUILD_BATCH = 10_000  # rated matches read per round trip while rebuilding
+
+
+@dataclass(frozen=True)
+class Ranked:
+    """A line of a leaderboard."""
+
+    rank: int
+    user_id: int
+    display_name: str
+    rating: float
+    experience: int
+
+
+@dataclass
+class RebuildReport:
+    """What ``rebuild`` found: rated matches replayed, and the numbers that differed from the
+    stored ones (rated matches and players' ratings), with the first few described."""
+
+    matches: int = 0
+    players: int = 0
+    differing_matches: int = 0
+    differing_players: int = 0
+    examples: list[str] = field(default_factory=list)
+
+    @property
+    def identical(self) -> bool:
+        return self.differing_matches == 0 and self.differing_players == 0
+
+    def note(self, text: str) -> None:
+        if len(self.examples) < 10:
+            self.examples.append(text)
+
+
+def _ordered_board(game: str, minimum_experience: int) -> tuple[sa.ColumnElement[bool], ...]:
+    return (ratings.c.game == game, ratings.c.experience >= minimum_experience)
+
+
+class RatingRepository:
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+
+    async def standing(self, user_id: int, game: str) -> Standing:
+        """The player's rating and experience; the start values for one who never played."""
+        row = (
+            await self.engine.read(
+                sa.select(ratings.c.rating, ratings.c.experience).where(
+                    ratings.c.user_id == user_id, ratings.c.game == game
+                )
+            )
+        ).first()
+        return Standing() if row is None else Standing(row.rating, row.experience)
+
+    async def rated_match(self, match_id: int) -> RatedMatch | None:
+        """How ``match_id`` changed its players' ratings; None if it was not rated."""
+        row = (
+            await self.engine.read(
+                sa.select(rated_matches).where(rated_matches.c.match_id == match_id)
+            )
+        ).first()
+        return None if row is None else rated_match_from_row(row._mapping)
+
+    async def top(
+        self, game: str, minimum_experience: int, limit: int = 10, chat_id: int | None = None
+    ) -> list[Ranked]:
+        """The best ``limit`` players by rating (ties: more experience first, then who got
+        there first), of the whole bot or of those who played a rated match in ``chat_id``."""
+        query = (
+            sa.select(
+                ratings.c.user_id, users.c.display_name, ratings.c.rating, ratings.c.experience
+            )
+            .join(users, users.c.id == ratings.c.user_id)
+            .where(*_ordered_board(game, minimum_experience))
+            .order_by(ratings.c.rating.desc(), ratings.c.experience.desc(), ratings.c.user_id)
+            .limit(limit)
+        )
+        if chat_id is not None:
+            query = query.join(
+                rated_players,
+                sa.and_(
+                    rated_players.c.user_id == ratings.c.user_id,
+                    rated_players.c.game == game,
+                    rated_players.c.chat_id == chat_id,
+                ),
+            )
+        rows = await self.engine.read(query)
+        return [
+            Ranked(number, row.user_id, row.display_name, row.rating, row.experience)
+            for number, row in enumerate(rows, start=1)
+        ]
+
+    async def rank(
+        self, user_id: int, game: str, minimum_experience: int, chat_id: int | None = None
+    ) -> int | None:
+        """The player's place on the same leaderboard as :meth:`top`; None while they are not
+        on it (too little experience, or no rated match in the chat)."""
+        own = await self.engine.read(
+            sa.select(ratings.c.rating, ratings.c.experience).where(
+                ratings.c.user_id == user_id, *_ordered_board(game, minimum_experience)
+            )
+        )
+        mine = own.first()
+        if mine is None:
+            return None
+        ahead = sa.or_(
+            ratings.c.rating > mine.rating,
+            sa.and_(
+                ratings.c.rating == mine.rating,
+                sa.or_(
+                    ratings.c.experience > mine.experience,
+                    sa.and_(ratings.c.experience == mine.experience, ratings.c.user_id < user_id),
+                ),
+            ),
+        )
+        query = (
+            sa.select(sa.func.count())
+            .select_from(ratings)
+            .where(*_ordered_board(game, minimum_experience), ahead)
+        )
+        if chat_id is not None:
+            member = sa.select(rated_players.c.user_id).where(
+                rated_players.c.chat_id == chat_id,
+                rated_players.c.game == game,
+                rated_players.c.user_id == user_id,
+            )
+            if (await self.engine.read(member)).first() is None:
+                return None
+            query = query.join(
+                rated_players,
+                sa.and_(
+                    rated_players.c.user_id == ratings.c.user_id,
+                    rated_players.c.game == game,
+                    rated_players.c.chat_id == chat_id,
+                ),
+            )
+        return int((await self.engine.read(query)).scalar()) + 1
+
+    async def rebuild(self, write: bool = False) -> RebuildReport:
+        """Recompute every rating from the rated matches in the order they were rated, and
+        compare with what is stored: every match's numbers and every player's rating. With
+        ``write`` the recomputed numbers replace any that differ."""
+        return await self.engine.write(lambda connection: _rebuild(connection, write))
+
+
+def _batches(connection: Connection) -> Iterator[list[RatedMatch]]:
+    last = 0
+    while True:
+        rows = connection.execute(
+            sa.select(rated_matches)
+            .where(rated_matches.c.id > last)
+            .order_by(rated_matches.c.id)
+            .limit(REBUILD_BATCH)
+        ).all()
+        if not rows:
+            return
+        last = rows[-1].id
+        yield [rated_match_from_row(row._mapping) for row in rows]
+
+
+def _rebuild(connection: Connection, write: bool) -> RebuildReport:
+    report = RebuildReport()
+    standings: dict[tuple[int, str], Standing] = {}
+    for batch in _batches(connection):
+        for stored in batch:
+            report.matches += 1
+            winner_key, loser_key = (stored.winner_id, stored.game), (stored.loser_id, stored.game)
+            winner = standings.get(winner_key, Standing())
+            loser = standings.get(loser_key, Standing())
+            change = rate(winner, loser, stored.length)
+            standings[winner_key], standings[loser_key] = change.winner, change.loser
+            recomputed = (winner, loser, change.winner, change.loser)
+            if recomputed != (
+                stored.winner_before,
+                stored.loser_before,
+                stored.winner_after,
+                stored.loser_after,
+            ):
+                report.differing_matches += 1
+                report.note(f"match {stored.match_id}: stored {stored}, recomputed {recomputed}")
+                if write:
+                    _rewrite_match(connection, stored.match_id, recomputed)
+    _compare_players(connection, standings, report, write)
+    return report
+
+
+def _rewrite_match(
+    connection: Connection, match_id: int, standings: tuple[Standing, Standing, Standing, Standing]
+) -> None:
+    winner, loser, winner_after, loser_after = standings
+    connection.execute(
+        sa.update(rated_matches)
+        .where(rated_matches.c.match_id == match_id)
+        .values(
+            winner_rating_before=winner.rating,
+            winner_experience_before=winner.experience,
+            loser_rating_before=loser.rating,
+            loser_experience_before=loser.experience,
+            winner_rating_after=winner_after.rating,
+            loser_rating_after=loser_after.rating,
+        )
+    )
+
+
+def _compare_players(
+    connection: Connection,
+    standings: dict[tuple[int, str], Standing],
+    report: RebuildReport,
+    write: bool,
+) -> None:
+    stored = {
+        (row.user_id, row.game): Standing(row.rating, row.experience)
+        for row in connection.execute(
+            sa.select(ratings.c.user_id, ratings.c.game, ratings.c.rating, ratings.c.experience)
+        )
+    }
+    report.players = len(standings)
+    moment = datetime.now(UTC)
+    for key in stored.keys() | standings.keys():
+        expected = standings.get(key, Standing())
+        if stored.get(key, Standing()) == expected:
+            continue
+        report.differing_players += 1
+        report.note(f"user {key[0]} {key[1]}: stored {stored.get(key)}, recomputed {expected}")
+        if write:
+            user_id, game = key
+            if key not in stored:
+                connection.execute(
+                    sa.insert(ratings).values(
+                        user_id=user_id, game=game, rating=0.0, experience=0, updated_at=moment
+                    )
+                )
+            connection.execute(
+                sa.update(ratings)
+                .where(ratings.c.user_id == user_id, ratings.c.game == game)
+                .values(rating=expected.rating, experience=expected.experience)
+            )

@@ -1,0 +1,163 @@
+"""Ratings: applied in the transaction that finishes a rated match, read for the match end,
+``/stats`` and ``/top``, and rebuilt from the rated matches in order.
+
+A rated match's change is written with the match's final events, so a match is rated exactly
+once and never without ending (or the other way round), whatever crashes or races. Both
+players' rating rows are locked before they are read (an update that changes nothing, in the
+order of their user ids, so two matches of the same player that end at once are rated one
+after the other, never from the same old rating); the rated match's ``id`` records that order,
+which is the order ``rebuild`` replays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection, RowMapping
+
+from gammon.position import Variant
+from gammon.rating import Standing, rate
+from storage.schema import rated_matches, rated_players, ratings
+
+GAMES = {Variant.BACKGAMMON: "backgammon", Variant.LONG_NARDY: "nardy"}
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    """A rated match: who won, and both players' standings before and after."""
+
+    match_id: int
+    game: str
+    length: int
+    winner_id: int
+    loser_id: int
+    winner_before: Standing
+    loser_before: Standing
+    winner_after: Standing
+    loser_after: Standing
+
+    def after(self, user_id: int) -> Standing:
+        return self.winner_after if user_id == self.winner_id else self.loser_after
+
+    def change(self, user_id: int) -> float:
+        if user_id == self.winner_id:
+            return self.winner_after.rating - self.winner_before.rating
+        return self.loser_after.rating - self.loser_before.rating
+
+
+def game_of(variant: Variant) -> str:
+    return GAMES[variant]
+
+
+def _insert_ignoring_duplicates(connection: Connection, table: sa.Table, rows: list[Any]) -> None:
+    """Insert ``rows``, skipping those whose key exists (one statement; the only place the two
+    databases need their own spelling)."""
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    connection.execute(dialect.insert(table).on_conflict_do_nothing(), rows)
+
+
+def _locked_standings(
+    connection: Connection, user_ids: Iterable[int], game: str, moment: datetime
+) -> dict[int, Standing]:
+    """Each player's standing, their rating row created (at the start values) if new and
+    locked until the transaction ends."""
+    ordered = sorted(set(user_ids))
+    _insert_ignoring_duplicates(
+        connection,
+        ratings,
+        [
+            {
+                "user_id": user_id,
+                "game": game,
+                "rating": Standing().rating,
+                "experience": 0,
+                "updated_at": moment,
+            }
+            for user_id in ordered
+        ],
+    )
+    standings = {}
+    for user_id in ordered:
+        row = connection.execute(
+            sa.update(ratings)
+            .where(ratings.c.user_id == user_id, ratings.c.game == game)
+            .values(rating=ratings.c.rating)
+            .returning(ratings.c.rating, ratings.c.experience)
+        ).one()
+        standings[user_id] = Standing(row.rating, row.experience)
+    return standings
+
+
+def _store_standing(
+    connection: Connection, user_id: int, game: str, standing: Standing, moment: datetime
+) -> None:
+    connection.execute(
+        sa.update(ratings)
+        .where(ratings.c.user_id == user_id, ratings.c.game == game)
+        .values(rating=standing.rating, experience=standing.experience, updated_at=moment)
+    )
+
+
+def rate_match(
+    connection: Connection,
+    *,
+    match_id: int,
+    chat_id: int,
+    variant: Variant,
+    length: int,
+    winner_id: int,
+    loser_id: int,
+    moment: datetime,
+) -> RatedMatch:
+    """Rate a finished match inside the caller's transaction (the one that finishes it)."""
+    game = game_of(variant)
+    standings = _locked_standings(connection, (winner_id, loser_id), game, moment)
+    winner, loser = standings[winner_id], standings[loser_id]
+    change = rate(winner, loser, length)
+    _store_standing(connection, winner_id, game, change.winner, moment)
+    _store_standing(connection, loser_id, game, change.loser, moment)
+    connection.execute(
+        sa.insert(rated_matches).values(
+            match_id=match_id,
+            chat_id=chat_id,
+            game=game,
+            length=length,
+            winner_id=winner_id,
+            loser_id=loser_id,
+            winner_rating_before=winner.rating,
+            winner_experience_before=winner.experience,
+            loser_rating_before=loser.rating,
+            loser_experience_before=loser.experience,
+            winner_rating_after=change.winner.rating,
+            loser_rating_after=change.loser.rating,
+            finished_at=moment,
+        )
+    )
+    _insert_ignoring_duplicates(
+        connection,
+        rated_players,
+        [{"chat_id": chat_id, "game": game, "user_id": user} for user in (winner_id, loser_id)],
+    )
+    return RatedMatch(
+        match_id, game, length, winner_id, loser_id, winner, loser, change.winner, change.loser
+    )
+
+
+def rated_match_from_row(row: RowMapping) -> RatedMatch:
+    length = row["length"]
+    return RatedMatch(
+        match_id=row["match_id"],
+        game=row["game"],
+        length=length,
+        winner_id=row["winner_id"],
+        loser_id=row["loser_id"],
+        winner_before=Standing(row["winner_rating_before"], row["winner_experience_before"]),
+        loser_before=Standing(row["loser_rating_before"], row["loser_experience_before"]),
+        winner_after=Standing(row["winner_rating_after"], row["winner_experience_before"] + length),
+        loser_after=Standing(row["loser_rating_after"], row["loser_experience_before"] + length),
+    )
