@@ -257,3 +257,29 @@ rated_players = sa.Table(
     sa.Column("game", sa.String(16), primary_key=True),
     sa.Column("user_id", sa.ForeignKey("users.id"), primary_key=True),
 )
+
+# Each player's result of every finished match (one row per person; the bot has none), written
+# in the transaction that finished it: what ``/stats`` adds up without replaying any log.
+player_results = sa.Table(
+    "player_results",
+    metadata,
+    sa.Column("match_id", sa.ForeignKey("matches.id"), primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("chat_id", sa.ForeignKey("chats.id"), nullable=False),
+    sa.Column("game", sa.String(16), nullable=False),
+    sa.Column("opponent_id", sa.ForeignKey("users.id")),  # NULL: the bot
+    sa.Column("bot_level", sa.String(16)),  # the bot's level when it was the opponent
+    sa.Column("length", sa.Integer, nullable=False),  # 0: a money session
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("won", sa.Boolean),  # NULL: no winner (a money session, a drawn series)
+    sa.Column("singles_won", sa.Integer, nullable=False),
+    sa.Column("gammons_won", sa.Integer, nullable=False),  # long nardy: mars
+    sa.Column("backgammons_won", sa.Integer, nullable=False),
+    sa.Column("games_lost", sa.Integer, nullable=False),
+    sa.Column("doubles_offered", sa.Integer, nullable=False),
+    sa.Column("doubles_taken", sa.Integer, nullable=False),
+    sa.Column("doubles_dropped", sa.Integer, nullable=False),
+    sa.Column("finished_at", UtcDateTime, nullable=False),
+    sa.Index("ix_player_results_user", "user_id", "game", "finished_at"),
+    sa.Index("ix_player_results_chat_user", "chat_id", "user_id", "game"),
+)

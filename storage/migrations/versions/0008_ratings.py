@@ -1,8 +1,9 @@
-"""Ratings: the ``unrated`` challenge option, the FIBS rating and experience of each player per
-game, every rated match with the standings before and after, and who played rated matches in
-which chat (for the chat's leaderboard).
+"""Ratings and statistics: the ``unrated`` challenge option, the FIBS rating and experience of
+each player per game, every rated match with the standings before and after, who played rated
+matches in which chat (for the chat's leaderboard), and each player's result of every match.
 
-Matches finished before this revision stay unrated: their players start at 1500.
+Matches finished before this revision stay unrated and out of the statistics: their players
+start at 1500.
 
 Revision ID: 0008
 Revises: 0007
@@ -86,9 +87,47 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("chat_id", "game", "user_id", name=op.f("pk_rated_players")),
     )
+    op.create_table(
+        "player_results",
+        sa.Column("match_id", sa.Integer(), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("chat_id", sa.Integer(), nullable=False),
+        sa.Column("game", sa.String(length=16), nullable=False),
+        sa.Column("opponent_id", sa.Integer(), nullable=True),
+        sa.Column("bot_level", sa.String(length=16), nullable=True),
+        sa.Column("length", sa.Integer(), nullable=False),
+        sa.Column("rated", sa.Boolean(), nullable=False),
+        sa.Column("won", sa.Boolean(), nullable=True),
+        sa.Column("singles_won", sa.Integer(), nullable=False),
+        sa.Column("gammons_won", sa.Integer(), nullable=False),
+        sa.Column("backgammons_won", sa.Integer(), nullable=False),
+        sa.Column("games_lost", sa.Integer(), nullable=False),
+        sa.Column("doubles_offered", sa.Integer(), nullable=False),
+        sa.Column("doubles_taken", sa.Integer(), nullable=False),
+        sa.Column("doubles_dropped", sa.Integer(), nullable=False),
+        sa.Column("finished_at", UtcDateTime(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["chat_id"], ["chats.id"], name=op.f("fk_player_results_chat_id_chats")
+        ),
+        sa.ForeignKeyConstraint(
+            ["match_id"], ["matches.id"], name=op.f("fk_player_results_match_id_matches")
+        ),
+        sa.ForeignKeyConstraint(
+            ["opponent_id"], ["users.id"], name=op.f("fk_player_results_opponent_id_users")
+        ),
+        sa.ForeignKeyConstraint(
+            ["user_id"], ["users.id"], name=op.f("fk_player_results_user_id_users")
+        ),
+        sa.PrimaryKeyConstraint("match_id", "user_id", name=op.f("pk_player_results")),
+    )
+    op.create_index("ix_player_results_user", "player_results", ["user_id", "game", "finished_at"])
+    op.create_index("ix_player_results_chat_user", "player_results", ["chat_id", "user_id", "game"])
 
 
 def downgrade() -> None:
+    op.drop_index("ix_player_results_chat_user", table_name="player_results")
+    op.drop_index("ix_player_results_user", table_name="player_results")
+    op.drop_table("player_results")
     op.drop_table("rated_players")
     op.drop_index("ix_rated_matches_loser", table_name="rated_matches")
     op.drop_index("ix_rated_matches_winner", table_name="rated_matches")
