@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import sys
+import time
 from collections.abc import Coroutine
 from functools import partial
 from typing import Any, TypeVar
@@ -27,6 +28,7 @@ from storage import StorageError
 from storage.database import backup_sqlite, check_database, pg_dump_advice
 from storage.health import schema_state
 from storage.health import upgrade as upgrade_schema
+from storage.rating_repository import rebuild_ratings
 
 T = TypeVar("T")
 
@@ -256,6 +258,35 @@ def upgrade() -> None:
     settings = _settings_or_exit()
     state = _stored_or_exit(upgrade_schema(settings.database_url))
     click.echo(f"database schema at revision {state.revision}, the newest")
+
+
+@main.group()
+def ratings() -> None:
+    """The players' ratings, derived from the rated matches."""
+
+
+@ratings.command()
+@click.option("--check", is_flag=True, help="Only compare with the stored numbers; change nothing.")
+def rebuild(check: bool) -> None:
+    """Recompute every rating from the rated matches, in the order they were rated, and
+    compare with the stored numbers; write the recomputed ones where they differ (not with
+    --check). Prints one JSON object; exits 1 when --check found a difference."""
+    settings = _settings_or_exit()
+    started = time.perf_counter()
+    report = _stored_or_exit(rebuild_ratings(settings.database_url, write=not check))
+    summary = {
+        "rated_matches": report.matches,
+        "players": report.players,
+        "differing_matches": report.differing_matches,
+        "differing_players": report.differing_players,
+        "identical": report.identical,
+        "written": not check and not report.identical,
+        "seconds": round(time.perf_counter() - started, 3),
+        "examples": report.examples,
+    }
+    click.echo(json.dumps(summary))
+    if check and not report.identical:
+        sys.exit(1)
 
 
 @main.command()

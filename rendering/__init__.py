@@ -4,6 +4,7 @@ Also the chart of a match analysis (plain values in, PNG bytes out)."""
 from rendering.analysis_chart import ChartError, ChartLabels, draw_analysis_chart
 from rendering.board import DEFAULT_WIDTH, encode, render_board, render_image
 from rendering.labels import DEFAULT_LABELS
+from rendering.leaderboard import LeaderboardLabels, LeaderboardLine, draw_leaderboard
 from rendering.theme import DEFAULT_THEME, THEMES, Theme
 from rendering.view import BoardView, LastPlay
 
@@ -16,8 +17,11 @@ __all__ = [
     "ChartError",
     "ChartLabels",
     "LastPlay",
+    "LeaderboardLabels",
+    "LeaderboardLine",
     "Theme",
     "draw_analysis_chart",
+    "draw_leaderboard",
     "encode",
     "render_board",
     "render_image",

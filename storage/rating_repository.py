@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from gammon.rating import Standing, rate
-from storage.database import Database
+from storage.database import Database, using_database
 from storage.ratings import RatedMatch, rated_match_from_row
 from storage.schema import rated_matches, rated_players, ratings, users
 
@@ -252,3 +252,14 @@ def _compare_players(
                 .where(ratings.c.user_id == user_id, ratings.c.game == game)
                 .values(rating=expected.rating, experience=expected.experience)
             )
+
+
+async def rebuild_ratings(url: str, write: bool) -> RebuildReport:
+    """:meth:`RatingRepository.rebuild` on the database at ``url`` (its schema brought up to
+    date first), for ``gammonbot ratings rebuild``."""
+
+    async def work(database: Database) -> RebuildReport:
+        await database.migrate()
+        return await RatingRepository(database).rebuild(write)
+
+    return await using_database(url, work)

@@ -11,13 +11,14 @@ from pathlib import Path
 
 from tests.rendering.scenarios import SCENES
 from tests.rendering.test_analysis_chart import SCENES as CHART_SCENES
+from tests.rendering.test_leaderboard import SCENES as LEADERBOARD_SCENES
 
 GOLDEN = Path(__file__).parent / "golden"
 
 
 def main() -> None:
     GOLDEN.mkdir(exist_ok=True)
-    for name, scene in {**SCENES, **CHART_SCENES}.items():
+    for name, scene in {**SCENES, **CHART_SCENES, **LEADERBOARD_SCENES}.items():
         path = GOLDEN / f"{name}.png"
         path.write_bytes(scene())
         print(f"wrote {path}")
