@@ -11,14 +11,16 @@ at start.
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 import sqlalchemy as sa
 
 from storage.database import Database
-from storage.schema import match_analyses
+from storage.schema import match_analyses, matches, player_results
 
 _MAX_ERROR = 256
 
@@ -79,11 +81,23 @@ class AnalysisRepository:
         """Take a pending analysis for this worker; false when another took it first."""
         return await self._move(match_id, AnalysisStatus.PENDING, {"level": level}, running=True)
 
-    async def store(self, match_id: int, result: dict[str, Any], now: datetime) -> None:
+    async def store(
+        self,
+        match_id: int,
+        result: dict[str, Any],
+        now: datetime,
+        error_rates: tuple[float, float] | None = None,
+    ) -> None:
+        """The finished analysis; with ``error_rates`` (player 0's and player 1's), each
+        player's result of the match gets theirs in the same transaction (``/stats`` averages
+        them)."""
         await self._move(
             match_id,
             AnalysisStatus.RUNNING,
             {"status": AnalysisStatus.DONE, "result": result, "finished_at": now},
+            after=None
+            if error_rates is None
+            else partial(_store_error_rates, match_id, error_rates),
         )
 
     async def fail(self, match_id: int, reason: str, now: datetime) -> None:
@@ -111,7 +125,10 @@ class AnalysisRepository:
         expected: AnalysisStatus,
         values: dict[str, Any],
         running: bool = False,
+        after: Callable[[sa.Connection], None] | None = None,
     ) -> bool:
+        """Change the analysis if it is in the ``expected`` state, and then run ``after`` in
+        the same transaction."""
         if running:
             values = {**values, "status": AnalysisStatus.RUNNING}
 
@@ -124,6 +141,22 @@ class AnalysisRepository:
                 )
                 .values(values)
             )
-            return changed.rowcount == 1
+            moved = changed.rowcount == 1
+            if moved and after is not None:
+                after(connection)
+            return moved
 
         return await self.engine.write(write)
+
+
+def _store_error_rates(
+    match_id: int, error_rates: tuple[float, float], connection: sa.Connection
+) -> None:
+    """Each person's error rate on their result of the match (the bot has no result row)."""
+    for seat, player in enumerate((matches.c.player0_id, matches.c.player1_id)):
+        player_id = sa.select(player).where(matches.c.id == match_id).scalar_subquery()
+        connection.execute(
+            sa.update(player_results)
+            .where(player_results.c.match_id == match_id, player_results.c.user_id == player_id)
+            .values(error_rate=error_rates[seat])
+        )

@@ -99,6 +99,8 @@ class Statistics:
     longest_streak: int = 0
     opponents: list[Opponent] = field(default_factory=list)
     against_bot: dict[str, tuple[int, int]] = field(default_factory=dict)  # level: won, lost
+    error_rate: float | None = None  # the average over the analysed matches
+    analysed: int = 0
 
     @property
     def played(self) -> int:
@@ -146,6 +148,8 @@ class PlayerResultRepository:
                     c.doubles_dropped,
                 )
             ),
+            sa.func.avg(c.error_rate),
+            sa.func.count(c.error_rate),
         ).where(*people)
         outcomes = (
             sa.select(c.won).where(*people, c.won.is_not(None)).order_by(c.finished_at, c.match_id)
@@ -175,7 +179,8 @@ def _statistics(
     opponents: list[Any],
     bots: list[Any],
 ) -> Statistics:
-    _, singles, gammons, backgammons, lost, offered, taken, dropped = (int(x) for x in totals)
+    counts, (average_error, analysed) = totals[:8], totals[8:]
+    _, singles, gammons, backgammons, lost, offered, taken, dropped = (int(x) for x in counts)
     current, longest = _streaks([bool(won) for won in outcomes])
     against_bot: dict[str, tuple[int, int]] = {}
     for level, won, count in bots:  # rows of (bot_level, won, count)
@@ -195,4 +200,6 @@ def _statistics(
         longest_streak=longest,
         opponents=[Opponent(row[0], row[1], row[2]) for row in opponents],
         against_bot=against_bot,
+        error_rate=None if average_error is None else float(average_error),
+        analysed=int(analysed),
     )

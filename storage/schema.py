@@ -280,6 +280,7 @@ player_results = sa.Table(
     sa.Column("doubles_taken", sa.Integer, nullable=False),
     sa.Column("doubles_dropped", sa.Integer, nullable=False),
     sa.Column("finished_at", UtcDateTime, nullable=False),
+    sa.Column("error_rate", sa.Double),  # from the match's analysis, once it is done
     sa.Index("ix_player_results_user", "user_id", "game", "finished_at"),
     sa.Index("ix_player_results_chat_user", "chat_id", "user_id", "game"),
 )

@@ -63,8 +63,10 @@ class Analyst:
         names = (players[0].display_name, players[1].display_name)
         history = await self.matches.history(match_id)
         result = await self.computer.analyse(loaded.info.rules, history, names, ANALYSIS_LEVEL)
-        await self.analyses.store(match_id, result, self.time())
-        return analysis_from_json(result)
+        analysis = analysis_from_json(result)
+        rates = (analysis.players[0].error_rate, analysis.players[1].error_rate)
+        await self.analyses.store(match_id, result, self.time(), error_rates=rates)
+        return analysis
 
     async def announce(self, match_id: int, analysis: MatchAnalysis) -> list[Message]:
         """The analysis as it is posted in the match's chat, in the chat's language."""

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+import sqlalchemy as sa
+
 from gammon.actions import AcceptResignation, Double, Drop, Resign, Take, WinKind
 from gammon.flow import MatchState, Phase, new_match
 from gammon.match_rules import MatchRules
-from storage import UserRepository
+from storage import AnalysisRepository, UserRepository
 from storage.player_results import PlayerResultRepository, record_results
+from storage.schema import match_analyses
 from tests.gammon.test_flow import opening, reach_rolling, run
 from tests.storage.players import Table
 
@@ -120,3 +123,35 @@ async def test_statistics_in_one_chat_and_overall(table: Table) -> None:
     assert (await repository.statistics(anna, "backgammon")).matches_won == 2
     overall = await repository.statistics(anna, "backgammon")
     assert {o.user_id for o in overall.opponents} == {bob, carl}
+
+
+async def test_an_analysis_adds_each_players_error_rate(table: Table) -> None:
+    anna, bob = table.player_ids
+    match = await table.new_match()
+    await table.database.engine.write(
+        lambda connection: record_results(
+            connection,
+            match_id=match.info.id,
+            chat_id=match.info.chat_id,
+            state=anna_wins_three_points(),
+            actions=(),
+            seats=(anna, bob),
+            bot_level=None,
+            rated=True,
+            moment=START,
+        )
+    )
+    await table.database.engine.write(
+        lambda connection: connection.execute(
+            sa.insert(match_analyses).values(
+                match_id=match.info.id, status="pending", level="expert", requested_at=START
+            )
+        )
+    )
+    analyses = AnalysisRepository(table.database)
+    assert await analyses.claim(match.info.id, "expert")
+    await analyses.store(match.info.id, {}, START, error_rates=(4.5, 12.25))
+    repository = PlayerResultRepository(table.database)
+    mine = await repository.statistics(anna, "backgammon")
+    assert (mine.error_rate, mine.analysed) == (4.5, 1)
+    assert (await repository.statistics(bob, "backgammon")).error_rate == 12.25

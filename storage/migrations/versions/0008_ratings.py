@@ -106,6 +106,7 @@ def upgrade() -> None:
         sa.Column("doubles_taken", sa.Integer(), nullable=False),
         sa.Column("doubles_dropped", sa.Integer(), nullable=False),
         sa.Column("finished_at", UtcDateTime(), nullable=False),
+        sa.Column("error_rate", sa.Double(), nullable=True),
         sa.ForeignKeyConstraint(
             ["chat_id"], ["chats.id"], name=op.f("fk_player_results_chat_id_chats")
         ),
