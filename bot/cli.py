@@ -332,7 +332,14 @@ def run() -> None:
         ]
         configure_logging(secrets)
         try:
-            asyncio.run(host(settings.database_url, factories, web=_web(settings)))
+            asyncio.run(
+                host(
+                    settings.database_url,
+                    factories,
+                    tick_seconds=settings.clock_seconds,
+                    web=_web(settings),
+                )
+            )
         except StartError as error:
             click.echo(RedactSecrets(secrets).redact(str(error)), err=True)
             sys.exit(1)

@@ -66,6 +66,20 @@ class Settings(BaseSettings):
     telegram_webhook_secret: SecretStr | None = Field(
         default=None, description="Secret token Telegram sends with every webhook call."
     )
+    telegram_webhook_stale_seconds: float = Field(
+        default=120.0,
+        gt=0,
+        description="An update a process stored and has not handled this long after is taken "
+        "over by another process (its own died); longer than any update takes to handle.",
+    )
+    telegram_webhook_sweep_seconds: float = Field(
+        default=20.0, gt=0, description="How often each process looks for such updates."
+    )
+    telegram_flood_limits: bool = Field(
+        default=True,
+        description="Hold each process to Telegram's flood limits (30 messages a second, 20 a "
+        "minute per group); off only for a Bot API server without them (a test fake).",
+    )
     web_base_url: str | None = Field(
         default=None,
         description="The public address of the bot's web pages (replays, dice checks), e.g. "
@@ -74,6 +88,12 @@ class Settings(BaseSettings):
     )
     web_host: str = Field(default="127.0.0.1", description="Address the web pages listen on.")
     web_port: int = Field(default=8080, ge=1, le=65535, description="Port the web pages listen on.")
+    clock_seconds: float = Field(
+        default=60.0,
+        gt=0,
+        description="How often each process checks the deadlines (reminders, expired "
+        "challenges, claims).",
+    )
     console_image_dir: Path = Field(
         default=Path("boards"), description="Where the console chat writes board pictures."
     )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -79,15 +80,16 @@ class TelegramAdapter:
         self.core = core
         self.settings = settings
         self.directory = Directory()
-        # Telegram's flood limits (30 messages a second, 20 a minute per group); a caller
-        # (the tests) may pass its own.
-        limiter: BaseRateLimiter[Any] = rate_limiter or AIORateLimiter()
         builder = (
             ApplicationBuilder()
             .token(settings.telegram_token.get_secret_value())
-            .rate_limiter(limiter)
             .concurrent_updates(True)
         )
+        # Telegram's flood limits (30 messages a second, 20 a minute per group); a caller
+        # (the tests) may pass its own, a Bot API fake without limits may switch them off.
+        if rate_limiter is not None or settings.telegram_flood_limits:
+            limiter: BaseRateLimiter[Any] = rate_limiter or AIORateLimiter()
+            builder = builder.rate_limiter(limiter)
         if settings.telegram_base_url:
             builder = builder.base_url(settings.telegram_base_url).base_file_url(
                 file_url_for(settings.telegram_base_url)
@@ -137,6 +139,8 @@ class TelegramAdapter:
                 port=self.settings.telegram_webhook_port,
                 path=urlsplit(webhook).path,
                 secret=token,
+                sweep_seconds=self.settings.telegram_webhook_sweep_seconds,
+                stale_after=timedelta(seconds=self.settings.telegram_webhook_stale_seconds),
             )
             await self.webhook.start()
             await self.application.bot.set_webhook(

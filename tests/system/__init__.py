@@ -1,0 +1,2 @@
+"""Tests with real ``gammonbot run`` processes on one PostgreSQL database (and the harness
+``benchmarks/scale.py`` shares with them)."""
