@@ -81,8 +81,11 @@ class MatchRules:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MatchRules:
-        known = set(cls().to_dict())
-        unknown = set(data) - known
+        unknown = set(data) - _RULE_NAMES  # the names to_dict writes
         if unknown:
             raise ValueError(f"unknown match rules: {sorted(unknown)}")
         return cls(**data)
+
+
+# Computed once: every match row read turns its rules back into MatchRules.
+_RULE_NAMES: Final = frozenset(MatchRules().to_dict())

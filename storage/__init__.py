@@ -6,6 +6,7 @@ from storage.challenges import ChallengeLimits, ChallengeRepository
 from storage.database import DEFAULT_URL, Database
 from storage.dice import DiceRepository, SecretSeed
 from storage.errors import (
+    AlreadyAppliedError,
     ChallengeLimitError,
     ConflictError,
     NotFoundError,
@@ -34,6 +35,7 @@ from storage.records import (
 
 __all__ = [
     "DEFAULT_URL",
+    "AlreadyAppliedError",
     "AnalysisRecord",
     "AnalysisRepository",
     "AnalysisStatus",

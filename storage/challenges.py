@@ -8,6 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.exc import IntegrityError
 
 from gammon.fair_dice import commitment
 from gammon.match_rules import MatchRules
@@ -36,6 +37,7 @@ def _challenge(data: RowMapping) -> ChallengeRecord:
         dice_commitment=data["dice_commitment"],
         created_at=data["created_at"],
         hints=bool(data["hints"]),
+        rated=bool(data["rated"]),
     )
 
 
@@ -106,6 +108,8 @@ class ChallengeRepository:
         now: datetime | None = None,
         limits: ChallengeLimits | None = None,
         hints: bool = False,
+        rated: bool = True,
+        event_id: str | None = None,
     ) -> ChallengeRecord:
         """A new open challenge. ``server_seed`` is the secret seed of the match it may start;
         its SHA-256 is stored (and shown) with the challenge, the seed itself stays here.
@@ -126,18 +130,31 @@ class ChallengeRepository:
             "dice_commitment": commitment(server_seed) if server_seed else None,
             "server_seed": server_seed.hex() if server_seed else None,
             "hints": hints,
+            "rated": rated,
+            "event_id": event_id,
         }
 
         def write(connection: Connection) -> int:
             if limits is not None:
                 _take_turn(connection, chat_id, challenger_id)
+            made = _made_by(connection, chat_id, event_id)
+            if made is not None:  # the same message again: the challenge it made, once
+                return made
             result = connection.execute(sa.insert(challenges), values)
             assert result.inserted_primary_key is not None
             if limits is not None:  # too many: raising rolls the insert back
                 _check_limits(connection, limits, chat_id, challenger_id, moment)
             return int(result.inserted_primary_key[0])
 
-        return await self.get_challenge(await self.engine.write(write))
+        try:
+            made = await self.engine.write(write)
+        except IntegrityError:
+            # Made a moment ago by another process handling the same message.
+            found = await self.engine.write(lambda c: _made_by(c, chat_id, event_id))
+            if found is None:
+                raise
+            made = found
+        return await self.get_challenge(made)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord:
         row = (
@@ -196,3 +213,14 @@ class ChallengeRepository:
             .order_by(challenges.c.id)
         )
         return [_challenge(row._mapping) for row in rows]
+
+
+def _made_by(connection: Connection, chat_id: int, event_id: str | None) -> int | None:
+    """The challenge the platform message ``event_id`` made in the chat, if any."""
+    if event_id is None:
+        return None
+    return connection.execute(
+        sa.select(challenges.c.id).where(
+            challenges.c.chat_id == chat_id, challenges.c.event_id == event_id
+        )
+    ).scalar()

@@ -11,6 +11,11 @@ class ConflictError(StorageError):
     """Someone else changed the match first: the expected version is stale; nothing written."""
 
 
+class AlreadyAppliedError(StorageError):
+    """The action of this platform event is in the match's log already (the same update
+    handled a second time): nothing was written."""
+
+
 class NotFoundError(StorageError):
     """No such row."""
 

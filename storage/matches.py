@@ -33,8 +33,17 @@ from gammon.position import Variant
 from gammon.serialization import state_from_dict, state_to_dict
 from storage.database import Database
 from storage.dice import SecretSeed
-from storage.errors import ConflictError, NotFoundError, SeatTakenError
-from storage.records import Appended, ChallengeState, LoadedMatch, MatchInfo, MatchStatus
+from storage.errors import AlreadyAppliedError, ConflictError, NotFoundError, SeatTakenError
+from storage.match_end import record_match_end
+from storage.people import user_record
+from storage.records import (
+    Appended,
+    ChallengeState,
+    LoadedMatch,
+    MatchInfo,
+    MatchStatus,
+    UserRecord,
+)
 from storage.schema import (
     challenges,
     match_analyses,
@@ -99,6 +108,12 @@ _APPEND = (
     .returning(*_INFO_COLUMNS)
 )
 _INSERT_EVENTS = sa.insert(match_events)
+# The two players of a match (the same row twice would be one: a match has two players).
+_MATCH_PLAYERS = (
+    sa.select(users)
+    .join(matches, sa.or_(matches.c.player0_id == users.c.id, matches.c.player1_id == users.c.id))
+    .where(matches.c.id == sa.bindparam("match_id"))
+)
 _ACTIVE_MATCH_ID = sa.select(match_seats.c.match_id).where(
     match_seats.c.chat_id == sa.bindparam("chat_id"),
     match_seats.c.user_id == sa.bindparam("user_id"),
@@ -165,6 +180,7 @@ def _info(data: RowMapping) -> MatchInfo:
         finished_at=data["finished_at"],
         bot_level=data["bot_level"],
         hints=bool(data["hints"]),
+        rated=bool(data["rated"]),
         slug=data["slug"] or "",
     )
 
@@ -181,6 +197,9 @@ class MatchRepository:
         self.engine = database.engine
         self._states: OrderedDict[int, _Cached] = OrderedDict()
         self._facts: dict[int, tuple[tuple[int, int], int | None]] = {}
+        # When a user acted in a match, as this process saw it: a time of one of their events
+        # (see :meth:`acted_since`).
+        self._acted: dict[tuple[int, int], datetime] = {}
 
     def _remember(self, match_id: int, version: int, state: MatchState) -> None:
         """Keep ``state`` as the match's state at ``version``, unless a newer version's state
@@ -221,6 +240,7 @@ class MatchRepository:
         now: datetime | None = None,
         bot_level: str | None = None,
         hints: bool = False,
+        rated: bool = True,
     ) -> Appended:
         """Start a match in one transaction: the match row, its players' seats, the ``steps``
         already played from the start (the opening roll and any re-rolls after a tie, planned
@@ -262,6 +282,7 @@ class MatchRepository:
             "finished_at": None,
             "bot_level": bot_level,
             "hints": hints,
+            "rated": rated and bot_level is None,
             "slug": new_slug(),
         }
 
@@ -312,12 +333,26 @@ class MatchRepository:
 
         When the state of the stored version is in memory already, the snapshot is not even
         read: the row says which version is current, the cache has that version's state."""
+        row = (await self.engine.read(*self._load_query(match_id))).first()
+        return await self._loaded(match_id, row)
+
+    async def load_match_with_players(
+        self, match_id: int
+    ) -> tuple[LoadedMatch, dict[int, UserRecord]]:
+        """:meth:`load_match`, and the match's players by id, read in the same hand-over to
+        the database thread (a command on a match needs both)."""
+        found, players = await self.engine.read_many(
+            self._load_query(match_id), (_MATCH_PLAYERS, {"match_id": match_id})
+        )
+        loaded = await self._loaded(match_id, found.first())
+        return loaded, {user.id: user for user in (user_record(row._mapping) for row in players)}
+
+    def _load_query(self, match_id: int) -> tuple[Any, dict[str, Any]]:
         cached = self._states.get(match_id)
-        row = (
-            await self.engine.read(
-                _LOAD_MATCH, {"match_id": match_id, "known_version": cached and cached.version}
-            )
-        ).first()
+        return _LOAD_MATCH, {"match_id": match_id, "known_version": cached and cached.version}
+
+    async def _loaded(self, match_id: int, row: Any) -> LoadedMatch:
+        """The match from its row as :data:`_LOAD_MATCH` read it."""
         if row is None:
             raise NotFoundError(f"no match {match_id}")
         info = _info(row._mapping)
@@ -379,13 +414,17 @@ class MatchRepository:
         *,
         actor_id: int | None = None,
         now: datetime | None = None,
+        event_id: str | None = None,
     ) -> Appended:
         """Write ``steps`` (planned by the caller from the state at ``expected_version``: an
         action and what played by itself after it) in one transaction, if the match is still
-        at that version. ``actor_id`` is the user whose action the first step is, if any.
+        at that version. ``actor_id`` is the user whose action the first step is, if any;
+        ``event_id`` the platform's id of the message or press it came from.
         With no steps nothing is written.
 
-        Raises :class:`ConflictError` when another writer got there first (nothing written).
+        Raises :class:`ConflictError` when another writer got there first, and
+        :class:`AlreadyAppliedError` when ``event_id``'s action is in the log already
+        (nothing written either way).
         """
         if not steps:
             return Appended(await self._at_version(match_id, expected_version), ())
@@ -420,6 +459,7 @@ class MatchRepository:
                 "actor_id": actor_id if offset == 0 else None,
                 "action": recorded_dict,
                 "created_at": moment,
+                "event_id": event_id if offset == 0 else None,
             }
             for offset, recorded_dict in enumerate(recorded_dicts)
         ]
@@ -439,16 +479,33 @@ class MatchRepository:
                             "requested_at": moment,
                         },
                     )
+                    record_match_end(connection, row._mapping, state, moment)
             return row
 
-        row = await self.engine.write(write)
+        try:
+            row = await self.engine.write(write)
+        except sa.exc.IntegrityError:
+            if event_id is not None and await self.applied(match_id, event_id):
+                raise AlreadyAppliedError(f"event {event_id} is in match {match_id}") from None
+            raise
         if row is None:
             self._states.pop(match_id, None)
             raise ConflictError(
                 f"match {match_id} is no longer at version {expected_version}, or has ended"
             )
         self._remember(match_id, new_version, state)
+        if actor_id is not None:
+            self._saw_action(match_id, actor_id, moment)
         return Appended(LoadedMatch(_info(row._mapping), state), tuple(recorded), tuple(steps))
+
+    async def applied(self, match_id: int, event_id: str) -> bool:
+        """Whether the action of the platform event ``event_id`` is in the match's log."""
+        found = await self.engine.read(
+            sa.select(match_events.c.seq).where(
+                match_events.c.match_id == match_id, match_events.c.event_id == event_id
+            )
+        )
+        return found.first() is not None
 
     async def _at_version(self, match_id: int, expected_version: int) -> LoadedMatch:
         loaded = await self.load_match(match_id)
@@ -533,6 +590,7 @@ class MatchRepository:
         )
         value: datetime | None = found.scalar()  # max() keeps the column's type: aware UTC
         if value is not None:
+            self._saw_action(match_id, user_id, value)
             return value
         challenged = await self.engine.read(
             sa.select(challenges.c.created_at).where(
@@ -544,6 +602,28 @@ class MatchRepository:
             return posted
         info = await self.match_info(match_id)
         return info.created_at if info.player_index(user_id) is not None else None
+
+    async def acted_since(self, match_id: int, user_id: int, since: datetime) -> bool:
+        """Whether :meth:`last_action_at` is later than ``since`` (False for a stranger).
+
+        Without reading, when this process has seen an event of the user in the match later
+        than ``since``: events are only ever added, never changed or removed, so the user's
+        newest event is at least as late as any event of theirs once seen, whatever other
+        processes wrote since. Only a "yes" is answered from memory; anything else is read."""
+        seen = self._acted.get((match_id, user_id))
+        if seen is not None and seen > since:
+            return True
+        last = await self.last_action_at(match_id, user_id)
+        return last is not None and last > since
+
+    def _saw_action(self, match_id: int, user_id: int, at: datetime) -> None:
+        """Remember that the user has an event in the match at ``at`` (the latest seen)."""
+        key = (match_id, user_id)
+        seen = self._acted.get(key)
+        if seen is None or at > seen:
+            if len(self._acted) > 2 * _STATE_CACHE_SIZE:
+                self._acted.clear()
+            self._acted[key] = at
 
     async def latest_match_in(self, chat_id: int) -> MatchInfo | None:
         """The chat's newest match, whoever plays it."""

@@ -75,6 +75,22 @@ def _user(data: RowMapping) -> UserRecord:
     )
 
 
+def _user_changes(known: UserRecord, display_name: str, locale: str | None) -> dict[str, Any]:
+    """What an upsert changes on a known user: the name follows the platform's latest, the
+    locale only when the platform gives one."""
+    changes: dict[str, Any] = {}
+    if known.display_name != display_name:
+        changes["display_name"] = display_name
+    if locale and known.locale != locale:
+        changes["locale"] = locale
+    return changes
+
+
+def user_record(data: RowMapping) -> UserRecord:
+    """The user of a row of ``users`` (for other repositories that read users with theirs)."""
+    return _user(data)
+
+
 def _pending(data: RowMapping) -> PendingMove | None:
     match_id, version, play = (data[key] for key in _PENDING)
     if match_id is None or version is None or play is None:
@@ -104,11 +120,7 @@ class UserRepository:
         user costs one read."""
         known = await self.find_user(platform, platform_user_id)
         if known is not None:
-            changes: dict[str, Any] = {}
-            if known.display_name != display_name:
-                changes["display_name"] = display_name
-            if locale and known.locale != locale:
-                changes["locale"] = locale
+            changes = _user_changes(known, display_name, locale)
             if not changes:
                 return known
             async with self.engine.begin() as connection:
@@ -133,6 +145,33 @@ class UserRepository:
         fresh = await self.find_user(platform, platform_user_id)
         assert fresh is not None  # written above, and users are never deleted
         return fresh
+
+    async def upsert_user_in_chat(
+        self,
+        chats: ChatRepository,
+        user: tuple[str, str, str, str | None],
+        chat: tuple[str, str, str | None],
+    ) -> tuple[UserRecord, ChatRecord]:
+        """:meth:`upsert_user` with ``user`` (platform, account, display name, locale) and
+        :meth:`ChatRepository.upsert_chat` with ``chat`` (platform, chat id, locale), as every
+        request begins. Both rows are read in one hand-over to the database thread: when both
+        exist and the user is unchanged (every request but the first few), that is all.
+        Otherwise the two upserts run as they would alone."""
+        platform, account, display_name, locale = user
+        chat_platform, chat_account, chat_locale = chat
+        found_user, found_chat = await self.engine.read_many(
+            (_USER_BY_ACCOUNT, {"platform": platform, "account": account}),
+            (_CHAT_BY_ACCOUNT, {"platform": chat_platform, "account": chat_account}),
+        )
+        user_row, chat_row = found_user.first(), found_chat.first()
+        if user_row is not None and chat_row is not None:
+            known = _user(user_row._mapping)
+            if not _user_changes(known, display_name, locale):
+                return known, _chat(chat_row._mapping)
+        return (
+            await self.upsert_user(platform, account, display_name, locale),
+            await chats.upsert_chat(chat_platform, chat_account, chat_locale),
+        )
 
     async def upsert_bot(self, platform: str, platform_user_id: str, name: str) -> UserRecord:
         """The bot's own account on a platform, marked as the bot (it plays against people)."""

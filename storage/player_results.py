@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from gammon.actions import Action, Beaver, Double, Drop, Take, WinKind
-from gammon.flow import MatchState
+from gammon.flow import GameEnd, MatchState
 from storage.database import Database
 from storage.ratings import game_of
 from storage.schema import player_results, users
@@ -42,7 +42,9 @@ def record_results(
     for seat, user_id in enumerate(seats):
         if user_id is None:
             continue
-        won_games = [game for game in state.games if game.winner == seat]
+        # A forfeit ends the match but was no game played out: it counts as a match won.
+        played = [game for game in state.games if game.reason != GameEnd.FORFEIT]
+        won_games = [game for game in played if game.winner == seat]
         winner = state.winner
         rows.append(
             {
@@ -58,7 +60,7 @@ def record_results(
                 "singles_won": sum(game.kind is WinKind.SINGLE for game in won_games),
                 "gammons_won": sum(game.kind is WinKind.GAMMON for game in won_games),
                 "backgammons_won": sum(game.kind is WinKind.BACKGAMMON for game in won_games),
-                "games_lost": sum(game.winner == 1 - seat for game in state.games),
+                "games_lost": sum(game.winner == 1 - seat for game in played),
                 "doubles_offered": _count(actions, seat, (Double,)),
                 "doubles_taken": _count(actions, seat, (Take, Beaver)),
                 "doubles_dropped": _count(actions, seat, (Drop,)),
@@ -148,9 +150,9 @@ class PlayerResultRepository:
                     c.doubles_dropped,
                 )
             ),
-            sa.func.avg(c.error_rate),
-            sa.func.count(c.error_rate),
         ).where(*people)
+        # The error rate is the player's own play, against people and the bot alike.
+        errors = sa.select(sa.func.avg(c.error_rate), sa.func.count(c.error_rate)).where(*mine)
         outcomes = (
             sa.select(c.won).where(*people, c.won.is_not(None)).order_by(c.finished_at, c.match_id)
         )
@@ -167,10 +169,15 @@ class PlayerResultRepository:
             .where(*mine, c.opponent_id.is_(None), c.won.is_not(None))
             .group_by(c.bot_level, c.won)
         )
-        total, outcome_rows, opponent_rows, bot_rows = await self.engine.read_many(
-            (totals, None), (outcomes, None), (opponents, None), (bots, None)
+        total, error_row, outcome_rows, opponent_rows, bot_rows = await self.engine.read_many(
+            (totals, None), (errors, None), (outcomes, None), (opponents, None), (bots, None)
         )
-        return _statistics(total.one(), outcome_rows.scalars(), opponent_rows.all(), bot_rows.all())
+        return _statistics(
+            (*total.one(), *error_row.one()),
+            outcome_rows.scalars(),
+            opponent_rows.all(),
+            bot_rows.all(),
+        )
 
 
 def _statistics(

@@ -111,6 +111,7 @@ class ChallengeRecord:
     dice_commitment: str | None = None  # of the server seed drawn with the challenge
     created_at: datetime | None = None
     hints: bool = False  # the match it starts allows /hint (both players agree to it)
+    rated: bool = True  # the match it starts changes its players' ratings
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,7 @@ class MatchInfo:
     finished_at: datetime | None
     bot_level: str | None = None  # the bot plays one seat at this level
     hints: bool = False  # /hint is allowed (always in a match against the bot)
+    rated: bool = True  # not offered as unrated (a match against the bot is never rated)
     slug: str = ""  # the unguessable part of its web addresses (/m/<slug>)
 
     def player_index(self, user_id: int) -> int | None:

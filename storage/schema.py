@@ -100,7 +100,10 @@ challenges = sa.Table(
     sa.Column("hints", sa.Boolean, nullable=False, server_default=sa.false()),  # both agree
     # The ``unrated`` option turns this off: the match then changes nobody's rating.
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.true()),
+    # The platform's id of the message that made the challenge: made once, whatever repeats.
+    sa.Column("event_id", sa.String(128)),
     sa.Index("ix_challenges_chat_state", "chat_id", "state"),
+    sa.Index("ux_challenges_event", "chat_id", "event_id", unique=True),
     sa.Index("ix_challenges_challenger_state", "challenger_id", "state"),
     sa.Index("ix_challenges_chat_target_state", "chat_id", "challenged_id", "state"),
     sa.Index("ix_challenges_state_expires", "state", "expires_at"),
@@ -151,6 +154,11 @@ match_events = sa.Table(
     sa.Column("actor_id", sa.ForeignKey("users.id")),  # NULL: the dice or the bot itself
     sa.Column("action", sa.JSON, nullable=False),
     sa.Column("created_at", UtcDateTime, nullable=False),
+    # The platform's id of the message or press that made this action (its first event
+    # only): the same update handled twice (a process died between writing its effect and
+    # marking it handled, and another took it over) cannot apply its action twice.
+    sa.Column("event_id", sa.String(128)),
+    sa.Index("ux_match_events_event", "match_id", "event_id", unique=True),
 )
 
 # Who plays an active match where: one row per player of every active match, written in the

@@ -95,18 +95,6 @@ def _open_and_execute(
         raise
 
 
-def _read(engine: Engine, statement: Any, parameters: Any) -> BufferedResult:
-    with engine.connect() as connection:
-        return _buffered(connection, statement, parameters)
-
-
-def _write(engine: Engine, work: Callable[[Connection], T]) -> T:
-    with engine.begin() as connection:
-        result = work(connection)
-    _after_commit()
-    return result
-
-
 # A test hook: with GAMMONBOT_TEST_PAUSE_AFTER_COMMIT=SECONDS every commit is announced on
 # standard error and followed by a pause, so a test can kill the process between two writes.
 _PAUSE_AFTER_COMMIT = float(os.environ.get("GAMMONBOT_TEST_PAUSE_AFTER_COMMIT") or 0)
@@ -150,20 +138,78 @@ class ThreadedEngine:
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="database")
         self.writer = asyncio.Lock()
         self._closed = False
+        # The connection reads run on, kept open between them; only the database thread
+        # touches it (see ``_read_all``).
+        self._reading: Connection | None = None
+        # Likewise the connection :meth:`write` runs its transactions on (``_write``).
+        self._writing: Connection | None = None
 
     async def run(self, function: Callable[..., T], *arguments: Any) -> T:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, partial(function, *arguments))
 
     async def read(self, statement: Any, parameters: Any = None) -> BufferedResult:
-        """One statement on a connection of its own, in a single hand-over to the thread."""
-        return await self.run(_read, self.reader, statement, parameters)
+        """One statement, in a single hand-over to the thread."""
+        return (await self.run(self._read_all, ((statement, parameters),)))[0]
+
+    async def read_many(self, *queries: tuple[Any, Any]) -> list[BufferedResult]:
+        """Several statements (each a statement and its parameters, or None), read one after
+        the other in a single hand-over to the thread: what a request needs at once costs one
+        trip. Each is its own autocommit read, exactly as if read with :meth:`read`."""
+        return await self.run(self._read_all, queries)
+
+    def _read_all(self, queries: tuple[tuple[Any, Any], ...]) -> list[BufferedResult]:
+        """On the database thread: ``queries`` on the reading connection.
+
+        The connection stays open from one read to the next. Opening one per read (a pool
+        checkout, setting AUTOCOMMIT on it, resetting it and checking it back in) cost more
+        CPU than the SELECT itself. It is in autocommit, so it never holds a transaction or
+        a snapshot between reads: every statement sees what is committed when it runs, as a
+        fresh connection would. After any error it is closed (a broken connection is not
+        reused) and the next read opens another."""
+        connection = self._reading
+        if connection is None or connection.closed or connection.invalidated:
+            connection = self._reading = self.reader.connect()
+        try:
+            return [
+                _buffered(connection, statement, parameters) for statement, parameters in queries
+            ]
+        except BaseException:
+            self._reading = None
+            connection.close()
+            raise
+
+    def _write(self, work: Callable[[Connection], T]) -> T:
+        """On the database thread: ``work`` in one transaction on the writing connection,
+        which stays open from one transaction to the next, as the reading one does (no pool
+        checkout and reset for each write). Each transaction begins and ends here: nothing
+        is left open between two writes. After any error the connection is closed."""
+        connection = self._writing
+        if connection is None or connection.closed or connection.invalidated:
+            connection = self._writing = self.sync_engine.connect()
+        try:
+            with connection.begin():
+                result = work(connection)
+        except BaseException:
+            self._writing = None
+            connection.close()
+            raise
+        _after_commit()
+        return result
+
+    def _close_held(self) -> None:
+        """Close the connections kept between reads and between writes."""
+        held = (self._reading, self._writing)
+        self._reading = self._writing = None
+        for connection in held:
+            if connection is not None:
+                connection.close()
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` with a connection inside one transaction, on the database thread, in a
         single hand-over: committed when it returns, rolled back when it raises."""
         async with self.writer:
-            return await self.run(_write, self.sync_engine, work)
+            return await self.run(self._write, work)
 
     def connect(self) -> ThreadedConnection:
         return ThreadedConnection(self, transaction=False)
@@ -176,5 +222,6 @@ class ThreadedEngine:
         if self._closed:
             return
         self._closed = True
+        await self.run(self._close_held)
         await self.run(self.sync_engine.dispose)
         self._thread.shutdown(wait=True)

@@ -196,6 +196,10 @@ _PIN = f"""\
 import gammon.fair_dice
 
 gammon.fair_dice.new_server_seed = lambda: bytes.fromhex("{_PINNED_SEED.hex()}")
+
+import bot.console_app.chat
+
+bot.console_app.chat.new_session = lambda: ""  # event ids console-1, console-2, ...
 """
 
 

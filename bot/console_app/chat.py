@@ -12,6 +12,7 @@ an ASCII board. Without a terminal, every input line's output ends with a line `
 from __future__ import annotations
 
 import re
+import secrets
 from pathlib import Path
 from typing import TextIO
 
@@ -33,6 +34,13 @@ _STEP_WORDS = {"first": "⏮", "back": "◀", "next": "▶", "last": "⏭"}
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+def new_session() -> str:
+    """What makes this session's event ids differ from every other session's on the same
+    database: the match log refuses a second action with an id it holds (as it must for a
+    platform's repeated update). Tests that need the same dice every run replace it."""
+    return secrets.token_hex(4) + "-"
+
+
 class ConsoleChat:
     def __init__(self, core: Core, out: TextIO, *, image_dir: Path | None = None) -> None:
         self.core = core
@@ -40,6 +48,7 @@ class ConsoleChat:
         self.image_dir = image_dir
         self.buttons: dict[str, dict[str, str]] = {}
         self.events = 0
+        self.session = new_session()
         self.images = 0
 
     async def line(self, raw: str) -> None:
@@ -68,7 +77,7 @@ class ConsoleChat:
             self.show(message)
 
     def _request(self, actor: Actor, chat: ChatRef, body: str) -> Request | None:
-        event = f"console-{self.events}"
+        event = f"console-{self.session}{self.events}"
         button = _BUTTON.match(body)
         if button:
             label = button.group("label").lower()

@@ -34,5 +34,6 @@ class Attention:
 
     async def away(self, info: MatchInfo, player: UserRecord) -> bool:
         """Whether ``player`` has not acted in the match for :data:`AWAY_AFTER` (or never)."""
-        last = await self._matches.last_action_at(info.id, player.id)
-        return last is None or self._time() - last >= AWAY_AFTER
+        # last is None or now - last >= AWAY_AFTER, i.e. not (last > now - AWAY_AFTER); a
+        # player who just acted is known to be here without a query.
+        return not await self._matches.acted_since(info.id, player.id, self._time() - AWAY_AFTER)

@@ -92,12 +92,16 @@ class ChallengeService:
                 now=self.time(),
                 limits=self.limits,
                 hints=options.hints,
+                rated=not options.unrated,
+                event_id=context.request.event_id or None,
             )
         except ChallengeLimitError as error:
             return context.refuse(self._limit_refusal(_, error))
         summary = texts.rules_summary(_, options.rules, options.move_time_limit)
         if options.hints:
             summary = _("{summary}, hints allowed").format(summary=summary)
+        if options.unrated:
+            summary = _("{summary}, unrated").format(summary=summary)
         if challenged:
             text = _("{challenger} challenges {challenged} to a {summary}.").format(
                 challenger=context.user.display_name,
@@ -220,6 +224,7 @@ class ChallengeService:
                 move_time_limit=offer.move_time_limit,
                 now=self.time(),
                 hints=offer.hints,
+                rated=offer.rated,
             )
         except SeatTakenError as error:
             return context.refuse(await self._seat_refusal(context, offer, error))

@@ -21,6 +21,7 @@ from bot.core.time_source import TimeSource
 from gammon.actions import AcceptResignation, Action
 from gammon.flow import ActionError, Phase, plan
 from storage import (
+    AlreadyAppliedError,
     Appended,
     ChatRepository,
     ConflictError,
@@ -83,9 +84,11 @@ class MatchDriver:
         _ = context._
         async with self.locks.hold(match_id):
             try:
-                loaded = await self.matches.load_match(match_id)
+                # The players too, in the same trip to the database: the answer names them.
+                loaded, by_id = await self.matches.load_match_with_players(match_id)
             except NotFoundError:
                 return context.refuse(_("That button is out of date."))
+            self.names.know(context, by_id.values())
             if loaded.info.chat_id != context.chat.id:
                 return context.refuse(_("That button is out of date."))
             player = loaded.info.player_index(context.user.id)
@@ -100,8 +103,14 @@ class MatchDriver:
                 try:
                     made = await make(loaded, player)
                     players = await self.names.of(loaded, context)
-                    appended = await self._append(loaded, made, players, context.user.id)
+                    appended = await self._append(
+                        loaded, made, players, context.user.id, context.request.event_id
+                    )
+                except AlreadyAppliedError:
+                    return await self._already_applied(context, match_id)
                 except ActionError as error:
+                    if await self._applied_before(context, match_id):
+                        return await self._already_applied(context, match_id)
                     return resumed + context.refuse(texts.action_refusal(_, error))
                 except ConflictError:
                     # Another process changed the match first and nothing of ours was written.
@@ -120,6 +129,21 @@ class MatchDriver:
                 turn = await self.opponent.answer(context, appended.match)
                 return without_boards(answer) + turn if turn else answer
             raise AssertionError("unreachable")
+
+    async def _applied_before(self, context: Context, match_id: int) -> bool:
+        """Whether this request was handled before (the platform or another process sent it
+        again): asked only when its action is refused, which is what a repeat meets."""
+        event_id = context.request.event_id
+        return bool(event_id) and await self.matches.applied(match_id, event_id)
+
+    async def _already_applied(self, context: Context, match_id: int) -> list[Message]:
+        """A request handled before gets the board as it is now: its first answer may never
+        have been sent (the process that handled it died)."""
+        loaded = await self.matches.load_match(match_id)
+        if loaded.info.status != "active":
+            return context.refuse(context._("The match is over."))
+        players = await self.names.of(loaded, context)
+        return [await self.presenter.prompt(context, loaded, players, None)]
 
     async def current(self, context: Context, match_id: int) -> tuple[list[Message], LoadedMatch]:
         """The match as it is now, after what waited to play by itself (and its messages)."""
@@ -147,6 +171,7 @@ class MatchDriver:
         action: Action | None,
         players: tuple[UserRecord, UserRecord],
         actor_id: int | None = None,
+        event_id: str = "",
     ) -> Appended:
         """Apply the rules once, here: ``action`` (if any) and what plays by itself after it,
         then have storage write all of it in one transaction at the version it was planned
@@ -159,6 +184,7 @@ class MatchDriver:
             steps,
             actor_id=actor_id if action is not None else None,
             now=self.time(),
+            event_id=(event_id or None) if action is not None else None,
         )
 
     async def settle_unanswered_resignation(self, match_id: int, locale: str) -> list[Message]:

@@ -1,5 +1,6 @@
 """Reading the options of ``/challenge`` and ``/play``: length, variant, cube, money rules,
-time limit, hints (a human match that allows /hint) and the bot's level.
+time limit, hints (a human match that allows /hint), unrated (the match changes no rating) and
+the bot's level.
 
 >>> parse_challenge_options("7 world-class nocube").level
 'world_class'
@@ -48,6 +49,7 @@ class ChallengeOptions:
     hints: bool = False
     level: str | None = None  # a level word was given (for a match against the bot)
     timed: bool = False  # a time limit was given explicitly
+    unrated: bool = False  # the match changes nobody's rating
 
 
 # The bot's levels (engine.api.Level values) and how players may write them.
@@ -80,7 +82,7 @@ _RULE_WORDS: Final[dict[str, tuple[str, object]]] = {
 def parse_challenge_options(text: str, default_length: int = DEFAULT_LENGTH) -> ChallengeOptions:
     chosen: dict[str, Any] = {"length": default_length}
     limit: int | None = DEFAULT_MOVE_LIMIT
-    hints = timed = False
+    hints = timed = unrated = False
     level: str | None = None
     for word in text.lower().split():
         named = word.removeprefix("level=")
@@ -97,6 +99,8 @@ def parse_challenge_options(text: str, default_length: int = DEFAULT_LENGTH) -> 
             level = _LEVEL_WORDS[named]
         elif word == "hints":
             hints = True
+        elif word in ("unrated", "ungewertet"):
+            unrated = True
         elif found := _TIME.fullmatch(word):
             limit = _seconds(found.group(1), found.group(2))
             timed = True
@@ -106,7 +110,7 @@ def parse_challenge_options(text: str, default_length: int = DEFAULT_LENGTH) -> 
         rules = MatchRules(**chosen)
     except ValueError as error:
         raise OptionError(str(error)) from None
-    return ChallengeOptions(rules, limit, hints, level, timed)
+    return ChallengeOptions(rules, limit, hints, level, timed, unrated)
 
 
 def _seconds(amount: str, unit: str) -> int | None:

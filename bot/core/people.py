@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 
 from bot.core.context import Context
 from storage import LoadedMatch, MatchInfo, UserRecord, UserRepository
@@ -36,6 +37,14 @@ class PlayerNames:
 
     def __init__(self, users: UserRepository) -> None:
         self._users = users
+
+    def know(self, context: Context, users: Iterable[UserRecord]) -> None:
+        """Users read along with something else in this request (a match's players with the
+        match): :meth:`of` need not read them again. The caller's own record stays."""
+        known = context.known_users
+        known.setdefault(context.user.id, context.user)
+        for user in users:
+            known.setdefault(user.id, user)
 
     async def of(
         self, loaded: LoadedMatch, context: Context | None = None

@@ -13,6 +13,7 @@ from bot.core.match_files import MatchFiles
 from bot.core.match_pages import MatchPages
 from bot.core.model import Button, ChatRef, Message
 from bot.core.replays import GameAnimations
+from bot.core.standings import rating_line
 from bot.core.tokens import Token, format_token
 from gammon.actions import (
     Beaver,
@@ -33,6 +34,7 @@ from storage import (
     DiceRepository,
     LoadedMatch,
     MatchRepository,
+    RatingRepository,
     UserRecord,
 )
 
@@ -55,6 +57,7 @@ class Presenter:
         animations: GameAnimations,
         pages: MatchPages,
         attention: Attention,
+        ratings: RatingRepository,
     ) -> None:
         self._draw = draw
         self._players = players
@@ -63,6 +66,7 @@ class Presenter:
         self.animations = animations
         self.pages = pages
         self.attention = attention
+        self.ratings = ratings
         self.files = MatchFiles(matches)
 
     async def after(
@@ -298,6 +302,10 @@ class Presenter:
             ).format(seed=seed.hex(), commitment=loaded.info.dice_commitment),
             self.pages.check_line(_, loaded.info),
         ]
+        rated = await self.ratings.rated_match(loaded.info.id)
+        if rated is not None:
+            by_id = {player.id: player.display_name for player in players}
+            lines.insert(1, rating_line(_, context.locale, rated, by_id))
         view = BoardView.from_state(state)
         animation = replay.animation if replay is not None else None
         image = None if animation else await self._draw(context, view, names, last, winner or 0)

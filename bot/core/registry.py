@@ -148,7 +148,7 @@ COMMANDS: tuple[Command, ...] = (
         N_("Offer a match: /challenge @user 5"),
         help=N_(
             "/challenge @user [length] [nardy] [nocube] [money] [jacoby] [beaver] "
-            "[time=24h] [hints] – offer a match"
+            "[time=24h] [hints] [unrated] – offer a match"
         ),
         options=(
             Option(
@@ -168,6 +168,7 @@ COMMANDS: tuple[Command, ...] = (
             Option("jacoby", Kind.FLAG, N_("Money games: gammons count only after a double")),
             Option("beavers", Kind.FLAG, N_("Money games: beavers are allowed"), word="beaver"),
             Option("hints", Kind.FLAG, N_("Both players may ask /hint for the best plays")),
+            Option("unrated", Kind.FLAG, N_("The match changes nobody's rating")),
         ),
     ),
     Command(
@@ -283,6 +284,32 @@ COMMANDS: tuple[Command, ...] = (
         N_("/board – show the board again; /matches – your active matches"),
     ),
     Command("matches", "info.match_list", N_("Your active matches")),
+    Command(
+        "stats",
+        "standings.stats",
+        N_("Rating and results: /stats @user"),
+        N_("/stats [@user] [nardy] – rating, results, cube and streaks, here and everywhere"),
+        options=(
+            Option("player", Kind.USER, N_("Whose statistics; leave it out for your own")),
+            _VARIANT,
+        ),
+    ),
+    Command(
+        "top",
+        "standings.top",
+        N_("The best players by rating"),
+        N_("/top [all] [nardy] – the ten best by rating in this chat, or of everyone"),
+        options=(
+            Option(
+                "where",
+                Kind.CHOICE,
+                N_("This chat or everyone"),
+                ("chat", "all"),
+                labels=(N_("This chat"), N_("Everyone")),
+            ),
+            _VARIANT,
+        ),
+    ),
     Command(
         "claim",
         "play.claim",

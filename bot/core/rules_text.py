@@ -65,6 +65,7 @@ CHAPTERS: tuple[Chapter, ...] = (
         Position.start("long_nardy"),
     ),
     Chapter("fair dice", N_("Fair dice"), ("dice", "fair", "fairdice", "würfel", "wuerfel"), None),
+    Chapter("rating", N_("Rating"), ("rating", "ratings", "elo", "fibs", "wertung"), None),
 )
 
 
@@ -84,7 +85,7 @@ def chapter_text(_: Gettext, chapter: Chapter) -> str:
             "Whoever bears off all fifteen first wins. On the way you may hit a lonely opposing "
             "checker and send it back, and you may block points so your opponent cannot land "
             "there. Chapters: setup, movement, hitting, bearing off, doubling, crawford, scoring, "
-            "notation, nardy, dice. Example: /rules doubling"
+            "notation, nardy, dice, rating. Example: /rules doubling"
         ),
         "setup": _(
             "Each player counts the 24 points from their own side: point 1 is the first point of "
@@ -168,6 +169,19 @@ def chapter_text(_: Gettext, chapter: Chapter) -> str:
             "next to the replay or sent as a file to open, checks the seed against the "
             "commitment and recomputes every roll in your browser, marking each one ✓ or ✗; "
             "the transcript does the same with: gammonbot verify transcript.json"
+        ),
+        "rating": _(
+            "Matches between two people are rated with the formula FIBS made the standard. "
+            "Everyone starts at 1500. In a match of N points between players whose ratings "
+            "differ by D, the lower rated one wins with the chance 1 / (10^(D·√N/2000) + 1). "
+            "The winner gains 4·√N times the chance they had of losing, and the loser gives up "
+            "as much. Each side's change is then multiplied by max(1, 5 − experience/100), "
+            "where experience is the sum of the lengths of the rated matches they finished "
+            "before: newcomers move five times as fast and settle at 400 points. Resignations, "
+            "dropped doubles and lost time count like any other end. Money games, matches "
+            "offered with the option unrated and matches against me change no rating (against "
+            "me you keep a record per level). Backgammon and long nardy are rated apart. "
+            "/stats shows your numbers, /top the leaderboard."
         ),
     }
     return texts[chapter.topic]

@@ -43,6 +43,7 @@ from bot.core.presenter import Presenter
 from bot.core.replaying import ReplayService
 from bot.core.replays import GameAnimations, ReplayFrames, ReplayPictures
 from bot.core.settings import SettingsService
+from bot.core.standings import StandingsService
 from bot.core.suggestions import MoveSuggestions
 from bot.core.time_source import TimeSource
 from bot.core.tokens import BadTokenError, parse_token
@@ -58,8 +59,10 @@ from storage import (
     InboxRepository,
     MatchRepository,
     PostedMessageRepository,
+    RatingRepository,
     UserRepository,
 )
+from storage.player_results import PlayerResultRepository
 
 logger = logging.getLogger(__name__)
 
@@ -109,6 +112,7 @@ class Core:
             self.painter, render_images, self.admission
         )
         animations = GameAnimations(self.replay_frames, replay_pictures)
+        self.ratings = RatingRepository(database)
         presenter = Presenter(
             pictures.draw,
             names.of,
@@ -117,6 +121,7 @@ class Core:
             animations,
             MatchPages(self.links),
             Attention(self.matches, self.time),
+            self.ratings,
         )
         finder = MatchFinder(self.matches, self.chats)
         # Each service gets exactly what it uses, in the order its fields declare (all of
@@ -175,6 +180,9 @@ class Core:
         self.replaying = ReplayService(
             finder, self.matches, names, self.replay_frames, replay_pictures, animations
         )
+        self.standings = StandingsService(
+            self.ratings, PlayerResultRepository(database), self.users, self.painter
+        )
         self.suggestions = MoveSuggestions(self.users, self.chats, self.matches)
         self.invitations = ChallengeLinks(self.challenges, self.chats, self.handle)
         # The services the registry's handlers name ("play.roll").
@@ -186,6 +194,7 @@ class Core:
             "computer": self.computer_matches,
             "advice": self.advice,
             "replay": self.replaying,
+            "standings": self.standings,
         }
 
     @property
@@ -267,14 +276,16 @@ class Core:
 
     async def _context(self, request: Request) -> Context:
         actor = request.actor
-        user = await self.users.upsert_user(
-            actor.platform,
-            actor.user_id,
-            clean_name(actor.name, actor.user_id),
-            normalize_locale(actor.locale),
-        )
-        chat = await self.chats.upsert_chat(
-            request.chat.platform, request.chat.chat_id, normalize_locale(request.chat.locale)
+        # Both rows in one trip to the database thread (each as its own upsert would give).
+        user, chat = await self.users.upsert_user_in_chat(
+            self.chats,
+            (
+                actor.platform,
+                actor.user_id,
+                clean_name(actor.name, actor.user_id),
+                normalize_locale(actor.locale),
+            ),
+            (request.chat.platform, request.chat.chat_id, normalize_locale(request.chat.locale)),
         )
         locale = resolve_locale(user, chat, actor.locale)
         return Context(request, user, chat, locale)

@@ -21,11 +21,14 @@ class Room:
     chat: ChatRef
     log: list[Message] = field(default_factory=list)
     events: int = 0
+    # Event ids are unique in a chat (the log refuses a repeated one): two rooms on one chat
+    # (two processes) need prefixes of their own.
+    prefix: str = "e"
 
     async def send(self, name: str, **fields: object) -> list[Message]:
         self.events += 1
         actor = Actor(PLATFORM, name, name.title(), fields.pop("locale", None))  # type: ignore[arg-type]
-        request = Request(actor, self.chat, event_id=f"e{self.events}", **fields)  # type: ignore[arg-type]
+        request = Request(actor, self.chat, event_id=f"{self.prefix}{self.events}", **fields)  # type: ignore[arg-type]
         answer = await self.core.handle(request)
         self.log.extend(answer)
         return answer

@@ -107,7 +107,9 @@ async def test_the_limit_holds_for_two_processes_challenging_at_once(database_ur
         answers = await asyncio.gather(
             *(
                 core.handle(
-                    Request(anna, chat, command="challenge", argument="3", event_id=f"{number}")
+                    Request(
+                        anna, chat, command="challenge", argument="3", event_id=f"{round_}-{number}"
+                    )
                 )
                 for number, core in enumerate(cores)
             )

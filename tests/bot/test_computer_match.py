@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import AsyncIterator
 
 import pytest
@@ -78,6 +79,12 @@ async def test_a_whole_match_against_the_bot(bot_room: Room) -> None:
     assert posted[0].chat == ChatRef(PLATFORM, "group-1", locale="en")
     assert "Analysis of match" in posted[0].text
     assert "error rate" in posted[0].text
+    # Against the bot: no rating, a record for the level, and the analysis's error rate.
+    assert not any("Ratings:" in message.text for message in ending)
+    stats = (await bot_room.command("anna", "/stats"))[0].text
+    assert "Rating 1,500.0 · experience 0" in stats
+    assert re.search(r"Against the bot: expert [01]–[01]\n", stats + "\n")
+    assert "(analysed matches: 1)" in stats
     assert posted[0].image is not None
     assert posted[0].image.startswith(b"\x89PNG")
     again = await bot_room.command("anna", "/analysis")

@@ -80,6 +80,29 @@ def test_a_challenge_accepted_by_button_starts_a_match(tmp_path: Path) -> None:
     assert "You have no match in this chat" in blocks[3]
 
 
+def test_a_resigned_match_is_rated_and_stats_and_top_answer(tmp_path: Path) -> None:
+    """Whoever opens resigns at once (the console's dice are random); the other accepts."""
+    resign_either = [
+        "alice: /resign",
+        "alice: [Resign]",
+        "bob: [Accept]",
+        "bob: /resign",
+        "bob: [Resign]",
+        "alice: [Accept]",
+    ]
+    lines = ["alice: /challenge @bob 1", "bob: [Accept]", *resign_either]
+    output = run_console(tmp_path, [*lines, "alice: /stats", "carol: /top"])
+    blocks = output.split("--\n")
+    assert "Match over" in output
+    assert "Ratings: " in output
+    stats = blocks[len(lines)]
+    assert "alice — backgammon" in stats
+    assert "Everywhere: 1 played" in stats
+    top = blocks[len(lines) + 1]
+    assert "Top 10 · backgammon · this chat" in top
+    assert "(picture: " in top
+
+
 def test_run_without_tokens_opens_the_console(tmp_path: Path) -> None:
     output = run_console(tmp_path, ["alice: /help"], command="run")
     assert "gammonbot plays backgammon" in output

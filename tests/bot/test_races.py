@@ -30,8 +30,8 @@ async def two_processes(database_url: str) -> AsyncIterator[tuple[Room, Room]]:
     await first.migrate()
     chat = ChatRef(PLATFORM, "group")
     yield (
-        Room(Core(first, render_images=False, server_seeds=fixed_seeds()), chat),
-        Room(Core(second, render_images=False, server_seeds=fixed_seeds()), chat),
+        Room(Core(first, render_images=False, server_seeds=fixed_seeds()), chat, prefix="one-"),
+        Room(Core(second, render_images=False, server_seeds=fixed_seeds()), chat, prefix="two-"),
     )
     await first.close()
     await second.close()

@@ -149,8 +149,11 @@ async def test_challenge_accept_moves_double_take_resign_end(database_url: str) 
             assert [int(user) for user in end.json["allowed_mentions"]["users"]] == [BOB]
             # Without web pages, the dice check comes along as a page to open from disk.
             assert "match-1-check.html" in end.files
+            # Two newcomers, 3 points: 4·√3·0.5 = 3.46, times 5.
+            assert "Ratings: Anna 1,517.3 (+17.3) · Bob 1,482.7 (−17.3)" in content(end)
             await _replay_is_stepped_in_place(bot)
             await _a_refused_post_leaves_the_rest_of_the_answer(bot)
+            await _stats_and_the_leaderboard(bot)
         finally:
             await bot.adapter.stop()
             await bot.fake.stop()
@@ -177,6 +180,22 @@ async def _replay_is_stepped_in_place(bot: Bot) -> None:
     assert "Anna rolled 6-3 and played" in stepped["content"]
     assert [item["filename"] for item in stepped["attachments"]] == ["board.png"]
     assert not any(is_post(call) for call in bot.fake.calls[mark:])
+
+
+async def _stats_and_the_leaderboard(bot: Bot) -> None:
+    """``/stats`` with a user option, ``/top all``: text and the leaderboard picture."""
+    options, resolved = user_option(BOB, "Bob")
+    options[0]["name"] = "player"
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(CARL, "stats", options, resolved=resolved)
+    stats = await bot.next_post(mark, "Bob — backgammon")
+    assert "Rating 1,482.7 · experience 3" in content(stats)
+    assert "Everywhere: 1 played, 0 won, 1 lost" in content(stats)
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(ANNA, "top", [{"name": "where", "type": 3, "value": "all"}])
+    top = await bot.next_post(mark, "Top 10 · backgammon · everyone")
+    assert "Nobody has played 10 points of rated matches yet." in content(top)
+    assert any(data.startswith(b"\x89PNG") for data in top.files.values())
 
 
 async def _a_refused_post_leaves_the_rest_of_the_answer(bot: Bot) -> None:

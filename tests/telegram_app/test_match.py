@@ -88,6 +88,9 @@ async def test_a_deep_link_challenge_played_to_the_seed_reveal(telegram: Harness
     end = telegram.newest(GROUP, "animation")
     assert "Match over" in end.data["caption"]
     assert "server seed" in end.data["caption"]
+    # Two newcomers, 2 points: 4·√2·0.5 = 2.83, times 5.
+    rated = r"Ratings: (Anna|Bob) 1,514\.1 \(\+14\.1\) · (Anna|Bob) 1,485\.9 \(−14\.1\)"
+    assert re.search(rated, end.data["caption"])
     assert not api.of("sendDocument")  # the files come as one album: one call, not three
     (album,) = api.of("sendMediaGroup")
     documents = list(album.files.values())
@@ -105,6 +108,11 @@ async def test_a_deep_link_challenge_played_to_the_seed_reveal(telegram: Harness
         if "callback_data" in button
     ]
     assert pressable == []
+    await telegram.say(ANNA, GROUP, "/stats")
+    assert "Anna — backgammon\nRating 1," in telegram.newest(GROUP, "text").data["text"]
+    await telegram.say(BOB, GROUP, "/top all")
+    top = telegram.newest(GROUP, "photo")
+    assert top.data["caption"].startswith("Top 10 · backgammon · everyone\n")
     # Bob's turns reached his private chat once it was open.
     assert any(call.params["chat_id"] == 22 for call in api.of("sendMessage"))
     assert (
