@@ -1,0 +1,79 @@
+"""Reads that save trips to the database: several statements in one hand-over, a match with
+its players, and "has this player acted since?" answered from what this process saw, which
+another process's writes can never make wrong."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import sqlalchemy as sa
+
+from gammon.actions import Move, OpeningRoll, Roll
+from storage import Database, MatchRepository
+from storage.schema import users
+from tests.storage.players import Table, append_action, open_table
+
+T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+async def test_read_many_reads_each_statement_as_read_would(table: Table) -> None:
+    engine = table.database.engine
+    first = sa.select(users.c.id).order_by(users.c.id)
+    second = sa.select(sa.func.count()).select_from(users)
+    one, two = await engine.read_many((first, None), (second, None))
+    assert one.scalars() == (await engine.read(first)).scalars() == list(table.player_ids)
+    assert two.scalar() == 2
+
+
+async def test_a_match_comes_with_its_players(table: Table) -> None:
+    match = await table.new_match()
+    loaded, players = await table.matches.load_match_with_players(match.info.id)
+    assert loaded.info.id == match.info.id
+    assert sorted(players) == sorted(table.player_ids)
+    assert {user.display_name for user in players.values()} == {"Anna", "Bob"}
+
+
+async def test_acted_since_is_never_wrong_across_two_processes(database_url: str) -> None:
+    table = await open_table(database_url)
+    other_process = Database(database_url)
+    try:
+        theirs = MatchRepository(other_process)
+        anna, bob = table.player_ids
+        match = await table.new_match()
+        match_id = match.info.id
+        opened = await append_action(table.matches, match_id, 0, OpeningRoll((3, 1)), now=T0)
+        version = opened.match.info.version
+        assert not await table.matches.acted_since(match_id, 10_000, T0)  # not a player
+        # Anna moves through this process at T0 + 1 min: known here without a read.
+        state = opened.match.state
+        mover = table.player_ids[state.player_on_roll]
+        play = state.legal_plays()[0]
+        moved = await append_action(
+            table.matches,
+            match_id,
+            version,
+            Move(state.player_on_roll, str(play)),
+            actor_id=mover,
+            now=T0 + timedelta(minutes=1),
+        )
+        assert await table.matches.acted_since(match_id, mover, T0)
+        assert not await table.matches.acted_since(match_id, mover, T0 + timedelta(minutes=2))
+        # The other player rolls through the other process at T0 + 5 min: this process has
+        # seen nothing of it and reads it; the other process knows it from its own write.
+        roller = bob if mover == anna else anna
+        seat = table.player_ids.index(roller)
+        await append_action(
+            theirs,
+            match_id,
+            moved.match.info.version,
+            Roll(seat, (6, 5)),
+            actor_id=roller,
+            now=T0 + timedelta(minutes=5),
+        )
+        assert await table.matches.acted_since(match_id, roller, T0 + timedelta(minutes=4))
+        assert await theirs.acted_since(match_id, roller, T0 + timedelta(minutes=4))
+        assert await theirs.acted_since(match_id, mover, T0)  # read: not seen there
+        assert not await theirs.acted_since(match_id, roller, T0 + timedelta(minutes=6))
+    finally:
+        await other_process.close()
+        await table.database.close()
