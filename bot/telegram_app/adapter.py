@@ -40,6 +40,7 @@ from bot.telegram_app.outgoing import Origin, Poster
 from bot.telegram_app.webhook import WebhookServer
 
 logger = logging.getLogger(__name__)
+FLOOD_RETRIES = 3  # calls Telegram refused with 429 (retry after N s), made again
 
 ALLOWED_UPDATES = ["message", "callback_query"]
 _TOAST_LIMIT = 200  # Telegram's limit for a callback answer
@@ -87,8 +88,13 @@ class TelegramAdapter:
         )
         # Telegram's flood limits (30 messages a second, 20 a minute per group); a caller
         # (the tests) may pass its own, a Bot API fake without limits may switch them off.
+        # Each process keeps them for its own calls; several processes of one bot together
+        # may still pass them, and then Telegram answers 429 with the time to wait: the call
+        # is made again after it (up to FLOOD_RETRIES times) instead of being lost.
         if rate_limiter is not None or settings.telegram_flood_limits:
-            limiter: BaseRateLimiter[Any] = rate_limiter or AIORateLimiter()
+            limiter: BaseRateLimiter[Any] = rate_limiter or AIORateLimiter(
+                max_retries=FLOOD_RETRIES
+            )
             builder = builder.rate_limiter(limiter)
         if settings.telegram_base_url:
             builder = builder.base_url(settings.telegram_base_url).base_file_url(

@@ -93,6 +93,7 @@ class FakeBotApi:
         self.commands: dict[str, list[dict[str, str]]] = {}
         self.webhook: dict[str, Any] = {}
         self.closing = False
+        self.floods = 0  # the next this many send* calls are refused: 429, retry after 1 s
         self.methods: dict[str, Callable[[dict[str, Any], dict[str, bytes]], Any]] = {
             "getMe": lambda params, files: self.bot_user(),
             "deleteWebhook": lambda params, files: True,
@@ -120,6 +121,15 @@ class FakeBotApi:
             self.calls.append(Call(method, params, files))
             self.condition.notify_all()
         handler = self.methods.get(method)
+        if method.startswith("send") and self.floods > 0:
+            self.floods -= 1
+            body = {
+                "ok": False,
+                "error_code": 429,
+                "description": "Too Many Requests: retry after 1",
+                "parameters": {"retry_after": 1},
+            }
+            return 429, json.dumps(body).encode()
         try:
             if handler is None:
                 raise ApiError(404, "Not Found: method not found")

@@ -5,12 +5,17 @@ from __future__ import annotations
 import re
 
 import pytest
+from telegram import Update
 
 from bot.core.model import Button, ChatRef, Message
+from bot.core.service import Core
 from bot.core.tokens import Token, format_token
-from bot.telegram_app.adapter import file_url_for
+from bot.telegram_app.adapter import TelegramAdapter, file_url_for
 from bot.telegram_app.links import challenge_payload, parse_challenge_payload
-from tests.telegram_app.conftest import ANNA, BOB, GROUP, Harness
+from storage import Database
+from tests.fakes.telegram_bot_api import FakeBotApi, FakeRequest
+from tests.seeds import fixed_seeds
+from tests.telegram_app.conftest import ANNA, BOB, GROUP, Harness, settings
 
 
 @pytest.mark.parametrize("challenge", [1, 12, 999_999_999_999])
@@ -76,3 +81,30 @@ async def test_a_long_text_is_clipped_without_breaking_its_markup(telegram: Harn
     text = telegram.newest(GROUP).data["text"]
     assert text.endswith("&amp;…")
     assert len(text.replace("&amp;", "&")) < 4096
+
+
+async def test_a_message_telegram_refuses_for_flooding_is_sent_after_the_wait(
+    database_url: str,
+) -> None:
+    """Several processes of one bot may pass Telegram's limits together: a 429 is waited out
+    and the call made again, not lost."""
+    database = Database(database_url)
+    await database.migrate()
+    api = FakeBotApi()
+    adapter = TelegramAdapter(
+        Core(database, render_images=False, server_seeds=fixed_seeds()),
+        settings=settings(),
+        request=FakeRequest(api),
+        updates_request=FakeRequest(api),
+    )
+    await adapter.application.initialize()
+    try:
+        api.floods = 1
+        update = api.text(ANNA, 11, "/help")
+        await adapter.application.process_update(Update.de_json(update, adapter.application.bot))
+        sent = api.of("sendMessage")
+        assert len(sent) == 2  # refused once, then sent
+        assert "/challenge" in api.in_chat(11)[-1].data["text"]
+    finally:
+        await adapter.application.shutdown()
+        await database.close()
