@@ -9,13 +9,15 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
+from gammon.actions import ClaimWin, OpeningRoll
+from gammon.match_rules import MatchRules
 from gammon.position import Variant
 from gammon.rating import Standing
 from storage import Database, UserRepository
 from storage.rating_repository import RatingRepository
 from storage.ratings import RatedMatch, rate_match
-from storage.schema import ratings
-from tests.storage.players import Table, open_table
+from storage.schema import player_results, ratings
+from tests.storage.players import Table, append_action, open_table
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -154,3 +156,36 @@ async def test_a_chats_leaderboard_holds_who_played_rated_there(table: Table) ->
     assert {line.user_id for line in everywhere} == {anna, bob, carl, dora}
     assert await repository.rank(bob, "backgammon", 10, chat_id=table.chat_id) == 2
     assert await repository.rank(carl, "backgammon", 10, chat_id=table.chat_id) is None
+
+
+async def _claimed(table: Table, rules: MatchRules) -> int:
+    """A match of ``rules`` ended at once: after the opening roll, the player who waits
+    claims it (a forfeit by time, as the clock allows it)."""
+    match = await table.new_match(rules)
+    opened = await append_action(table.matches, match.info.id, 0, OpeningRoll((3, 1)))
+    waiting = 1 - opened.match.state.player_on_roll
+    claimed = await append_action(
+        table.matches,
+        match.info.id,
+        opened.match.info.version,
+        ClaimWin(waiting),
+        actor_id=table.player_ids[waiting],
+    )
+    assert claimed.match.info.status == "finished"
+    return match.info.id
+
+
+async def test_a_forfeit_in_a_match_is_rated_a_money_session_is_not(table: Table) -> None:
+    repository = RatingRepository(table.database)
+    rated = await _claimed(table, MatchRules(length=5))
+    change = await repository.rated_match(rated)
+    assert change is not None
+    assert change.length == 5
+    money = await _claimed(table, MatchRules(length=0))
+    assert await repository.rated_match(money) is None
+    rows = await table.database.engine.read(
+        sa.select(player_results.c.rated, player_results.c.won).where(
+            player_results.c.match_id == money
+        )
+    )
+    assert [tuple(row) for row in rows] == [(False, None), (False, None)]
