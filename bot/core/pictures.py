@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from functools import partial
 
+from bot.core.admission import Admission
 from bot.core.context import Context
 from bot.core.painter import Painter
 from rendering import DEFAULT_LABELS, BoardView, LastPlay, render_board
 
 
 class BoardPictures:
-    """Draws boards (or nothing, when pictures are turned off: the console, some tests)."""
+    """Draws boards (or nothing, when pictures are turned off: the console, some tests).
 
-    def __init__(self, painter: Painter, enabled: bool = True) -> None:
+    While its board is drawn in the painter's process, a request gives its place among those
+    computing at once to another (``admission``): the drawing process then always has the
+    next board waiting, instead of idling while the places are held by requests that only
+    wait for their pictures."""
+
+    def __init__(
+        self, painter: Painter, enabled: bool = True, admission: Admission | None = None
+    ) -> None:
         self._painter = painter
         self.enabled = enabled
+        self._admission = admission
 
     async def draw(
         self,
@@ -38,4 +48,5 @@ class BoardPictures:
             labels=labels,
             theme=theme if theme in ("classic", "dark") else "classic",
         )
-        return await self._painter.paint(draw)
+        async with self._admission.aside() if self._admission else nullcontext():
+            return await self._painter.paint(draw)

@@ -105,7 +105,7 @@ class Core:
         self.computer.admission = self.admission  # engine waits give the place away
         self._pending = 0  # requests being answered or waiting for their turn
         names = self.names = PlayerNames(self.users)
-        pictures = BoardPictures(self.painter, render_images)
+        pictures = BoardPictures(self.painter, render_images, self.admission)
         self.links = WebLinks(web_base_url)
         self.replay_frames = ReplayFrames(self.matches)
         replay_pictures = self.replay_pictures = ReplayPictures(

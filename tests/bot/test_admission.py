@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+import bot.core.painter as painter_module
 from bot.core.admission import Admission
 from bot.core.computer import Computer
 from bot.core.model import ChatRef
+from bot.core.painter import Drawing, Painter
 from bot.core.service import REQUESTS_AT_ONCE, Core
 from engine.api import Hint, HintPlay, Level, Situation
 from storage import Database
@@ -80,3 +84,45 @@ async def test_a_place_given_aside_is_lent_and_comes_back_once() -> None:
             assert await _enters(admission)  # lent to another while waiting
         assert not await _enters(admission)  # and taken back
     assert await _enters(admission)
+
+
+class HeldPainter(Painter):
+    """Boards that take as long as the test wants: the drawing process is busy elsewhere."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.release = asyncio.Event()
+        self.waiting = 0
+
+    async def paint(self, drawing: Drawing) -> bytes:
+        self.waiting += 1
+        await self.release.wait()
+        return b"\x89PNG board"
+
+
+async def test_requests_waiting_for_their_board_do_not_block_others(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    painter = HeldPainter()
+    monkeypatch.setattr(painter_module, "_SHARED", painter)
+    database = Database(database_url)
+    await database.migrate()
+    core = Core(database, server_seeds=fixed_seeds())  # pictures on
+    players = [f"p{number}" for number in range(REQUESTS_AT_ONCE + 2)]
+    boards = [
+        asyncio.create_task(
+            Room(core, ChatRef(PLATFORM, f"chat-{name}")).command(name, "/rules setup")
+        )
+        for name in players
+    ]
+    for _wait in range(200):
+        if painter.waiting == len(players):
+            break
+        await asyncio.sleep(0.01)
+    assert painter.waiting == len(players)  # more than the places: each gave its place away
+    answer = await asyncio.wait_for(Room(core, ChatRef(PLATFORM, "x")).command("zed", "/help"), 5)
+    assert "/play" in answer[0].text
+    painter.release.set()
+    for board in await asyncio.gather(*boards):
+        assert board[0].image == b"\x89PNG board"
+    await database.close()
