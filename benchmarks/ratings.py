@@ -29,6 +29,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -44,12 +45,14 @@ from bot.core.service import Core
 from bot.runtime import freeze_startup_objects
 from gammon.rating import Standing, rate
 from storage import Database, RatingRepository
+from storage.ratings import LEADERBOARD_EXPERIENCE, bucket
 from storage.schema import (
     chats,
     matches,
     player_results,
     rated_matches,
     rated_players,
+    rating_ladder,
     ratings,
     users,
 )
@@ -163,6 +166,15 @@ class World:
             }
             for (player, game), standing in standings.items()
         ]
+        ladder = Counter(
+            (game, bucket(standing.rating))
+            for (_, game), standing in standings.items()
+            if standing.experience >= LEADERBOARD_EXPERIENCE
+        )
+        tables["rating_ladder"] = [
+            {"game": game, "bucket": band, "players": count}
+            for (game, band), count in sorted(ladder.items())
+        ]
         tables["rated_players"] = [
             {"chat_id": chat + 1, "game": game, "user_id": player + 1}
             for chat, game, player in sorted(seen)
@@ -237,6 +249,7 @@ def load(database: Database, world: World) -> float:
         (matches, tables["matches"]),
         (rated_matches, tables["rated_matches"]),
         (ratings, tables["ratings"]),
+        (rating_ladder, tables["rating_ladder"]),
         (rated_players, tables["rated_players"]),
         (player_results, tables["player_results"]),
     ]

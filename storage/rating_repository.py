@@ -4,6 +4,7 @@ leaderboards, and the rebuild that recomputes every rating from the rated matche
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -13,8 +14,8 @@ from sqlalchemy.engine import Connection
 
 from gammon.rating import Standing, rate
 from storage.database import Database, using_database
-from storage.ratings import RatedMatch, rated_match_from_row
-from storage.schema import rated_matches, rated_players, ratings, users
+from storage.ratings import LEADERBOARD_EXPERIENCE, RatedMatch, bucket, rated_match_from_row
+from storage.schema import rated_matches, rated_players, rating_ladder, ratings, users
 
 REBUILD_BATCH = 10_000  # rated matches read per round trip while rebuilding
 
@@ -39,11 +40,12 @@ class RebuildReport:
     players: int = 0
     differing_matches: int = 0
     differing_players: int = 0
+    differing_ladder: int = 0  # bands of the ladder whose count differs
     examples: list[str] = field(default_factory=list)
 
     @property
     def identical(self) -> bool:
-        return self.differing_matches == 0 and self.differing_players == 0
+        return not (self.differing_matches or self.differing_players or self.differing_ladder)
 
     def note(self, text: str) -> None:
         if len(self.examples) < 10:
@@ -126,12 +128,30 @@ class RatingRepository:
                 ),
             ),
         )
-        query = (
+        if minimum_experience != LEADERBOARD_EXPERIENCE:
+            query = (
+                sa.select(sa.func.count())
+                .select_from(ratings)
+                .where(*_ordered_board(game, minimum_experience), ahead)
+            )
+            return int((await self.engine.read(query)).scalar()) + 1
+        # The ladder: the players in the bands above, then those ahead in the player's own.
+        band = bucket(mine.rating)
+        above = sa.select(sa.func.coalesce(sa.func.sum(rating_ladder.c.players), 0)).where(
+            rating_ladder.c.game == game, rating_ladder.c.bucket > band
+        )
+        same = (
             sa.select(sa.func.count())
             .select_from(ratings)
-            .where(*_ordered_board(game, minimum_experience), ahead)
+            .where(
+                *_ordered_board(game, minimum_experience),
+                ratings.c.rating >= band,
+                ratings.c.rating < band + 1,
+                ahead,
+            )
         )
-        return int((await self.engine.read(query)).scalar()) + 1
+        higher, level = await self.engine.read_many((above, None), (same, None))
+        return int(higher.scalar()) + int(level.scalar()) + 1
 
     async def _chat_board(self, game: str, minimum_experience: int, chat_id: int) -> list[Ranked]:
         """Everyone on the chat's leaderboard, in order. Read from the chat's players (a few
@@ -207,6 +227,7 @@ def _rebuild(connection: Connection, write: bool) -> RebuildReport:
                 if write:
                     _rewrite_match(connection, stored.match_id, recomputed)
     _compare_players(connection, standings, report, write)
+    _compare_ladder(connection, standings, report, write)
     return report
 
 
@@ -272,3 +293,40 @@ async def rebuild_ratings(url: str, write: bool) -> RebuildReport:
         return await RatingRepository(database).rebuild(write)
 
     return await using_database(url, work)
+
+
+def _compare_ladder(
+    connection: Connection,
+    standings: dict[tuple[int, str], Standing],
+    report: RebuildReport,
+    write: bool,
+) -> None:
+    """The ladder's counts as the recomputed standings give them, against the stored ones."""
+    expected = Counter(
+        (game, bucket(standing.rating))
+        for (_, game), standing in standings.items()
+        if standing.experience >= LEADERBOARD_EXPERIENCE
+    )
+    stored = Counter(
+        {
+            (row.game, row.bucket): row.players
+            for row in connection.execute(sa.select(rating_ladder))
+            if row.players
+        }
+    )
+    if stored == expected:
+        return
+    report.differing_ladder = sum(
+        1 for key in stored.keys() | expected.keys() if stored[key] != expected[key]
+    )
+    report.note(f"ladder: {report.differing_ladder} bands differ")
+    if write:
+        connection.execute(sa.delete(rating_ladder))
+    if write and expected:
+        connection.execute(
+            sa.insert(rating_ladder),
+            [
+                {"game": game, "bucket": band, "players": count}
+                for (game, band), count in expected.items()
+            ],
+        )

@@ -11,6 +11,7 @@ which is the order ``rebuild`` replays.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
@@ -22,9 +23,45 @@ from sqlalchemy.engine import Connection, RowMapping
 
 from gammon.position import Variant
 from gammon.rating import Standing, rate
-from storage.schema import rated_matches, rated_players, ratings
+from storage.schema import rated_matches, rated_players, rating_ladder, ratings
 
 GAMES = {Variant.BACKGAMMON: "backgammon", Variant.LONG_NARDY: "nardy"}
+# Match points of rated matches before a player appears on the leaderboards (and the ladder).
+LEADERBOARD_EXPERIENCE = 10
+
+
+def bucket(rating: float) -> int:
+    """The one-point band of the ladder a rating is in."""
+    return math.floor(rating)
+
+
+def ladder_moves(before: Standing, after: Standing) -> dict[int, int]:
+    """How a player's rating change moves the ladder's counts: band -> change."""
+    moves: dict[int, int] = {}
+    if before.experience >= LEADERBOARD_EXPERIENCE:
+        moves[bucket(before.rating)] = moves.get(bucket(before.rating), 0) - 1
+    if after.experience >= LEADERBOARD_EXPERIENCE:
+        moves[bucket(after.rating)] = moves.get(bucket(after.rating), 0) + 1
+    return moves
+
+
+def _move_on_ladder(connection: Connection, game: str, moves: dict[int, int]) -> None:
+    """Apply ``moves`` to the ladder, band by band in order (two transactions that touch the
+    same bands lock them in the same order: no deadlock)."""
+    changed = sorted((band, change) for band, change in moves.items() if change)
+    if not changed:
+        return
+    _insert_ignoring_duplicates(
+        connection,
+        rating_ladder,
+        [{"game": game, "bucket": band, "players": 0} for band, _ in changed],
+    )
+    for band, change in changed:
+        connection.execute(
+            sa.update(rating_ladder)
+            .where(rating_ladder.c.game == game, rating_ladder.c.bucket == band)
+            .values(players=rating_ladder.c.players + change)
+        )
 
 
 @dataclass(frozen=True)
@@ -121,6 +158,10 @@ def rate_match(
     change = rate(winner, loser, length)
     _store_standing(connection, winner_id, game, change.winner, moment)
     _store_standing(connection, loser_id, game, change.loser, moment)
+    moves = ladder_moves(winner, change.winner)
+    for band, moved in ladder_moves(loser, change.loser).items():
+        moves[band] = moves.get(band, 0) + moved
+    _move_on_ladder(connection, game, moves)
     connection.execute(
         sa.insert(rated_matches).values(
             match_id=match_id,

@@ -257,6 +257,18 @@ rated_matches = sa.Table(
     sa.Index("ix_rated_matches_loser", "loser_id", "game"),
 )
 
+# How many players of a game have a rating in each one-point band (``bucket``: the rating
+# rounded down), counting those with enough experience for the leaderboards: a player's place
+# is the players in the bands above plus the few in their own, instead of a count over every
+# rating. Kept by the same transaction that changes a rating.
+rating_ladder = sa.Table(
+    "rating_ladder",
+    metadata,
+    sa.Column("game", sa.String(16), primary_key=True),
+    sa.Column("bucket", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("players", sa.Integer, nullable=False),
+)
+
 # Who has played a rated match in which chat, per game: the chat's leaderboard ranks these.
 rated_players = sa.Table(
     "rated_players",

@@ -21,8 +21,9 @@ from gammon.rating import Standing
 from rendering import LeaderboardLabels, LeaderboardLine, draw_leaderboard
 from storage import Ranked, RatedMatch, RatingRepository, UserRecord, UserRepository
 from storage.player_results import PlayerResultRepository, Statistics
+from storage.ratings import LEADERBOARD_EXPERIENCE
 
-MINIMUM_EXPERIENCE = 10  # match points of rated matches before a player appears on a board
+MINIMUM_EXPERIENCE = LEADERBOARD_EXPERIENCE  # match points before a player is on a board
 TOP = 10
 NARDY_WORDS = frozenset({"nardy", "nardi", "longnardy", "нарды"})
 ALL_WORDS = frozenset({"all", "everyone", "global", "alle"})

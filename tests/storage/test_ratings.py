@@ -4,6 +4,7 @@ leaderboards, and rebuilt from the rated matches to exactly the stored numbers."
 from __future__ import annotations
 
 import asyncio
+import random
 from datetime import UTC, datetime
 
 import pytest
@@ -15,8 +16,8 @@ from gammon.position import Variant
 from gammon.rating import Standing
 from storage import Database, UserRepository
 from storage.rating_repository import RatingRepository
-from storage.ratings import RatedMatch, rate_match
-from storage.schema import player_results, ratings
+from storage.ratings import LEADERBOARD_EXPERIENCE, RatedMatch, rate_match
+from storage.schema import player_results, rating_ladder, ratings
 from tests.storage.players import Table, append_action, open_table
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -133,6 +134,16 @@ async def test_the_leaderboard_orders_ties_by_experience_and_needs_experience(ta
             ],
         )
     )
+    # The ladder as rating changes keep it: the three with 10 points or more, by band.
+    await table.database.engine.write(
+        lambda connection: connection.execute(
+            sa.insert(rating_ladder),
+            [
+                {"game": "backgammon", "bucket": 1600, "players": 2},
+                {"game": "backgammon", "bucket": 1550, "players": 1},
+            ],
+        )
+    )
     repository = RatingRepository(table.database)
     board = await repository.top("backgammon", minimum_experience=10)
     assert [line.user_id for line in board] == [users[1], users[0], users[3]]
@@ -189,3 +200,33 @@ async def test_a_forfeit_in_a_match_is_rated_a_money_session_is_not(table: Table
         )
     )
     assert [tuple(row) for row in rows] == [(False, None), (False, None)]
+
+
+async def test_places_from_the_ladder_are_the_places_of_a_full_sort(table: Table) -> None:
+    """Forty rated matches among eight players, then every player's place against the order
+    of all ratings sorted here; and a rebuild finds the ladder right, or repairs it."""
+    players = await _players(table, 8)
+    rng = random.Random(4)
+    for _ in range(40):
+        winner, loser = rng.sample(players, 2)
+        match = await table.new_match()
+        length = rng.choice((1, 3, 5))
+        await _rate(table.database, match.info.id, table.chat_id, winner, loser, length)
+    repository = RatingRepository(table.database)
+    rows = await table.database.engine.read(sa.select(ratings))
+    board = sorted(
+        (row for row in rows if row.experience >= LEADERBOARD_EXPERIENCE),
+        key=lambda row: (-row.rating, -row.experience, row.user_id),
+    )
+    assert len(board) >= 5
+    for place, row in enumerate(board, start=1):
+        assert await repository.rank(row.user_id, "backgammon", LEADERBOARD_EXPERIENCE) == place
+    assert (await repository.rebuild()).identical
+    await table.database.engine.write(
+        lambda connection: connection.execute(
+            sa.update(rating_ladder).values(players=rating_ladder.c.players + 1)
+        )
+    )
+    broken = await repository.rebuild(write=True)
+    assert broken.differing_ladder > 0
+    assert (await repository.rebuild()).identical

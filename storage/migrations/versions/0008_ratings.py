@@ -75,6 +75,13 @@ def upgrade() -> None:
     op.create_index("ix_rated_matches_winner", "rated_matches", ["winner_id", "game"], unique=False)
     op.create_index("ix_rated_matches_loser", "rated_matches", ["loser_id", "game"], unique=False)
     op.create_table(
+        "rating_ladder",
+        sa.Column("game", sa.String(length=16), nullable=False),
+        sa.Column("bucket", sa.Integer(), autoincrement=False, nullable=False),
+        sa.Column("players", sa.Integer(), nullable=False),
+        sa.PrimaryKeyConstraint("game", "bucket", name=op.f("pk_rating_ladder")),
+    )
+    op.create_table(
         "rated_players",
         sa.Column("chat_id", sa.Integer(), nullable=False),
         sa.Column("game", sa.String(length=16), nullable=False),
@@ -130,6 +137,7 @@ def downgrade() -> None:
     op.drop_index("ix_player_results_user", table_name="player_results")
     op.drop_table("player_results")
     op.drop_table("rated_players")
+    op.drop_table("rating_ladder")
     op.drop_index("ix_rated_matches_loser", table_name="rated_matches")
     op.drop_index("ix_rated_matches_winner", table_name="rated_matches")
     op.drop_table("rated_matches")
