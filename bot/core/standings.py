@@ -211,29 +211,10 @@ class StatisticsText:
             rows.append(_("No finished match yet."))
             return "\n".join(rows)
         rows.append(self._matches(_("Everywhere"), overall))
+        rows += self._details(overall)
         rows.append(self._matches(_("In this chat"), here))
-        rows.append(
-            _(
-                "Games won: {single} single, {gammon} gammon, {backgammon} backgammon; lost: {lost}"
-            ).format(
-                single=overall.singles_won,
-                gammon=overall.gammons_won,
-                backgammon=overall.backgammons_won,
-                lost=overall.games_lost,
-            )
-        )
-        rows.append(
-            _("Cube: {offered} doubles offered; {taken} taken, {dropped} dropped").format(
-                offered=overall.doubles_offered,
-                taken=overall.doubles_taken,
-                dropped=overall.doubles_dropped,
-            )
-        )
-        rows.append(
-            _("Winning streak: {current} now, {longest} at best").format(
-                current=overall.current_streak, longest=overall.longest_streak
-            )
-        )
+        if here.played:
+            rows += self._details(here)
         if overall.opponents:
             named = ", ".join(f"{o.display_name} ({o.matches})" for o in overall.opponents)
             rows.append(_("Played most: {names}").format(names=named))
@@ -251,6 +232,29 @@ class StatisticsText:
             )
             rows.append(_("Against the bot: {records}").format(records=records))
         return "\n".join(rows)
+
+    def _details(self, stats: Statistics) -> list[str]:
+        """Games, cube and streaks, indented under their heading."""
+        _ = self._
+        lines = [
+            _(
+                "Games won: {single} single, {gammon} gammon, {backgammon} backgammon; lost: {lost}"
+            ).format(
+                single=stats.singles_won,
+                gammon=stats.gammons_won,
+                backgammon=stats.backgammons_won,
+                lost=stats.games_lost,
+            ),
+            _("Cube: {offered} doubles offered; {taken} taken, {dropped} dropped").format(
+                offered=stats.doubles_offered,
+                taken=stats.doubles_taken,
+                dropped=stats.doubles_dropped,
+            ),
+            _("Winning streak: {current} now, {longest} at best").format(
+                current=stats.current_streak, longest=stats.longest_streak
+            ),
+        ]
+        return ["  " + line for line in lines]
 
     def _matches(self, where: str, stats: Statistics) -> str:
         return self._("{where}: {played} played, {won} won, {lost} lost").format(

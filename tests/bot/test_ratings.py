@@ -97,6 +97,12 @@ async def test_a_player_in_two_chats(room: Room) -> None:
     anna = (await other.command("anna", "/stats"))[0].text
     assert "Rating 1,526.9 · experience 4" in anna
     assert "Winning streak: 2 now, 2 at best" in anna
+    lines = anna.splitlines()
+    everywhere = lines.index("Everywhere: 2 played, 2 won, 0 lost")
+    assert lines[everywhere + 1] == "  Games won: 1 single, 0 gammon, 1 backgammon; lost: 0"
+    here_at = lines.index("In this chat: 1 played, 1 won, 0 lost")
+    assert lines[here_at + 1] == "  Games won: 0 single, 0 gammon, 1 backgammon; lost: 0"
+    assert lines[here_at + 3] == "  Winning streak: 1 now, 1 at best"
 
 
 async def test_the_leaderboard_needs_experience_and_names_your_place(room: Room) -> None:
