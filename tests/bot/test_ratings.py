@@ -79,6 +79,10 @@ async def test_stats_of_a_player_who_never_played(room: Room) -> None:
         "Rating 1,500.0 · experience 0",
         "No finished match yet.",
     ]
+    nardy = (await room.command("carl", "/stats nardy"))[0].text
+    assert nardy.splitlines()[0] == "Carl — long nardy"
+    board = (await room.command("carl", "/top all nardy"))[0].text
+    assert board.splitlines()[0] == "Top 10 · long nardy · everyone"
     unknown = await room.command("carl", "/stats @nobody")
     assert unknown[0].text == "I do not know that player yet."
     assert unknown[0].private_to == "carl"
