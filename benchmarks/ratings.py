@@ -29,7 +29,6 @@ import statistics
 import sys
 import tempfile
 import time
-from collections import Counter
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -45,7 +44,7 @@ from bot.core.service import Core
 from bot.runtime import freeze_startup_objects
 from gammon.rating import Standing, rate
 from storage import Database, RatingRepository
-from storage.ratings import LEADERBOARD_EXPERIENCE, bucket
+from storage.ratings import ladder_counts
 from storage.schema import (
     chats,
     matches,
@@ -166,11 +165,7 @@ class World:
             }
             for (player, game), standing in standings.items()
         ]
-        ladder = Counter(
-            (game, bucket(standing.rating))
-            for (_, game), standing in standings.items()
-            if standing.experience >= LEADERBOARD_EXPERIENCE
-        )
+        ladder = ladder_counts(standings)
         tables["rating_ladder"] = [
             {"game": game, "bucket": band, "players": count}
             for (game, band), count in sorted(ladder.items())

@@ -137,9 +137,10 @@ class ChallengeRepository:
         def write(connection: Connection) -> int:
             if limits is not None:
                 _take_turn(connection, chat_id, challenger_id)
-            made = _made_by(connection, chat_id, event_id)
-            if made is not None:  # the same message again: the challenge it made, once
-                return made
+            if event_id is not None:  # the same message again: the challenge it made, once
+                earlier = connection.execute(_made_by(chat_id, event_id)).scalar()
+                if earlier is not None:
+                    return int(earlier)
             result = connection.execute(sa.insert(challenges), values)
             assert result.inserted_primary_key is not None
             if limits is not None:  # too many: raising rolls the insert back
@@ -150,10 +151,12 @@ class ChallengeRepository:
             made = await self.engine.write(write)
         except IntegrityError:
             # Made a moment ago by another process handling the same message.
-            found = await self.engine.write(lambda c: _made_by(c, chat_id, event_id))
+            if event_id is None:
+                raise
+            found = (await self.engine.read(_made_by(chat_id, event_id))).scalar()
             if found is None:
                 raise
-            made = found
+            made = int(found)
         return await self.get_challenge(made)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord:
@@ -215,12 +218,8 @@ class ChallengeRepository:
         return [_challenge(row._mapping) for row in rows]
 
 
-def _made_by(connection: Connection, chat_id: int, event_id: str | None) -> int | None:
+def _made_by(chat_id: int, event_id: str) -> sa.Select[Any]:
     """The challenge the platform message ``event_id`` made in the chat, if any."""
-    if event_id is None:
-        return None
-    return connection.execute(
-        sa.select(challenges.c.id).where(
-            challenges.c.chat_id == chat_id, challenges.c.event_id == event_id
-        )
-    ).scalar()
+    return sa.select(challenges.c.id).where(
+        challenges.c.chat_id == chat_id, challenges.c.event_id == event_id
+    )

@@ -5,16 +5,23 @@ leaderboards, and the rebuild that recomputes every rating from the rated matche
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
 from gammon.rating import Standing, rate
 from storage.database import Database, using_database
-from storage.ratings import LEADERBOARD_EXPERIENCE, RatedMatch, bucket, rated_match_from_row
+from storage.ratings import (
+    LEADERBOARD_EXPERIENCE,
+    RatedMatch,
+    bucket,
+    ladder_counts,
+    rated_match_from_row,
+)
 from storage.schema import rated_matches, rated_players, rating_ladder, ratings, users
 
 REBUILD_BATCH = 10_000  # rated matches read per round trip while rebuilding
@@ -96,11 +103,24 @@ class RatingRepository:
             .order_by(ratings.c.rating.desc(), ratings.c.experience.desc(), ratings.c.user_id)
             .limit(limit)
         )
-        rows = await self.engine.read(query)
-        return [
-            Ranked(number, row.user_id, row.display_name, row.rating, row.experience)
-            for number, row in enumerate(rows, start=1)
-        ]
+        return _ranked(await self.engine.read(query))
+
+    async def leaderboard(
+        self,
+        user_id: int,
+        game: str,
+        minimum_experience: int,
+        limit: int = 10,
+        chat_id: int | None = None,
+    ) -> tuple[list[Ranked], int | None]:
+        """:meth:`top` and the asking player's :meth:`rank` on it, a chat's board read once."""
+        if chat_id is None:
+            return (
+                await self.top(game, minimum_experience, limit),
+                await self.rank(user_id, game, minimum_experience),
+            )
+        board = await self._chat_board(game, minimum_experience, chat_id)
+        return board[:limit], _place(board, user_id)
 
     async def rank(
         self, user_id: int, game: str, minimum_experience: int, chat_id: int | None = None
@@ -108,8 +128,7 @@ class RatingRepository:
         """The player's place on the same leaderboard as :meth:`top`; None while they are not
         on it (too little experience, or no rated match in the chat)."""
         if chat_id is not None:
-            board = await self._chat_board(game, minimum_experience, chat_id)
-            return next((line.rank for line in board if line.user_id == user_id), None)
+            return _place(await self._chat_board(game, minimum_experience, chat_id), user_id)
         own = await self.engine.read(
             sa.select(ratings.c.rating, ratings.c.experience).where(
                 ratings.c.user_id == user_id, *_ordered_board(game, minimum_experience)
@@ -176,17 +195,25 @@ class RatingRepository:
                 ratings.c.experience >= minimum_experience,
             )
         )
-        ordered = sorted(rows, key=lambda row: (-row.rating, -row.experience, row.user_id))
-        return [
-            Ranked(number, row.user_id, row.display_name, row.rating, row.experience)
-            for number, row in enumerate(ordered, start=1)
-        ]
+        return _ranked(sorted(rows, key=lambda row: (-row.rating, -row.experience, row.user_id)))
 
     async def rebuild(self, write: bool = False) -> RebuildReport:
         """Recompute every rating from the rated matches in the order they were rated, and
         compare with what is stored: every match's numbers and every player's rating. With
         ``write`` the recomputed numbers replace any that differ."""
         return await self.engine.write(lambda connection: _rebuild(connection, write))
+
+
+def _ranked(rows: Iterable[Any]) -> list[Ranked]:
+    """Rows of (user id, name, rating, experience), best first, as leaderboard lines."""
+    return [
+        Ranked(number, row.user_id, row.display_name, row.rating, row.experience)
+        for number, row in enumerate(rows, start=1)
+    ]
+
+
+def _place(board: list[Ranked], user_id: int) -> int | None:
+    return next((line.rank for line in board if line.user_id == user_id), None)
 
 
 def _batches(connection: Connection) -> Iterator[list[RatedMatch]]:
@@ -302,11 +329,7 @@ def _compare_ladder(
     write: bool,
 ) -> None:
     """The ladder's counts as the recomputed standings give them, against the stored ones."""
-    expected = Counter(
-        (game, bucket(standing.rating))
-        for (_, game), standing in standings.items()
-        if standing.experience >= LEADERBOARD_EXPERIENCE
-    )
+    expected = ladder_counts(standings)
     stored = Counter(
         {
             (row.game, row.bucket): row.players

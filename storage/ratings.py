@@ -12,7 +12,8 @@ which is the order ``rebuild`` replays.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -43,6 +44,15 @@ def ladder_moves(before: Standing, after: Standing) -> dict[int, int]:
     if after.experience >= LEADERBOARD_EXPERIENCE:
         moves[bucket(after.rating)] = moves.get(bucket(after.rating), 0) + 1
     return moves
+
+
+def ladder_counts(standings: Mapping[tuple[int, str], Standing]) -> Counter[tuple[str, int]]:
+    """The ladder the standings (by user id and game) make: players per game and band."""
+    return Counter(
+        (game, bucket(standing.rating))
+        for (_, game), standing in standings.items()
+        if standing.experience >= LEADERBOARD_EXPERIENCE
+    )
 
 
 def _move_on_ladder(connection: Connection, game: str, moves: dict[int, int]) -> None:

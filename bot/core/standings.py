@@ -101,8 +101,9 @@ class StandingsService:
         """The best ten by rating in this chat (or of everyone), and the caller's own place."""
         question = read_question(argument)
         chat_id = None if question.everyone else context.chat.id
-        best = await self.ratings.top(question.game, MINIMUM_EXPERIENCE, TOP, chat_id)
-        rank = await self.ratings.rank(context.user.id, question.game, MINIMUM_EXPERIENCE, chat_id)
+        best, rank = await self.ratings.leaderboard(
+            context.user.id, question.game, MINIMUM_EXPERIENCE, TOP, chat_id
+        )
         standing = await self.ratings.standing(context.user.id, question.game)
         board = LeaderboardText(context.locale, question, context.user.id)
         lines = [board.line(ranked) for ranked in best]
