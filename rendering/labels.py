@@ -21,7 +21,7 @@ DEFAULT_LABELS: Final[Mapping[str, str]] = MappingProxyType(
         "crawford": N_("Crawford"),
         "long_nardy_to": N_("Long nardy · to {length}"),
         "long_nardy_single": N_("Long nardy · single games"),
-        "pips": N_("{pips} pips"),
+        "pips": N_("Pips: {pips}"),
         "doubles": N_("{name} doubles to {value}"),
         "played": N_("{name}: {play}"),
         "wins": N_("{name} wins"),

@@ -13,8 +13,9 @@ from dataclasses import dataclass
 
 from bot.core.analyst import analysis_message
 from bot.core.computer import Computer
-from bot.core.context import Context, Gettext
+from bot.core.context import Context
 from bot.core.hint_text import hint_text
+from bot.core.i18n import Speech
 from bot.core.match_finder import MatchFinder
 from bot.core.model import Message
 from bot.core.painter import Painter
@@ -116,7 +117,7 @@ class AdviceService:
         return [await analysis_message(self.painter, chat, context.locale, info.id, analysis)]
 
 
-def _refusal(_: Gettext, state: MatchState, seat: int) -> str | None:
+def _refusal(_: Speech, state: MatchState, seat: int) -> str | None:
     """Why there is nothing to advise on now, if so."""
     if state.phase is Phase.RESIGNING:
         return _("Answer the offer to resign first.")

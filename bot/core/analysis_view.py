@@ -6,17 +6,18 @@ from __future__ import annotations
 from functools import partial
 
 from bot.core import texts
-from bot.core.context import Gettext
+from bot.core.i18n import Speech
+from bot.core.numbers import decimal, signed
 from bot.core.painter import Drawing
 from engine.api import AnalysedDecision, DecisionKind, MatchAnalysis, PlayerAnalysis
 from rendering import ChartError, ChartLabels, draw_analysis_chart
 
 
-def _decision_line(_: Gettext, decision: AnalysedDecision) -> str:
+def _decision_line(_: Speech, decision: AnalysedDecision) -> str:
     if decision.kind is DecisionKind.CHECKER and decision.dice is not None:
         roll = f"{max(decision.dice)}-{min(decision.dice)}"
         return _(
-            "game {game}, move {move}, {roll}: played {played}, best {best} (−{loss:.3f}), "
+            "game {game}, move {move}, {roll}: played {played}, best {best} (−{loss}), "
             "Position ID {position}"
         ).format(
             game=decision.game,
@@ -24,24 +25,24 @@ def _decision_line(_: Gettext, decision: AnalysedDecision) -> str:
             roll=roll,
             played=decision.played,
             best=decision.best,
-            loss=decision.loss,
+            loss=decimal(_.locale, decision.loss, 3),
             position=decision.position_id,
         )
     return _(
-        "game {game}, move {move}, cube: {played}, best {best} (−{loss:.3f}), Position ID "
+        "game {game}, move {move}, cube: {played}, best {best} (−{loss}), Position ID "
         "{position}, Match ID {match}"
     ).format(
         game=decision.game,
         move=decision.move,
         played=_cube_word(_, decision.played),
         best=_cube_word(_, decision.best),
-        loss=decision.loss,
+        loss=decimal(_.locale, decision.loss, 3),
         position=decision.position_id,
         match=decision.match_id,
     )
 
 
-def _cube_word(_: Gettext, verdict: str) -> str:
+def _cube_word(_: Speech, verdict: str) -> str:
     """A cube decision as the engine names it, in the reader's language."""
     words = {
         "double": _("double"),
@@ -53,26 +54,26 @@ def _cube_word(_: Gettext, verdict: str) -> str:
     return words.get(verdict, verdict)
 
 
-def _player_lines(_: Gettext, player: PlayerAnalysis) -> list[str]:
+def _player_lines(_: Speech, player: PlayerAnalysis) -> list[str]:
     lines = [
         _(
-            "{name}: error rate {rate:.1f} (PR) · checker play −{checker:.3f} in {moves} "
-            "decisions · cube −{cube:.3f} in {cubes} decisions · luck {luck:+.3f}"
+            "{name}: error rate {rate} (PR) · checker play −{checker} (decisions: {moves}) · "
+            "cube −{cube} (decisions: {cubes}) · luck {luck}"
         ).format(
             name=player.name,
-            rate=player.error_rate,
-            checker=player.checker_error,
+            rate=decimal(_.locale, player.error_rate, 1),
+            checker=decimal(_.locale, player.checker_error, 3),
             moves=player.checker_decisions,
-            cube=player.cube_error,
+            cube=decimal(_.locale, player.cube_error, 3),
             cubes=player.cube_decisions,
-            luck=player.luck,
+            luck=signed(_.locale, player.luck, 3),
         )
     ]
     lines += [f"  • {_decision_line(_, error)}" for error in player.largest_errors]
     return lines
 
 
-def analysis_text(_: Gettext, match_id: int, analysis: MatchAnalysis) -> str:
+def analysis_text(_: Speech, match_id: int, analysis: MatchAnalysis) -> str:
     lines = [
         _("Analysis of match {id} (level {level}):").format(
             id=match_id, level=texts.level_name(_, analysis.level.value)
@@ -84,7 +85,7 @@ def analysis_text(_: Gettext, match_id: int, analysis: MatchAnalysis) -> str:
     return "\n".join(lines)
 
 
-def analysis_picture(_: Gettext, match_id: int, analysis: MatchAnalysis) -> Drawing:
+def analysis_picture(_: Speech, match_id: int, analysis: MatchAnalysis) -> Drawing:
     """The picture's drawing, for the painter's process: drawing it here would hold the
     event loop for tens of milliseconds."""
     decisions = analysis.decisions

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from bot.core.analysis_view import analysis_picture, analysis_text
 from bot.core.computer import Computer
-from bot.core.i18n import resolve_locale, translator
+from bot.core.i18n import resolve_locale, speech
 from bot.core.model import Attachment, ChatRef, Message
 from bot.core.painter import Painter
 from bot.core.people import PlayerNames
@@ -81,7 +81,7 @@ async def analysis_message(
     painter: Painter, where: ChatRef, locale: str, match_id: int, analysis: MatchAnalysis
 ) -> Message:
     """The text, the picture (drawn by the painter) and the text as a file to keep."""
-    _ = translator(locale).gettext
+    _ = speech(locale)
     text = analysis_text(_, match_id, analysis)
     return Message(
         where,

@@ -11,7 +11,8 @@ from datetime import datetime
 from bot.core import texts
 from bot.core.automatic import follow_up
 from bot.core.computer_matches import ComputerMatches
-from bot.core.context import Context, Gettext, wants_private_notice
+from bot.core.context import Context, wants_private_notice
+from bot.core.i18n import Speech
 from bot.core.model import Button, Message
 from bot.core.options import OptionError, parse_challenge_options
 from bot.core.people import MAX_ACCOUNT_ID, clean_name
@@ -145,15 +146,21 @@ class ChallengeService:
         return await self.answer(context, Verb.ACCEPT, offer.id)
 
     @staticmethod
-    def _limit_refusal(_: Gettext, error: ChallengeLimitError) -> str:
+    def _limit_refusal(_: Speech, error: ChallengeLimitError) -> str:
         if error.scope == "user":
-            return _(
+            return _.ngettext(
+                "You already have {limit} open challenge. Wait for an answer, or cancel it "
+                "with its [Cancel] button, before you offer another.",
                 "You already have {limit} open challenges. Wait for an answer, or cancel one "
-                "with its [Cancel] button, before you offer another."
+                "with its [Cancel] button, before you offer another.",
+                error.limit,
             ).format(limit=error.limit)
-        return _(
+        return _.ngettext(
+            "This chat already has {limit} open challenge. Accept, decline or cancel it "
+            "before a new one is offered here.",
             "This chat already has {limit} open challenges. Accept, decline or cancel some "
-            "before a new one is offered here."
+            "before a new one is offered here.",
+            error.limit,
         ).format(limit=error.limit)
 
     async def press(self, context: Context, token: Token) -> list[Message]:

@@ -3,18 +3,15 @@ language; and two small helpers on what a step did and who wants private notices
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.core.i18n import translator
+from bot.core.i18n import Speech, speech
 from bot.core.model import Message, Request
 from gammon import parse_play
 from gammon.actions import Action, Move
 from gammon.flow import MatchState
 from rendering import LastPlay
 from storage import ChatRecord, UserRecord
-
-Gettext = Callable[[str], str]
 
 
 @dataclass(frozen=True)
@@ -26,8 +23,8 @@ class Context:
     known_users: dict[int, UserRecord] = field(default_factory=dict)  # read once per request
 
     @property
-    def _(self) -> Gettext:
-        return translator(self.locale).gettext
+    def _(self) -> Speech:
+        return speech(self.locale)
 
     def refuse(self, text: str) -> list[Message]:
         return [Message(self.request.chat, text, private_to=self.request.actor.user_id)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.context import Gettext
+from bot.core.i18n import Speech
 from engine.api import CubeHint, CubeVerdict, Hint
 
 
@@ -11,7 +11,7 @@ def signed(value: float) -> str:
     return f"{0.0 if abs(value) < 0.0005 else value:+.3f}"
 
 
-def _verdict(_: Gettext, cube: CubeHint) -> str:
+def _verdict(_: Speech, cube: CubeHint) -> str:
     answer = _("take") if cube.take else _("pass")
     if cube.beaver:
         answer = _("beaver")
@@ -25,7 +25,7 @@ def _verdict(_: Gettext, cube: CubeHint) -> str:
     return names[cube.verdict].format(answer=answer)
 
 
-def _cube_text(_: Gettext, cube: CubeHint, taker: bool) -> str:
+def _cube_text(_: Speech, cube: CubeHint, taker: bool) -> str:
     if cube.verdict is CubeVerdict.NO_CUBE:
         lines = [_("No cube action now: the cube cannot be turned.")]
     else:
@@ -42,7 +42,7 @@ def _cube_text(_: Gettext, cube: CubeHint, taker: bool) -> str:
     return "\n".join(lines)
 
 
-def hint_text(_: Gettext, hint: Hint, *, taker: bool = False) -> str:
+def hint_text(_: Speech, hint: Hint, *, taker: bool = False) -> str:
     """``taker``: the caller answers a double (the cube action is the doubler's)."""
     if hint.cube is not None:
         return _cube_text(_, hint.cube, taker)

@@ -84,3 +84,27 @@ def translator(locale: str) -> gettext.NullTranslations:
     if locale == DEFAULT_LOCALE:
         return gettext.NullTranslations()
     return gettext.translation(DOMAIN, LOCALE_DIR, languages=[locale], fallback=True)
+
+
+class Speech:
+    """One language's texts: call it like ``gettext``; ``ngettext`` picks the plural form the
+    language's own rule asks for (Russian, Ukrainian and Arabic have more than two)."""
+
+    def __init__(self, locale: str) -> None:
+        self.locale = locale
+        self._catalog = translator(locale)
+
+    def __call__(self, message: str) -> str:
+        return self._catalog.gettext(message)
+
+    def gettext(self, message: str) -> str:
+        return self._catalog.gettext(message)
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        return self._catalog.ngettext(singular, plural, count)
+
+
+@lru_cache(maxsize=len(LOCALES))
+def speech(locale: str) -> Speech:
+    """The texts of ``locale`` (one shared object per language)."""
+    return Speech(locale)

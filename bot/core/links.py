@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.core.i18n import resolve_locale, translator
+from bot.core.i18n import resolve_locale, speech
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.tokens import Token, Verb, format_token
 from storage import ChallengeRepository, ChatRepository, NotFoundError
@@ -36,7 +36,7 @@ class ChallengeLinks:
         except NotFoundError:
             chat = None
         if chat is None or chat.platform != actor.platform:
-            _ = translator(resolve_locale(actor=actor.locale)).gettext
+            _ = speech(resolve_locale(actor=actor.locale))
             return [
                 Message(
                     private_chat,

@@ -4,7 +4,8 @@ that comes as a file."""
 
 from __future__ import annotations
 
-from bot.core.context import Context, Gettext
+from bot.core.context import Context
+from bot.core.i18n import Speech
 from bot.core.web_links import WebLinks
 from storage import MatchInfo
 
@@ -13,14 +14,14 @@ class MatchPages:
     def __init__(self, links: WebLinks) -> None:
         self.links = links
 
-    def page_line(self, _: Gettext, info: MatchInfo) -> str:
+    def page_line(self, _: Speech, info: MatchInfo) -> str:
         """Where the match's web page is (score, and after the end its replay and dice
         check), when the bot serves web pages; else nothing."""
         if not self.links.enabled:
             return ""
         return _("The match's page: {url}").format(url=self.links.match(info.slug))
 
-    def check_line(self, _: Gettext, info: MatchInfo) -> str:
+    def check_line(self, _: Speech, info: MatchInfo) -> str:
         """Where to check the dice in a browser: the match's pages, or the attached file."""
         if self.links.enabled:
             return _("Replay: {replay}\nDice check in your browser: {check}").format(

@@ -8,7 +8,8 @@ from collections.abc import Awaitable, Callable
 
 from bot.core import texts
 from bot.core.attention import Attention
-from bot.core.context import Context, Gettext, last_play
+from bot.core.context import Context, last_play
+from bot.core.i18n import Speech
 from bot.core.match_files import MatchFiles
 from bot.core.match_pages import MatchPages
 from bot.core.model import Button, ChatRef, Message
@@ -164,7 +165,7 @@ class Presenter:
         return [Message(chat, note) for note in notes]
 
     @staticmethod
-    def bot_move_note(_: Gettext, step: Step, move: Move, names: list[str]) -> str:
+    def bot_move_note(_: Speech, step: Step, move: Move, names: list[str]) -> str:
         dice = step.before.dice
         assert dice is not None  # a move is made with the dice rolled
         return _("{name} rolled {high}-{low} and played {play}.").format(
@@ -172,7 +173,7 @@ class Presenter:
         )
 
     def opening_notes(
-        self, _: Gettext, chat: ChatRef, state: MatchState, roll: OpeningRoll, names: list[str]
+        self, _: Speech, chat: ChatRef, state: MatchState, roll: OpeningRoll, names: list[str]
     ) -> list[Message]:
         first, second = roll.dice
         if first == second:

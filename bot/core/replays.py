@@ -17,7 +17,8 @@ from contextlib import nullcontext
 from functools import partial
 
 from bot.core.admission import Admission
-from bot.core.context import Context, Gettext
+from bot.core.context import Context
+from bot.core.i18n import Speech
 from bot.core.model import Message
 from bot.core.painter import Painter
 from bot.core.texts import game_result_text
@@ -67,7 +68,7 @@ class ReplayPictures:
         self._admission = admission  # a request waiting for a whole game steps aside
 
     async def frame(
-        self, frame: ReplayFrame, names: Sequence[str], _: Gettext, theme: str = "classic"
+        self, frame: ReplayFrame, names: Sequence[str], _: Speech, theme: str = "classic"
     ) -> bytes | None:
         """One frame as a PNG, its labels in the language of ``_``."""
         if not self.enabled:
@@ -163,7 +164,7 @@ class GameAnimations:
         return Message(context.request.chat, text, animation=animation)
 
 
-def _labels(_: Gettext) -> dict[str, str]:
+def _labels(_: Speech) -> dict[str, str]:
     return {key: _(text) for key, text in DEFAULT_LABELS.items()}
 
 
@@ -173,7 +174,7 @@ def theme_of(context: Context) -> str:
     return theme if theme in ("classic", "dark") else "classic"
 
 
-def frame_caption(_: Gettext, frame: ReplayFrame, names: Sequence[str]) -> str:
+def frame_caption(_: Speech, frame: ReplayFrame, names: Sequence[str]) -> str:
     """What happened in one frame, in a sentence (the board shows where)."""
     name = names[frame.player] if frame.player is not None else ""
     dice = frame.dice

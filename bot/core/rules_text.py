@@ -3,14 +3,11 @@ picture explains better. Every chapter is a gettext message, so it exists in eac
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.core.i18n import N_
+from bot.core.i18n import N_, Speech
 from gammon import Position, Variant
 from rendering import BoardView, LastPlay
-
-Gettext = Callable[[str], str]
 
 
 @dataclass(frozen=True)
@@ -77,7 +74,7 @@ def find_chapter(topic: str) -> Chapter | None:
     return None
 
 
-def chapter_text(_: Gettext, chapter: Chapter) -> str:
+def chapter_text(_: Speech, chapter: Chapter) -> str:
     texts = {
         "overview": _(
             "Backgammon is a race for two. Each player has fifteen checkers and moves them, by the "
@@ -187,7 +184,7 @@ def chapter_text(_: Gettext, chapter: Chapter) -> str:
     return texts[chapter.topic]
 
 
-def chapter_title(_: Gettext, chapter: Chapter) -> str:
+def chapter_title(_: Speech, chapter: Chapter) -> str:
     return _(chapter.title)
 
 

@@ -11,7 +11,7 @@ import logging
 from datetime import datetime, timedelta
 
 from bot.core.context import wants_private_notice
-from bot.core.i18n import resolve_locale, translator
+from bot.core.i18n import resolve_locale, speech
 from bot.core.model import Button, ChatRef, Message
 from bot.core.service import Core
 from bot.core.tokens import Token, format_token
@@ -49,7 +49,7 @@ class Clock:
             chat = await self._chats.get_chat(offer.chat_id)
             challenger = await self._users.get_user(offer.challenger_id)
             locale = resolve_locale(chat=chat)
-            _ = translator(locale).gettext
+            _ = speech(locale)
             messages.append(
                 Message(
                     ChatRef(chat.platform, chat.platform_chat_id),
@@ -104,7 +104,7 @@ class Clock:
         waiting = await self._users.get_user(waiting_id)
         where = ChatRef(chat.platform, chat.platform_chat_id)
         locale = resolve_locale(late, chat)
-        _ = translator(locale).gettext
+        _ = speech(locale)
         if stage == TIME_UP:
             claim = format_token(Token("claim", "m", info.id, info.version))
             text = _(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.context import Context
-from bot.core.i18n import LOCALES, N_, normalize_locale, translator
+from bot.core.i18n import LOCALES, N_, normalize_locale, speech
 from bot.core.model import Button, Message
 from bot.core.time_source import TimeSource
 from bot.core.tokens import Token, Verb, format_token
@@ -75,10 +75,18 @@ class SettingsService:
         if not words:
             length = context.chat.settings.get("default_length", 3)
             language = context.chat.settings.get("language") or "-"
-            return context.refuse(
-                _("This chat: matches of {length} points by default, language {language}.").format(
-                    length=length or _("money"), language=language
+            if not length:
+                return context.refuse(
+                    _("This chat: money games by default, language {language}.").format(
+                        language=language
+                    )
                 )
+            return context.refuse(
+                _.ngettext(
+                    "This chat: matches of {length} point by default, language {language}.",
+                    "This chat: matches of {length} points by default, language {language}.",
+                    int(str(length)),
+                ).format(length=length, language=language)
             )
         if not context.request.admin:
             return context.refuse(_("Only an administrator of this chat can change its defaults."))
@@ -111,7 +119,7 @@ class SettingsService:
                 context._("Choose one of: {choices}").format(choices=", ".join(LOCALES))
             )
         await self.users.set_preferences(context.user.id, {"language": chosen})
-        _ = translator(chosen).gettext
+        _ = speech(chosen)
         return [
             Message(
                 context.request.chat,

@@ -11,11 +11,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 
-from babel.numbers import format_decimal
-
-from bot.core.context import Context, Gettext
-from bot.core.i18n import translator
+from bot.core.context import Context
+from bot.core.i18n import Speech, speech
 from bot.core.model import Message
+from bot.core.numbers import decimal, signed, whole
 from bot.core.painter import Painter
 from gammon.rating import Standing
 from rendering import LeaderboardLabels, LeaderboardLine, draw_leaderboard
@@ -31,20 +30,15 @@ ALL_WORDS = frozenset({"all", "everyone", "global", "alle"})
 
 def rating_text(locale: str, rating: float) -> str:
     """A rating with one decimal, as ``locale`` writes numbers: 1,523.4 or 1.523,4."""
-    return format_decimal(rating, "#,##0.0", locale=locale)
+    return decimal(locale, rating, 1)
 
 
 def change_text(locale: str, change: float) -> str:
     """A rating change with its sign: +8.2, −3.1 (a true minus sign)."""
-    written = format_decimal(abs(change), "0.0", locale=locale)
-    return ("+" if change >= 0 else "−") + written
+    return signed(locale, change, 1)
 
 
-def whole(locale: str, number: int) -> str:
-    return format_decimal(number, "#,##0", locale=locale)
-
-
-def rating_line(_: Gettext, locale: str, rated: RatedMatch, names: Mapping[int, str]) -> str:
+def rating_line(_: Speech, locale: str, rated: RatedMatch, names: Mapping[int, str]) -> str:
     """The end of a rated match: each player's new rating and its change, winner first."""
     players = (rated.winner_id, rated.loser_id)
     parts = [
@@ -133,7 +127,7 @@ class StandingsService:
 class LeaderboardText:
     def __init__(self, locale: str, question: Question, asking: int) -> None:
         self.locale = locale
-        self._ = translator(locale).gettext
+        self._ = speech(locale)
         self.question = question
         self.asking = asking
 
@@ -150,9 +144,11 @@ class LeaderboardText:
             player=_("Player"),
             rating=_("Rating"),
             experience=_("Experience"),
-            empty=_("Nobody has played {points} points of rated matches yet.").format(
-                points=MINIMUM_EXPERIENCE
-            ),
+            empty=_.ngettext(
+                "Nobody has played {points} point of rated matches yet.",
+                "Nobody has played {points} points of rated matches yet.",
+                MINIMUM_EXPERIENCE,
+            ).format(points=MINIMUM_EXPERIENCE),
         )
 
     def line(self, ranked: Ranked) -> LeaderboardLine:
@@ -177,9 +173,11 @@ class LeaderboardText:
             rows.append(_("Your place: {rank}").format(rank=own.rank))
         elif not any(line.own for line in lines) and experience < MINIMUM_EXPERIENCE:
             rows.append(
-                _("You appear here after {points} points of rated matches.").format(
-                    points=MINIMUM_EXPERIENCE
-                )
+                _.ngettext(
+                    "You appear here after {points} point of rated matches.",
+                    "You appear here after {points} points of rated matches.",
+                    MINIMUM_EXPERIENCE,
+                ).format(points=MINIMUM_EXPERIENCE)
             )
         return "\n".join(rows)
 
@@ -187,7 +185,7 @@ class LeaderboardText:
 class StatisticsText:
     def __init__(self, locale: str) -> None:
         self.locale = locale
-        self._ = translator(locale).gettext
+        self._ = speech(locale)
 
     def text(
         self,
@@ -222,7 +220,7 @@ class StatisticsText:
         if overall.error_rate is not None:
             rows.append(
                 _("Error rate: {rate} on average (analysed matches: {count})").format(
-                    rate=format_decimal(overall.error_rate, "0.0", locale=self.locale),
+                    rate=decimal(self.locale, overall.error_rate, 1),
                     count=overall.analysed,
                 )
             )

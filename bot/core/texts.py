@@ -5,21 +5,22 @@ Every sentence goes through gettext (``_``), so it is extracted into the catalog
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
+from bot.core.i18n import Speech
 from gammon import Variant
 from gammon.actions import WinKind
 from gammon.errors import PlayError
 from gammon.flow import ActionError, GameResult, MatchState
 from gammon.match_rules import MatchRules
 
-Gettext = Callable[[str], str]
 
-
-def rules_summary(_: Gettext, rules: MatchRules, move_time_limit: int | None) -> str:
+def rules_summary(_: Speech, rules: MatchRules, move_time_limit: int | None) -> str:
     kind = _("long nardy") if rules.variant is Variant.LONG_NARDY else _("backgammon")
     if rules.length:
-        text = _("{length}-point match of {game}").format(length=rules.length, game=kind)
+        text = _.ngettext(
+            "{length}-point match of {game}", "{length}-point match of {game}", rules.length
+        ).format(length=rules.length, game=kind)
     elif rules.variant is Variant.LONG_NARDY:
         text = _("single games of {game}").format(game=kind)
     else:
@@ -40,7 +41,7 @@ def rules_summary(_: Gettext, rules: MatchRules, move_time_limit: int | None) ->
     return text + " (" + ", ".join(extras) + ")"
 
 
-def move_time_text(_: Gettext, seconds: int) -> str:
+def move_time_text(_: Speech, seconds: int) -> str:
     """A move time limit in whole minutes: minutes under an hour, else hours (and minutes).
 
     >>> [move_time_text(str, seconds) for seconds in (60, 2700, 5400, 14400, 2592000)]
@@ -54,7 +55,7 @@ def move_time_text(_: Gettext, seconds: int) -> str:
     return _("{hours} h {minutes} min per move").format(hours=hours, minutes=minutes)
 
 
-def score_line(_: Gettext, state: MatchState, names: Sequence[str]) -> str:
+def score_line(_: Speech, state: MatchState, names: Sequence[str]) -> str:
     text = _("Score: {first} {a} – {b} {second}").format(
         first=names[0], a=state.score[0], b=state.score[1], second=names[1]
     )
@@ -71,7 +72,7 @@ def ids_line(state: MatchState) -> str:
     return f"Position ID: {position} · Match ID: {state.match_id()}"
 
 
-def game_result_text(_: Gettext, result: GameResult, names: Sequence[str], variant: Variant) -> str:
+def game_result_text(_: Speech, result: GameResult, names: Sequence[str], variant: Variant) -> str:
     if result.winner is None:
         return _("Game {number} is a draw: the last roll bore off every checker.").format(
             number=result.number
@@ -81,7 +82,11 @@ def game_result_text(_: Gettext, result: GameResult, names: Sequence[str], varia
         return _("{name} wins the match: {other} ran out of time.").format(
             name=winner, other=names[1 - result.winner]
         )
-    return _("Game {number}: {name} wins {points} ({how}, cube {cube}).").format(
+    return _.ngettext(
+        "Game {number}: {name} wins {points} point ({how}, cube {cube}).",
+        "Game {number}: {name} wins {points} points ({how}, cube {cube}).",
+        result.points,
+    ).format(
         number=result.number,
         name=winner,
         points=result.points,
@@ -90,7 +95,7 @@ def game_result_text(_: Gettext, result: GameResult, names: Sequence[str], varia
     )
 
 
-def how_game_ended(_: Gettext, result: GameResult, variant: Variant) -> str:
+def how_game_ended(_: Speech, result: GameResult, variant: Variant) -> str:
     """How a won game ended, in a few words: "gammon", "resignation", ..."""
     if result.reason == "forfeit":
         return _("ran out of time")
@@ -107,7 +112,7 @@ def how_game_ended(_: Gettext, result: GameResult, variant: Variant) -> str:
     return _("single game")
 
 
-def action_refusal(_: Gettext, error: ActionError) -> str:
+def action_refusal(_: Speech, error: ActionError) -> str:
     """A localised sentence for why an action is not allowed now."""
     if error.play_error is not None:
         return play_refusal(_, error.play_error)
@@ -140,7 +145,7 @@ def action_refusal(_: Gettext, error: ActionError) -> str:
     return reasons.get(error.reason, _("That is not possible now."))
 
 
-def play_refusal(_: Gettext, error: PlayError) -> str:
+def play_refusal(_: Speech, error: PlayError) -> str:
     reasons = {
         "syntax": _("I cannot read that move. Write it like 13/10* 6/5 or bar/22 or 6/off."),
         "no_checker": _("You have no checker there."),
@@ -170,7 +175,7 @@ def play_refusal(_: Gettext, error: PlayError) -> str:
     return text
 
 
-def resignation_name(_: Gettext, level: WinKind) -> str:
+def resignation_name(_: Speech, level: WinKind) -> str:
     return {
         WinKind.SINGLE: _("a single game"),
         WinKind.GAMMON: _("a gammon"),
@@ -178,7 +183,7 @@ def resignation_name(_: Gettext, level: WinKind) -> str:
     }[level]
 
 
-def level_name(_: Gettext, level: str) -> str:
+def level_name(_: Speech, level: str) -> str:
     """The bot's level as players read it."""
     return {
         "beginner": _("beginner"),

@@ -21,7 +21,7 @@ from discord import app_commands
 from bot.config import Settings
 from bot.core import registry
 from bot.core.folding import fold_notes
-from bot.core.i18n import first_locale, translator
+from bot.core.i18n import first_locale, speech
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 from bot.discord_app.buttons import ActionButton
@@ -53,7 +53,7 @@ def chat_of(interaction: discord.Interaction[Any]) -> ChatRef:
 def _gettext(interaction: discord.Interaction[Any]) -> Callable[[str], str]:
     """The user's Discord language (the core answers in the language chosen with /language;
     the few texts of the adapter itself follow the client)."""
-    return translator(first_locale(str(interaction.locale))).gettext
+    return speech(first_locale(str(interaction.locale)))
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -348,7 +348,7 @@ class DiscordAdapter:
         actor = make_actor(author)
         if name in _COMMANDS and self._other_bots(mentioned):
             await message.reply(
-                _bots_cannot_play(translator(first_locale(chat.locale)).gettext),
+                _bots_cannot_play(speech(first_locale(chat.locale))),
                 allowed_mentions=discord.AllowedMentions.none(),
                 mention_author=False,
             )

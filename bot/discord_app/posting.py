@@ -16,7 +16,7 @@ from typing import Any, Final
 import discord
 
 from bot.core.folding import fold_notes
-from bot.core.i18n import first_locale, translator
+from bot.core.i18n import first_locale, speech
 from bot.core.model import Actor, Message
 from bot.core.service import Core
 from bot.discord_app.buttons import make_view
@@ -70,7 +70,7 @@ def make_files(message: Message) -> list[discord.File]:
 
 def _gettext(user_locale: str, message: Message) -> Any:
     """The language the command layer chose for the message, else the client's."""
-    return translator(first_locale(message.locale, user_locale, message.chat.locale)).gettext
+    return speech(first_locale(message.locale, user_locale, message.chat.locale))
 
 
 @dataclass

@@ -30,7 +30,7 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot.config import Settings
-from bot.core.i18n import first_locale, translator
+from bot.core.i18n import first_locale, speech
 from bot.core.model import Message, Request
 from bot.core.service import Core
 from bot.telegram_app.commands import COMMANDS, register_commands
@@ -240,7 +240,7 @@ class TelegramAdapter:
     async def _unknown_username(self, message: TelegramMessage, username: str) -> None:
         user = message.from_user
         locale = first_locale(user.language_code if user else None)
-        _ = translator(locale).gettext
+        _ = speech(locale)
         await message.reply_text(
             _(
                 "I have not met {username} yet. Ask them to write /help here, or answer one of "
@@ -253,7 +253,7 @@ class TelegramAdapter:
         locale = first_locale(user.language_code if user else None)
         try:
             await message.reply_text(
-                translator(locale).gettext("Sorry, something went wrong. Please try again.")
+                speech(locale)("Sorry, something went wrong. Please try again.")
             )
         except TelegramError:
             logger.warning("apologising in chat %s failed too", message.chat.id)
@@ -268,7 +268,7 @@ class TelegramAdapter:
             return
         pressed = query.message
         locale = first_locale(query.from_user.language_code)
-        _ = translator(locale).gettext
+        _ = speech(locale)
         if not isinstance(pressed, TelegramMessage) or query.data is None:
             await self._answer(query, _("That button is out of date."))
             return

@@ -13,14 +13,14 @@ from telegram import Bot, BotCommand
 from telegram.error import TelegramError
 
 from bot.core import registry
-from bot.core.i18n import LOCALES, translator
+from bot.core.i18n import LOCALES, speech
 
 logger = logging.getLogger(__name__)
 
 
 def command_menu(locale: str) -> list[BotCommand]:
     """The menu in one language: every listed command of the registry, in its order."""
-    _ = translator(locale).gettext
+    _ = speech(locale)
     return [BotCommand(command.name, _(command.summary)) for command in registry.LISTED]
 
 

@@ -32,7 +32,7 @@ from telegram.constants import MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.core.folding import fold_notes
-from bot.core.i18n import first_locale, translator
+from bot.core.i18n import first_locale, speech
 from bot.core.model import Actor, Message
 from bot.core.service import Core
 from bot.core.tokens import BadTokenError, parse_token
@@ -244,7 +244,7 @@ class Poster:
             for button in message.buttons:
                 payload = accept_token_payload(button.token)
                 if payload is not None:
-                    _ = translator(_locale_of(message)).gettext
+                    _ = speech(_locale_of(message))
                     label = _("Accept in a private chat (with notifications)")
                     rows.append([InlineKeyboardButton(label, url=link(username, payload))])
         return InlineKeyboardMarkup(rows) if rows else None
@@ -372,7 +372,7 @@ class Poster:
         username = self.bot_username()
         if not username:
             return
-        _ = translator(user.locale if user is not None else first_locale()).gettext
+        _ = speech(user.locale if user is not None else first_locale())
         hint = _(
             "{name}, I cannot send you private notifications yet. Start a private chat with me "
             "to get them."

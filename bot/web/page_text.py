@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.core.i18n import DEFAULT_LOCALE, first_locale, translator
+from bot.core.i18n import DEFAULT_LOCALE, Speech, first_locale, speech
 
 
 class PageText:
@@ -22,11 +22,21 @@ class PageText:
     def __call__(self, message: str) -> str:
         return self.gettext(message)
 
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        """The plural form ``count`` asks for in this page's language."""
+        return self.speech.ngettext(singular, plural, count)
+
+    @property
+    def speech(self) -> Speech:
+        """The bot's own texts in this page's language, for the parts the pages share with
+        the chats (captions, results)."""
+        return speech(self.lang)
+
     @classmethod
     def for_locale(cls, locale: str | None) -> PageText:
         """The bot's own catalog for ``locale`` (``de-AT`` counts as ``de``; unknown: English)."""
         lang = first_locale(locale)
-        return cls(translator(lang).gettext, lang)
+        return cls(speech(lang), lang)
 
     def __repr__(self) -> str:
         return f"PageText(lang={self.lang!r})"

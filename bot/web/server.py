@@ -79,7 +79,7 @@ class WebPages:
     async def match(self, request: web.Request) -> web.Response:
         found = await self._find(request)
         text = _page_text(request)
-        _ = text.gettext
+        _ = text.speech
         state = (await self.core.matches.load_match(found.info.id)).state
         names = found.names
         games = tuple(
@@ -121,7 +121,7 @@ class WebPages:
                 tuple(
                     Frame(
                         f"{base}/{game.number}/{index}.png{_query(text)}",
-                        frame_caption(text.gettext, frame, found.names),
+                        frame_caption(text.speech, frame, found.names),
                     )
                     for index, frame in enumerate(game.frames)
                 )
@@ -186,7 +186,7 @@ class WebPages:
             return kept
         async with self._drawing:  # the chats' boards come first: a few pages draw at once
             pictures = self.core.replay_pictures
-            drawn = await pictures.frame(game.frames[index], found.names, text.gettext)
+            drawn = await pictures.frame(game.frames[index], found.names, text.speech)
         if drawn is None:
             raise web.HTTPNotFound()
         self._pictures[key] = drawn

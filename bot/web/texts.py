@@ -16,7 +16,9 @@ def match_kind(text: PageText, variant: str, length: int) -> str:
     _ = text.gettext
     game = _("long nardy") if variant == "long_nardy" else _("backgammon")
     if length:
-        return _("{length}-point match of {game}").format(length=length, game=game)
+        return text.ngettext(
+            "{length}-point match of {game}", "{length}-point match of {game}", length
+        ).format(length=length, game=game)
     if variant == "long_nardy":
         return _("single games of {game}").format(game=game)
     return _("money game of {game}").format(game=game)
@@ -91,14 +93,15 @@ def check_script_texts(text: PageText) -> dict[str, str]:
     """The strings the check script shows, placeholders left for it to fill."""
     _ = text.gettext
     return {
-        "progress": _("Checking… {done} of {count} rolls"),
+        "progress": _("Checking the rolls… {done} of {count}"),
         "ok": _("Every roll matches the seeds ({count} checked)."),
         "bad_one": _(
             "Roll {number} (nonce {nonce}) does not match: recorded {recorded}, "
             "the seeds give {computed}."
         ),
         "bad_many": _(
-            "{count} rolls do not match the seeds; the first is roll {number} (nonce {nonce})."
+            "Rolls that do not match the seeds: {count}. The first is roll {number} "
+            "(nonce {nonce})."
         ),
         "bad_seed": _(
             "The revealed server seed does not match the commitment: these dice cannot be trusted."

@@ -119,7 +119,7 @@ async def test_an_unanswered_resignation_is_accepted_by_the_clock_not_claimed(
     assert texts[0] == (
         f"{answerer.title()} did not answer the offer to resign in time, so it counts as accepted."
     )
-    assert f"Game 1: {answerer.title()} wins 1 (resignation, cube 1)." in texts
+    assert f"Game 1: {answerer.title()} wins 1 point (resignation, cube 1)." in texts
     assert not any("ran out of time" in text for text in texts)
     after = await room.core.matches.load_match(match_id)
     assert after.info.status == "active"  # the match goes on with the next game

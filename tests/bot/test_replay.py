@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 from PIL import Image
 
-from bot.core.i18n import translator
+from bot.core.i18n import speech
 from bot.core.model import ChatRef, Message
 from bot.core.replays import frame_caption
 from bot.core.service import Core
@@ -217,7 +217,7 @@ async def test_every_frame_of_a_long_nardy_match_has_its_sentence(database: Data
     info = await room.core.matches.match_info(1)
     games = await room.core.replay_frames.games(info)
     assert len(games) >= 2
-    _ = translator("en").gettext
+    _ = speech("en")
     for game in games:
         for frame in game.frames:
             assert frame_caption(_, frame, ["Anna", "Bob"]), (game.number, frame.kind)

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.i18n import translator
+from bot.core.i18n import speech
 from bot.core.texts import action_refusal, rules_summary
 from gammon.actions import Action, ClaimWin, Double, Move, OpeningRoll, Roll
 from gammon.flow import ActionError, MatchState, Refusal, apply, new_match
 from gammon.match_rules import MatchRules
 
-
-def english(text: str) -> str:
-    return text
-
-
-GERMAN = translator("de").gettext
+english = speech("en")
+GERMAN = speech("de")
 MINUTE = 60
 HOUR = 60 * MINUTE
 DAY = 24 * HOUR

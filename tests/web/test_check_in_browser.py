@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.chrome.webdriver import WebDriver
 
-from bot.core.i18n import translator
+from bot.core.i18n import speech
 from bot.web.pages import PageText
 from tests.web.matches import (
     PlayedMatch,
@@ -58,7 +58,7 @@ def test_a_changed_die_is_flagged_in_its_row(
     assert [nonce for nonce, status, _dice in result.rows if status == "bad"] == [57]
     twice = with_die_changed(with_die_changed(check_data(match), 3), 150)
     result = open_check(browser, tmp_path, twice, ENGLISH)
-    assert result.summary == "2 rolls do not match the seeds; the first is roll 4 (nonce 3)."
+    assert result.summary == "Rolls that do not match the seeds: 2. The first is roll 4 (nonce 3)."
     assert [nonce for nonce, status, _dice in result.rows if status == "bad"] == [3, 150]
     assert errors_logged(browser) == []
 
@@ -142,7 +142,7 @@ def test_without_webcrypto_the_page_says_so(
 
 
 def test_the_check_speaks_german(browser: WebDriver, tmp_path: Path, match: PlayedMatch) -> None:
-    german = PageText(translator("de").gettext, "de")
+    german = PageText(speech("de"), "de")
     result = open_check(browser, tmp_path, with_die_changed(check_data(match), 0), german)
     assert result.summary.startswith("Wurf 1 (Nonce 0) passt nicht: aufgezeichnet ")
 

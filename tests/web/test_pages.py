@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from bot.core.i18n import translator
+from bot.core.i18n import speech
 from bot.web.pages import (
     Frame,
     GameRow,
@@ -124,7 +124,7 @@ def test_the_check_file_is_the_page_in_utf8(match: PlayedMatch) -> None:
 
 
 def test_the_pages_speak_german() -> None:
-    german = PageText(translator("de").gettext, "de")
+    german = PageText(speech("de"), "de")
     html = check_page(check_data(play_match()), german).html
     assert '<html lang="de">' in html
     assert "Würfelprüfung von Match 12" in html

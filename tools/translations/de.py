@@ -1,6 +1,6 @@
-"""German translations of every message (read by tools/update_catalogs.py)."""
+"""German: every message of the bot (read by tools/update_catalogs.py)."""
 
-GERMAN = {
+TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "/accept – accept the newest challenge for you": "/accept – die neueste Herausforderung an dich annehmen",
     "/board – show the board again; /matches – your active matches": "/board – das Brett noch einmal zeigen; /matches – deine laufenden Matches",
     "/challenge @user [length] [nardy] [nocube] [money] [jacoby] [beaver] [time=24h] [hints] [unrated] – offer a match": "/challenge @name [Länge] [nardy] [nocube] [money] [jacoby] [beaver] [time=24h] [hints] [unrated] – ein Match anbieten",
@@ -26,7 +26,6 @@ GERMAN = {
     "Double": "Doppeln",
     "Drop": "Passen",
     "Game {number} is a draw: the last roll bore off every checker.": "Partie {number} endet unentschieden: der letzte Wurf hat alle Steine abgetragen.",
-    "Game {number}: {name} wins {points} ({how}, cube {cube}).": "Partie {number}: {name} gewinnt {points} ({how}, Würfel {cube}).",
     "Give your seed after /seed, e.g. /seed lucky-7.": "Gib deinen Seed nach /seed an, z. B. /seed glueck-7.",
     "Good luck!": "Viel Glück!",
     "I cannot read that move. Write it like 13/10* 6/5 or bar/22 or 6/off.": "Diesen Zug kann ich nicht lesen. Schreib ihn wie 13/10* 6/5 oder bar/22 oder 6/off.",
@@ -134,7 +133,6 @@ GERMAN = {
     "{hours} h per move": "{hours} Std. pro Zug",
     "{hours} h {minutes} min per move": "{hours} Std. {minutes} Min. pro Zug",
     "{minutes} min per move": "{minutes} Min. pro Zug",
-    "{length}-point match of {game}": "Match bis {length} Punkte, {game}",
     "{name} beavers. The cube is at {value}.": "{name} beavert. Der Würfel steht auf {value}.",
     "{name} declined the challenge.": "{name} hat die Herausforderung abgelehnt.",
     "{name} doubles to {value}": "{name} doppelt auf {value}",
@@ -151,7 +149,6 @@ GERMAN = {
     "{name}'s turn": "{name} ist am Zug",
     "{name}, take or drop the double to {value}?": "{name}, nimmst du das Doppel auf {value} an oder passt du?",
     "{name}: {play}": "{name}: {play}",
-    "{pips} pips": "{pips} Pips",
     "Claim win": "Sieg beanspruchen",
     "Only the player who is waiting can claim the match.": "Nur wer wartet, kann das Match beanspruchen.",
     "Nobody is on turn yet: the opening roll decides who starts, so there is nothing to claim.": "Noch ist niemand am Zug: der Eröffnungswurf entscheidet, wer beginnt, also gibt es nichts zu beanspruchen.",
@@ -202,13 +199,11 @@ GERMAN = {
     "dark": "dunkel",
     "off": "aus",
     "on": "an",
-    "This chat: matches of {length} points by default, language {language}.": "Dieser Chat: Matches standardmäßig bis {length} Punkte, Sprache {language}.",
     "Only an administrator of this chat can change its defaults.": "Nur wer diesen Chat verwaltet, kann seine Voreinstellungen ändern.",
     "A match length is 1 to 25, or money.": "Eine Matchlänge ist 1 bis 25 oder money.",
     "Use /defaults length 5 or /defaults language de.": "Nutze /defaults length 5 oder /defaults language de.",
     "The chat's defaults are updated.": "Die Voreinstellungen des Chats sind geändert.",
     "/defaults length N | language xx – the chat's defaults (administrators)": "/defaults length N | language xx – Voreinstellungen des Chats (für Verwaltende)",
-    "money": "Geld",
     "/claim – win the match when your opponent's time has run out": "/claim – das Match gewinnen, wenn die Zeit deines Gegners abgelaufen ist",
     # --- Discord (bot/discord_app): slash command descriptions and choices ---
     "1 day": "1 Tag",
@@ -216,9 +211,7 @@ GERMAN = {
     "12 hours": "12 Stunden",
     "3 days": "3 Tage",
     "A money game instead of a match": "Ein Geldspiel statt eines Matches",
-    "Accept the newest challenge for you here": "Die neueste Herausforderung an dich hier annehmen",
     "Any text, up to 64 characters": "Beliebiger Text, bis zu 64 Zeichen",
-    "Automatic rolls, forced moves, confirmation, board theme": "Automatisch würfeln, erzwungene Züge, Bestätigung, Brettdesign",
     "Backgammon": "Backgammon",
     "Backgammon or long nardy": "Backgammon oder Lang-Nardy",
     "Change this chat's defaults (server managers)": "Voreinstellungen dieses Chats ändern (Server-Verwaltung)",
@@ -229,36 +222,25 @@ GERMAN = {
     "Money games: beavers are allowed": "Geldspiel: Beaver sind erlaubt",
     "Money games: gammons count only after a double": "Geldspiel: Gammons zählen erst nach einem Doppel",
     "No limit": "Kein Limit",
-    "Offer a double": "Ein Doppel anbieten",
-    "Offer a match, to someone or to anyone here": "Ein Match anbieten, jemandem oder allen hier",
-    "Offer to resign": "Die Aufgabe anbieten",
     "Play with the doubling cube": "Mit dem Dopplerwürfel spielen",
-    "Play your dice, e.g. 13/10* 6/5": "Deine Würfel ziehen, z. B. 13/10* 6/5",
     "Roll the dice": "Würfeln",
-    "Show the board of your match again": "Das Brett deines Matches noch einmal zeigen",
     "Show this chat's defaults": "Die Voreinstellungen dieses Chats zeigen",
     "Single game": "Einfaches Spiel",
-    "The .mat file and dice transcript of your last match": "Die .mat-Datei und das Würfelprotokoll deines letzten Matches",
     "The chapter": "Das Kapitel",
     "The chat's language": "Die Sprache des Chats",
-    "The dice transcript of your last match": "Das Würfelprotokoll deines letzten Matches",
-    "The language I speak with you": "Die Sprache, in der ich mit dir spreche",
     "The rules, chapter by chapter": "Die Regeln, Kapitel für Kapitel",
-    "This chat's defaults for new matches": "Die Voreinstellungen dieses Chats für neue Matches",
     "Time limit for each move": "Zeitlimit für jeden Zug",
     "What I can do": "Was ich kann",
     "What you concede": "Was du abgibst",
     "Whom you challenge; leave it out for an open challenge": "Wen du herausforderst; leer lassen für eine offene Herausforderung",
-    "Win the match when your opponent's time has run out": "Das Match gewinnen, wenn die Zeit deines Gegners abgelaufen ist",
     "Your active matches": "Deine laufenden Matches",
     "Your language": "Deine Sprache",
-    "Your own client seed for the next match": "Dein eigener Client-Seed für das nächste Match",
     "Your play; start typing to see the legal ones": "Dein Zug; beim Tippen erscheinen die erlaubten",
     "Bots cannot play. Challenge a person, or anyone here.": "Bots können nicht spielen. Fordere einen Menschen heraus oder alle hier.",
 }
 
 # Telegram (bot/telegram_app, bot/core/links.py)
-GERMAN.update(
+TRANSLATIONS.update(
     {
         "Offer a match: /challenge @user 5": "Ein Match anbieten: /challenge @name 5",
         "Accept the newest challenge for you": "Die neueste Herausforderung an dich annehmen",
@@ -287,8 +269,6 @@ GERMAN.update(
         "I cannot find that player.": "Diesen Spieler finde ich nicht.",
         "Several of your matches wait for you ({numbers}). Put the match number first, e.g. #{example} 13/10* 6/5, or play in the match's chat.": "Mehrere deiner Matches warten auf dich ({numbers}). Schreib die Nummer des Matches davor, z. B. #{example} 13/10* 6/5, oder spiel im Chat des Matches.",
         "The dice are provably fair, in this order. 1. When a challenge is posted I draw a secret server seed and publish its SHA-256, the commitment, with the challenge. 2. Having seen it, each player may choose a client seed with /seed TEXT; whoever does not gets one made from the id the chat platform gave the accept, which did not exist before the commitment. 3. Both client seeds are fixed when the match starts, just before the first roll. Every roll is computed from the server seed, both client seeds and the roll number with HMAC-SHA256, so neither I nor a player can steer the dice. 4. When the match ends I reveal the seed. The check page, linked next to the replay or sent as a file to open, checks the seed against the commitment and recomputes every roll in your browser, marking each one ✓ or ✗; the transcript does the same with: gammonbot verify transcript.json": "Die Würfel sind nachweisbar fair, und zwar in dieser Reihenfolge. 1. Sobald eine Herausforderung gepostet wird, ziehe ich einen geheimen Server-Seed und veröffentliche mit der Herausforderung seinen SHA-256, das Commitment. 2. Danach kann jeder Spieler mit /seed TEXT einen eigenen Client-Seed wählen; wer das nicht tut, bekommt einen aus der Kennung, die die Chat-Plattform der Annahme gegeben hat – die gab es vor dem Commitment noch nicht. 3. Beide Client-Seeds stehen fest, wenn das Match beginnt, direkt vor dem ersten Wurf. Jeder Wurf wird mit HMAC-SHA256 aus dem Server-Seed, beiden Client-Seeds und der Nummer des Wurfs berechnet, also kann weder ich noch ein Spieler die Würfel lenken. 4. Am Ende des Matches decke ich den Seed auf. Die Prüfseite, verlinkt neben der Wiederholung oder als Datei zum Öffnen geschickt, prüft den Seed gegen das Commitment und rechnet jeden Wurf in deinem Browser nach, mit ✓ oder ✗ bei jedem; das Protokoll leistet dasselbe mit: gammonbot verify transcript.json",
-        "This chat already has {limit} open challenges. Accept, decline or cancel some before a new one is offered here.": "In diesem Chat sind schon {limit} Herausforderungen offen. Nehmt welche an, lehnt sie ab oder zieht sie zurück, bevor hier eine neue angeboten wird.",
-        "You already have {limit} open challenges. Wait for an answer, or cancel one with its [Cancel] button, before you offer another.": "Du hast schon {limit} offene Herausforderungen. Warte auf eine Antwort oder zieh eine mit ihrem Knopf [Zurückziehen] zurück, bevor du eine weitere anbietest.",
         "You have no active match {id}. /matches lists yours.": "Du hast kein laufendes Match {id}. /matches zeigt deine.",
         "You have no active match. Start one with /challenge in a group chat.": "Du hast kein laufendes Match. Starte eines mit /challenge in einem Gruppenchat.",
         "Your client seed is “{seed}”. It counts for the next match you start from a challenge that is already posted: choose it after you have seen the challenge's dice commitment and before the match starts.": "Dein Client-Seed ist „{seed}“. Er gilt für dein nächstes Match aus einer Herausforderung, die schon gepostet ist: wähle ihn, nachdem du das Würfel-Commitment der Herausforderung gesehen hast, und bevor das Match beginnt.",
@@ -298,7 +278,7 @@ GERMAN.update(
 )
 
 # Playing against the bot (/play, levels), hints (/hint) and analyses (/analysis)
-GERMAN.update(
+TRANSLATIONS.update(
     {
         "/play [length] [level] [nocube] [nardy] [money] – a match against the bot, at once (levels: beginner, intermediate, advanced, expert, world_class)": "/play [Länge] [Stufe] [nocube] [nardy] [money] – sofort ein Match gegen den Bot (Stufen: beginner, intermediate, advanced, expert, world_class)",
         "/hint – the three best plays for your dice, or the cube action before you roll (against the bot, or when both agreed to hints)": "/hint – die drei besten Züge für deinen Wurf oder die Würfelentscheidung vor dem Würfeln (gegen den Bot oder wenn beide Hinweisen zugestimmt haben)",
@@ -356,9 +336,6 @@ GERMAN.update(
         "Match {id} has no analysis: long nardy has no engine to analyse it, and matches that ended before analyses existed were left out.": "Zu Match {id} gibt es keine Analyse: für Lang-Nardy gibt es keine Engine, die es analysieren könnte, und Matches, die vor der Einführung der Analysen endeten, wurden ausgelassen.",
         "Match {id} could not be analysed.": "Match {id} konnte nicht analysiert werden.",
         "Analysis of match {id} (level {level}):": "Analyse von Match {id} (Stufe {level}):",
-        "{name}: error rate {rate:.1f} (PR) · checker play −{checker:.3f} in {moves} decisions · cube −{cube:.3f} in {cubes} decisions · luck {luck:+.3f}": "{name}: Fehlerquote {rate:.1f} (PR) · Züge −{checker:.3f} in {moves} Entscheidungen · Würfel −{cube:.3f} in {cubes} Entscheidungen · Glück {luck:+.3f}",
-        "game {game}, move {move}, {roll}: played {played}, best {best} (−{loss:.3f}), Position ID {position}": "Partie {game}, Zug {move}, {roll}: gespielt {played}, am besten {best} (−{loss:.3f}), Position-ID {position}",
-        "game {game}, move {move}, cube: {played}, best {best} (−{loss:.3f}), Position ID {position}, Match ID {match}": "Partie {game}, Zug {move}, Würfel: {played}, am besten {best} (−{loss:.3f}), Position-ID {position}, Match-ID {match}",
         "Error rate: the average equity lost per decision × 500; lower is better.": "Fehlerquote: durchschnittlicher Equity-Verlust pro Entscheidung × 500; je niedriger, desto besser.",
         "Match {id}: {first} vs {second}": "Match {id}: {first} gegen {second}",
         "{name}'s chance to win the game": "Gewinnchance von {name} in der Partie",
@@ -368,7 +345,7 @@ GERMAN.update(
 )
 
 # The web pages: the dice check, the match overview and the replay (bot/web/texts.py)
-GERMAN.update(
+TRANSLATIONS.update(
     {
         "{first} vs {second}": "{first} gegen {second}",
         "Dice check of match {id}": "Würfelprüfung von Match {id}",
@@ -398,10 +375,8 @@ GERMAN.update(
         "Computed": "Berechnet",
         "Result": "Ergebnis",
         "opening roll: {first}, {second}": "Eröffnungswurf: {first}, {second}",
-        "Checking… {done} of {count} rolls": "Prüfe … {done} von {count} Würfen",
         "Every roll matches the seeds ({count} checked).": "Jeder Wurf passt zu den Seeds ({count} geprüft).",
         "Roll {number} (nonce {nonce}) does not match: recorded {recorded}, the seeds give {computed}.": "Wurf {number} (Nonce {nonce}) passt nicht: aufgezeichnet {recorded}, die Seeds ergeben {computed}.",
-        "{count} rolls do not match the seeds; the first is roll {number} (nonce {nonce}).": "{count} Würfe passen nicht zu den Seeds; der erste ist Wurf {number} (Nonce {nonce}).",
         "The revealed server seed does not match the commitment: these dice cannot be trusted.": "Der aufgedeckte Server-Seed passt nicht zum Commitment: Diesen Würfeln ist nicht zu trauen.",
         "The revealed server seed is not 64 hexadecimal digits.": "Der aufgedeckte Server-Seed besteht nicht aus 64 Hexadezimalziffern.",
         "This browser offers no WebCrypto here, so it cannot check the dice: browsers allow it only on https pages and in files opened from disk. Save this page and open the file, or use the https address.": "Dieser Browser bietet hier kein WebCrypto an und kann die Würfel deshalb nicht prüfen: Browser erlauben es nur auf https-Seiten und in Dateien, die von der Festplatte geöffnet werden. Speichere diese Seite und öffne die Datei, oder nimm die https-Adresse.",
@@ -464,7 +439,6 @@ GERMAN.update(
         "In this chat": "In diesem Chat",
         "Matches between two people are rated with the formula FIBS made the standard. Everyone starts at 1500. In a match of N points between players whose ratings differ by D, the lower rated one wins with the chance 1 / (10^(D·√N/2000) + 1). The winner gains 4·√N times the chance they had of losing, and the loser gives up as much. Each side's change is then multiplied by max(1, 5 − experience/100), where experience is the sum of the lengths of the rated matches they finished before: newcomers move five times as fast and settle at 400 points. Resignations, dropped doubles and lost time count like any other end. Money games, matches offered with the option unrated and matches against me change no rating (against me you keep a record per level). Backgammon and long nardy are rated apart. /stats shows your numbers, /top the leaderboard.": "Matches zwischen zwei Menschen werden nach der Formel gewertet, die FIBS zum Standard gemacht hat. Alle beginnen mit 1500. In einem Match über N Punkte, dessen Spieler sich in der Wertungszahl um D unterscheiden, gewinnt der schwächer Bewertete mit der Wahrscheinlichkeit 1 / (10^(D·√N/2000) + 1). Wer gewinnt, bekommt 4·√N mal die Wahrscheinlichkeit, mit der er verloren hätte; wer verliert, gibt genauso viel ab. Die Änderung jeder Seite wird dann mit max(1, 5 − Erfahrung/100) multipliziert; die Erfahrung ist die Summe der Längen aller gewerteten Matches, die jemand vorher beendet hat: Neue bewegen sich fünfmal so schnell und kommen ab 400 Punkten zur Ruhe. Aufgaben, gepasste Doppel und abgelaufene Zeit zählen wie jedes andere Ende. Money-Partien, Matches mit der Option unrated und Matches gegen mich ändern keine Wertungszahl (gegen mich wird je Stufe eine eigene Bilanz geführt). Backgammon und Lange Nardy werden getrennt gewertet. /stats zeigt deine Zahlen, /top die Bestenliste.",
         "No finished match yet.": "Noch kein beendetes Match.",
-        "Nobody has played {points} points of rated matches yet.": "Noch niemand hat {points} Punkte in gewerteten Matches gespielt.",
         "Played most: {names}": "Am häufigsten gegen: {names}",
         "Player": "Spieler",
         "Rating": "Wertungszahl",
@@ -478,12 +452,69 @@ GERMAN.update(
         "Top {count} · {game} · {where}": "Top {count} · {game} · {where}",
         "Whose statistics; leave it out for your own": "Wessen Statistik; weglassen für deine eigene",
         "Winning streak: {current} now, {longest} at best": "Siegesserie: aktuell {current}, längste {longest}",
-        "You appear here after {points} points of rated matches.": "Du erscheinst hier nach {points} Punkten in gewerteten Matches.",
         "Your place: {rank}": "Dein Platz: {rank}",
         "everyone": "alle",
         "rank {rank}": "Platz {rank}",
         "this chat": "dieser Chat",
         "{summary}, unrated": "{summary}, ungewertet",
         "{where}: {played} played, {won} won, {lost} lost": "{where}: {played} gespielt, {won} gewonnen, {lost} verloren",
+    }
+)
+
+TRANSLATIONS.update(
+    {
+        (
+            "Game {number}: {name} wins {points} point ({how}, cube {cube}).",
+            "Game {number}: {name} wins {points} points ({how}, cube {cube}).",
+        ): (
+            "Partie {number}: {name} gewinnt {points} Punkt ({how}, Würfel {cube}).",
+            "Partie {number}: {name} gewinnt {points} Punkte ({how}, Würfel {cube}).",
+        ),
+        (
+            "Nobody has played {points} point of rated matches yet.",
+            "Nobody has played {points} points of rated matches yet.",
+        ): (
+            "Noch niemand hat {points} Punkt in gewerteten Matches gespielt.",
+            "Noch niemand hat {points} Punkte in gewerteten Matches gespielt.",
+        ),
+        (
+            "This chat already has {limit} open challenge. Accept, decline or cancel it before a new one is offered here.",
+            "This chat already has {limit} open challenges. Accept, decline or cancel some before a new one is offered here.",
+        ): (
+            "In diesem Chat ist schon {limit} Herausforderung offen. Nehmt sie an, lehnt sie ab oder zieht sie zurück, bevor hier eine neue angeboten wird.",
+            "In diesem Chat sind schon {limit} Herausforderungen offen. Nehmt welche an, lehnt sie ab oder zieht sie zurück, bevor hier eine neue angeboten wird.",
+        ),
+        (
+            "This chat: matches of {length} point by default, language {language}.",
+            "This chat: matches of {length} points by default, language {language}.",
+        ): (
+            "Dieser Chat: Matches standardmäßig bis {length} Punkt, Sprache {language}.",
+            "Dieser Chat: Matches standardmäßig bis {length} Punkte, Sprache {language}.",
+        ),
+        (
+            "You already have {limit} open challenge. Wait for an answer, or cancel it with its [Cancel] button, before you offer another.",
+            "You already have {limit} open challenges. Wait for an answer, or cancel one with its [Cancel] button, before you offer another.",
+        ): (
+            "Du hast schon {limit} offene Herausforderung. Warte auf eine Antwort oder zieh sie mit ihrem Knopf [Zurückziehen] zurück, bevor du eine weitere anbietest.",
+            "Du hast schon {limit} offene Herausforderungen. Warte auf eine Antwort oder zieh eine mit ihrem Knopf [Zurückziehen] zurück, bevor du eine weitere anbietest.",
+        ),
+        (
+            "You appear here after {points} point of rated matches.",
+            "You appear here after {points} points of rated matches.",
+        ): (
+            "Du erscheinst hier nach {points} Punkt in gewerteten Matches.",
+            "Du erscheinst hier nach {points} Punkten in gewerteten Matches.",
+        ),
+        ("{length}-point match of {game}", "{length}-point match of {game}"): (
+            "Match bis {length} Punkt, {game}",
+            "Match bis {length} Punkte, {game}",
+        ),
+        "Checking the rolls… {done} of {count}": "Prüfe die Würfe … {done} von {count}",
+        "Pips: {pips}": "Pips: {pips}",
+        "Rolls that do not match the seeds: {count}. The first is roll {number} (nonce {nonce}).": "Würfe, die nicht zu den Seeds passen: {count}. Der erste ist Wurf {number} (Nonce {nonce}).",
+        "This chat: money games by default, language {language}.": "Dieser Chat: standardmäßig Geldspiele, Sprache {language}.",
+        "game {game}, move {move}, cube: {played}, best {best} (−{loss}), Position ID {position}, Match ID {match}": "Partie {game}, Zug {move}, Würfel: {played}, am besten {best} (−{loss}), Position-ID {position}, Match-ID {match}",
+        "game {game}, move {move}, {roll}: played {played}, best {best} (−{loss}), Position ID {position}": "Partie {game}, Zug {move}, {roll}: gespielt {played}, am besten {best} (−{loss}), Position-ID {position}",
+        "{name}: error rate {rate} (PR) · checker play −{checker} (decisions: {moves}) · cube −{cube} (decisions: {cubes}) · luck {luck}": "{name}: Fehlerquote {rate} (PR) · Züge −{checker} (Entscheidungen: {moves}) · Würfel −{cube} (Entscheidungen: {cubes}) · Glück {luck}",
     }
 )
