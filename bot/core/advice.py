@@ -114,7 +114,7 @@ class AdviceService:
             return context.refuse(_("Match {id} could not be analysed.").format(id=info.id))
         analysis = analysis_from_json(record.result)
         chat = context.request.chat
-        return [await analysis_message(self.painter, chat, context.locale, info.id, analysis)]
+        return [await analysis_message(self.painter, chat, context.chat_locale, info.id, analysis)]
 
 
 def _refusal(_: Speech, state: MatchState, seat: int) -> str | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from bot.core import texts
+from bot.core.dice_names import roll_text
 from bot.core.i18n import Speech
 from bot.core.numbers import decimal, signed
 from bot.core.painter import Drawing
@@ -15,7 +16,7 @@ from rendering import ChartError, ChartLabels, draw_analysis_chart
 
 def _decision_line(_: Speech, decision: AnalysedDecision) -> str:
     if decision.kind is DecisionKind.CHECKER and decision.dice is not None:
-        roll = f"{max(decision.dice)}-{min(decision.dice)}"
+        roll = roll_text(_.locale, decision.dice)
         return _(
             "game {game}, move {move}, {roll}: played {played}, best {best} (−{loss}), "
             "Position ID {position}"

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from bot.core.analysis_view import analysis_picture, analysis_text
 from bot.core.computer import Computer
-from bot.core.i18n import resolve_locale, speech
+from bot.core.direction import directed
+from bot.core.i18n import room_locale, speech
 from bot.core.model import Attachment, ChatRef, Message
 from bot.core.painter import Painter
 from bot.core.people import PlayerNames
@@ -72,9 +73,9 @@ class Analyst:
         """The analysis as it is posted in the match's chat, in the chat's language."""
         info = await self.matches.match_info(match_id)
         chat = await self.chats.get_chat(info.chat_id)
-        locale = resolve_locale(chat=chat)
+        locale = room_locale(chat)
         where = ChatRef(chat.platform, chat.platform_chat_id, locale=locale)
-        return [await analysis_message(self.painter, where, locale, match_id, analysis)]
+        return [directed(await analysis_message(self.painter, where, locale, match_id, analysis))]
 
 
 async def analysis_message(

@@ -98,6 +98,7 @@ class ChallengeService:
             )
         except ChallengeLimitError as error:
             return context.refuse(self._limit_refusal(_, error))
+        _ = context.for_chat  # the challenge is posted for the whole chat
         summary = texts.rules_summary(_, options.rules, options.move_time_limit)
         if options.hints:
             summary = _("{summary}, hints allowed").format(summary=summary)
@@ -190,7 +191,7 @@ class ChallengeService:
             return [
                 Message(
                     context.request.chat,
-                    _("The challenge was cancelled."),
+                    context.for_chat._("The challenge was cancelled."),
                     slot=f"challenge:{offer.id}",
                 )
             ]
@@ -203,7 +204,9 @@ class ChallengeService:
             return [
                 Message(
                     context.request.chat,
-                    _("{name} declined the challenge.").format(name=context.user.display_name),
+                    context.for_chat._("{name} declined the challenge.").format(
+                        name=context.user.display_name
+                    ),
                     slot=f"challenge:{offer.id}",
                 )
             ]
@@ -241,6 +244,7 @@ class ChallengeService:
             if player.next_seed is not None:  # a chosen seed is used once
                 await self.users.clear_next_seed(player.id)
         names = (challenger.display_name, context.user.display_name)
+        _ = context.for_chat
         start = _(
             "Match {id}: {first} vs {second}, {summary}. Dice commitment (SHA-256 of the secret "
             "server seed): {commitment}. Client seeds: “{seed0}” and “{seed1}”."

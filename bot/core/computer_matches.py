@@ -91,6 +91,7 @@ class ComputerMatches:
         if human.next_seed is not None:  # a chosen seed is used once
             await self.users.clear_next_seed(human.id)
         info = started.match.info
+        _ = context.for_chat  # the match is posted for the whole chat
         text = _(
             "Match {id}: {first} vs {bot} ({level}), {summary}. Dice commitment (SHA-256 of the "
             "secret server seed): {commitment}. Client seeds: “{seed0}” and “{seed1}”. /hint "

@@ -3,8 +3,9 @@ language; and two small helpers on what a step did and who wants private notices
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from bot.core.direction import directed
 from bot.core.i18n import Speech, speech
 from bot.core.model import Message, Request
 from gammon import parse_play
@@ -19,12 +20,33 @@ class Context:
     request: Request
     user: UserRecord
     chat: ChatRecord
-    locale: str
+    locale: str  # the asking player's own language (refusals, /help, private notices)
+    chat_locale: str  # the language of what the whole chat reads
     known_users: dict[int, UserRecord] = field(default_factory=dict)  # read once per request
 
     @property
     def _(self) -> Speech:
+        """The asking player's language: for what only they read."""
         return speech(self.locale)
+
+    @property
+    def for_chat(self) -> Speech:
+        """The chat's language: for what everyone in the chat reads."""
+        return speech(self.chat_locale)
+
+    def outgoing(self, messages: list[Message]) -> list[Message]:
+        """The answer as it leaves the core: each message names its language (the asker's for
+        what only they see, else the chat's) and is laid out for that language's direction."""
+        return [
+            directed(
+                message
+                if message.locale
+                else replace(
+                    message, locale=self.locale if message.private_to else self.chat_locale
+                )
+            )
+            for message in messages
+        ]
 
     def refuse(self, text: str) -> list[Message]:
         return [Message(self.request.chat, text, private_to=self.request.actor.user_id)]

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from bot.core import texts
 from bot.core.automatic import follow_up
 from bot.core.context import Context
+from bot.core.i18n import room_locale
 from bot.core.locks import MatchLocks
 from bot.core.match_finder import MatchFinder, answer_in_private
 from bot.core.model import Actor, ChatRef, Message, Request
@@ -208,12 +209,14 @@ class MatchDriver:
             chat = await self.chats.get_chat(loaded.info.chat_id)
             where = ChatRef(chat.platform, chat.platform_chat_id, locale=chat.locale)
             actor = Actor(late.platform, late.platform_user_id, late.display_name)
-            context = Context(Request(actor, where), late, chat, locale)
+            context = Context(Request(actor, where), late, chat, locale, room_locale(chat))
             try:
                 appended = await self._append(loaded, AcceptResignation(state.turn), players)
             except ConflictError:
                 return []  # answered at this moment after all
-            note = context._(
+            note = context.for_chat._(
                 "{name} did not answer the offer to resign in time, so it counts as accepted."
             ).format(name=late.display_name)
-            return [Message(where, note), *await self.presenter.after(context, appended)]
+            return context.outgoing(
+                [Message(where, note), *await self.presenter.after(context, appended)]
+            )

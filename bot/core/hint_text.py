@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from bot.core.dice_names import roll_text
 from bot.core.i18n import Speech
+from bot.core.numbers import signed as signed_number
 from engine.api import CubeHint, CubeVerdict, Hint
 
 
-def signed(value: float) -> str:
-    """An equity with its sign and three decimals; a rounded zero shows as +0.000."""
-    return f"{0.0 if abs(value) < 0.0005 else value:+.3f}"
+def signed(value: float, locale: str = "en") -> str:
+    """An equity with its sign and three decimals as ``locale`` writes them; a rounded zero
+    shows as +0.000."""
+    return signed_number(locale, 0.0 if abs(value) < 0.0005 else value, 3)
 
 
 def _verdict(_: Speech, cube: CubeHint) -> str:
@@ -32,7 +35,9 @@ def _cube_text(_: Speech, cube: CubeHint, taker: bool) -> str:
         lines = [_("Cube action: {verdict}.").format(verdict=_verdict(_, cube))]
     lines.append(
         _("No double {nd} · Double/take {dt} · Double/pass {dp}").format(
-            nd=signed(cube.no_double), dt=signed(cube.double_take), dp=signed(cube.double_pass)
+            nd=signed(cube.no_double, _.locale),
+            dt=signed(cube.double_take, _.locale),
+            dp=signed(cube.double_pass, _.locale),
         )
     )
     if taker:
@@ -47,11 +52,11 @@ def hint_text(_: Speech, hint: Hint, *, taker: bool = False) -> str:
     if hint.cube is not None:
         return _cube_text(_, hint.cube, taker)
     assert hint.dice is not None
-    high, low = max(hint.dice), min(hint.dice)
+    roll = roll_text(_.locale, hint.dice)
     if not hint.plays:
-        return _("{high}-{low} cannot be played.").format(high=high, low=low)
-    lines = [_("Best plays for {high}-{low} (equity after the play):").format(high=high, low=low)]
+        return _("{roll} cannot be played.").format(roll=roll)
+    lines = [_("Best plays for {roll} (equity after the play):").format(roll=roll)]
     for rank, play in enumerate(hint.plays, start=1):
-        behind = f"  ({signed(play.difference)})" if rank > 1 else ""
-        lines.append(f"{rank}. {play.notation}  {signed(play.equity)}{behind}")
+        behind = f"  ({signed(play.difference, _.locale)})" if rank > 1 else ""
+        lines.append(f"{rank}. {play.notation}  {signed(play.equity, _.locale)}{behind}")
     return "\n".join(lines)

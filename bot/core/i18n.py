@@ -1,4 +1,5 @@
-"""Languages: English and German from gettext catalogs (compiled with Babel, read by gettext).
+"""Languages: gettext catalogs (compiled with Babel, read by gettext) for English, German,
+Russian, Ukrainian, Turkish, Greek, Bulgarian and Arabic.
 
 English is the source language, so its texts are the message ids themselves.
 """
@@ -10,10 +11,24 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Final, Protocol
 
-LOCALES: Final = ("en", "de")
+from babel import Locale
+
+LOCALES: Final = ("en", "de", "ru", "uk", "tr", "el", "bg", "ar")
+RIGHT_TO_LEFT: Final = frozenset({"ar"})
 DEFAULT_LOCALE: Final = "en"
 LOCALE_DIR: Final = Path(__file__).resolve().parent.parent / "locales"
 DOMAIN: Final = "messages"
+
+
+def language_name(locale: str) -> str:
+    """The language's own name, as its speakers write it: Deutsch, Русский, Türkçe, العربية."""
+    name = Locale.parse(locale).display_name or locale
+    return name[:1].upper() + name[1:]
+
+
+def language_choices() -> str:
+    """Every language the bot speaks, by code and own name: "en (English), de (Deutsch), …"."""
+    return ", ".join(f"{locale} ({language_name(locale)})" for locale in LOCALES)
 
 
 def N_(text: str) -> str:  # noqa: N802 (gettext's conventional name for a deferred text)
@@ -67,16 +82,26 @@ def first_locale(*candidates: object) -> str:
 def resolve_locale(
     user: _Person | None = None, chat: _Room | None = None, actor: str | None = None
 ) -> str:
-    """The one order in which the bot picks a language: the user's own choice (/language),
-    the chat's (/defaults language), the language of the client acting now, the language the
-    platform last gave for the user, the chat's platform language, English."""
+    """A player's own language, for what only they read (a refusal, /help, a private
+    notice): their choice (/language), the language of the client acting now, the language the
+    platform last gave for them; only then the chat's language, else English."""
     return first_locale(
         user.prefs.language if user else None,
-        chat.settings.get("language") if chat else None,
         actor,
         user.locale if user else None,
+        chat.settings.get("language") if chat else None,
         chat.locale if chat else None,
     )
+
+
+def room_locale(chat: _Room | None) -> str:
+    """The language of what the whole chat reads (a challenge, a board, a result), never the
+    personal language of whoever made it happen: the administrators' choice (/defaults
+    language), else the platform's language for the chat (a Discord community's), else
+    English. A private chat's platform language is its user's (see the command layer)."""
+    if chat is None:
+        return DEFAULT_LOCALE
+    return first_locale(chat.settings.get("language"), chat.locale)
 
 
 @lru_cache(maxsize=len(LOCALES))
@@ -98,6 +123,9 @@ class Speech:
         return self._catalog.gettext(message)
 
     def gettext(self, message: str) -> str:
+        return self._catalog.gettext(message)
+
+    def _(self, message: str) -> str:  # so that ``context.for_chat._("…")`` is extracted
         return self._catalog.gettext(message)
 
     def ngettext(self, singular: str, plural: str, count: int) -> str:

@@ -90,6 +90,7 @@ class InfoService:
         if chapter is None:
             topics = ", ".join(item.topic.replace(" ", "") for item in rules_text.CHAPTERS)
             return context.refuse(_("I know these chapters: {topics}").format(topics=topics))
+        _ = context.for_chat  # the chapter is posted for everyone in the chat
         title = rules_text.chapter_title(_, chapter)
         text = f"{title}\n{rules_text.chapter_text(_, chapter)}"
         view = rules_text.chapter_view(chapter)
@@ -119,7 +120,7 @@ class InfoService:
         seed = await self.dice.reveal_seed(loaded.info.id)
         names = [player.display_name for player in players]
         files = await self.presenter.files.of(
-            loaded, names, seed, self.presenter.pages.check_locale(context)
+            loaded, names, seed, self.presenter.pages.check_locale(context, private=True)
         )
         text = _("The transcript of match {id}. Check it with: gammonbot verify FILE").format(
             id=loaded.info.id

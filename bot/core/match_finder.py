@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.core.context import Context
+from bot.core.i18n import room_locale
 from bot.core.model import ChatRef, Message
 from storage import ChatRepository, MatchInfo, MatchRepository, NotFoundError
 
@@ -80,7 +81,12 @@ class MatchFinder:
             return context
         chat = await self._chats.get_chat(info.chat_id)
         where = ChatRef(chat.platform, chat.platform_chat_id, private=False, locale=chat.locale)
-        return replace(context, request=replace(context.request, chat=where), chat=chat)
+        return replace(
+            context,
+            request=replace(context.request, chat=where),
+            chat=chat,
+            chat_locale=room_locale(chat),
+        )
 
 
 def answer_in_private(

@@ -32,6 +32,9 @@ class MatchPages:
             "also offline."
         )
 
-    def check_locale(self, context: Context) -> str | None:
-        """The language of the check page to attach, or None when it is on the web."""
-        return None if self.links.enabled else context.locale
+    def check_locale(self, context: Context, private: bool = False) -> str | None:
+        """The language of the check page to attach (the chat's, or the asker's own when only
+        they get it), or None when it is on the web."""
+        if self.links.enabled:
+            return None
+        return context.locale if private else context.chat_locale

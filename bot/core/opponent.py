@@ -17,7 +17,7 @@ from functools import partial
 from bot.core.automatic import follow_up
 from bot.core.computer import Computer
 from bot.core.context import Context
-from bot.core.i18n import resolve_locale
+from bot.core.i18n import resolve_locale, room_locale
 from bot.core.locks import MatchLocks
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.people import PlayerNames
@@ -121,5 +121,5 @@ class ComputerOpponent:
             where = ChatRef(chat.platform, chat.platform_chat_id, locale=chat.locale)
             actor = Actor(human.platform, human.platform_user_id, human.display_name)
             locale = resolve_locale(human, chat)
-            context = Context(Request(actor, where), human, chat, locale)
-            return await self.answer(context, loaded)
+            context = Context(Request(actor, where), human, chat, locale, room_locale(chat))
+            return context.outgoing(await self.answer(context, loaded))

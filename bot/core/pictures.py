@@ -33,10 +33,13 @@ class BoardPictures:
         names: list[str],
         last: LastPlay | None,
         perspective: int,
+        private: bool = False,
     ) -> bytes | None:
+        """The board's picture, labelled in the chat's language, or in the asker's own when
+        only they see it (``private``)."""
         if not self.enabled:
             return None
-        _ = context._
+        _ = context._ if private else context.for_chat
         labels = {key: _(text) for key, text in DEFAULT_LABELS.items()}
         theme = context.user.prefs.theme
         draw = partial(

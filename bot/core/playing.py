@@ -194,7 +194,7 @@ class PlayService:
         names = [user.display_name for user in players]
         view = BoardView.from_state(after)
         highlight = last_play(loaded.state, tuple(recorded))
-        image = await self.pictures.draw(context, view, names, highlight, player)
+        image = await self.pictures.draw(context, view, names, highlight, player, private=True)
         buttons = (
             Button(_("Confirm"), format_token(Token(Verb.CONFIRM, "m", info.id, info.version))),
             Button(_("Change"), format_token(Token(Verb.CHANGE, "m", info.id, info.version))),

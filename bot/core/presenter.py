@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from bot.core import texts
 from bot.core.attention import Attention
 from bot.core.context import Context, last_play
+from bot.core.dice_names import roll_text
 from bot.core.i18n import Speech
 from bot.core.match_files import MatchFiles
 from bot.core.match_pages import MatchPages
@@ -76,7 +77,7 @@ class Presenter:
         """What to show after an append: a sentence for each thing that happened that the
         board does not show by itself, then the board for whoever acts next (or the end).
         ``by_player``: the first step is the caller's own action, not an automatic one."""
-        _ = context._
+        _ = context.for_chat  # everyone in the chat reads it
         chat = context.request.chat
         loaded = appended.match
         players = await self._players(loaded, context)
@@ -116,7 +117,7 @@ class Presenter:
 
     def describe(self, context: Context, step: Step, names: list[str]) -> list[Message]:
         """Sentences about what one step did that the next board does not show by itself."""
-        _ = context._
+        _ = context.for_chat  # everyone in the chat reads it
         after = step.after
         chat = context.request.chat
         notes: list[str] = []
@@ -125,7 +126,7 @@ class Presenter:
         for previous, action in zip((None, *step.recorded), step.recorded, strict=False):
             if isinstance(action, CannotMove):
                 dice = previous.dice if isinstance(previous, Roll) else None
-                roll = f"{dice[0]}-{dice[1]}" if dice else ""
+                roll = roll_text(_.locale, dice) if dice else ""
                 notes.append(
                     _("{name} rolled {dice} and cannot move.").format(
                         name=names[action.player], dice=roll
@@ -168,8 +169,8 @@ class Presenter:
     def bot_move_note(_: Speech, step: Step, move: Move, names: list[str]) -> str:
         dice = step.before.dice
         assert dice is not None  # a move is made with the dice rolled
-        return _("{name} rolled {high}-{low} and played {play}.").format(
-            name=names[move.player], high=max(dice), low=min(dice), play=move.play
+        return _("{name} rolled {roll} and played {play}.").format(
+            name=names[move.player], roll=roll_text(_.locale, dice), play=move.play
         )
 
     def opening_notes(
@@ -208,7 +209,7 @@ class Presenter:
     ) -> Message:
         """The board for the player who must act, with their buttons, mentioning them (unless
         they asked for it)."""
-        _ = context._
+        _ = context.for_chat  # everyone in the chat reads it
         state = loaded.state
         info = loaded.info
         names = [player.display_name for player in players]
@@ -225,8 +226,8 @@ class Presenter:
                 button(_("Double"), "double")
         elif state.phase is Phase.MOVING:
             assert state.dice is not None
-            headline = _("{name} to play {high}-{low}: /move …").format(
-                name=names[actor], high=max(state.dice), low=min(state.dice)
+            headline = _("{name} to play {roll}: /move …").format(
+                name=names[actor], roll=roll_text(_.locale, state.dice)
             )
         elif state.phase is Phase.DOUBLED:
             headline = _("{name}, take or drop the double to {value}?").format(
@@ -281,7 +282,7 @@ class Presenter:
     ) -> list[Message]:
         """The end: who won, the revealed seed, the files; the picture is the last game's
         replay when there is one (it ends on the final position), else the final board."""
-        _ = context._
+        _ = context.for_chat  # everyone in the chat reads it
         state = loaded.state
         players = await self._players(loaded)
         names = [player.display_name for player in players]
@@ -306,7 +307,7 @@ class Presenter:
         rated = await self.ratings.rated_match(loaded.info.id)
         if rated is not None:
             by_id = {player.id: player.display_name for player in players}
-            lines.insert(1, rating_line(_, context.locale, rated, by_id))
+            lines.insert(1, rating_line(_, context.chat_locale, rated, by_id))
         view = BoardView.from_state(state)
         animation = replay.animation if replay is not None else None
         image = None if animation else await self._draw(context, view, names, last, winner or 0)

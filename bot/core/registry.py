@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.core import rules_text
-from bot.core.i18n import LOCALES, N_
+from bot.core.i18n import LOCALES, N_, language_name
 
 
 class Kind(enum.Enum):
@@ -111,14 +111,13 @@ class Command:
         return " ".join(word for word in words if word)
 
 
-_LANGUAGE_NAMES: Final = {"en": "English", "de": "Deutsch"}  # each in itself: not translated
 _LANGUAGE: Final = Option(
     "language",
     Kind.CHOICE,
     N_("Your language"),
     LOCALES,
     required=True,
-    labels=tuple(_LANGUAGE_NAMES[locale] for locale in LOCALES),
+    labels=tuple(language_name(locale) for locale in LOCALES),  # each in itself
 )
 
 
@@ -273,7 +272,7 @@ COMMANDS: tuple[Command, ...] = (
                 Kind.CHOICE,
                 N_("What you concede"),
                 ("single", "gammon", "backgammon"),
-                labels=(N_("Single game"), N_("Gammon"), N_("Backgammon")),
+                labels=(N_("a single game"), N_("a gammon"), N_("a backgammon")),
             ),
         ),
     ),
@@ -362,8 +361,8 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "language",
         "settings.language",
-        N_("Your language: en or de"),
-        N_("/language en|de – your language"),
+        N_("Your language"),
+        N_("/language CODE – your language; /language alone lists them"),
         options=(_LANGUAGE,),
     ),
     Command(

@@ -110,8 +110,8 @@ class ReplayService:
         index: int,
         names: Sequence[str],
     ) -> Message:
-        """The board of frame ``index`` with the buttons to step on."""
-        _ = context._
+        """The board of frame ``index`` with the buttons to step on (for the whole chat)."""
+        _ = context.for_chat
         frame = game.frames[index]
         last = len(game.frames) - 1
         targets = {

@@ -18,6 +18,7 @@ from functools import partial
 
 from bot.core.admission import Admission
 from bot.core.context import Context
+from bot.core.dice_names import roll_text
 from bot.core.i18n import Speech
 from bot.core.model import Message
 from bot.core.painter import Painter
@@ -89,7 +90,7 @@ class ReplayPictures:
                 render_replay_animation,
                 game,
                 names=list(names),
-                labels=_labels(context._),
+                labels=_labels(context.for_chat),
                 theme=theme_of(context),
             )
         )
@@ -113,7 +114,7 @@ class ReplayPictures:
                 tuple(actions),
                 number,
                 names=list(names),
-                labels=_labels(context._),
+                labels=_labels(context.for_chat),
                 theme=theme_of(context),
             )
         )
@@ -158,7 +159,7 @@ class GameAnimations:
     ) -> Message | None:
         if animation is None:
             return None
-        text = context._("Game {number} of match {id} ({a} vs {b}), play by play.").format(
+        text = context.for_chat._("Game {number} of match {id} ({a} vs {b}), play by play.").format(
             number=number, id=info.id, a=names[0], b=names[1]
         )
         return Message(context.request.chat, text, animation=animation)
@@ -200,11 +201,11 @@ def frame_caption(_: Speech, frame: ReplayFrame, names: Sequence[str]) -> str:
     elif frame.kind is FrameKind.PLAY:
         assert dice is not None
         assert frame.play is not None
-        text = _("{name} rolled {high}-{low} and played {play}.").format(
-            name=name, high=max(dice), low=min(dice), play=frame.play
+        text = _("{name} rolled {roll} and played {play}.").format(
+            name=name, roll=roll_text(_.locale, dice), play=frame.play
         )
     elif frame.kind is FrameKind.CANNOT_MOVE:
-        roll = f"{dice[0]}-{dice[1]}" if dice else ""
+        roll = roll_text(_.locale, dice) if dice else ""
         text = _("{name} rolled {dice} and cannot move.").format(name=name, dice=roll)
     elif frame.kind is FrameKind.DOUBLE:
         text = _("{name} doubles to {value}.").format(name=name, value=frame.state.cube_value * 2)

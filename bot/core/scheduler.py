@@ -11,7 +11,8 @@ import logging
 from datetime import datetime, timedelta
 
 from bot.core.context import wants_private_notice
-from bot.core.i18n import resolve_locale, speech
+from bot.core.direction import directed
+from bot.core.i18n import resolve_locale, room_locale, speech
 from bot.core.model import Button, ChatRef, Message
 from bot.core.service import Core
 from bot.core.tokens import Token, format_token
@@ -48,7 +49,7 @@ class Clock:
                 continue
             chat = await self._chats.get_chat(offer.chat_id)
             challenger = await self._users.get_user(offer.challenger_id)
-            locale = resolve_locale(chat=chat)
+            locale = room_locale(chat)
             _ = speech(locale)
             messages.append(
                 Message(
@@ -70,7 +71,7 @@ class Clock:
                 messages += await self._remind(info, moment)
             except (ConflictError, NotFoundError):
                 logger.info("match %s changed while reminding", info.id)
-        return messages
+        return [directed(message) for message in messages]
 
     async def _remind(self, info: MatchInfo, now: datetime) -> list[Message]:
         if info.deadline is None or info.move_time_limit is None or info.turn_user_id is None:
@@ -103,7 +104,7 @@ class Clock:
         waiting_id = info.player_ids[1] if info.player_ids[0] == late.id else info.player_ids[0]
         waiting = await self._users.get_user(waiting_id)
         where = ChatRef(chat.platform, chat.platform_chat_id)
-        locale = resolve_locale(late, chat)
+        locale = room_locale(chat)  # the whole chat reads it
         _ = speech(locale)
         if stage == TIME_UP:
             claim = format_token(Token("claim", "m", info.id, info.version))

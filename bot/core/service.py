@@ -26,7 +26,7 @@ from bot.core.computer_matches import ComputerMatches
 from bot.core.context import Context
 from bot.core.delivery import Delivery
 from bot.core.driver import MatchDriver
-from bot.core.i18n import normalize_locale, resolve_locale
+from bot.core.i18n import normalize_locale, resolve_locale, room_locale
 from bot.core.inbox import UpdateInbox
 from bot.core.information import InfoService
 from bot.core.links import ChallengeLinks
@@ -254,10 +254,7 @@ class Core:
     async def _handle(self, request: Request) -> list[Message]:
         request = _storable(request)
         context = await self._context(request)
-        return [
-            message if message.locale else replace(message, locale=context.locale)
-            for message in await self._answer(context, request)
-        ]
+        return context.outgoing(await self._answer(context, request))
 
     async def _answer(self, context: Context, request: Request) -> list[Message]:
         try:
@@ -285,10 +282,17 @@ class Core:
                 clean_name(actor.name, actor.user_id),
                 normalize_locale(actor.locale),
             ),
-            (request.chat.platform, request.chat.chat_id, normalize_locale(request.chat.locale)),
+            (
+                request.chat.platform,
+                request.chat.chat_id,
+                # a private chat speaks its user's language (also to the clock, later)
+                normalize_locale(actor.locale if request.chat.private else request.chat.locale),
+            ),
         )
         locale = resolve_locale(user, chat, actor.locale)
-        return Context(request, user, chat, locale)
+        return Context(
+            request, user, chat, locale, locale if request.chat.private else room_locale(chat)
+        )
 
     async def _command(self, context: Context, name: str, argument: str) -> list[Message]:
         declared = registry.find(name)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.context import Context
-from bot.core.i18n import LOCALES, N_, normalize_locale, speech
+from bot.core.i18n import N_, language_choices, normalize_locale, speech
 from bot.core.model import Button, Message
 from bot.core.time_source import TimeSource
 from bot.core.tokens import Token, Verb, format_token
@@ -69,7 +69,7 @@ class SettingsService:
         return [self._settings_message(context, updated.prefs)]
 
     async def chat_defaults(self, context: Context, argument: str) -> list[Message]:
-        """``/defaults [length N | money] [language en|de]``: a chat admin's defaults."""
+        """``/defaults [length N | money] [language xx]``: a chat admin's defaults."""
         _ = context._
         words = argument.lower().split()
         if not words:
@@ -104,21 +104,24 @@ class SettingsService:
             chosen = normalize_locale(pairs["language"])
             if chosen is None:
                 return context.refuse(
-                    _("Choose one of: {choices}").format(choices=", ".join(LOCALES))
+                    _("Choose one of: {choices}").format(choices=language_choices())
                 )
             settings["language"] = chosen
         if not settings:
             return context.refuse(_("Use /defaults length 5 or /defaults language de."))
         await self.chats.update_chat(context.chat.id, settings=settings)
+        _ = speech(str(settings.get("language") or context.chat_locale))  # in its new language
         return [Message(context.request.chat, _("The chat's defaults are updated."))]
 
     async def language(self, context: Context, argument: str) -> list[Message]:
         chosen = normalize_locale(argument.strip())
         if chosen is None:
             return context.refuse(
-                context._("Choose one of: {choices}").format(choices=", ".join(LOCALES))
+                context._("Choose one of: {choices}").format(choices=language_choices())
             )
         await self.users.set_preferences(context.user.id, {"language": chosen})
+        if context.request.chat.private:  # the chat is theirs alone: it speaks their language
+            await self.chats.update_chat(context.chat.id, settings={"language": chosen})
         _ = speech(chosen)
         return [
             Message(

@@ -79,10 +79,10 @@ class StandingsService:
         here = await self.results.statistics(who.id, question.game, chat_id=context.chat.id)
         standing = await self.ratings.standing(who.id, question.game)
         rank = await self.ratings.rank(who.id, question.game, MINIMUM_EXPERIENCE)
-        text = StatisticsText(context.locale).text(
+        text = StatisticsText(context.chat_locale).text(  # posted for the whole chat
             who, question.game, standing, rank, here, overall
         )
-        return [Message(context.request.chat, text, locale=context.locale)]
+        return [Message(context.request.chat, text, locale=context.chat_locale)]
 
     async def _subject(self, context: Context) -> UserRecord | None:
         mentions = context.request.mentions
@@ -99,7 +99,7 @@ class StandingsService:
             context.user.id, question.game, MINIMUM_EXPERIENCE, TOP, chat_id
         )
         standing = await self.ratings.standing(context.user.id, question.game)
-        board = LeaderboardText(context.locale, question, context.user.id)
+        board = LeaderboardText(context.chat_locale, question, context.user.id)
         lines = [board.line(ranked) for ranked in best]
         own = None
         if rank is not None and rank > TOP:
@@ -119,7 +119,7 @@ class StandingsService:
                 context.request.chat,
                 text,
                 image=await self.painter.paint(picture),
-                locale=context.locale,
+                locale=context.chat_locale,
             )
         ]
 

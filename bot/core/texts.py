@@ -105,11 +105,8 @@ def how_game_ended(_: Speech, result: GameResult, variant: Variant) -> str:
         return _("resignation")
     if variant is Variant.LONG_NARDY:
         return _("mars") if result.kind is WinKind.GAMMON else _("oin")
-    if result.kind is WinKind.BACKGAMMON:
-        return _("backgammon")
-    if result.kind is WinKind.GAMMON:
-        return _("gammon")
-    return _("single game")
+    # the same words as a resignation's: "backgammon" alone is the name of the game
+    return resignation_name(_, result.kind or WinKind.SINGLE)
 
 
 def action_refusal(_: Speech, error: ActionError) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 
 from gammon.fair_dice import verify_transcript
 from tests.bot.scripted import PLATFORM, Room, play_to_the_end
@@ -115,18 +116,21 @@ async def test_unknown_commands_and_options_are_answered(room: Room) -> None:
 
 
 async def test_every_rules_chapter_in_both_languages(room: Room) -> None:
+    """A chapter is posted for the whole chat, so it is in the chat's language."""
     from bot.core.rules_text import CHAPTERS
 
-    for chapter in CHAPTERS:
-        english = await room.command("anna", f"/rules {chapter.topic}")
-        german = await room.command("dora", f"/rules {chapter.topic}", locale="de")
-        assert len(english[0].text) > 150
-        assert english[0].text != german[0].text
-        assert (english[0].board is not None) == (chapter.picture is not None)
+    english = [await room.command("dora", f"/rules {item.topic}", locale="de") for item in CHAPTERS]
+    await room.command("anna", "/defaults language de", admin=True)
+    german = [await room.command("anna", f"/rules {item.topic}") for item in CHAPTERS]
+    for chapter, in_english, in_german in zip(CHAPTERS, english, german, strict=True):
+        assert len(in_english[0].text) > 150
+        assert (in_english[0].locale, in_german[0].locale) == ("en", "de")
+        assert in_english[0].text != in_german[0].text
+        assert (in_english[0].board is not None) == (chapter.picture is not None)
     unknown = await room.command("anna", "/rules chess")
     assert "bearingoff" in unknown[0].text
     overview = await room.command("anna", "/rules")
-    assert overview[0].text.startswith("Overview")
+    assert overview[0].text.startswith("Überblick")
 
 
 async def test_settings_toggle_and_confirm_moves(room: Room) -> None:
@@ -164,17 +168,46 @@ async def test_chat_defaults_are_for_administrators(room: Room) -> None:
     refused = await room.command("anna", "/defaults length 7")
     assert "administrator" in refused[0].text
     changed = await room.command("anna", "/defaults length 7 language de", admin=True)
-    assert changed[0].text == "The chat's defaults are updated."
+    assert changed[0].text == "Die Voreinstellungen des Chats sind geändert."  # its new language
     offer = await room.command("bob", "/challenge @anna")  # now in the chat's language
     assert offer[0].text.startswith("Bob fordert Anna heraus: Match bis 7 Punkte")
     shown = await room.command("bob", "/defaults")
     assert "7" in shown[0].text
 
 
+async def test_what_the_chat_sees_is_in_the_chats_language_what_one_sees_in_theirs(
+    room: Room,
+) -> None:
+    """German-speaking Anna challenges English-speaking Bob in a chat without a language of
+    its own: the challenge, its buttons and the board are in English; her refusals and her
+    /help are in German."""
+    offer = await room.command("anna", "/challenge @bob 3", locale="de")
+    assert offer[0].locale == "en"
+    assert offer[0].text.startswith("Anna challenges Bob to a 3-point match")
+    assert [button.label for button in offer[0].buttons] == ["Accept", "Decline", "Cancel"]
+    refused = await room.command("anna", "/move 13/10", locale="de")
+    assert (refused[0].locale, refused[0].private_to) == ("de", "anna")
+    assert refused[0].text.startswith("Du hast in diesem Chat kein Match")
+    helped = await room.command("anna", "/help", locale="de")
+    assert (helped[0].locale, helped[0].private_to) == ("de", "anna")
+    assert "Backgammon" in helped[0].text
+    started = await room.press("bob", "Accept")
+    assert all(message.locale == "en" for message in started)
+    assert started[-1].board is not None
+    await room.command("anna", "/defaults language ru", admin=True)
+    refused = await room.command("bob", "/seed", locale="en")
+    assert refused[0].locale == "en"  # Bob's own language, not the chat's
+    assert refused[0].text.startswith("Give your seed")
+    board = await room.command("anna", "/board", locale="de")
+    assert board[-1].locale == "ru"
+    assert re.search("[а-яё]", board[-1].text), board[-1].text  # written in Cyrillic
+
+
 async def test_every_answer_says_which_language_it_is_written_in(room: Room) -> None:
     offer = await room.command("anna", "/challenge @bob 3", locale="de")
-    assert offer[0].locale == "de"
-    assert "fordert" in offer[0].text
+    assert offer[0].locale == "en"  # the chat's
+    refusal = await room.command("anna", "/move 13/10", locale="de")
+    assert refusal[0].locale == "de"  # hers
     switched = await room.command("anna", "/language en")
     assert switched[0].locale == "en"
     assert switched[0].text == "I will speak English with you."

@@ -244,5 +244,12 @@ async def test_the_adapters_own_words_follow_the_language_of_the_message(
     await telegram.say(german, GROUP, "/challenge @bob 3")
     offer = [s for s in telegram.api.in_chat(GROUP) if "reply_markup" in s.data][-1]
     labels = [row[0]["text"] for row in offer.data["reply_markup"]["inline_keyboard"]]
+    assert "Accept" in labels  # a group without a language of its own reads English
+    assert labels[-1] == "Accept in a private chat (with notifications)"
+    telegram.api.admins.add((GROUP, 11))
+    await telegram.say(german, GROUP, "/defaults language de")
+    await telegram.say(german, GROUP, "/challenge")
+    offer = [s for s in telegram.api.in_chat(GROUP) if "reply_markup" in s.data][-1]
+    labels = [row[0]["text"] for row in offer.data["reply_markup"]["inline_keyboard"]]
     assert "Annehmen" in labels
     assert labels[-1] == "Im privaten Chat annehmen (mit Benachrichtigungen)"

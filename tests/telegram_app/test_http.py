@@ -15,6 +15,7 @@ from pydantic import SecretStr
 
 from bot.cli import _adapter_factories
 from bot.config import Settings
+from bot.core.i18n import LOCALES
 from bot.core.service import Core
 from bot.hosting import host
 from bot.telegram_app import TelegramAdapter
@@ -46,7 +47,7 @@ async def test_long_polling_over_http_plays_the_first_turn(
             assert api.of("getMe")
             assert [call.params.get("language_code", "") for call in api.of("setMyCommands")] == [
                 "",
-                "de",
+                *LOCALES[1:],
             ]
             api.text(BOB, GROUP, "/help", queue=True)
             await api.until(lambda: any("/challenge" in text for text in _texts(api)))

@@ -175,7 +175,7 @@ async def test_a_finished_game_is_replayed_as_an_animation_and_stepped_in_place(
     assert sent[0].files["animation"].startswith(b"GIF89a")
     # The game's result says it in the animation's caption, not in a message of its own.
     assert sent[0].params["caption"] == (
-        "Game 1: Bob wins 1 (the double was dropped, cube 1).\n"
+        "Game 1: Bob wins 1 point (the double was dropped, cube 1).\n"
         "Game 1 of match 1 (Anna vs Bob), play by play."
     )
 
@@ -198,7 +198,7 @@ async def test_a_finished_game_is_replayed_as_an_animation_and_stepped_in_place(
     await telegram.press_label(ANNA, GROUP, "⏭")
     last = telegram.api.messages[(GROUP, board.data["message_id"])].data["caption"]
     assert last.startswith("Replay of match 1, game 1: 4 of 4\n")
-    assert "Game 1: Bob wins 1 (the double was dropped, cube 1)." in last
+    assert "Game 1: Bob wins 1 point (the double was dropped, cube 1)." in last
     assert telegram.newest(GROUP, "photo").data["message_id"] == board.data["message_id"]
 
 

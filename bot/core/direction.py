@@ -1,0 +1,60 @@
+"""Right-to-left texts (Arabic) mixed with left-to-right pieces: moves like ``13/10* 6/5``,
+commands, names, links.
+
+Chat clients lay out each line by its first strong character, and inside a right-to-left line
+they reverse the order of neutral runs: ``13/10* 6/5`` would read ``6/5 *13/10``. So every line
+of a right-to-left text starts with a right-to-left mark (U+200F) and every left-to-right run
+is isolated (U+2066 … U+2069, Unicode's bidirectional isolates), which keeps it whole and in its
+own order wherever the line puts it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Final
+
+from bot.core.i18n import RIGHT_TO_LEFT
+from bot.core.model import Message
+
+RIGHT_TO_LEFT_MARK: Final = "\u200f"
+LEFT_TO_RIGHT_ISOLATE: Final = "\u2066"
+POP_DIRECTIONAL_ISOLATE: Final = "\u2069"
+
+# A run that starts with a Latin letter, a digit or a notation sign and goes on through
+# notation, single spaces and punctuation that belongs to it (13/10* 6/5, /move, bar/22,
+# https://…, 4HPwATDgc/ABMA, time=24h, 1–0).
+_PIECE = r"[A-Za-z0-9/*#@\[(][A-Za-z0-9/*#@+\-_.,:;=|'’?&%~()\[\]…–·]*"
+_LEFT_TO_RIGHT_RUN: Final = re.compile(rf"{_PIECE}(?: {_PIECE})*")
+
+
+def isolate_left_to_right(line: str) -> str:
+    """``line`` with each left-to-right run isolated and a right-to-left mark in front.
+
+    >>> isolate_left_to_right("لعب 13/10* 6/5.") == "\u200fلعب \u206613/10* 6/5\u2069."
+    True
+    """
+    if not line:
+        return line
+    return RIGHT_TO_LEFT_MARK + _LEFT_TO_RIGHT_RUN.sub(_isolated, line)
+
+
+def _isolated(run: re.Match[str]) -> str:
+    """One run isolated; a sentence's closing punctuation stays outside, with the sentence."""
+    text = run.group(0)
+    kept = text.rstrip(".,;:…")
+    return LEFT_TO_RIGHT_ISOLATE + kept + POP_DIRECTIONAL_ISOLATE + text[len(kept) :]
+
+
+def directed_text(text: str, locale: str | None) -> str:
+    """The text as a chat client should lay it out in ``locale``'s direction (unchanged for
+    left-to-right languages, and when already marked)."""
+    if locale not in RIGHT_TO_LEFT or text.startswith(RIGHT_TO_LEFT_MARK):
+        return text
+    return "\n".join(isolate_left_to_right(line) for line in text.split("\n"))
+
+
+def directed(message: Message) -> Message:
+    """``message`` with its text laid out for its language's direction."""
+    text = directed_text(message.text, message.locale)
+    return message if text == message.text else replace(message, text=text)
