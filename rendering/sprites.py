@@ -6,16 +6,34 @@ caches hold images that are only ever read, so renders in several threads can sh
 
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 from pathlib import Path
 from typing import Final
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, features
 
 from rendering.theme import RGB, Theme
 
 _SUPERSAMPLE: Final = 4
 _FONTS: Final = Path(__file__).parent / "fonts"
+logger = logging.getLogger(__name__)
+
+
+@lru_cache(maxsize=1)
+def layout_engine() -> ImageFont.Layout:
+    """libraqm (bundled with Pillow's wheels) shapes Arabic letters and lays out right-to-left
+    text; without it Pillow's basic layout draws them unjoined, left to right. That fallback
+    is said once in the log, where an operator sees it, not hidden."""
+    if features.check("raqm"):
+        return ImageFont.Layout.RAQM
+    logger.warning(
+        "this Pillow has no libraqm: Arabic names and labels on pictures are drawn unshaped "
+        "and left to right (install Pillow from its wheels, which include libraqm)"
+    )
+    return ImageFont.Layout.BASIC
+
+
 _PIPS: Final = {
     1: [(0.5, 0.5)],
     2: [(0.27, 0.27), (0.73, 0.73)],
@@ -30,7 +48,7 @@ _PIPS: Final = {
 def font(size: int, bold: bool = True) -> ImageFont.FreeTypeFont:
     """The bundled DejaVu Sans, so text looks the same on every machine."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
-    return ImageFont.truetype(str(_FONTS / name), size)
+    return ImageFont.truetype(str(_FONTS / name), size, layout_engine=layout_engine())
 
 
 def _shade(colour: RGB, factor: float) -> RGB:

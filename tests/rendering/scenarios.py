@@ -95,7 +95,50 @@ def long_nardy() -> bytes:
     return render_board(apply(state, Roll(1, (6, 1))), names=NAMES, last_play=last)
 
 
+# The labels of three languages as a player of each would read them, written out here so the
+# pictures test the drawing of each script (shaping, direction), not the wording of a catalog.
+RUSSIAN = {
+    "long_nardy_to": "Длинные нарды · до {length}",
+    "pips": "Пипсы: {pips}",
+    "played": "{name}: {play}",
+}
+GREEK = {"match_to": "Ματς στους {length}", "pips": "Πιπς: {pips}", "crawford": "Κρόφορντ"}
+ARABIC = {
+    "match_to": "مباراة حتى {length}",
+    "pips": "الخطوات: {pips}",
+    "doubles": "{name} يضاعف إلى {value}",
+}
+
+
+def cyrillic_long_nardy() -> bytes:
+    """A Russian long nardy board: Дмитрий against Ольга, the last play marked."""
+    state = apply(new_match(MatchRules(length=5, variant=Variant.LONG_NARDY)), OpeningRoll((6, 3)))
+    before = apply(state, Roll(0, (6, 3))).position
+    state = apply(apply(state, Roll(0, (6, 3))), Move(0, "24/18 18/15"))
+    last = LastPlay.from_play(parse_play("24/18 18/15", before, (6, 3)), 0)
+    return render_board(state, names=("Дмитрий", "Ольга"), last_play=last, labels=RUSSIAN)
+
+
+def greek_crawford() -> bytes:
+    """A Greek board in the Crawford game: Γιώργος against Ελένη."""
+    state = replace(
+        apply(new_match(MatchRules(length=7)), OpeningRoll((5, 2))),
+        score=(6, 4),
+        crawford_game=True,
+    )
+    return render_board(state, names=("Γιώργος", "Ελένη"), labels=GREEK)
+
+
+def arabic_double() -> bytes:
+    """An Arabic board, shaped and right to left: سارة has doubled علي to 2."""
+    state = replace(new_match(MatchRules(length=5)), phase=Phase.DOUBLED, player_on_roll=1)
+    return render_board(state, names=("علي", "سارة"), labels=ARABIC)
+
+
 SCENES: dict[str, Callable[[], bytes]] = {
+    "cyrillic_long_nardy": cyrillic_long_nardy,
+    "greek_crawford": greek_crawford,
+    "arabic_double": arabic_double,
     "opening": opening,
     "bar_and_hit": bar_and_hit,
     "bear_off": bear_off,

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from PIL import ImageFont
 
 from bot.cli import main
 from gammon import Position, Variant
-from rendering import BoardView, LastPlay, encode, render_board, render_image
+from rendering import BoardView, LastPlay, encode, render_board, render_image, sprites
 from rendering.text import clean, fitted
 from tests.oracle import oracle_cases
 from tests.rendering.compare import difference, picture
@@ -152,3 +154,28 @@ def test_a_view_from_ids_reads_the_match() -> None:
     assert (view.length, view.score, view.cube_value, view.cube_owner) == (9, (2, 4), 2, 0)
     assert (view.on_roll, view.dice) == (1, (5, 2))
     assert json.dumps(view.pips()) == "[167, 167]"
+
+
+def test_arabic_is_shaped_and_laid_out_right_to_left() -> None:
+    """With libraqm the letters of سارة take their joined forms and run from the right: the
+    word is drawn differently from Pillow's basic layout (isolated letters, left to right)."""
+    assert sprites.layout_engine() is ImageFont.Layout.RAQM
+    shaped = sprites.font(40)
+    basic = ImageFont.truetype(shaped.path, 40, layout_engine=ImageFont.Layout.BASIC)
+    word = "سارة"
+    assert bytes(shaped.getmask(word)) != bytes(basic.getmask(word))
+    # joined letters sit closer than the same letters standing alone
+    assert shaped.getmask(word).size[0] < basic.getmask(word).size[0]
+
+
+def test_without_libraqm_the_fallback_is_logged(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(sprites.features, "check", lambda name: False)
+    sprites.layout_engine.cache_clear()
+    try:
+        with caplog.at_level(logging.WARNING, logger="rendering.sprites"):
+            assert sprites.layout_engine() is ImageFont.Layout.BASIC
+        assert "libraqm" in caplog.text
+    finally:
+        sprites.layout_engine.cache_clear()
