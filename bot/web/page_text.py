@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.core.i18n import DEFAULT_LOCALE, Speech, first_locale, speech
+from bot.core.i18n import DEFAULT_LOCALE, RIGHT_TO_LEFT, Speech, first_locale, speech
 
 
 class PageText:
@@ -25,6 +25,11 @@ class PageText:
     def ngettext(self, singular: str, plural: str, count: int) -> str:
         """The plural form ``count`` asks for in this page's language."""
         return self.speech.ngettext(singular, plural, count)
+
+    @property
+    def direction(self) -> str:
+        """``rtl`` for a language written right to left (Arabic), else ``ltr``."""
+        return "rtl" if self.lang in RIGHT_TO_LEFT else "ltr"
 
     @property
     def speech(self) -> Speech:

@@ -79,6 +79,7 @@ def _render(
         .get_template(template)
         .render(
             lang=text.lang,
+            direction=text.direction,
             policy=policy,
             title=title,
             icon=ICON,

@@ -126,7 +126,7 @@ def test_the_check_file_is_the_page_in_utf8(match: PlayedMatch) -> None:
 def test_the_pages_speak_german() -> None:
     german = PageText(speech("de"), "de")
     html = check_page(check_data(play_match()), german).html
-    assert '<html lang="de">' in html
+    assert '<html lang="de" dir="ltr">' in html
     assert "Würfelprüfung von Match 12" in html
     assert "So funktioniert die Prüfung" in html
     assert "Match bis 3 Punkte" in html
@@ -139,6 +139,14 @@ def test_the_pages_speak_german() -> None:
     assert "Partie 1" in replay
     assert PageText.for_locale("de-AT").lang == "de"
     assert PageText.for_locale("fr").lang == "en"
+
+
+def test_an_arabic_page_runs_right_to_left_with_its_codes_left_to_right() -> None:
+    arabic = PageText.for_locale("ar")
+    html = check_page(check_data(play_match()), arabic).html
+    assert '<html lang="ar" dir="rtl">' in html
+    assert re.search("[\u0600-\u06ff]", parts(html).title)  # the title is written in Arabic
+    assert "direction: ltr" in html  # seeds, digests and numbers keep their order
 
 
 def test_the_match_page_lists_the_games_and_the_links() -> None:
