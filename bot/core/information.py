@@ -10,6 +10,7 @@ from bot.core.context import Context
 from bot.core.driver import MatchDriver
 from bot.core.match_finder import MatchFinder
 from bot.core.model import Message
+from bot.core.numbers import duration
 from bot.core.people import PlayerNames
 from bot.core.pictures import BoardPictures
 from bot.core.presenter import Presenter
@@ -63,8 +64,8 @@ class InfoService:
                 turn = _("{name}'s turn").format(name=opponent)
             left = ""
             if info.deadline is not None:
-                hours = max(0, (info.deadline - self.time()).total_seconds() / 3600)
-                left = " · " + _("{hours} h left").format(hours=round(hours))
+                seconds = (info.deadline - self.time()).total_seconds()
+                left = " · " + _("{time} left").format(time=duration(_.locale, seconds))
             lines.append(
                 _("Match {id} vs {name}: {mine}–{theirs}, {turn}").format(
                     id=info.id,

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from babel.dates import format_timedelta
 from babel.numbers import format_decimal
 
 
@@ -20,3 +23,10 @@ def decimal(locale: str, value: float, digits: int) -> str:
 def signed(locale: str, value: float, digits: int) -> str:
     """A change with its sign, always shown: +8.2, −3.1 (a true minus sign)."""
     return ("+" if value >= 0 else "−") + decimal(locale, abs(value), digits)
+
+
+def duration(locale: str, seconds: float) -> str:
+    """A time span in its largest whole unit, with the unit's plural as ``locale`` writes it:
+    "23 hours", "23 часа", "40 minutes" (a unit is used from one whole of it on)."""
+    span = timedelta(seconds=max(60.0, seconds))
+    return format_timedelta(span, threshold=1, granularity="minute", locale=locale)

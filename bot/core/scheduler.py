@@ -14,6 +14,7 @@ from bot.core.context import wants_private_notice
 from bot.core.direction import directed
 from bot.core.i18n import resolve_locale, room_locale, speech
 from bot.core.model import Button, ChatRef, Message
+from bot.core.numbers import duration
 from bot.core.service import Core
 from bot.core.tokens import Token, format_token
 from storage import ConflictError, MatchInfo, NotFoundError
@@ -122,10 +123,9 @@ class Clock:
                     locale=locale,
                 )
             ]
-        left = info.deadline - now
-        hours = max(1, round(left.total_seconds() / 3600))
-        text = _("{name}, it is your turn in match {id}: {hours} h left.").format(
-            name=late.display_name, id=info.id, hours=hours
+        left = (info.deadline - now).total_seconds()
+        text = _("{name}, it is your turn in match {id}: {time} left.").format(
+            name=late.display_name, id=info.id, time=duration(locale, left)
         )
         return [
             Message(

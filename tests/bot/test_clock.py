@@ -53,10 +53,12 @@ async def test_reminders_then_a_claim(timed: tuple[Room, Clock, FakeTime]) -> No
     half = await clock.tick()
     assert len(half) == 1
     assert half[0].mention == (late,)
-    assert "h left" in half[0].text
+    assert half[0].text == "Bob, it is your turn in match 1: 2 hours left."  # 1 h 59 min
     assert await clock.tick() == []  # said once
     time.now = deadline - timedelta(minutes=30)
-    assert len(await clock.tick()) == 1
+    last_hour = await clock.tick()
+    assert len(last_hour) == 1
+    assert last_hour[0].text.endswith(": 30 minutes left.")
     refused = await room.send(waiting, token=f"bg1:claim:m{match.info.id}:{match.info.version}")
     assert "has not run out" in refused[0].text
     too_early = await room.command(waiting, "/claim")

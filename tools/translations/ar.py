@@ -388,7 +388,6 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "{challenger} challenges {challenged} to a {summary}.": "{challenger} يتحدى {challenged}: {summary}.",
     "{challenger} offers a {summary}. Anyone here may accept.": "{challenger} يعرض: {summary}. يمكن لأي شخص هنا أن يقبل.",
     "{first} vs {second}": "{first} ضد {second}",
-    "{hours} h left": "بقي {hours} س",
     "{hours} h per move": "{hours} س لكل نقلة",
     "{hours} h {minutes} min per move": "{hours} س {minutes} د لكل نقلة",
     "{late} has run out of time in match {id}. {waiting} may claim the match.": "نفد وقت {late} في المباراة {id}. يمكن لـ{waiting} المطالبة بالمباراة.",
@@ -417,7 +416,6 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "{name}'s only legal play, {play}, was played automatically.": "لُعبت تلقائيًا النقلة الوحيدة المسموحة لـ{name}: {play}.",
     "{name}'s turn": "دور {name}",
     "{name}, I cannot send you private notifications yet. Start a private chat with me to get them.": "{name}، لا أستطيع إرسال إشعارات خاصة إليك بعد. ابدأ دردشة خاصة معي لتصلك.",
-    "{name}, it is your turn in match {id}: {hours} h left.": "{name}، جاء دورك في المباراة {id}: بقي {hours} س.",
     "{name}, take or drop the double to {value}?": "{name}، هل تقبل المضاعفة إلى {value} أم ترفضها؟",
     "{name}: {play}": "{name}: {play}",
     "{summary}, hints allowed": "{summary}، مع السماح بالتلميحات",
@@ -536,5 +534,12 @@ TRANSLATIONS.update(
         "The chat's defaults are updated.": "حُدّثت الإعدادات الافتراضية للدردشة.",
         "{name} declined the challenge.": "رفض {name} التحدي.",
         "{name} did not answer the offer to resign in time, so it counts as accepted.": "لم يردّ {name} على عرض الاستسلام في الوقت المحدد، لذا يُعدّ مقبولًا.",
+    }
+)
+
+TRANSLATIONS.update(
+    {
+        "{time} left": "بقي {time}",
+        "{name}, it is your turn in match {id}: {time} left.": "{name}، جاء دورك في المباراة {id}: بقي {time}.",
     }
 )

@@ -126,7 +126,6 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "your turn": "du bist am Zug",
     "{challenger} challenges {challenged} to a {summary}.": "{challenger} fordert {challenged} heraus: {summary}.",
     "{challenger} offers a {summary}. Anyone here may accept.": "{challenger} bietet an: {summary}. Alle hier dürfen annehmen.",
-    "{hours} h left": "noch {hours} Std.",
     "{hours} h per move": "{hours} Std. pro Zug",
     "{hours} h {minutes} min per move": "{hours} Std. {minutes} Min. pro Zug",
     "{minutes} min per move": "{minutes} Min. pro Zug",
@@ -153,7 +152,6 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "Your opponent's time has not run out.": "Die Zeit deines Gegners ist noch nicht abgelaufen.",
     "{late} has run out of time in match {id}. {waiting} may claim the match.": "{late} hat in Match {id} die Zeit überschritten. {waiting} kann das Match beanspruchen.",
     "{name} wins the match: {other} ran out of time.": "{name} gewinnt das Match: {other} hat die Zeit überschritten.",
-    "{name}, it is your turn in match {id}: {hours} h left.": "{name}, du bist in Match {id} am Zug: noch {hours} Std.",
     "Backgammon is a race for two. Each player has fifteen checkers and moves them, by the numbers of two dice, around the board into their own home board and then off it. Whoever bears off all fifteen first wins. On the way you may hit a lonely opposing checker and send it back, and you may block points so your opponent cannot land there. Chapters: setup, movement, hitting, bearing off, doubling, crawford, scoring, notation, nardy, dice, rating. Example: /rules doubling": "Backgammon ist ein Wettrennen zu zweit. Jeder hat fünfzehn Steine und zieht sie nach den Augen zweier Würfel rund ums Brett in sein eigenes Heimfeld und von dort vom Brett. Wer zuerst alle fünfzehn abgetragen hat, gewinnt. Unterwegs darfst du einen einzeln stehenden gegnerischen Stein schlagen und zurückschicken, und du kannst Punkte besetzen, auf denen dein Gegner dann nicht landen darf. Kapitel: setup, movement, hitting, bearingoff, doubling, crawford, scoring, notation, nardy, dice, rating. Beispiel: /rules doubling",
     "Overview": "Überblick",
     "Each player counts the 24 points from their own side: point 1 is the first point of their home board, point 24 the farthest away. At the start each player has two checkers on their 24 point, five on the 13 point, three on the 8 point and five on the 6 point. You move from 24 towards 1; your opponent moves the other way round. Before the first move each player rolls one die; the higher number moves first, playing both of the numbers just rolled. Equal numbers are rolled again.": "Jeder zählt die 24 Punkte von seiner eigenen Seite aus: Punkt 1 ist der erste Punkt des eigenen Heimfelds, Punkt 24 der entfernteste. Zu Beginn stehen bei jedem zwei Steine auf dem 24er-Punkt, fünf auf dem 13er, drei auf dem 8er und fünf auf dem 6er. Du ziehst von 24 Richtung 1, dein Gegner andersherum. Vor dem ersten Zug würfelt jeder einen Würfel; die höhere Zahl beginnt und spielt beide gerade gefallenen Zahlen. Bei Gleichstand wird neu gewürfelt.",
@@ -516,5 +514,12 @@ TRANSLATIONS.update(
         "{roll} cannot be played.": "{roll} lässt sich nicht ziehen.",
         "Best plays for {roll} (equity after the play):": "Die besten Züge für {roll} (Equity nach dem Zug):",
         "/language CODE – your language; /language alone lists them": "/language CODE – deine Sprache; /language allein listet alle auf",
+    }
+)
+
+TRANSLATIONS.update(
+    {
+        "{time} left": "noch {time}",
+        "{name}, it is your turn in match {id}: {time} left.": "{name}, du bist in Match {id} am Zug: noch {time}.",
     }
 )
