@@ -4,8 +4,8 @@ argument text by :meth:`registry.Command.argument` (``/challenge`` -> ``"5 nardy
 A command with subcommands (``/defaults show`` and ``/defaults set``) becomes a group.
 
 Descriptions and choice labels are ``locale_str``; :mod:`bot.discord_app.translation` gives
-Discord their German from the gettext catalogs. Command names stay the same in every language
-because the bot's own texts (in German too) name them.
+Discord their translations from the gettext catalogs. Command names stay the same in every
+language because the bot's own texts (in every language) name them.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The command menu Telegram shows (``setMyCommands``), in English and German.
+"""The command menu Telegram shows (``setMyCommands``), in each language the bot speaks.
 
 Every command of the command registry is listed except ``/start``, which Telegram offers by
 itself, with the registry's one-line summary (Telegram allows 256 characters, the menu shows
