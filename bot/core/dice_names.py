@@ -12,8 +12,14 @@ from typing import Final
 
 DOUBLE_NAMES: Final[Mapping[str, Mapping[int, str]]] = MappingProxyType(
     {
+        # Only names found in players' own writing; a double without a known name shows its
+        # numbers alone rather than an invented one.
         "tr": {1: "hep yek", 2: "dubara", 3: "dü se", 4: "dört cihar", 5: "dü beş", 6: "düşeş"},
         "ar": {1: "هاب يك", 2: "دوبارة", 3: "دوسة", 4: "دورجي", 5: "دبش", 6: "دوش"},
+        "ru": {3: "ду-се", 4: "ду-чар", 5: "ду-беш", 6: "ду-шеш"},
+        "uk": {3: "ду-се", 4: "ду-чар", 5: "ду-беш", 6: "ду-шеш"},
+        "bg": {2: "дюбара", 3: "дюсе", 5: "дюбеш", 6: "дюшеш"},
+        "el": {1: "άσσοι", 2: "δυάρες", 3: "τριάρες", 4: "τεσσάρες", 5: "πεντάρες", 6: "εξάρες"},
     }
 )
 

@@ -1,7 +1,5 @@
 """Arabic (Modern Standard, understandable in the Levant and Egypt where طاولة is played): every message of the bot (read by tools/update_catalogs.py)."""
 
-NAME = "العربية"
-
 TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "/accept – accept the newest challenge for you": "/accept – اقبل أحدث تحدٍّ موجَّه إليك",
     "/analysis [match] – errors, error rate and luck of a finished match": "/analysis [مباراة] – الأخطاء ومعدلها والحظ في مباراة منتهية",
@@ -506,17 +504,6 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     ),
 }
 
-# (Arabic: no OPTION_NAMES dict; Discord has no Arabic locale.)
-
-# The names Arab players call the doubles at the table (Persian-Turkish in origin).
-DOUBLE_NAMES: dict[int, str] = {
-    1: "هاب يك",
-    2: "دوبارة",
-    3: "دوسة",
-    4: "دورجي",
-    5: "دبش",
-    6: "دوش",
-}
 
 TRANSLATIONS.update(
     {
