@@ -4,8 +4,9 @@ picture explains better. Every chapter is a gettext message, so it exists in eac
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
-from bot.core.i18n import N_, Speech
+from bot.core.i18n import LOCALES, N_, Speech, speech
 from gammon import Position, Variant
 from rendering import BoardView, LastPlay
 
@@ -66,12 +67,27 @@ CHAPTERS: tuple[Chapter, ...] = (
 )
 
 
+def _key(words: str) -> str:
+    return "".join(char for char in words.casefold() if char.isalnum())
+
+
+@lru_cache(maxsize=1)
+def _titles() -> dict[str, Chapter]:
+    """Every chapter by its title in every language the bot speaks, so that a player
+    finds the chapter as its reader sees it named: /rules Удвоение, /rules Puanlama."""
+    return {
+        _key(speech(locale)(chapter.title)): chapter for locale in LOCALES for chapter in CHAPTERS
+    }
+
+
 def find_chapter(topic: str) -> Chapter | None:
-    key = "".join(char for char in topic.lower() if char.isalnum())
+    """The chapter a topic names: its English topic, one of its aliases, or its title in any
+    of the bot's languages."""
+    key = _key(topic)
     for chapter in CHAPTERS:
         if key in chapter.aliases or key == chapter.topic.replace(" ", ""):
             return chapter
-    return None
+    return _titles().get(key) if key else None
 
 
 def chapter_text(_: Speech, chapter: Chapter) -> str:

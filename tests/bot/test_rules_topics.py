@@ -1,0 +1,30 @@
+"""A /rules chapter is found by its English topic, an alias, or its title in the reader's
+language, whatever the letters' case or spaces."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.rules_text import find_chapter
+
+
+@pytest.mark.parametrize(
+    ("typed", "topic"),
+    [
+        ("bearing off", "bearing off"),
+        ("BearOff", "bearing off"),
+        ("Überblick", "overview"),  # German
+        ("удвоение", "doubling"),  # Russian
+        ("Puanlama", "scoring"),  # Turkish
+        ("Длинные нарды", "long nardy"),  # Russian, with a space
+    ],
+)
+def test_a_chapter_is_found_by_its_topic_alias_or_translated_title(typed: str, topic: str) -> None:
+    chapter = find_chapter(typed)
+    assert chapter is not None
+    assert chapter.topic == topic
+
+
+@pytest.mark.parametrize("typed", ["chess", "", "   ", "марс-марс"])
+def test_an_unknown_topic_finds_nothing(typed: str) -> None:
+    assert find_chapter(typed) is None
