@@ -34,7 +34,7 @@ def isolate_left_to_right(line: str) -> str:
     >>> isolate_left_to_right("لعب 13/10* 6/5.") == "\u200fلعب \u206613/10* 6/5\u2069."
     True
     """
-    if not line:
+    if not line or line.startswith(RIGHT_TO_LEFT_MARK):
         return line
     return RIGHT_TO_LEFT_MARK + _LEFT_TO_RIGHT_RUN.sub(_isolated, line)
 
@@ -48,8 +48,8 @@ def _isolated(run: re.Match[str]) -> str:
 
 def directed_text(text: str, locale: str | None) -> str:
     """The text as a chat client should lay it out in ``locale``'s direction (unchanged for
-    left-to-right languages, and when already marked)."""
-    if locale not in RIGHT_TO_LEFT or text.startswith(RIGHT_TO_LEFT_MARK):
+    left-to-right languages; a line already marked stays as it is)."""
+    if locale not in RIGHT_TO_LEFT:
         return text
     return "\n".join(isolate_left_to_right(line) for line in text.split("\n"))
 
