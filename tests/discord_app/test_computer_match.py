@@ -111,7 +111,7 @@ async def test_play_hint_and_analysis_are_slash_commands_with_their_options(bot:
     assert "options" not in commands["hint"] or commands["hint"]["options"] == []
     (match,) = commands["analysis"]["options"]
     assert (match["name"], match["type"], match["min_value"]) == ("match", 4, 1)
-    assert match["name_localizations"]["de"] == "partie"
+    assert match["name_localizations"]["de"] == "match"  # "partie" is the game of /replay
     assert not match.get("required", False)
 
 
