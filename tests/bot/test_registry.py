@@ -13,6 +13,7 @@ from discord import AppCommandOptionType, app_commands
 
 from bot.core import registry
 from bot.core.context import Context
+from bot.core.i18n import LOCALES
 from bot.core.information import InfoService
 from bot.core.model import Message
 from bot.discord_app.commands import build_commands
@@ -40,6 +41,13 @@ def test_telegram_menus_list_the_registry_in_every_language() -> None:
     assert list(german) == listed
     assert german["roll"] == "Würfeln"
     assert {command.name for command in registry.COMMANDS} == TELEGRAM_COMMANDS
+    english = {entry.command: entry.description for entry in command_menu("en")}
+    for locale in LOCALES[1:]:
+        menu = {entry.command: entry.description for entry in command_menu(locale)}
+        assert list(menu) == listed, locale
+        for name, description in menu.items():
+            assert 1 <= len(description) <= 256, (locale, name)  # Telegram's limits
+            assert description != english[name], (locale, name)  # really translated
 
 
 def _slash_commands() -> dict[str, Any]:
