@@ -14,7 +14,8 @@ from bot.core.computer_matches import ComputerMatches
 from bot.core.context import Context, wants_private_notice
 from bot.core.i18n import Speech
 from bot.core.model import Button, Message
-from bot.core.options import OptionError, parse_challenge_options
+from bot.core.notices import private_notices
+from bot.core.options import ChallengeOptions, OptionError, parse_challenge_options
 from bot.core.people import MAX_ACCOUNT_ID, clean_name
 from bot.core.presenter import Presenter
 from bot.core.time_source import TimeSource
@@ -99,24 +100,23 @@ class ChallengeService:
         except ChallengeLimitError as error:
             return context.refuse(self._limit_refusal(_, error))
         _ = context.for_chat  # the challenge is posted for the whole chat
-        summary = texts.rules_summary(_, options.rules, options.move_time_limit)
-        if options.hints:
-            summary = _("{summary}, hints allowed").format(summary=summary)
-        if options.unrated:
-            summary = _("{summary}, unrated").format(summary=summary)
+        mention: tuple[str, ...] = ()
+        notify: tuple[str, ...] = ()
+        notices: tuple[tuple[str, str], ...] = ()
         if challenged:
-            text = _("{challenger} challenges {challenged} to a {summary}.").format(
-                challenger=context.user.display_name,
-                challenged=challenged.display_name,
-                summary=summary,
-            )
-            mention: tuple[str, ...] = (challenged.platform_user_id,)
+            text = _invitation(_, context.user, challenged, options)
+            mention = (challenged.platform_user_id,)
             notify = wants_private_notice(challenged)
+            notices = private_notices(
+                (challenged,),
+                notify,
+                context.chat,
+                lambda said: _invitation(said, context.user, challenged, options),
+            )
         else:
             text = _("{challenger} offers a {summary}. Anyone here may accept.").format(
-                challenger=context.user.display_name, summary=summary
+                challenger=context.user.display_name, summary=_summary(_, options)
             )
-            mention = notify = ()
         buttons = (
             Button(_("Accept"), format_token(Token(Verb.ACCEPT, "c", offer.id, 0))),
             Button(_("Decline"), format_token(Token(Verb.DECLINE, "c", offer.id, 0))),
@@ -135,6 +135,7 @@ class ChallengeService:
                 mention=mention,
                 notify=notify,
                 slot=f"challenge:{offer.id}",
+                notices=notices,
             )
         ]
 
@@ -293,3 +294,23 @@ def _client_seed(user: UserRecord, offer: ChallengeRecord, event: str) -> str:
 
 def _chosen_after(moment: datetime | None, published: datetime | None) -> bool:
     return moment is not None and published is not None and moment >= published
+
+
+def _summary(_: Speech, options: ChallengeOptions) -> str:
+    """The match offered, in a few words: "5-point match of backgammon, hints allowed"."""
+    summary = texts.rules_summary(_, options.rules, options.move_time_limit)
+    if options.hints:
+        summary = _("{summary}, hints allowed").format(summary=summary)
+    if options.unrated:
+        summary = _("{summary}, unrated").format(summary=summary)
+    return summary
+
+
+def _invitation(
+    _: Speech, challenger: UserRecord, challenged: UserRecord, options: ChallengeOptions
+) -> str:
+    return _("{challenger} challenges {challenged} to a {summary}.").format(
+        challenger=challenger.display_name,
+        challenged=challenged.display_name,
+        summary=_summary(_, options),
+    )

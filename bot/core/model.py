@@ -91,3 +91,9 @@ class Message:
     animation: bytes | None = None
     edit_pressed: bool = False
     strip_previous: bool = True  # the message this one replaces in its slot may show buttons
+    # (platform user id, text): what the private notification to that user says, in their
+    # own language; a user of ``notify`` without one gets the message's text
+    notices: tuple[tuple[str, str], ...] = ()
+
+    def notice_for(self, user_id: str) -> str:
+        return dict(self.notices).get(user_id, self.text)

@@ -14,6 +14,7 @@ from bot.core.i18n import Speech
 from bot.core.match_files import MatchFiles
 from bot.core.match_pages import MatchPages
 from bot.core.model import Button, ChatRef, Message
+from bot.core.notices import private_notices
 from bot.core.replays import GameAnimations
 from bot.core.standings import rating_line
 from bot.core.tokens import Token, format_token
@@ -220,36 +221,21 @@ class Presenter:
             buttons.append(Button(label, format_token(Token(verb, "m", info.id, info.version))))
 
         if state.phase is Phase.ROLLING:
-            headline = _("{name} to roll.").format(name=names[actor])
             button(_("Roll"), "roll")
             if state.double_refusal(actor) is None:
                 button(_("Double"), "double")
-        elif state.phase is Phase.MOVING:
-            assert state.dice is not None
-            headline = _("{name} to play {roll}: /move …").format(
-                name=names[actor], roll=roll_text(_.locale, state.dice)
-            )
         elif state.phase is Phase.DOUBLED:
-            headline = _("{name}, take or drop the double to {value}?").format(
-                name=names[actor], value=state.cube_value * 2
-            )
             button(_("Take"), "take")
             button(_("Drop"), "drop")
             if state.rules.is_money and state.rules.beavers:
                 button(_("Beaver"), "beaver")
-        else:
-            offer = state.resignation
-            assert offer is not None
-            headline = _("{name} offers to resign {level}. {other}, accept?").format(
-                name=names[offer.player],
-                level=texts.resignation_name(_, offer.level),
-                other=names[actor],
-            )
+        elif state.phase is Phase.RESIGNING:
             button(_("Accept"), "raccept")
             button(_("Reject"), "rreject")
-        if players[actor].is_bot:  # it answers at once: nothing to press, nobody to ping
-            headline = _("{name} is thinking…").format(name=names[actor])
+        bot_to_act = players[actor].is_bot
+        if bot_to_act:  # it answers at once: nothing to press, nobody to ping
             buttons.clear()
+        headline = texts.turn_headline(_, state, names, bot_to_act)
         pips = state.board_for(0).pip_counts()
         lines = [
             headline,
@@ -260,6 +246,12 @@ class Presenter:
         view = BoardView.from_state(state)
         image = await self._draw(context, view, names, last, actor)
         mention, notify = await self.attention.call(context, info, players[actor])
+        notices = private_notices(
+            players,
+            notify,
+            context.chat,
+            lambda said: texts.turn_headline(said, state, names, bot_to_act),
+        )
         return Message(
             context.request.chat,
             "\n".join(lines),
@@ -270,6 +262,7 @@ class Presenter:
             notify=notify,
             slot=f"board:{info.id}",
             strip_previous=strip_previous,
+            notices=notices,
         )
 
     async def match_end(
@@ -287,13 +280,7 @@ class Presenter:
         players = await self._players(loaded)
         names = [player.display_name for player in players]
         winner = state.winner
-        headline = (
-            _("Match over: {name} wins {a}–{b}.").format(
-                name=names[winner], a=state.score[winner], b=state.score[1 - winner]
-            )
-            if winner is not None
-            else _("The match has ended.")
-        )
+        headline = texts.match_over(_, state, names)
         seed = await self.dice.reveal_seed(loaded.info.id)
         lines = [
             headline,
@@ -313,6 +300,9 @@ class Presenter:
         image = None if animation else await self._draw(context, view, names, last, winner or 0)
         check_locale = self.pages.check_locale(context)
         mention, notify = await self.attention.call(context, loaded.info, *players)
+        notices = private_notices(
+            players, notify, context.chat, lambda said: texts.match_over(said, state, names)
+        )
         return [
             Message(
                 context.request.chat,
@@ -325,6 +315,7 @@ class Presenter:
                 notify=notify,
                 slot=f"board:{loaded.info.id}",
                 strip_previous=strip_previous,
+                notices=notices,
             )
         ]
 

@@ -12,8 +12,9 @@ from datetime import datetime, timedelta
 
 from bot.core.context import wants_private_notice
 from bot.core.direction import directed
-from bot.core.i18n import resolve_locale, room_locale, speech
+from bot.core.i18n import Speech, resolve_locale, room_locale, speech
 from bot.core.model import Button, ChatRef, Message
+from bot.core.notices import private_notices
 from bot.core.numbers import duration
 from bot.core.service import Core
 from bot.core.tokens import Token, format_token
@@ -109,30 +110,40 @@ class Clock:
         _ = speech(locale)
         if stage == TIME_UP:
             claim = format_token(Token("claim", "m", info.id, info.version))
-            text = _(
-                "{late} has run out of time in match {id}. {waiting} may claim the match."
-            ).format(late=late.display_name, id=info.id, waiting=waiting.display_name)
+
+            def time_up(_: Speech) -> str:
+                return _(
+                    "{late} has run out of time in match {id}. {waiting} may claim the match."
+                ).format(late=late.display_name, id=info.id, waiting=waiting.display_name)
+
+            notify = wants_private_notice(waiting, late)
             return [
                 Message(
                     where,
-                    text,
+                    time_up(_),
                     (Button(_("Claim win"), claim),),
                     mention=(waiting.platform_user_id, late.platform_user_id),
-                    notify=wants_private_notice(waiting, late),
+                    notify=notify,
                     slot=f"claim:{info.id}",
                     locale=locale,
+                    notices=private_notices((waiting, late), notify, chat, time_up),
                 )
             ]
         left = (info.deadline - now).total_seconds()
-        text = _("{name}, it is your turn in match {id}: {time} left.").format(
-            name=late.display_name, id=info.id, time=duration(locale, left)
-        )
+
+        def reminder(_: Speech) -> str:
+            return _("{name}, it is your turn in match {id}: {time} left.").format(
+                name=late.display_name, id=info.id, time=duration(_.locale, left)
+            )
+
+        notify = wants_private_notice(late)
         return [
             Message(
                 where,
-                text,
+                reminder(_),
                 mention=(late.platform_user_id,),
-                notify=wants_private_notice(late),
+                notify=notify,
                 locale=locale,
+                notices=private_notices((late,), notify, chat, reminder),
             )
         ]

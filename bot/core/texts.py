@@ -7,11 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.dice_names import roll_text
 from bot.core.i18n import Speech
 from gammon import Variant
 from gammon.actions import WinKind
 from gammon.errors import PlayError
-from gammon.flow import ActionError, GameResult, MatchState
+from gammon.flow import ActionError, GameResult, MatchState, Phase
 from gammon.match_rules import MatchRules
 
 
@@ -189,3 +190,35 @@ def level_name(_: Speech, level: str) -> str:
         "expert": _("expert"),
         "world_class": _("world class"),
     }.get(level, level)
+
+
+def turn_headline(_: Speech, state: MatchState, names: Sequence[str], bot_to_act: bool) -> str:
+    """The first line of a board: who must do what now."""
+    actor = state.turn if state.turn is not None else state.player_on_roll
+    if bot_to_act:
+        return _("{name} is thinking…").format(name=names[actor])
+    if state.phase is Phase.ROLLING:
+        return _("{name} to roll.").format(name=names[actor])
+    if state.phase is Phase.MOVING:
+        assert state.dice is not None
+        return _("{name} to play {roll}: /move …").format(
+            name=names[actor], roll=roll_text(_.locale, state.dice)
+        )
+    if state.phase is Phase.DOUBLED:
+        return _("{name}, take or drop the double to {value}?").format(
+            name=names[actor], value=state.cube_value * 2
+        )
+    offer = state.resignation
+    assert offer is not None
+    return _("{name} offers to resign {level}. {other}, accept?").format(
+        name=names[offer.player], level=resignation_name(_, offer.level), other=names[actor]
+    )
+
+
+def match_over(_: Speech, state: MatchState, names: Sequence[str]) -> str:
+    winner = state.winner
+    if winner is None:
+        return _("The match has ended.")
+    return _("Match over: {name} wins {a}–{b}.").format(
+        name=names[winner], a=state.score[winner], b=state.score[1 - winner]
+    )

@@ -229,7 +229,8 @@ class Poster:
         try:
             dm = await self.client.create_dm(discord.Object(int(user_id)))
             await dm.send(
-                f"{message.text}\n{sent.jump_url}"[:MAX_CONTENT], allowed_mentions=NO_MENTIONS
+                f"{message.notice_for(user_id)}\n{sent.jump_url}"[:MAX_CONTENT],
+                allowed_mentions=NO_MENTIONS,
             )
         except discord.Forbidden:
             logger.info("DMs to user %s are closed; falling back to the channel mention", user_id)

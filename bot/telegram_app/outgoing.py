@@ -166,8 +166,8 @@ class Poster:
         await self._fill_slot(chat_id, slot, sent.message_id, message, origin)
         await self._attachments(chat_id, message, reply_to)
         if group:
-            body = html.escape(_clip(message.text, _MAX_BODY), quote=False)
             for user_id in message.notify:
+                body = html.escape(_clip(message.notice_for(user_id), _MAX_BODY), quote=False)
                 await self._notify(message, user_id, body)
 
     async def _fill_slot(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+from datetime import timedelta
 
 from gammon.fair_dice import verify_transcript
 from tests.bot.scripted import PLATFORM, Room, play_to_the_end
@@ -212,3 +213,33 @@ async def test_every_answer_says_which_language_it_is_written_in(room: Room) -> 
     assert switched[0].locale == "en"
     assert switched[0].text == "I will speak English with you."
     assert (await room.command("anna", "/help"))[0].locale == "en"
+
+
+async def test_a_private_notice_is_in_its_readers_language_the_post_in_the_chats(
+    room: Room,
+) -> None:
+    """Bob reads German; the chat has no language of its own. The challenge in the chat is
+    English, the private notification Bob gets about it German, and so is the one about the
+    first board that waits for him."""
+    await room.command("bob", "/help", locale="de")  # the platform tells us Bob's language
+    offer = await room.command("anna", "/challenge @bob 3", locale="en")
+    assert offer[0].text.startswith("Anna challenges Bob to a 3-point match")
+    assert offer[0].notify == ("bob",)
+    assert offer[0].notice_for("bob").startswith("Anna fordert Bob heraus")
+    assert offer[0].notice_for("carl") == offer[0].text  # nobody else gets a notice
+    await room.press("bob", "Accept")  # with the fixed seeds Bob opens, at the table
+    opening = await room.match_of("bob")
+    assert opening is not None
+    await room.command("bob", f"/move {opening.state.legal_plays()[0]}")
+    later = room.core.clock() + timedelta(minutes=30)
+    room.core.clock = lambda: later  # Bob has been away for a while when his turn comes
+    answer = await room.command("anna", "/roll")
+    rolled = await room.match_of("anna")
+    assert rolled is not None
+    if rolled.state.legal_plays():
+        answer = await room.command("anna", f"/move {rolled.state.legal_plays()[0]}")
+    board = answer[-1]
+    assert board.text.startswith("Bob to ")  # the chat reads English
+    assert board.notify == ("bob",)
+    assert board.notice_for("bob").startswith("Bob ")
+    assert board.notice_for("bob") != board.text.split("\n")[0]  # Bob reads German
