@@ -15,8 +15,9 @@ from typing import Any, Final
 
 import discord
 
+from bot.core.direction import RIGHT_TO_LEFT_MARK
 from bot.core.folding import fold_notes
-from bot.core.i18n import first_locale, speech
+from bot.core.i18n import RIGHT_TO_LEFT, first_locale, speech
 from bot.core.model import Actor, Message
 from bot.core.service import Core
 from bot.discord_app.buttons import make_view
@@ -37,6 +38,8 @@ def _is_snowflake(text: str) -> bool:
 def format_content(message: Message) -> str:
     """The text with the users to ping in front, cut to Discord's 2000 characters."""
     mentions = " ".join(f"<@{user_id}>" for user_id in message.mention if _is_snowflake(user_id))
+    if mentions and message.locale in RIGHT_TO_LEFT:  # the line still starts right to left
+        mentions = RIGHT_TO_LEFT_MARK + mentions
     text = f"{mentions} {message.text}" if mentions else message.text
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 

@@ -80,3 +80,15 @@ async def test_a_russian_client_reads_russian_descriptions() -> None:
     }
     assert re.search("[а-яё]", russian["roll"])
     assert russian["roll"] != russian["resign"]
+
+
+def test_an_arabic_post_with_pings_still_starts_right_to_left() -> None:
+    from bot.core.direction import directed_text
+    from bot.core.model import ChatRef, Message
+    from bot.discord_app.posting import format_content
+
+    text = directed_text("سارة تضاعف إلى 2.", "ar")
+    arabic = Message(ChatRef("discord", "1"), text, mention=("42",), locale="ar")
+    english = Message(ChatRef("discord", "1"), "Sara doubles to 2.", mention=("42",), locale="en")
+    assert format_content(arabic).startswith("\u200f<@42> ")
+    assert format_content(english) == "<@42> Sara doubles to 2."
