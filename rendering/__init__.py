@@ -1,8 +1,10 @@
 """Board pictures: engine state in, PNG bytes out (Pillow only; never imports bot or storage).
-Also the chart of a match analysis (plain values in, PNG bytes out)."""
+Also the chart of a match analysis (plain values in, PNG bytes out), and a chouette's board with
+every member's cube."""
 
 from rendering.analysis_chart import ChartError, ChartLabels, draw_analysis_chart
 from rendering.board import DEFAULT_WIDTH, encode, render_board, render_image
+from rendering.chouette import MemberCubeView, chouette_members, render_chouette
 from rendering.labels import DEFAULT_LABELS
 from rendering.leaderboard import LeaderboardLabels, LeaderboardLine, draw_leaderboard
 from rendering.theme import DEFAULT_THEME, THEMES, Theme
@@ -19,10 +21,13 @@ __all__ = [
     "LastPlay",
     "LeaderboardLabels",
     "LeaderboardLine",
+    "MemberCubeView",
     "Theme",
+    "chouette_members",
     "draw_analysis_chart",
     "draw_leaderboard",
     "encode",
     "render_board",
+    "render_chouette",
     "render_image",
 ]

@@ -36,6 +36,11 @@ DEFAULT_LABELS: Final[Mapping[str, str]] = MappingProxyType(
         "resigns": N_("{name} resigns"),
         "out_of_time": N_("{name} ran out of time"),
         "draw": N_("Draw"),
+        # Chouette boards (rendering/chouette.py): the box and the team members' cubes.
+        "chouette_box": N_("Box"),
+        "chouette_captain": N_("Captain"),
+        "chouette_acting": N_("Acting captain"),
+        "chouette_out": N_("out"),
     }
 )
 

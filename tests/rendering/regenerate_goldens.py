@@ -11,6 +11,7 @@ from pathlib import Path
 
 from tests.rendering.scenarios import SCENES
 from tests.rendering.test_analysis_chart import SCENES as CHART_SCENES
+from tests.rendering.test_chouette_picture import SCENES as CHOUETTE_SCENES
 from tests.rendering.test_leaderboard import SCENES as LEADERBOARD_SCENES
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -18,7 +19,8 @@ GOLDEN = Path(__file__).parent / "golden"
 
 def main() -> None:
     GOLDEN.mkdir(exist_ok=True)
-    for name, scene in {**SCENES, **CHART_SCENES, **LEADERBOARD_SCENES}.items():
+    scenes = {**SCENES, **CHART_SCENES, **LEADERBOARD_SCENES, **CHOUETTE_SCENES}
+    for name, scene in scenes.items():
         path = GOLDEN / f"{name}.png"
         path.write_bytes(scene())
         print(f"wrote {path}")

@@ -530,3 +530,14 @@ TRANSLATIONS.update(
         "{name}, it is your turn in match {id}: {time} left.": "{name}، جاء دورك في المباراة {id}: بقي {time}.",
     }
 )
+
+# The chouette picture (rendering/chouette.py): the box, the team's captain, the member moving
+# the team's checkers once the captain is out, and a member out of the game.
+TRANSLATIONS.update(
+    {
+        "Box": "الصندوق",
+        "Captain": "القائد",
+        "Acting captain": "القائد بالنيابة",
+        "out": "خارج اللعب",
+    }
+)

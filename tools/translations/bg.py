@@ -484,3 +484,14 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "{summary}, unrated": "{summary}, без рейтинг",
     "{where}: {played} played, {won} won, {lost} lost": "{where}: изиграни {played}, спечелени {won}, загубени {lost}",
 }
+
+# The chouette picture (rendering/chouette.py): the box, the team's captain, the member moving
+# the team's checkers once the captain is out, and a member out of the game.
+TRANSLATIONS.update(
+    {
+        "Box": "Бокс",
+        "Captain": "Капитан",
+        "Acting captain": "И. д. капитан",
+        "out": "извън играта",
+    }
+)

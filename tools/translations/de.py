@@ -523,3 +523,14 @@ TRANSLATIONS.update(
         "{name}, it is your turn in match {id}: {time} left.": "{name}, du bist in Match {id} am Zug: noch {time}.",
     }
 )
+
+# The chouette picture (rendering/chouette.py): the box, the team's captain, the member moving
+# the team's checkers once the captain is out, and a member out of the game.
+TRANSLATIONS.update(
+    {
+        "Box": "Box",
+        "Captain": "Kapitän",
+        "Acting captain": "Ersatzkapitän",
+        "out": "aus",
+    }
+)

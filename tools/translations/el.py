@@ -484,3 +484,14 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "{summary}, unrated": "{summary}, εκτός βαθμολογίας",
     "{where}: {played} played, {won} won, {lost} lost": "{where}: ματς {played}, νίκες {won}, ήττες {lost}",
 }
+
+# The chouette picture (rendering/chouette.py): the box, the team's captain, the member moving
+# the team's checkers once the captain is out, and a member out of the game.
+TRANSLATIONS.update(
+    {
+        "Box": "Κουτί",
+        "Captain": "Αρχηγός",
+        "Acting captain": "Υπαρχηγός",
+        "out": "εκτός",
+    }
+)

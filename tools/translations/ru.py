@@ -491,3 +491,14 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "{time} left": "осталось {time}",
     "{where}: {played} played, {won} won, {lost} lost": "{where}: сыграно {played}, выиграно {won}, проиграно {lost}",
 }
+
+# The chouette picture (rendering/chouette.py): the box, the team's captain, the member moving
+# the team's checkers once the captain is out, and a member out of the game.
+TRANSLATIONS.update(
+    {
+        "Box": "Бокс",
+        "Captain": "Капитан",
+        "Acting captain": "И. о. капитана",
+        "out": "вне игры",
+    }
+)

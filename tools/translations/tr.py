@@ -484,3 +484,14 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "{summary}, unrated": "{summary}, reytingsiz",
     "{where}: {played} played, {won} won, {lost} lost": "{where}: {played} maç, {won} galibiyet, {lost} mağlubiyet",
 }
+
+# The chouette picture (rendering/chouette.py): the box, the team's captain, the member moving
+# the team's checkers once the captain is out, and a member out of the game.
+TRANSLATIONS.update(
+    {
+        "Box": "Kutu",
+        "Captain": "Kaptan",
+        "Acting captain": "Vekil kaptan",
+        "out": "oyun dışı",
+    }
+)

@@ -491,3 +491,14 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "{time} left": "лишилося {time}",
     "{where}: {played} played, {won} won, {lost} lost": "{where}: зіграно {played}, виграно {won}, програно {lost}",
 }
+
+# The chouette picture (rendering/chouette.py): the box, the team's captain, the member moving
+# the team's checkers once the captain is out, and a member out of the game.
+TRANSLATIONS.update(
+    {
+        "Box": "Бокс",
+        "Captain": "Капітан",
+        "Acting captain": "В. о. капітана",
+        "out": "поза грою",
+    }
+)
