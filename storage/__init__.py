@@ -3,6 +3,13 @@
 from gammon.flow import Step
 from storage.analyses import AnalysisRecord, AnalysisRepository, AnalysisStatus
 from storage.challenges import ChallengeLimits, ChallengeRepository
+from storage.chouette_records import (
+    ChouetteGameRecord,
+    ChouetteInfo,
+    ChouetteStatus,
+    LoadedChouette,
+)
+from storage.chouettes import ChouetteExistsError, ChouetteRepository
 from storage.database import DEFAULT_URL, Database
 from storage.dice import DiceRepository, SecretSeed
 from storage.errors import (
@@ -47,11 +54,17 @@ __all__ = [
     "ChallengeState",
     "ChatRecord",
     "ChatRepository",
+    "ChouetteExistsError",
+    "ChouetteGameRecord",
+    "ChouetteInfo",
+    "ChouetteRepository",
+    "ChouetteStatus",
     "ConflictError",
     "Database",
     "DiceRepository",
     "InboxRepository",
     "InboxUpdate",
+    "LoadedChouette",
     "LoadedMatch",
     "MatchInfo",
     "MatchRepository",

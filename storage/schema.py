@@ -304,3 +304,80 @@ player_results = sa.Table(
     sa.Index("ix_player_results_user", "user_id", "game", "finished_at"),
     sa.Index("ix_player_results_chat_user", "chat_id", "user_id", "game"),
 )
+
+# Chouette sessions (gammon/chouette): one row per session, from the /chouette that opened it
+# (``event_id``, once per chat) to its end. ``status`` is ``open`` while no game runs (players
+# join and leave), ``playing`` during a game, ``ended`` at the end. ``seats`` is the rotation
+# order as a list of user ids (box first once seated by dice). ``version`` counts every
+# change, checked and bumped by each write as for matches. One server seed for the whole
+# session, committed to when it opens and secret until it has ended; ``dice_nonce`` is the
+# next unused dice event of the session, across its games (``game_nonce``: the first of the
+# game being played), so that one commitment covers every roll.
+chouettes = sa.Table(
+    "chouettes",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("chat_id", sa.ForeignKey("chats.id"), nullable=False),
+    sa.Column("host_id", sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),  # open | playing | ended
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("seats", sa.JSON, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("game_number", sa.Integer, nullable=False),  # being played, or the next one
+    sa.Column("dice_nonce", sa.Integer, nullable=False),
+    sa.Column("game_nonce", sa.Integer, nullable=False),
+    sa.Column("dice_commitment", sa.String(64), nullable=False),
+    sa.Column("server_seed", sa.String(64), nullable=False),  # secret until the session ends
+    sa.Column("client_seed", sa.String(256)),  # fixed once, before the first roll
+    sa.Column("move_time_limit", sa.Integer),  # seconds; NULL: no limit
+    sa.Column("deadline", UtcDateTime),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("updated_at", UtcDateTime, nullable=False),
+    sa.Column("ended_at", UtcDateTime),
+    sa.Column("event_id", sa.String(128)),  # the platform's id of the /chouette that opened it
+    sa.Index("ux_chouettes_event", "chat_id", "event_id", unique=True),
+    sa.Index("ix_chouettes_status_deadline", "status", "deadline"),
+)
+
+# The chouette of a chat that has not ended: one row per chat, written in the transaction that
+# opens the session and deleted in the one that ends it. The primary key makes a second
+# chouette in the same chat impossible, whatever races (as ``match_seats`` does for matches).
+open_chouettes = sa.Table(
+    "open_chouettes",
+    metadata,
+    sa.Column("chat_id", sa.ForeignKey("chats.id"), primary_key=True),
+    sa.Column("chouette_id", sa.ForeignKey("chouettes.id"), nullable=False),
+    sa.Index("ux_open_chouettes_chouette", "chouette_id", unique=True),
+)
+
+# A chouette's event log: the actions of every game (``gammon.chouette.codec``), the truth the
+# current game is replayed from. ``seq`` is the session's version the action was written at.
+# ``player_id`` is the user whose command it was, and ``event_id`` the platform's id of it
+# (the first event of an append only), unique per session: an update handled twice cannot
+# apply its action twice.
+chouette_events = sa.Table(
+    "chouette_events",
+    metadata,
+    sa.Column("chouette_id", sa.ForeignKey("chouettes.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("game_number", sa.Integer, nullable=False),
+    sa.Column("player_id", sa.ForeignKey("users.id")),  # NULL: recorded by itself
+    sa.Column("action", sa.JSON, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("event_id", sa.String(128)),
+    sa.Index("ux_chouette_events_event", "chouette_id", "event_id", unique=True),
+    sa.Index("ix_chouette_events_game", "chouette_id", "game_number", "seq"),
+)
+
+# Each finished game of a chouette, written in the transaction that finished it: the points
+# each player won or lost (``{"<user id>": points}``, summing to zero) for the scoreboard, and
+# the game's first dice event, for anyone checking the rolls once the seed is revealed.
+chouette_games = sa.Table(
+    "chouette_games",
+    metadata,
+    sa.Column("chouette_id", sa.ForeignKey("chouettes.id"), primary_key=True),
+    sa.Column("game_number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("points", sa.JSON, nullable=False),
+    sa.Column("first_nonce", sa.Integer, nullable=False),
+    sa.Column("ended_at", UtcDateTime, nullable=False),
+)

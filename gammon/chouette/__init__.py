@@ -66,6 +66,12 @@ from gammon.chouette.actions import (
     MemberAnswers,
     MemberDoubles,
 )
+from gammon.chouette.codec import (
+    chouette_action_from_dict,
+    chouette_action_to_dict,
+    table_from_dict,
+    table_to_dict,
+)
 from gammon.chouette.errors import ChouetteError, ChouetteRefusal
 from gammon.chouette.flow import advance, apply, refusal, replay
 from gammon.chouette.scoring import Scoreboard, next_table, settle
@@ -117,6 +123,8 @@ __all__ = [
     "advance",
     "advisers",
     "apply",
+    "chouette_action_from_dict",
+    "chouette_action_to_dict",
     "join",
     "leave",
     "new_game",
@@ -127,4 +135,6 @@ __all__ = [
     "rotate",
     "seat_order",
     "settle",
+    "table_from_dict",
+    "table_to_dict",
 ]

@@ -1,0 +1,722 @@
+"""Chouette sessions in a group chat: seats, the event log of their games, the scoreboard and
+the session's fair dice, with the guarantees matches have.
+
+As for matches, storage only persists: the command layer applies the rules
+(:mod:`gammon.chouette`) to the game it loaded and hands over the actions they recorded.
+Every write is one short transaction whose first statement is the conditional update
+``UPDATE chouettes ... WHERE id = ? AND version = ? AND status IN (...)``: it checks and bumps
+the version and takes the row's lock (PostgreSQL) or the write lock (SQLite) before anything
+else is read, so a stale writer gets :class:`ConflictError` and writes nothing, on either
+database and from any number of processes. An append carries the platform's event id; the
+same update handled twice gets :class:`AlreadyAppliedError`.
+
+Everything lives in the database: after a restart :meth:`ChouetteRepository.load` replays the
+current game from its events and sums the scoreboard from the finished games.
+
+**Dice.** One server seed for the whole session, drawn by the caller, its SHA-256 published
+when the session opens and the seed itself secret until it has ended. The client seed is
+fixed once, after the commitment was published and before the first roll
+(:meth:`ChouetteRepository.set_client_seed`). Every dice event of the session, the seating
+rolls and every game's rolls, takes the next nonce of one counter (``dice_nonce``), so the
+one commitment covers every roll: ``dice_for(id, info.dice_nonce)`` is always the next roll.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, Final, NoReturn, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, RowMapping
+
+from gammon.actions import OpeningRoll, Roll
+from gammon.chouette import (
+    BoardAction,
+    ChouetteAction,
+    ChouetteError,
+    ChouetteGame,
+    ChouetteRules,
+    Scoreboard,
+    apply,
+    chouette_action_from_dict,
+    chouette_action_to_dict,
+    join,
+    new_game,
+    new_table,
+)
+from gammon.fair_dice import FairDice
+from gammon.flow import Roller
+from storage.chouette_records import (
+    ChouetteGameRecord,
+    ChouetteInfo,
+    ChouetteStatus,
+    LoadedChouette,
+    player_key,
+)
+from storage.database import Database
+from storage.dice import SecretSeed
+from storage.errors import AlreadyAppliedError, ConflictError, NotFoundError, SeedStillSecretError
+from storage.schema import chouette_events, chouette_games, chouettes, open_chouettes
+
+T = TypeVar("T")
+
+OPEN, PLAYING, ENDED = ChouetteStatus.OPEN, ChouetteStatus.PLAYING, ChouetteStatus.ENDED
+_NOT_ENDED: Final = (OPEN, PLAYING)
+_CACHE_SIZE: Final = 512
+
+# Every column but the secret seed: what the records are made of.
+_INFO_COLUMNS: Final = [column for column in chouettes.c if column.name != "server_seed"]
+
+
+class ChouetteExistsError(ConflictError):
+    """The chat has a chouette that has not ended (``chouette_id``, when known): a chat has
+    one at a time, which the database enforces whatever races."""
+
+    def __init__(self, message: str, chouette_id: int | None = None) -> None:
+        super().__init__(message)
+        self.chouette_id = chouette_id
+
+
+@dataclass(frozen=True)
+class _Cached:
+    """A game in memory: the game ``game_number`` with every event before ``version``."""
+
+    version: int
+    game_number: int
+    game: ChouetteGame
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _info(data: RowMapping) -> ChouetteInfo:
+    return ChouetteInfo(
+        id=data["id"],
+        chat_id=data["chat_id"],
+        host_id=data["host_id"],
+        status=ChouetteStatus(data["status"]),
+        rules=ChouetteRules.from_dict(data["rules"]),
+        seats=tuple(int(user) for user in data["seats"]),
+        version=data["version"],
+        game_number=data["game_number"],
+        dice_nonce=data["dice_nonce"],
+        game_nonce=data["game_nonce"],
+        dice_commitment=data["dice_commitment"],
+        client_seed=data["client_seed"],
+        move_time_limit=data["move_time_limit"],
+        deadline=data["deadline"],
+        created_at=data["created_at"],
+        updated_at=data["updated_at"],
+        ended_at=data["ended_at"],
+        event_id=data["event_id"],
+    )
+
+
+def _game_record(chouette_id: int, data: RowMapping) -> ChouetteGameRecord:
+    return ChouetteGameRecord(
+        chouette_id=chouette_id,
+        game_number=data["game_number"],
+        points={int(user): int(points) for user, points in data["points"].items()},
+        first_nonce=data["first_nonce"],
+        ended_at=data["ended_at"],
+    )
+
+
+def dice_events(actions: Iterable[ChouetteAction]) -> int:
+    """How many dice events (nonces) ``actions`` used: each opening roll (re-rolls after a
+    tie included) and each roll on the board."""
+    return sum(
+        isinstance(action, BoardAction) and isinstance(action.action, OpeningRoll | Roll)
+        for action in actions
+    )
+
+
+# --- the conditional update every write begins with ------------------------------------------
+
+
+def _claim(
+    connection: Connection,
+    chouette_id: int,
+    version: int,
+    statuses: Sequence[ChouetteStatus],
+    values: Mapping[str, Any],
+) -> RowMapping:
+    """The first statement of every write: the session moves on from ``version`` (to the
+    version in ``values``, else one more) only if it is still there and in one of
+    ``statuses``; returns the row as it is now. Otherwise raises, the transaction having
+    written nothing: :class:`NotFoundError`, or :class:`ConflictError` saying why."""
+    row = connection.execute(
+        sa.update(chouettes)
+        .where(
+            chouettes.c.id == chouette_id,
+            chouettes.c.version == version,
+            chouettes.c.status.in_([status.value for status in statuses]),
+        )
+        .values({"version": version + 1, **values})
+        .returning(*_INFO_COLUMNS)
+    ).first()
+    if row is None:
+        _refuse(connection, chouette_id, version, statuses)
+    return row._mapping
+
+
+def _refuse(
+    connection: Connection,
+    chouette_id: int,
+    version: int,
+    statuses: Sequence[ChouetteStatus],
+) -> NoReturn:
+    """Why the conditional update changed nothing, as the error to raise."""
+    found = connection.execute(
+        sa.select(chouettes.c.version, chouettes.c.status).where(chouettes.c.id == chouette_id)
+    ).first()
+    if found is None:
+        raise NotFoundError(f"no chouette {chouette_id}")
+    if found[0] != version:
+        raise ConflictError(f"chouette {chouette_id} is no longer at version {version}")
+    wanted = " or ".join(status.value for status in statuses)
+    raise ConflictError(f"chouette {chouette_id} is {found[1]}, not {wanted}")
+
+
+def _update(connection: Connection, chouette_id: int, values: Mapping[str, Any]) -> RowMapping:
+    """The rest of a write, after :func:`_claim` (whose lock it holds); the row as written."""
+    row = connection.execute(
+        sa.update(chouettes)
+        .where(chouettes.c.id == chouette_id)
+        .values(dict(values))
+        .returning(*_INFO_COLUMNS)
+    ).one()
+    return row._mapping
+
+
+def _deadline(limit: int | None, moment: datetime) -> datetime | None:
+    return moment + timedelta(seconds=limit) if limit else None
+
+
+def _same_players(order: Sequence[int], seats: Sequence[int], what: str) -> None:
+    """``order`` seats exactly the players seated now (a caller's bug otherwise)."""
+    if sorted(order) != sorted(seats):
+        raise ValueError(f"{what} {list(order)} is not an order of the seated {list(seats)}")
+
+
+def _finished_games(info: ChouetteInfo) -> sa.Select[Any]:
+    """The session's finished games, in order, as of ``info``."""
+    return (
+        sa.select(chouette_games)
+        .where(
+            chouette_games.c.chouette_id == info.id,
+            chouette_games.c.game_number < info.game_number,
+        )
+        .order_by(chouette_games.c.game_number)
+    )
+
+
+def _events_since(info: ChouetteInfo, start: int) -> sa.Select[Any]:
+    """The running game's events from version ``start`` to ``info.version``, in order."""
+    return (
+        sa.select(chouette_events.c.action)
+        .where(
+            chouette_events.c.chouette_id == info.id,
+            chouette_events.c.game_number == info.game_number,
+            chouette_events.c.seq >= start,
+            chouette_events.c.seq < info.version,
+        )
+        .order_by(chouette_events.c.seq)
+    )
+
+
+def _scoreboard(games: Iterable[ChouetteGameRecord]) -> Scoreboard:
+    """The running score over ``games``, in the rules' player ids."""
+    scoreboard = Scoreboard()
+    for record in games:
+        scoreboard = scoreboard.add({player_key(user): won for user, won in record.points.items()})
+    return scoreboard
+
+
+def _opened_by(chat_id: int, event_id: str) -> sa.Select[Any]:
+    """The chouette the platform message ``event_id`` opened in the chat, if any."""
+    return sa.select(chouettes.c.id).where(
+        chouettes.c.chat_id == chat_id, chouettes.c.event_id == event_id
+    )
+
+
+def _open_in(chat_id: int) -> sa.Select[Any]:
+    return sa.select(open_chouettes.c.chouette_id).where(open_chouettes.c.chat_id == chat_id)
+
+
+class ChouetteRepository:
+    """Chouette sessions: seats, games, the event log, the scoreboard and the dice.
+
+    Keeps the current game of recently loaded sessions in memory, with the version it was
+    replayed to: a later load reads and applies only the events written since (the log is
+    append-only), and every write still checks the version in the database."""
+
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+        self._games: OrderedDict[int, _Cached] = OrderedDict()
+        self._dice: dict[int, FairDice] = {}
+
+    # --- opening and seating ------------------------------------------------------------------
+
+    async def open_table(
+        self,
+        chat_id: int,
+        host_id: int,
+        rules: ChouetteRules,
+        server_seed: SecretSeed,
+        now: datetime | None = None,
+        event_id: str | None = None,
+        *,
+        move_time_limit: int | None = None,
+    ) -> ChouetteInfo:
+        """A new session in the chat with the host seated, waiting for players. The seed's
+        commitment is stored (and may be shown at once); the seed stays secret until the end.
+
+        The same ``event_id`` again (the /chouette handled a second time) gives the session
+        it opened, whatever it has become. A chat with a session that has not ended gets
+        :class:`ChouetteExistsError` naming it, and nothing is written."""
+        moment = now or _now()
+        values = {
+            "chat_id": chat_id,
+            "host_id": host_id,
+            "status": OPEN.value,
+            "rules": rules.to_dict(),
+            "seats": [host_id],
+            "version": 0,
+            "game_number": 1,
+            "dice_nonce": 0,
+            "game_nonce": 0,
+            "dice_commitment": server_seed.commitment,
+            "server_seed": server_seed.stored,
+            "client_seed": None,
+            "move_time_limit": move_time_limit,
+            "deadline": None,
+            "created_at": moment,
+            "updated_at": moment,
+            "ended_at": None,
+            "event_id": event_id,
+        }
+
+        def write(connection: Connection) -> int:
+            if event_id is not None:
+                earlier = connection.execute(_opened_by(chat_id, event_id)).scalar()
+                if earlier is not None:
+                    return int(earlier)
+            running = connection.execute(_open_in(chat_id)).scalar()
+            if running is not None:
+                raise ChouetteExistsError(f"chat {chat_id} has chouette {running}", running)
+            inserted = connection.execute(sa.insert(chouettes), values).inserted_primary_key
+            assert inserted is not None
+            chouette_id = int(inserted[0])
+            connection.execute(
+                sa.insert(open_chouettes), {"chat_id": chat_id, "chouette_id": chouette_id}
+            )
+            return chouette_id
+
+        try:
+            opened = await self.engine.write(write)
+        except sa.exc.IntegrityError:  # opened a moment ago by another process?
+            meanwhile = await self._opened_meanwhile(chat_id, event_id)
+            if meanwhile is None:
+                raise
+            opened = meanwhile
+        return await self.info(opened)
+
+    async def _opened_meanwhile(self, chat_id: int, event_id: str | None) -> int | None:
+        """After an insert was refused: the session this same message opened in another
+        process, or :class:`ChouetteExistsError` for the one another message opened; None
+        when neither explains it (a chat or user that does not exist)."""
+        if event_id is not None:
+            earlier = (await self.engine.read(_opened_by(chat_id, event_id))).scalar()
+            if earlier is not None:
+                return int(earlier)
+        running = (await self.engine.read(_open_in(chat_id))).scalar()
+        if running is None:
+            return None
+        raise ChouetteExistsError(f"chat {chat_id} has chouette {running}", running) from None
+
+    async def set_client_seed(
+        self, chouette_id: int, version: int, client_seed: str, *, now: datetime | None = None
+    ) -> ChouetteInfo:
+        """Fix the session's client seed, once, before the first roll: made of what the
+        players chose or the platform generated after the commitment was published (as for
+        matches), so the server seed was drawn without knowing it. A second call gets
+        :class:`ConflictError`; :meth:`dice_for` refuses until it is set."""
+
+        def write(connection: Connection) -> RowMapping:
+            row = _claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or _now()})
+            if row["client_seed"] is not None:
+                raise ConflictError(f"chouette {chouette_id} has its client seed already")
+            return _update(connection, chouette_id, {"client_seed": client_seed})
+
+        return _info(await self.engine.write(write))
+
+    async def join(
+        self, chouette_id: int, user_id: int, version: int, *, now: datetime | None = None
+    ) -> ChouetteInfo:
+        """The user sits down at the end of the line, between games only (status ``open``).
+        The rules refuse a player seated already or a full table (:class:`ChouetteError`,
+        ``already_seated`` / ``table_full``); a stale version gets :class:`ConflictError`."""
+
+        def write(connection: Connection) -> RowMapping:
+            row = _claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or _now()})
+            seated = join(_info(row).table, player_key(user_id))
+            return _update(connection, chouette_id, {"seats": [int(p) for p in seated.order]})
+
+        return _info(await self.engine.write(write))
+
+    async def leave(
+        self, chouette_id: int, user_id: int, version: int, *, now: datetime | None = None
+    ) -> ChouetteInfo:
+        """The user gets up, between games only; everyone behind moves up one place. Any
+        number may leave (before the first game there may be fewer than a game needs): the
+        command layer decides when too few are left and ends the session."""
+
+        def write(connection: Connection) -> RowMapping:
+            row = _claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or _now()})
+            seats = [int(user) for user in row["seats"]]
+            if user_id not in seats:
+                raise ChouetteError("not_seated", f"user {user_id} does not sit at this chouette")
+            kept = [user for user in seats if user != user_id]
+            return _update(connection, chouette_id, {"seats": kept})
+
+        return _info(await self.engine.write(write))
+
+    # --- games --------------------------------------------------------------------------------
+
+    async def start_game(
+        self,
+        chouette_id: int,
+        version: int,
+        order: Sequence[int],
+        *,
+        seating_dice: int = 0,
+        now: datetime | None = None,
+    ) -> ChouetteInfo:
+        """Start game ``game_number`` with the players seated now in ``order`` (box, captain,
+        then the line): for the first game the order the seating dice gave, later the order
+        :meth:`finish_game` left with newcomers at the end. ``seating_dice`` is how many dice
+        events the caller used to seat the players (``dice_for`` from ``dice_nonce`` on):
+        they are spent, and the game's rolls take the nonces after them.
+
+        The rules refuse fewer than three or more than eight players (:class:`ChouetteError`);
+        an order of other players than those seated, or no client seed yet, is a caller's
+        bug (``ValueError``)."""
+        players = list(order)
+        if seating_dice < 0:
+            raise ValueError(f"seating_dice counts dice events: {seating_dice}")
+        new_table([player_key(user) for user in players])  # 3 to 8 players, none twice
+        moment = now or _now()
+
+        def write(connection: Connection) -> RowMapping:
+            row = _claim(connection, chouette_id, version, (OPEN,), {"updated_at": moment})
+            if row["client_seed"] is None:
+                raise ValueError(f"chouette {chouette_id}: set the client seed before rolling")
+            _same_players(players, row["seats"], "the order")
+            first = row["dice_nonce"] + seating_dice
+            values = {
+                "status": PLAYING.value,
+                "seats": players,
+                "dice_nonce": first,
+                "game_nonce": first,
+                "deadline": _deadline(row["move_time_limit"], moment),
+            }
+            return _update(connection, chouette_id, values)
+
+        return _info(await self.engine.write(write))
+
+    async def append(
+        self,
+        chouette_id: int,
+        version: int,
+        actions: Sequence[ChouetteAction],
+        player_id: int | None,
+        event_id: str | None = None,
+        *,
+        now: datetime | None = None,
+    ) -> int:
+        """Write ``actions`` (recorded by the rules from the game at ``version``: the
+        player's action and what followed by itself) to the running game, in one
+        transaction, if the session is still at ``version``; returns the new version (one
+        more per action). ``player_id`` is the user whose command it was, ``event_id`` the
+        platform's id of it. The dice counter moves on by the rolls among the actions.
+
+        Raises :class:`AlreadyAppliedError` when ``event_id``'s action is in the log already
+        and :class:`ConflictError` when another writer got there first (or no game runs);
+        nothing is written either way. With no actions nothing is written."""
+        if not actions:
+            if (await self.info(chouette_id)).version != version:
+                raise ConflictError(f"chouette {chouette_id} is no longer at version {version}")
+            return version
+        moment = now or _now()
+        stored = [chouette_action_to_dict(action) for action in actions]
+        new_version = version + len(stored)
+        rolled = dice_events(actions)
+
+        def write(connection: Connection) -> None:
+            row = _claim(
+                connection,
+                chouette_id,
+                version,
+                (PLAYING,),
+                {
+                    "version": new_version,
+                    "dice_nonce": chouettes.c.dice_nonce + rolled,
+                    "updated_at": moment,
+                },
+            )
+            if row["move_time_limit"]:
+                _update(
+                    connection, chouette_id, {"deadline": _deadline(row["move_time_limit"], moment)}
+                )
+            connection.execute(
+                sa.insert(chouette_events),
+                [
+                    {
+                        "chouette_id": chouette_id,
+                        "seq": version + offset,
+                        "game_number": row["game_number"],
+                        "player_id": player_id if offset == 0 else None,
+                        "action": action,
+                        "created_at": moment,
+                        "event_id": event_id if offset == 0 else None,
+                    }
+                    for offset, action in enumerate(stored)
+                ],
+            )
+
+        await self._write_event(chouette_id, event_id, write)
+        return new_version
+
+    async def _write_event(
+        self, chouette_id: int, event_id: str | None, write: Callable[[Connection], T]
+    ) -> T:
+        """``write``, with a repeated ``event_id`` reported as :class:`AlreadyAppliedError`:
+        whether the log refused it (its unique index) or the version had moved on because
+        of it (the repeat was planned from the version before)."""
+        try:
+            return await self.engine.write(write)
+        except (sa.exc.IntegrityError, ConflictError):
+            if event_id is not None and await self.applied(chouette_id, event_id):
+                raise AlreadyAppliedError(
+                    f"event {event_id} is in chouette {chouette_id}"
+                ) from None
+            raise
+
+    async def finish_game(
+        self,
+        chouette_id: int,
+        version: int,
+        points: Mapping[int, int],
+        next_order: Sequence[int],
+        *,
+        now: datetime | None = None,
+    ) -> ChouetteInfo:
+        """Close the running game in one transaction: its points (user id to points won or
+        lost, from :func:`gammon.chouette.settle`) go to the scoreboard, the seats take
+        ``next_order`` (:func:`gammon.chouette.next_table`), and the session waits for the
+        next game (status ``open``, ``game_number`` one more). Storage does not replay the
+        game: the caller settled it. Points that do not add up to zero are refused
+        (:class:`ChouetteError` ``not_zero_sum``); points or an order for other players than
+        those at the table are a caller's bug (``ValueError``)."""
+        if sum(points.values()) != 0:
+            raise ChouetteError("not_zero_sum", f"a game's points add up to zero: {points}")
+        moment = now or _now()
+        order = list(next_order)
+        scored = {player_key(user): int(won) for user, won in points.items()}
+
+        def write(connection: Connection) -> RowMapping:
+            row = _claim(connection, chouette_id, version, (PLAYING,), {"updated_at": moment})
+            _same_players(list(points), row["seats"], "the points' players")
+            _same_players(order, row["seats"], "the next order")
+            connection.execute(
+                sa.insert(chouette_games),
+                {
+                    "chouette_id": chouette_id,
+                    "game_number": row["game_number"],
+                    "points": scored,
+                    "first_nonce": row["game_nonce"],
+                    "ended_at": moment,
+                },
+            )
+            values = {
+                "status": OPEN.value,
+                "seats": order,
+                "game_number": row["game_number"] + 1,
+                "deadline": None,
+            }
+            return _update(connection, chouette_id, values)
+
+        return _info(await self.engine.write(write))
+
+    async def end(
+        self, chouette_id: int, version: int, *, now: datetime | None = None
+    ) -> ChouetteInfo:
+        """End the session for good, between games or during one (a game not finished is
+        left unscored: its events stay in the log). The chat is free for a new session, and
+        from now on the server seed may be revealed."""
+        moment = now or _now()
+
+        def write(connection: Connection) -> RowMapping:
+            values = {
+                "status": ENDED.value,
+                "updated_at": moment,
+                "ended_at": moment,
+                "deadline": None,
+            }
+            row = _claim(connection, chouette_id, version, _NOT_ENDED, values)
+            connection.execute(
+                sa.delete(open_chouettes).where(open_chouettes.c.chouette_id == chouette_id)
+            )
+            return row
+
+        ended = _info(await self.engine.write(write))
+        self._games.pop(chouette_id, None)
+        return ended
+
+    # --- reading ------------------------------------------------------------------------------
+
+    async def info(self, chouette_id: int) -> ChouetteInfo:
+        """The session's row without its game (cheap: nothing is replayed)."""
+        row = (
+            await self.engine.read(sa.select(*_INFO_COLUMNS).where(chouettes.c.id == chouette_id))
+        ).first()
+        if row is None:
+            raise NotFoundError(f"no chouette {chouette_id}")
+        return _info(row._mapping)
+
+    async def load(self, chouette_id: int) -> LoadedChouette:
+        """The session, its running game rebuilt from the log (``None`` between games and
+        once ended) and the scoreboard summed over its finished games, all as of the
+        version read first: what a write may add meanwhile is left out."""
+        info = await self.info(chouette_id)
+        base = self._base(info)
+        queries = [_finished_games(info)]
+        if info.status is PLAYING:
+            queries.append(_events_since(info, base.version if base is not None else 0))
+        found = await self.engine.read_many(*((query, None) for query in queries))
+        games = tuple(_game_record(chouette_id, row._mapping) for row in found[0])
+        game = None
+        if info.status is PLAYING:
+            game = base.game if base is not None else new_game(info.table, info.rules)
+            for (action,) in found[1]:
+                game = apply(game, chouette_action_from_dict(action))
+            self._remember(info.id, _Cached(info.version, info.game_number, game))
+        else:
+            self._games.pop(info.id, None)
+        return LoadedChouette(info, game, _scoreboard(games), games)
+
+    def _base(self, info: ChouetteInfo) -> _Cached | None:
+        """The running game kept in memory, if it is this version's game at this version or
+        an earlier one (the events since are then all that needs reading)."""
+        cached = self._games.get(info.id)
+        if (
+            info.status is not PLAYING
+            or cached is None
+            or cached.game_number != info.game_number
+            or cached.version > info.version
+        ):
+            return None
+        return cached
+
+    def _remember(self, chouette_id: int, cached: _Cached) -> None:
+        known = self._games.get(chouette_id)
+        if (
+            known is not None
+            and known.game_number == cached.game_number
+            and known.version > cached.version
+        ):
+            return  # a load that read the row before a write: the newer game stays
+        self._games[chouette_id] = cached
+        self._games.move_to_end(chouette_id)
+        if len(self._games) > _CACHE_SIZE:
+            self._games.popitem(last=False)
+
+    async def active_id_for_chat(self, chat_id: int) -> int | None:
+        """The id of the chat's session that has not ended, if any (one primary-key read)."""
+        found = (await self.engine.read(_open_in(chat_id))).scalar()
+        return None if found is None else int(found)
+
+    async def active_for_chat(self, chat_id: int) -> LoadedChouette | None:
+        """The chat's session that has not ended, loaded, or None."""
+        chouette_id = await self.active_id_for_chat(chat_id)
+        return None if chouette_id is None else await self.load(chouette_id)
+
+    async def history(self, chouette_id: int, game_number: int) -> tuple[ChouetteAction, ...]:
+        """The actions of one game of the session, in order (for a transcript or a replay)."""
+        rows = await self.engine.read(
+            sa.select(chouette_events.c.action)
+            .where(
+                chouette_events.c.chouette_id == chouette_id,
+                chouette_events.c.game_number == game_number,
+            )
+            .order_by(chouette_events.c.seq)
+        )
+        return tuple(chouette_action_from_dict(action) for (action,) in rows)
+
+    async def applied(self, chouette_id: int, event_id: str) -> bool:
+        """Whether the action of the platform event ``event_id`` is in the session's log."""
+        found = await self.engine.read(
+            sa.select(chouette_events.c.seq).where(
+                chouette_events.c.chouette_id == chouette_id,
+                chouette_events.c.event_id == event_id,
+            )
+        )
+        return found.first() is not None
+
+    async def timed_chouettes(self) -> list[ChouetteInfo]:
+        """Sessions with a game running against a move time limit (for the clock)."""
+        rows = await self.engine.read(
+            sa.select(*_INFO_COLUMNS)
+            .where(chouettes.c.status == PLAYING.value, chouettes.c.deadline.is_not(None))
+            .order_by(chouettes.c.id)
+        )
+        return [_info(row._mapping) for row in rows]
+
+    # --- dice ---------------------------------------------------------------------------------
+
+    async def roller(self, chouette_id: int) -> Roller:
+        """The session's dice: ``roller(nonce)`` is dice event ``nonce`` of the session. Read
+        once its client seed is fixed (the seeds never change after) and kept."""
+        known = self._dice.get(chouette_id)
+        if known is None:
+            row = (
+                await self.engine.read(
+                    sa.select(chouettes.c.server_seed, chouettes.c.client_seed).where(
+                        chouettes.c.id == chouette_id
+                    )
+                )
+            ).first()
+            if row is None:
+                raise NotFoundError(f"no chouette {chouette_id}")
+            if row[1] is None:
+                raise ValueError(f"chouette {chouette_id}: set the client seed before rolling")
+            known = FairDice(bytes.fromhex(row[0]), row[1])
+            if len(self._dice) > _CACHE_SIZE:
+                self._dice.clear()
+            self._dice[chouette_id] = known
+        return known.roll
+
+    async def dice_for(self, chouette_id: int, nonce: int) -> tuple[int, int]:
+        """The two dice of dice event ``nonce`` of the session (the next is ``dice_nonce``)."""
+        return (await self.roller(chouette_id))(nonce)
+
+    async def reveal_seed(self, chouette_id: int) -> bytes:
+        """The server seed, once the session has ended (for the transcript anyone can check
+        against the commitment); :class:`SeedStillSecretError` before."""
+        row = (
+            await self.engine.read(
+                sa.select(chouettes.c.status, chouettes.c.server_seed).where(
+                    chouettes.c.id == chouette_id
+                )
+            )
+        ).first()
+        if row is None:
+            raise NotFoundError(f"no chouette {chouette_id}")
+        if row[0] != ENDED:
+            raise SeedStillSecretError(f"chouette {chouette_id} is still being played")
+        return bytes.fromhex(row[1])

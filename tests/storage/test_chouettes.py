@@ -1,0 +1,560 @@
+"""Chouette sessions in the database, on SQLite and PostgreSQL: seating, games written to the
+event log with version checks, idempotent events, the scoreboard, one open session per chat
+enforced by the database, the session's fair dice and its secret seed, and restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field, fields
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+
+from gammon.actions import OpeningRoll, Roll
+from gammon.chouette import (
+    Answer,
+    BoardAction,
+    BoxDoubles,
+    ChouetteAction,
+    ChouetteError,
+    ChouetteGame,
+    ChouetteRules,
+    MemberAnswers,
+    advance,
+    next_table,
+    seat_order,
+    settle,
+)
+from gammon.fair_dice import FairDice, transcript, verify_transcript
+from gammon.flow import Phase
+from storage import (
+    AlreadyAppliedError,
+    ChatRepository,
+    ChouetteExistsError,
+    ChouetteInfo,
+    ChouetteRepository,
+    ChouetteStatus,
+    ConflictError,
+    Database,
+    NotFoundError,
+    SecretSeed,
+    SeedStillSecretError,
+    UserRepository,
+)
+from storage.chouette_records import user_of
+from storage.database import _MIGRATIONS
+from storage.schema import chouette_events, chouettes, open_chouettes
+from tests.gammon.test_chouette_fuzz import sensible
+from tests.storage.pauses import pause_after_first_statement
+from tests.storage.postgres import sync_url
+
+NOW = datetime(2026, 5, 1, 20, 0, tzinfo=UTC)
+SEED = bytes(range(32))
+RULES = ChouetteRules(beavers=True)
+
+
+@dataclass
+class Club:
+    """A chat, some players and the repository: what each test starts from."""
+
+    database: Database
+    chouettes: ChouetteRepository
+    chat_id: int
+    players: list[int]
+    events: int = 0
+
+    def event(self) -> str:
+        """A fresh platform event id."""
+        self.events += 1
+        return f"update-{self.events}"
+
+    async def open(self, seed: bytes = SEED, *, limit: int | None = None) -> ChouetteInfo:
+        """A session opened by the first player, everyone else joined, the client seed set."""
+        info = await self.chouettes.open_table(
+            self.chat_id,
+            self.players[0],
+            RULES,
+            SecretSeed(seed),
+            NOW,
+            self.event(),
+            move_time_limit=limit,
+        )
+        for user in self.players[1:]:
+            info = await self.chouettes.join(info.id, user, info.version, now=NOW)
+        return await self.chouettes.set_client_seed(info.id, info.version, "joined-seeds")
+
+
+async def make_club(database: Database, players: int = 4, chat: str = "-700") -> Club:
+    users = UserRepository(database)
+    ids = [
+        (await users.upsert_user("telegram", str(2001 + n), f"Player {n}")).id
+        for n in range(players)
+    ]
+    chat_id = (await ChatRepository(database).upsert_chat("telegram", chat)).id
+    return Club(database, ChouetteRepository(database), chat_id, ids)
+
+
+@pytest.fixture
+async def club(database_url: str) -> AsyncIterator[Club]:
+    database = Database(database_url)
+    await database.migrate()
+    yield await make_club(database)
+    await database.close()
+
+
+@dataclass
+class Playing:
+    """A game being played through the repository, as the command layer would: the rules
+    decide, storage writes what they recorded."""
+
+    chouettes: ChouetteRepository
+    info: ChouetteInfo
+    game: ChouetteGame
+    version: int
+    nonce: int
+    rolled: list[tuple[int, int]] = field(default_factory=list)
+
+    async def act(self, action: ChouetteAction, event_id: str | None = None) -> None:
+        action = await self._with_fair_dice(action)
+        self.game, recorded = advance(self.game, action)
+        self.version = await self.chouettes.append(
+            self.info.id, self.version, recorded, user_of(action.player), event_id, now=NOW
+        )
+
+    async def _with_fair_dice(self, action: ChouetteAction) -> ChouetteAction:
+        """The action with the session's next dice when it rolls."""
+        if isinstance(action, BoardAction) and isinstance(action.action, OpeningRoll | Roll):
+            dice = await self.chouettes.dice_for(self.info.id, self.nonce)
+            self.nonce += 1
+            self.rolled.append(dice)
+            inner = action.action
+            made = OpeningRoll(dice) if isinstance(inner, OpeningRoll) else Roll(inner.player, dice)
+            return BoardAction(action.player, made)
+        return action
+
+
+async def seat_by_dice(repository: ChouetteRepository, info: ChouetteInfo) -> tuple[list[int], int]:
+    """One die each from the session's dice, tied players rolling again: the order and the
+    dice events used."""
+    rolls: dict[str, list[int]] = {str(user): [] for user in info.seats}
+    nonce = info.dice_nonce
+    rolling = list(rolls)
+    while rolling:
+        for player in rolling:
+            rolls[player].append((await repository.dice_for(info.id, nonce))[0])
+            nonce += 1
+        rolling = [p for p in rolls if [rolls[q] for q in rolls].count(rolls[p]) > 1]
+    return [int(player) for player in seat_order(rolls)], nonce - info.dice_nonce
+
+
+async def start(club: Club, info: ChouetteInfo, *, by_dice: bool = False) -> Playing:
+    order, used = (await seat_by_dice(club.chouettes, info)) if by_dice else (list(info.seats), 0)
+    started = await club.chouettes.start_game(
+        info.id, info.version, order, seating_dice=used, now=NOW
+    )
+    loaded = await club.chouettes.load(info.id)
+    assert loaded.game is not None
+    return Playing(club.chouettes, started, loaded.game, started.version, started.dice_nonce)
+
+
+async def play_out(playing: Playing, seed: int, limit: int = 2000) -> None:
+    rng = random.Random(seed)
+    while not playing.game.finished and len(playing.game.actions) < limit:
+        await playing.act(sensible(playing.game, rng))
+
+
+async def finish(club: Club, playing: Playing) -> ChouetteInfo:
+    points = {user_of(player): won for player, won in settle(playing.game).items()}
+    order = [user_of(player) for player in next_table(playing.game).order]
+    return await club.chouettes.finish_game(
+        playing.info.id, playing.version, points, order, now=NOW
+    )
+
+
+async def everyone_drops(playing: Playing) -> None:
+    """A short game: at the start of the box's first turn before rolling, the box doubles
+    the whole team, who all drop."""
+    rng = random.Random(5)
+    board = playing.game.board
+    while not (board.phase is Phase.ROLLING and board.player_on_roll == 0):
+        await playing.act(sensible(playing.game, rng))
+        board = playing.game.board
+    table = playing.game.table
+    await playing.act(BoxDoubles(table.box, table.team))
+    for member in table.team:
+        await playing.act(MemberAnswers(member, Answer.DROP))
+    assert playing.game.finished
+
+
+async def event_count(database: Database, chouette_id: int) -> int:
+    found = await database.engine.read(
+        sa.select(sa.func.count())
+        .select_from(chouette_events)
+        .where(chouette_events.c.chouette_id == chouette_id)
+    )
+    return int(found.scalar() or 0)
+
+
+# --- the round trip ----------------------------------------------------------------------
+
+
+async def test_a_session_from_opening_to_the_second_game(club: Club) -> None:
+    host, anna, bob, cy = club.players
+    info = await club.chouettes.open_table(club.chat_id, host, RULES, SecretSeed(SEED), NOW, "o")
+    assert (info.status, info.seats, info.version, info.game_number) == ("open", (host,), 0, 1)
+    assert info.dice_commitment == hashlib.sha256(SEED).hexdigest()
+    for user in (anna, bob, cy):
+        info = await club.chouettes.join(info.id, user, info.version, now=NOW)
+    info = await club.chouettes.leave(info.id, bob, info.version, now=NOW)
+    info = await club.chouettes.join(info.id, bob, info.version, now=NOW)
+    assert info.seats == (host, anna, cy, bob)
+    assert info.version == 5
+    info = await club.chouettes.set_client_seed(info.id, info.version, "joined-seeds")
+
+    playing = await start(club, info, by_dice=True)
+    assert playing.info.status is ChouetteStatus.PLAYING
+    assert sorted(playing.info.seats) == sorted(info.seats)
+    assert playing.info.game_nonce == playing.info.dice_nonce > 0  # the seating rolls
+    await play_out(playing, seed=3)
+    assert playing.game.finished
+    loaded = await club.chouettes.load(info.id)
+    assert loaded.game == playing.game
+    assert loaded.info.dice_nonce == playing.nonce
+    points = settle(playing.game)
+
+    between = await finish(club, playing)
+    assert between.status is ChouetteStatus.OPEN
+    assert between.game_number == 2
+    assert [str(user) for user in between.seats] == list(next_table(playing.game).order)
+    loaded = await club.chouettes.load(info.id)
+    assert loaded.game is None
+    assert loaded.scoreboard.as_dict() == points
+    assert loaded.totals == {user_of(player): won for player, won in points.items()}
+    assert [(game.game_number, game.first_nonce) for game in loaded.games] == [
+        (1, playing.info.game_nonce)
+    ]
+
+    second = await start(club, between)
+    assert second.info.game_nonce == playing.nonce  # the session's dice go on counting
+    await everyone_drops(second)
+    await finish(club, second)
+    loaded = await club.chouettes.load(info.id)
+    assert loaded.scoreboard.games == 2
+    assert sum(loaded.totals.values()) == 0
+    history = await club.chouettes.history(info.id, 2)
+    assert history == second.game.actions
+
+
+async def test_the_game_in_memory_follows_the_log(club: Club) -> None:
+    """Loads between appends apply only the events written since (and a load by another
+    repository, with nothing in memory, replays them all): the same game either way."""
+    playing = await start(club, await club.open())
+    other = ChouetteRepository(club.database)
+    rng = random.Random(11)
+    for step in range(12):
+        await playing.act(sensible(playing.game, rng))
+        if step % 3 == 0:
+            assert (await club.chouettes.load(playing.info.id)).game == playing.game
+    assert (await club.chouettes.load(playing.info.id)).game == playing.game
+    assert (await other.load(playing.info.id)).game == playing.game
+
+
+async def test_a_restart_loads_the_same_session(club: Club, database_url: str) -> None:
+    info = await club.open()
+    first = await start(club, info, by_dice=True)
+    await everyone_drops(first)
+    await finish(club, first)
+    playing = await start(club, await club.chouettes.info(info.id))
+    await play_out(playing, seed=8, limit=40)
+    before = await club.chouettes.load(info.id)
+    await club.database.close()
+
+    restarted = Database(database_url)
+    try:
+        await restarted.migrate()
+        chouettes = ChouetteRepository(restarted)
+        after = await chouettes.load(info.id)
+        assert after == before
+        assert after.game == playing.game
+        assert await chouettes.dice_for(info.id, 7) == FairDice(SEED, "joined-seeds").roll(7)
+        assert (await chouettes.active_for_chat(club.chat_id)) == before
+    finally:
+        await restarted.close()
+
+
+# --- versions and event ids --------------------------------------------------------------
+
+
+async def test_a_stale_version_is_refused_and_writes_nothing(club: Club) -> None:
+    playing = await start(club, await club.open())
+    await playing.act(BoardAction(playing.game.table.box, OpeningRoll((1, 1))))
+    stale = playing.version - 1
+    roll = [BoardAction(playing.game.table.box, OpeningRoll((3, 3)))]
+    with pytest.raises(ConflictError):
+        await club.chouettes.append(playing.info.id, stale, roll, club.players[0], "late")
+    info = await club.chouettes.info(playing.info.id)
+    assert info.version == playing.version
+    assert info.dice_nonce == playing.nonce
+    assert await event_count(club.database, info.id) == 1
+    with pytest.raises(ConflictError):  # no seating while a game runs, whatever the version
+        await club.chouettes.join(info.id, club.players[0], info.version)
+
+
+async def test_a_stale_seating_change_is_refused(club: Club) -> None:
+    info = await club.open()
+    await club.chouettes.leave(info.id, club.players[3], info.version)
+    with pytest.raises(ConflictError):
+        await club.chouettes.leave(info.id, club.players[2], info.version)
+    assert (await club.chouettes.info(info.id)).seats == tuple(club.players[:3])
+    with pytest.raises(NotFoundError):
+        await club.chouettes.join(9999, club.players[0], 0)
+
+
+async def test_a_repeated_event_id_is_applied_once(club: Club) -> None:
+    playing = await start(club, await club.open())
+    box = playing.game.table.box
+    await playing.act(BoardAction(box, OpeningRoll((1, 1))), "update-77")
+    again = [BoardAction(box, OpeningRoll((2, 2)))]
+    # Planned again from the version after it (the update taken over by another process) ...
+    with pytest.raises(AlreadyAppliedError):
+        await club.chouettes.append(
+            playing.info.id, playing.version, again, user_of(box), "update-77"
+        )
+    # ... or from the version it was planned at the first time.
+    with pytest.raises(AlreadyAppliedError):
+        await club.chouettes.append(
+            playing.info.id, playing.version - 1, again, user_of(box), "update-77"
+        )
+    assert await event_count(club.database, playing.info.id) == 1
+    assert (await club.chouettes.info(playing.info.id)).version == playing.version
+    assert await club.chouettes.applied(playing.info.id, "update-77")
+
+
+async def test_writers_at_the_same_version_one_wins(databases: tuple[Database, Database]) -> None:
+    first, second = databases
+    club = await make_club(first)
+    playing = await start(club, await club.open())
+    action = [BoardAction(playing.game.table.box, OpeningRoll((4, 2)))]
+    paused = pause_after_first_statement(first, "UPDATE chouettes")
+    slow = asyncio.create_task(
+        club.chouettes.append(playing.info.id, playing.version, action, club.players[0], "a")
+    )
+    assert await asyncio.to_thread(paused.wait, 5)
+    with pytest.raises(ConflictError):
+        await ChouetteRepository(second).append(
+            playing.info.id, playing.version, action, club.players[0], "b"
+        )
+    assert await slow == playing.version + 1
+    assert await event_count(first, playing.info.id) == 1
+
+
+# --- one session per chat ----------------------------------------------------------------
+
+
+async def test_one_session_per_chat(club: Club) -> None:
+    info = await club.open()
+    with pytest.raises(ChouetteExistsError) as refused:
+        await club.chouettes.open_table(club.chat_id, club.players[1], RULES, SecretSeed(SEED))
+    assert refused.value.chouette_id == info.id
+    assert (await club.chouettes.active_for_chat(club.chat_id)) is not None
+    again = await club.chouettes.open_table(
+        club.chat_id, club.players[0], RULES, SecretSeed(SEED), NOW, "update-1"
+    )
+    assert again.id == info.id  # the same /chouette handled twice: the session it opened
+    await club.chouettes.end(info.id, info.version, now=NOW)
+    assert await club.chouettes.active_for_chat(club.chat_id) is None
+    other = await club.chouettes.open_table(club.chat_id, club.players[1], RULES, SecretSeed(SEED))
+    assert other.id != info.id
+    assert await club.chouettes.active_id_for_chat(club.chat_id) == other.id
+
+
+async def test_the_database_refuses_a_second_open_session(club: Club) -> None:
+    """Past the repository's own check: the database keeps one open session per chat."""
+    await club.open()
+    elsewhere = await make_club(club.database, chat="-701")
+    other = await elsewhere.open()
+    await club.chouettes.end(other.id, other.version)  # not open anywhere now
+    with pytest.raises(sa.exc.IntegrityError):
+        await club.database.engine.write(
+            lambda connection: connection.execute(
+                sa.insert(open_chouettes), {"chat_id": club.chat_id, "chouette_id": other.id}
+            )
+        )
+
+
+async def test_sessions_opened_at_once_in_one_chat(databases: tuple[Database, Database]) -> None:
+    """Two processes open a session in one chat at the same moment: the second checked
+    before the first had committed, so only the database stops it."""
+    first, second = databases
+    club = await make_club(first)
+    paused = pause_after_first_statement(first, "INSERT INTO open_chouettes")
+    slow = asyncio.create_task(
+        club.chouettes.open_table(club.chat_id, club.players[0], RULES, SecretSeed(SEED))
+    )
+    assert await asyncio.to_thread(paused.wait, 5)
+    with pytest.raises(ChouetteExistsError):
+        await ChouetteRepository(second).open_table(
+            club.chat_id, club.players[1], RULES, SecretSeed(SEED)
+        )
+    opened = await slow
+    count = await first.engine.read(sa.select(sa.func.count()).select_from(chouettes))
+    assert count.scalar() == 1
+    assert await club.chouettes.active_id_for_chat(club.chat_id) == opened.id
+
+
+# --- seating and games -------------------------------------------------------------------
+
+
+async def test_the_rules_of_seating(club: Club) -> None:
+    host, anna, bob, cy = club.players
+    info = await club.chouettes.open_table(club.chat_id, host, RULES, SecretSeed(SEED))
+    with pytest.raises(ChouetteError) as seated:
+        await club.chouettes.join(info.id, host, info.version)
+    assert seated.value.reason == "already_seated"
+    with pytest.raises(ChouetteError) as stranger:
+        await club.chouettes.leave(info.id, anna, info.version)
+    assert stranger.value.reason == "not_seated"
+    info = await club.chouettes.join(info.id, anna, info.version)
+    with pytest.raises(ChouetteError) as few:
+        await club.chouettes.start_game(info.id, info.version, [host, anna])
+    assert few.value.reason == "too_few_players"
+    info = await club.chouettes.join(info.id, bob, info.version)
+    with pytest.raises(ValueError, match="client seed"):
+        await club.chouettes.start_game(info.id, info.version, [host, anna, bob])
+    with pytest.raises(ValueError, match="client seed"):
+        await club.chouettes.dice_for(info.id, 0)
+    info = await club.chouettes.set_client_seed(info.id, info.version, "s")
+    with pytest.raises(ConflictError):
+        await club.chouettes.set_client_seed(info.id, info.version, "other")
+    with pytest.raises(ValueError, match="not an order"):
+        await club.chouettes.start_game(info.id, info.version, [host, anna, cy])
+    assert (await club.chouettes.info(info.id)).version == info.version
+
+
+async def test_a_full_table(database_url: str) -> None:
+    database = Database(database_url)
+    await database.migrate()
+    try:
+        club = await make_club(database, players=9)
+        info = await club.chouettes.open_table(
+            club.chat_id, club.players[0], RULES, SecretSeed(SEED)
+        )
+        for user in club.players[1:8]:
+            info = await club.chouettes.join(info.id, user, info.version)
+        with pytest.raises(ChouetteError) as full:
+            await club.chouettes.join(info.id, club.players[8], info.version)
+        assert full.value.reason == "table_full"
+    finally:
+        await database.close()
+
+
+async def test_points_must_add_up_to_zero(club: Club) -> None:
+    playing = await start(club, await club.open())
+    await everyone_drops(playing)
+    points = {user_of(player): won for player, won in settle(playing.game).items()}
+    points[club.players[0]] += 1
+    with pytest.raises(ChouetteError) as refused:
+        await club.chouettes.finish_game(
+            playing.info.id, playing.version, points, list(playing.info.seats)
+        )
+    assert refused.value.reason == "not_zero_sum"
+    with pytest.raises(ValueError, match="not an order"):
+        await club.chouettes.finish_game(
+            playing.info.id, playing.version, {}, list(playing.info.seats)
+        )
+    loaded = await club.chouettes.load(playing.info.id)
+    assert loaded.info.status is ChouetteStatus.PLAYING
+    assert loaded.games == ()
+
+
+async def test_a_move_time_limit_sets_the_deadline(club: Club) -> None:
+    info = await club.open(limit=60)
+    assert info.deadline is None
+    playing = await start(club, info)
+    assert playing.info.deadline == NOW + timedelta(seconds=60)
+    assert [timed.id for timed in await club.chouettes.timed_chouettes()] == [info.id]
+    later = NOW + timedelta(seconds=30)
+    await club.chouettes.append(
+        info.id,
+        playing.version,
+        [BoardAction(playing.game.table.box, OpeningRoll((6, 1)))],
+        club.players[0],
+        now=later,
+    )
+    assert (await club.chouettes.info(info.id)).deadline == later + timedelta(seconds=60)
+    ended = await club.chouettes.end(info.id, playing.version + 1, now=later)
+    assert ended.deadline is None
+    assert await club.chouettes.timed_chouettes() == []
+
+
+# --- the dice and the seed ---------------------------------------------------------------
+
+
+async def test_the_seed_is_secret_until_the_end(club: Club) -> None:
+    seed = bytes(reversed(range(32)))
+    info = await club.open(seed)
+    assert "server_seed" not in {item.name for item in fields(ChouetteInfo)}
+    assert repr(SecretSeed(seed)) == "SecretSeed(hidden)"
+    with pytest.raises(SeedStillSecretError):
+        await club.chouettes.reveal_seed(info.id)
+    playing = await start(club, info, by_dice=True)
+    await play_out(playing, seed=4, limit=30)
+    with pytest.raises(SeedStillSecretError):
+        await club.chouettes.reveal_seed(info.id)
+    ended = await club.chouettes.end(info.id, playing.version, now=NOW)
+    assert ended.status is ChouetteStatus.ENDED
+    assert ended.ended_at == NOW
+    revealed = await club.chouettes.reveal_seed(info.id)
+    assert revealed == seed
+    assert hashlib.sha256(revealed).hexdigest() == info.dice_commitment
+    # Anyone can now check every roll of the session, the seating rolls included.
+    seating = [FairDice(revealed, "joined-seeds").roll(n) for n in range(playing.info.game_nonce)]
+    dice = FairDice(revealed, info.client_seed or "")
+    assert verify_transcript(transcript(dice, seating + playing.rolled)).ok
+    with pytest.raises(ConflictError):
+        await club.chouettes.end(info.id, ended.version)
+
+
+async def test_one_commitment_covers_every_game(club: Club) -> None:
+    """The nonce goes on counting across games: no roll of the session repeats another's."""
+    info = await club.open()
+    rolled: list[tuple[int, int]] = []
+    for game in range(3):
+        playing = await start(club, info, by_dice=game == 0)
+        assert playing.info.dice_nonce == playing.info.game_nonce
+        await everyone_drops(playing)
+        rolled += playing.rolled
+        info = await finish(club, playing)
+        assert info.dice_nonce == playing.nonce
+    loaded = await club.chouettes.load(info.id)
+    firsts = [game.first_nonce for game in loaded.games]
+    assert firsts == sorted(set(firsts))
+    dice = FairDice(SEED, "joined-seeds")
+    assert rolled == [dice.roll(n) for n in range(firsts[0], info.dice_nonce)]
+
+
+# --- the migration -----------------------------------------------------------------------
+
+
+def test_the_migration_goes_down_and_up_again(database_url: str) -> None:
+    engine = sa.create_engine(sync_url(database_url))
+    config = Config()
+    config.set_main_option("script_location", str(_MIGRATIONS))
+    try:
+        for target, present in (("head", True), ("0009", False), ("head", True)):
+            with engine.begin() as connection:
+                config.attributes["connection"] = connection
+                step = command.upgrade if present else command.downgrade
+                step(config, target)
+            names = set(sa.inspect(engine).get_table_names())
+            wanted = {"chouettes", "open_chouettes", "chouette_events", "chouette_games"}
+            assert (wanted <= names) is present
+            assert present or not (wanted & names)
+    finally:
+        engine.dispose()
