@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.core import texts
 from bot.core.context import Context, last_play
@@ -73,6 +74,15 @@ _SEATED: dict[str, Maker] = {
 }
 
 
+class Fallback(Protocol):
+    """Where /roll, /move and /double go for a player without a match in a group chat (the
+    chat's chouette game): None when it is not theirs either."""
+
+    async def fallback(
+        self, context: Context, verb: str, argument: str
+    ) -> list[Message] | None: ...
+
+
 @dataclass(frozen=True)
 class PlayService:
     driver: MatchDriver
@@ -83,14 +93,28 @@ class PlayService:
     names: PlayerNames
     pictures: BoardPictures
     time: TimeSource
+    elsewhere: Fallback | None = None
 
     # --- commands ------------------------------------------------------------------------
 
-    async def roll(self, context: Context, _argument: str) -> list[Message]:
-        return await self.driver.act(context, self._roll)
+    async def roll(self, context: Context, argument: str) -> list[Message]:
+        return await self._act(context, self._roll, "roll", argument)
 
-    async def double(self, context: Context, _argument: str) -> list[Message]:
-        return await self.driver.act(context, _SEATED[Verb.DOUBLE])
+    async def double(self, context: Context, argument: str) -> list[Message]:
+        return await self._act(context, _SEATED[Verb.DOUBLE], "double", argument)
+
+    async def _act(
+        self, context: Context, make: Maker, verb: str, argument: str, wanted: int | None = None
+    ) -> list[Message]:
+        """The caller's match acts; in a group chat where they have none, the fallback (the
+        chat's chouette) may. Matches are found exactly as the driver finds them."""
+        if self.elsewhere is None or context.request.chat.private:
+            return await self.driver.act(context, make, wanted=wanted)
+        found = await self.finder.addressed(context, wanted)
+        if isinstance(found, list):
+            other = await self.elsewhere.fallback(context, verb, argument)
+            return found if other is None else other
+        return await self.driver.act(found[0], make, found[1])
 
     async def claim(self, context: Context, _argument: str) -> list[Message]:
         return await self.driver.act(context, self._claim)
@@ -105,8 +129,13 @@ class PlayService:
         if not play:
             return context.refuse(context._("Write your move after /move, e.g. /move 13/10* 6/5"))
         if context.user.prefs.confirm_moves:
+            if self.elsewhere is not None and not context.request.chat.private:
+                found = await self.finder.addressed(context, wanted)
+                if isinstance(found, list):
+                    other = await self.elsewhere.fallback(context, "move", play)
+                    return found if other is None else other
             return await self._preview(context, play, wanted)
-        return await self.driver.act(context, _move(play), wanted=wanted)
+        return await self._act(context, _move(play), "move", play, wanted)
 
     async def resign(self, context: Context, argument: str) -> list[Message]:
         """Ask first: [Resign] offers the resignation, [Keep playing] forgets it."""

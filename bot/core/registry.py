@@ -395,6 +395,59 @@ COMMANDS: tuple[Command, ...] = (
             Subcommand("set", N_("Change this chat's defaults (server managers)"), True),
         ),
     ),
+    Command(
+        "chouette",
+        "chouette.chouette",
+        N_("Chouette: one player, the box, against a team"),
+        N_(
+            "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or "
+            "show it; /chouette join | leave | start | score | end"
+        ),
+        options=(
+            Option(
+                "action",
+                Kind.CHOICE,
+                N_("What to do at the table"),
+                ("show", "join", "leave", "start", "score", "end"),
+                labels=(
+                    N_("Open or show the table"),
+                    N_("Sit down"),
+                    N_("Get up after this game"),
+                    N_("Seat by the dice and start"),
+                    N_("The scores"),
+                    N_("End the session (host or administrators)"),
+                ),
+            ),
+            Option(
+                "advice",
+                Kind.CHOICE,
+                N_("A new table: who may advise the captain"),
+                ("team", "turned", "captain"),
+                labels=(
+                    N_("Every member"),
+                    N_("Members whose cube was turned"),
+                    N_("Nobody: the captain decides alone"),
+                ),
+            ),
+            Option("jacoby", Kind.FLAG, N_("Money games: gammons count only after a double")),
+            Option("beavers", Kind.FLAG, N_("Money games: beavers are allowed"), word="beaver"),
+        ),
+    ),
+    Command(
+        "suggest",
+        "chouette.suggest",
+        N_("Chouette: suggest a play to your captain"),
+        N_("/suggest 13/10* 6/5 – suggest a play to your chouette captain"),
+        options=(
+            Option(
+                "play",
+                Kind.TEXT,
+                N_("The play you suggest"),
+                maximum=100,
+                required=True,
+            ),
+        ),
+    ),
     Command("help", "info.help", N_("What I can do")),
     Command("start", "info.help", N_("What I can do"), listed=False),
 )

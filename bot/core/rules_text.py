@@ -64,6 +64,7 @@ CHAPTERS: tuple[Chapter, ...] = (
     ),
     Chapter("fair dice", N_("Fair dice"), ("dice", "fair", "fairdice", "würfel", "wuerfel"), None),
     Chapter("rating", N_("Rating"), ("rating", "ratings", "elo", "fibs", "wertung"), None),
+    Chapter("chouette", N_("Chouette"), ("chouette", "box", "captain"), None),
 )
 
 
@@ -182,6 +183,23 @@ def chapter_text(_: Speech, chapter: Chapter) -> str:
             "next to the replay or sent as a file to open, checks the seed against the "
             "commitment and recomputes every roll in your browser, marking each one ✓ or ✗; "
             "the transcript does the same with: gammonbot verify transcript.json"
+        ),
+        "chouette": _(
+            "A chouette is played by three to eight players: one, the box, against all the "
+            "others, the team. Everyone rolls one die to take a seat: the highest is the box, the "
+            "next the captain, the rest wait in line (ties roll again). The box and the captain "
+            "play one money game on one board; the captain rolls and moves for the team, and the "
+            "other members may suggest plays (/suggest), unless the table was opened with "
+            "captain (the captain alone) or turned (only members whose cube was turned). Every "
+            "member has a cube of their own against the box and makes their own cube decisions: "
+            "before rolling, the box may double some or all members, and on the team's turn any "
+            "member may double the box on their own cube. A member who drops pays and is out of "
+            "the game; a cube the box drops pays that member. When the board game ends, each "
+            "cube still in play pays its value once, twice for a gammon, three times for a "
+            "backgammon. Only the captain's cube decides the rotation: if the box won it, the "
+            "box stays and the captain goes to the end of the line; if the captain won it, the "
+            "captain becomes the box and the old box goes to the end of the line. The next in "
+            "line is the new captain."
         ),
         "rating": _(
             "Matches between two people are rated with the formula FIBS made the standard. "

@@ -21,6 +21,11 @@ from bot.core.analyst import Analyst
 from bot.core.attention import Attention
 from bot.core.bot_accounts import BotAccounts
 from bot.core.challenges import ChallengeService
+from bot.core.chouette_play import ChouettePlay
+from bot.core.chouette_rounds import ChouetteRounds
+from bot.core.chouette_seating import ChouetteSeating
+from bot.core.chouette_view import ChouetteView
+from bot.core.chouettes import ChouetteService
 from bot.core.computer import Computer
 from bot.core.computer_matches import ComputerMatches
 from bot.core.context import Context
@@ -54,6 +59,7 @@ from storage import (
     ChallengeLimits,
     ChallengeRepository,
     ChatRepository,
+    ChouetteRepository,
     Database,
     DiceRepository,
     InboxRepository,
@@ -151,8 +157,25 @@ class Core:
             self.time,
             server_seeds,
         )
+        self.chouettes = ChouetteRepository(database)
+        chouette_view = ChouetteView(self.painter, render_images, self.admission)
+        rounds = ChouetteRounds(self.chouettes, self.users, self.chats, chouette_view, self.time)
+        chouette_locks = MatchLocks()  # one per chouette: ids of their own
+        self.chouette_service = ChouetteService(
+            self.chouettes,
+            ChouetteSeating(self.chouettes, rounds, chouette_locks, self.time, server_seeds),
+            ChouettePlay(self.chouettes, rounds, chouette_view, chouette_locks, self.time),
+        )
         self.play = PlayService(
-            self.driver, finder, self.matches, self.dice, self.users, names, pictures, self.time
+            self.driver,
+            finder,
+            self.matches,
+            self.dice,
+            self.users,
+            names,
+            pictures,
+            self.time,
+            self.chouette_service,
         )
         limits = challenge_limits or ChallengeLimits()
         self.challenge_service = ChallengeService(
@@ -195,6 +218,7 @@ class Core:
             "advice": self.advice,
             "replay": self.replaying,
             "standings": self.standings,
+            "chouette": self.chouette_service,
         }
 
     @property
@@ -311,6 +335,8 @@ class Core:
             return await self.settings.press(context, token)
         if token.kind == "r":
             return await self.replaying.press(context, token)
+        if token.kind == "h":
+            return await self.chouette_service.press(context, token)
         return await self.play.press(context, token)
 
 

@@ -1,7 +1,8 @@
 """Action tokens: the whole state of a button, in one compact format for every platform.
 
 ``bg1:<verb>:<target>:<version>`` where the target is ``m<id>`` (a match), ``c<id>`` (a
-challenge), ``u<id>`` (a user's settings) or ``r<id>`` (a match's replay) and the version is
+challenge), ``u<id>`` (a user's settings), ``r<id>`` (a match's replay) or ``h<n>`` (a
+chouette and a seat at it: see :func:`chouette_target`) and the version is
 the match version the button was made for, so a stale or repeated press can be recognised
 (a replay button carries the frame it shows instead: see :func:`replay_position`). At most
 64 bytes (Telegram's callback data limit).
@@ -52,16 +53,17 @@ class Verb(enum.StrEnum):
     REPLAY_BACK = "rback"  # buttons of one board differ even where two lead to one frame
     REPLAY_FORWARD = "rnext"
     REPLAY_LAST = "rlast"
+    DOUBLE_ALL = "dall"  # the chouette's box doubles every member it may
 
 
 VERBS: Final = frozenset(Verb)
-_PATTERN: Final = re.compile(r"^bg1:([a-z0-9]{1,12}):([mcur])([0-9]{1,12}):([0-9]{1,9})$")
+_PATTERN: Final = re.compile(r"^bg1:([a-z0-9]{1,12}):([mcurh])([0-9]{1,12}):([0-9]{1,9})$")
 
 
 @dataclass(frozen=True)
 class Token:
     verb: str
-    kind: str  # "m" match, "c" challenge, "u" user settings, "r" a match's replay
+    kind: str  # "m" match, "c" challenge, "u" user settings, "r" a match's replay, "h" chouette
     target: int
     version: int
 
@@ -106,3 +108,25 @@ def replay_position(game: int, frame: int) -> int:
 def replay_frame(position: int) -> tuple[int, int]:
     """The game and frame a replay button's number means (see :func:`replay_position`)."""
     return divmod(position, FRAMES_PER_GAME)
+
+
+SEATS: Final = 10  # more seats than a chouette has (eight)
+
+
+def chouette_target(chouette_id: int, seat: int = 0) -> int:
+    """The number a chouette button carries: the chouette and the seat (in the rotation order)
+    of the member it names, or 0 for none (the presser acts for themselves).
+
+    >>> chouette_target(12, 3)
+    123
+    >>> chouette_seat(123)
+    (12, 3)
+    """
+    if not 0 <= seat < SEATS:
+        raise ValueError(f"no chouette seat {seat}")
+    return chouette_id * SEATS + seat
+
+
+def chouette_seat(target: int) -> tuple[int, int]:
+    """The chouette and seat a chouette button's number means (see :func:`chouette_target`)."""
+    return divmod(target, SEATS)

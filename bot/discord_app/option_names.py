@@ -10,6 +10,8 @@ from typing import Final
 OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
     {
         "de": {
+            "action": "aktion",
+            "advice": "beratung",
             "opponent": "gegner",
             "length": "länge",
             "money": "geldspiel",
@@ -31,6 +33,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "where": "wo",
         },
         "ru": {
+            "action": "действие",
+            "advice": "советы",
             "opponent": "соперник",
             "length": "длина",
             "money": "на_деньги",
@@ -52,6 +56,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "where": "где",
         },
         "uk": {
+            "action": "дія",
+            "advice": "поради",
             "opponent": "суперник",
             "length": "довжина",
             "money": "на-гроші",
@@ -73,6 +79,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "where": "де",
         },
         "tr": {
+            "action": "işlem",
+            "advice": "danışma",
             "opponent": "rakip",
             "length": "uzunluk",
             "money": "para",
@@ -94,6 +102,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "where": "nerede",
         },
         "el": {
+            "action": "ενέργεια",
+            "advice": "συμβουλές",
             "opponent": "αντίπαλος",
             "length": "πόντοι",
             "money": "για_λεφτά",
@@ -115,6 +125,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "where": "πού",
         },
         "bg": {
+            "action": "действие",
+            "advice": "съвети",
             "opponent": "противник",
             "length": "дължина",
             "money": "пари",

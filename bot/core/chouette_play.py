@@ -1,0 +1,227 @@
+"""Playing a chouette game: rolls, plays and cube actions, typed or pressed, under the
+chouette's lock, with the rules applied once and the actions appended at the version they
+were planned from (a stale button or a second writer gets "out of date", a repeated update
+the board as it is now); a finished game is settled and the next one started."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+
+from bot.core import chouette_texts
+from bot.core.chouette_rounds import ChouetteRounds
+from bot.core.chouette_view import ChouetteView, box_may_double, by_key
+from bot.core.context import Context, last_play
+from bot.core.dice_names import roll_text
+from bot.core.i18n import Speech
+from bot.core.locks import MatchLocks
+from bot.core.model import Message
+from bot.core.time_source import TimeSource
+from gammon.actions import CannotMove, Roll
+from gammon.chouette import (
+    Answer,
+    BoardAction,
+    BoxAnswers,
+    BoxDoubles,
+    ChouetteAction,
+    ChouetteError,
+    ChouetteGame,
+    CubeOwner,
+    MemberAnswers,
+    MemberDoubles,
+    advance,
+)
+from storage import (
+    AlreadyAppliedError,
+    ChouetteInfo,
+    ChouetteRepository,
+    ChouetteStatus,
+    ConflictError,
+    NotFoundError,
+)
+
+# The caller's action, made from the game as it is now, the caller's player id and the
+# session's next dice event.
+Make = Callable[[ChouetteGame, str, int], Awaitable[ChouetteAction]]
+
+
+class OwnRefusalError(Exception):
+    """A refusal the command layer words itself (not the rules')."""
+
+
+class ChouettePlay:
+    def __init__(
+        self,
+        chouettes: ChouetteRepository,
+        rounds: ChouetteRounds,
+        view: ChouetteView,
+        locks: MatchLocks,
+        time: TimeSource,
+    ) -> None:
+        self.chouettes = chouettes
+        self.rounds = rounds
+        self.view = view
+        self.locks = locks
+        self.time = time
+
+    async def act(
+        self, context: Context, make: Make, chouette_id: int, version: int | None = None
+    ) -> list[Message]:
+        _ = context._
+        stale = context.refuse(_("That button is out of date."))
+        async with self.locks.hold(chouette_id):
+            for attempt in range(2):
+                try:
+                    loaded = await self.chouettes.load(chouette_id)
+                except NotFoundError:
+                    return stale
+                info, game = loaded.info, loaded.game
+                if info.chat_id != context.chat.id:
+                    return stale
+                if version is not None and version != info.version:
+                    if await self._applied_before(context, chouette_id):
+                        return await self.current(context, chouette_id)
+                    return stale
+                if info.status is not ChouetteStatus.PLAYING or game is None:
+                    return context.refuse(_("No chouette game is being played here."))
+                if not info.is_seated(context.user.id):
+                    return context.refuse(
+                        _("You do not sit at this chouette. Join with /chouette join.")
+                    )
+                if game.finished:  # stopped between the last play and the settlement
+                    return await self.rounds.finish(context, info, info.version, game)
+                try:
+                    action = await make(game, str(context.user.id), info.dice_nonce)
+                    after, recorded = advance(game, action)
+                    written = await self.chouettes.append(
+                        chouette_id,
+                        info.version,
+                        recorded,
+                        context.user.id,
+                        context.request.event_id or None,
+                        now=self.time(),
+                    )
+                except OwnRefusalError as refused:
+                    return context.refuse(str(refused))
+                except AlreadyAppliedError:
+                    return await self.current(context, chouette_id)
+                except ChouetteError as error:
+                    if await self._applied_before(context, chouette_id):
+                        return await self.current(context, chouette_id)
+                    return context.refuse(chouette_texts.refusal(_, error))
+                except ConflictError:
+                    if version is not None or attempt:
+                        return stale
+                    continue  # a typed command: once more, against the game as it is now
+                return await self._after(context, info, game, after, recorded, written)
+            raise AssertionError("unreachable")
+
+    async def _applied_before(self, context: Context, chouette_id: int) -> bool:
+        event_id = context.request.event_id
+        return bool(event_id) and await self.chouettes.applied(chouette_id, event_id)
+
+    async def current(self, context: Context, chouette_id: int) -> list[Message]:
+        """The board as it is now (a request handled before gets it again)."""
+        loaded = await self.chouettes.load(chouette_id)
+        if loaded.game is None:
+            return context.refuse(context._("No chouette game is being played here."))
+        users = await self.rounds.seated(context, loaded.info.seats)
+        return [await self.view.board(context, loaded.info, loaded.game, users, loaded.totals)]
+
+    async def _after(
+        self,
+        context: Context,
+        info: ChouetteInfo,
+        before: ChouetteGame,
+        after: ChouetteGame,
+        recorded: list[ChouetteAction],
+        version: int,
+    ) -> list[Message]:
+        _ = context.for_chat
+        users = await self.rounds.seated(context, info.seats)
+        names = by_key(users)
+        notes = [
+            Message(context.request.chat, note) for note in describe(_, after, recorded, names)
+        ]
+        if after.finished:
+            return notes + await self.rounds.finish(context, info, version, after)
+        board_actions = tuple(a.action for a in recorded if isinstance(a, BoardAction))
+        last = last_play(before.board, board_actions)
+        totals = (await self.chouettes.load(info.id)).totals
+        shown = replace(info, version=version)
+        return [*notes, await self.view.board(context, shown, after, users, totals, last)]
+
+
+def describe(
+    _: Speech, game: ChouetteGame, recorded: list[ChouetteAction], names: dict[str, str]
+) -> list[str]:
+    """A sentence for each cube action and each roll that cannot be played."""
+    box = names[game.table.box]
+    notes = []
+    previous: ChouetteAction | None = None
+    for action in recorded:
+        if isinstance(action, BoxDoubles):
+            doubled = ", ".join(names[member] for member in action.members)
+            notes.append(_("{box} (box) doubles {names}.").format(box=box, names=doubled))
+        elif isinstance(action, MemberDoubles):
+            value = game.cube(action.player).value * 2
+            notes.append(
+                _("{name} doubles the box to {value}.").format(
+                    name=names[action.player], value=value
+                )
+            )
+        elif isinstance(action, MemberAnswers | BoxAnswers):
+            notes.append(_answer_note(_, game, action, names))
+        elif isinstance(action, BoardAction) and isinstance(action.action, CannotMove):
+            roll = previous.action if isinstance(previous, BoardAction) else None
+            dice = roll_text(_.locale, roll.dice) if isinstance(roll, Roll) else ""
+            notes.append(
+                _("{name} rolled {dice} and cannot move.").format(
+                    name=names[action.player], dice=dice
+                )
+            )
+        previous = action
+    return notes
+
+
+def _answer_note(
+    _: Speech, game: ChouetteGame, action: MemberAnswers | BoxAnswers, names: dict[str, str]
+) -> str:
+    member = action.member if isinstance(action, BoxAnswers) else action.player
+    cube = game.cube(member)
+    box = names[game.table.box]
+    if isinstance(action, MemberAnswers):
+        if action.answer is Answer.DROP:
+            return _("{name} drops the box's double and pays {value}.").format(
+                name=names[member], value=cube.value
+            )
+        return _("{name} takes the box's double: their cube is at {value}.").format(
+            name=names[member], value=cube.value
+        )
+    if action.answer is Answer.DROP:
+        return _("{box} (box) drops {name}'s double and pays {value}.").format(
+            box=box, name=names[member], value=cube.value
+        )
+    return _("{box} (box) takes {name}'s double: that cube is at {value}.").format(
+        box=box, name=names[member], value=cube.value
+    )
+
+
+def box_doubles_all(refusal: str) -> Make:
+    """/double or [Double all] by the box: every member whose cube the box may turn."""
+
+    async def make(game: ChouetteGame, player: str, _nonce: int) -> ChouetteAction:
+        members = box_may_double(game)
+        if player == game.table.box and not _turnable(game):
+            raise OwnRefusalError(refusal)
+        return BoxDoubles(player, members or _turnable(game))
+
+    return make
+
+
+def _turnable(game: ChouetteGame) -> tuple[str, ...]:
+    return tuple(
+        cube.member
+        for cube in game.cubes
+        if cube.live and cube.offered_by is None and cube.owner is not CubeOwner.MEMBER
+    )

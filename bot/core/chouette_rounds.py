@@ -1,0 +1,197 @@
+"""A chouette from game to game: the opening roll of a game, a finished game settled and
+stored, the players who asked to join or leave during it seated or let go, and the next game
+started at once while three or more remain."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core import chouette_texts
+from bot.core.chouette_view import ChouetteView, Seated, by_key
+from bot.core.context import Context
+from bot.core.i18n import Speech
+from bot.core.model import Message
+from bot.core.time_source import TimeSource
+from gammon.actions import OpeningRoll
+from gammon.chouette import (
+    MIN_PLAYERS,
+    BoardAction,
+    ChouetteAction,
+    ChouetteError,
+    ChouetteGame,
+    advance,
+    next_table,
+    settle,
+)
+from gammon.flow import Phase
+from storage import ChatRepository, ChouetteInfo, ChouetteRepository, UserRepository
+
+QUEUE = "chouette_queue"  # the chat's setting: who joins or leaves when the game ends
+
+
+class ChouetteRounds:
+    def __init__(
+        self,
+        chouettes: ChouetteRepository,
+        users: UserRepository,
+        chats: ChatRepository,
+        view: ChouetteView,
+        time: TimeSource,
+    ) -> None:
+        self.chouettes = chouettes
+        self.users = users
+        self.chats = chats
+        self.view = view
+        self.time = time
+
+    async def seated(self, context: Context, user_ids: Sequence[int]) -> Seated:
+        """The users by id, each read at most once per request."""
+        known = context.known_users
+        known.setdefault(context.user.id, context.user)
+        for user_id in user_ids:
+            if user_id not in known:
+                known[user_id] = await self.users.get_user(user_id)
+        return {user_id: known[user_id] for user_id in user_ids}
+
+    async def names(self, context: Context, user_ids: Sequence[int]) -> dict[int, str]:
+        return {
+            user_id: user.display_name
+            for user_id, user in (await self.seated(context, user_ids)).items()
+        }
+
+    async def opening(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        """Roll the opening roll of the game that just started (again after a tie) and show
+        the board."""
+        _ = context.for_chat
+        loaded = await self.chouettes.load(info.id)
+        game = loaded.game
+        assert game is not None
+        users = await self.seated(context, info.seats)
+        names = by_key(users)
+        recorded: list[ChouetteAction] = []
+        nonce = info.dice_nonce
+        notes = [
+            _("Game {number}: {order}").format(
+                number=info.game_number,
+                order=chouette_texts.order_line(
+                    _, info.seats, await self.names(context, info.seats)
+                ),
+            )
+        ]
+        while game.board.phase is Phase.OPENING:
+            dice = await self.chouettes.dice_for(info.id, nonce)
+            nonce += 1
+            game, made = advance(game, BoardAction(game.table.box, OpeningRoll(dice)))
+            recorded += made
+            notes.append(self.opening_note(_, game, dice, names))
+        await self.chouettes.append(info.id, loaded.info.version, recorded, None, now=self.time())
+        shown = await self.chouettes.info(info.id)
+        return [
+            Message(context.request.chat, "\n".join(notes)),
+            await self.view.board(context, shown, game, users, loaded.totals),
+        ]
+
+    @staticmethod
+    def opening_note(
+        _: Speech, game: ChouetteGame, dice: tuple[int, int], names: dict[str, str]
+    ) -> str:
+        first, second = dice
+        box, captain = names[game.table.box], names[game.acting_captain or game.table.captain]
+        if first == second:
+            text = _("Opening roll: {a} {x}, {b} {y}. A tie: rolling again.")
+        else:
+            text = _("Opening roll: {a} {x}, {b} {y}. {winner} starts with {high}-{low}.")
+        return text.format(
+            a=box,
+            x=first,
+            b=captain,
+            y=second,
+            winner=box if first > second else captain,
+            high=max(dice),
+            low=min(dice),
+        )
+
+    async def finish(
+        self, context: Context, info: ChouetteInfo, version: int, game: ChouetteGame
+    ) -> list[Message]:
+        """The game ``game`` (written up to ``version``) is over: settle it, store it, seat
+        those waiting, and start the next game while three or more remain."""
+        _ = context.for_chat
+        points = {int(player): won for player, won in settle(game).items()}
+        order = [int(player) for player in next_table(game).order]
+        names = await self.names(context, info.seats)
+        ended = await self.chouettes.finish_game(info.id, version, points, order, now=self.time())
+        lines = [
+            chouette_texts.result_line(
+                _, game, names[info.seats[0]], names[int(game.table.captain)]
+            ),
+            chouette_texts.settlement_line(_, points, names),
+        ]
+        ended, moved = await self.seat_the_queue(context, ended)
+        lines += moved
+        loaded = await self.chouettes.load(ended.id)
+        names = await self.names(context, [*ended.seats, *loaded.totals])
+        lines.append(chouette_texts.scores_line(_, loaded.totals, names))
+        if len(ended.seats) < MIN_PLAYERS:
+            lines.append(
+                _(
+                    "Fewer than three players are left: /chouette join to sit down, "
+                    "/chouette start to play on, or /chouette end."
+                )
+            )
+            return [Message(context.request.chat, "\n".join(lines), slot=f"chouette:{info.id}")]
+        started = await self.chouettes.start_game(
+            ended.id, ended.version, ended.seats, now=self.time()
+        )
+        return [
+            Message(context.request.chat, "\n".join(lines)),
+            *await self.opening(context, started),
+        ]
+
+    # --- joining and leaving during a game ----------------------------------------------------
+
+    async def queued(self, context: Context, chouette_id: int) -> dict[str, list[int]]:
+        chat = await self.chats.get_chat(context.chat.id)
+        found = chat.settings.get(QUEUE) or {}
+        if found.get("id") != chouette_id:
+            return {"join": [], "leave": []}
+        return {"join": list(found.get("join", [])), "leave": list(found.get("leave", []))}
+
+    async def queue(self, context: Context, chouette_id: int, what: str, user_id: int) -> bool:
+        """Remember that ``user_id`` joins or leaves when this game ends; False when it is
+        remembered already."""
+        waiting = await self.queued(context, chouette_id)
+        other = "leave" if what == "join" else "join"
+        if user_id in waiting[what]:
+            return False
+        if user_id in waiting[other]:
+            waiting[other].remove(user_id)  # changed their mind
+        else:
+            waiting[what].append(user_id)
+        await self.chats.update_chat(
+            context.chat.id, settings={QUEUE: {"id": chouette_id, **waiting}}
+        )
+        return True
+
+    async def seat_the_queue(
+        self, context: Context, info: ChouetteInfo
+    ) -> tuple[ChouetteInfo, list[str]]:
+        """Between games: those who asked to leave get up, those who asked to join sit down."""
+        _ = context.for_chat
+        waiting = await self.queued(context, info.id)
+        if not waiting["join"] and not waiting["leave"]:
+            return info, []
+        lines = []
+        names = await self.names(context, [*info.seats, *waiting["join"]])
+        for user_id in waiting["leave"]:
+            if user_id in info.seats:
+                info = await self.chouettes.leave(info.id, user_id, info.version, now=self.time())
+                lines.append(_("{name} leaves the table.").format(name=names[user_id]))
+        for user_id in waiting["join"]:
+            try:
+                info = await self.chouettes.join(info.id, user_id, info.version, now=self.time())
+            except ChouetteError:
+                continue  # seated meanwhile, or the table is full
+            lines.append(_("{name} sits down at the end of the line.").format(name=names[user_id]))
+        await self.chats.update_chat(context.chat.id, settings={QUEUE: None})
+        return info, lines

@@ -1,0 +1,238 @@
+"""The chouette's table: opening it, joining and leaving, seating by the dice and starting
+the first game, showing it and its scores, and ending the session with its seed revealed."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.core import chouette_texts
+from bot.core.chouette_rounds import ChouetteRounds
+from bot.core.context import Context
+from bot.core.i18n import Speech
+from bot.core.locks import MatchLocks
+from bot.core.model import Message
+from bot.core.time_source import TimeSource
+from gammon.chouette import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    ChouetteError,
+    ChouetteRules,
+    Consultation,
+    seat_order,
+)
+from storage import (
+    ChouetteExistsError,
+    ChouetteInfo,
+    ChouetteRepository,
+    ChouetteStatus,
+    ConflictError,
+    LoadedChouette,
+    SecretSeed,
+)
+
+
+def rules_text(_: Speech, rules: ChouetteRules) -> str:
+    consultation = {
+        Consultation.TEAM: _("the team may advise the captain"),
+        Consultation.TURNED: _("members whose cube was turned may advise the captain"),
+        Consultation.CAPTAIN: _("the captain decides alone"),
+    }[rules.consultation]
+    extras = [consultation]
+    if rules.jacoby:
+        extras.append(_("Jacoby rule"))
+    if rules.beavers:
+        extras.append(_("beavers"))
+    return ", ".join(extras)
+
+
+class ChouetteSeating:
+    def __init__(
+        self,
+        chouettes: ChouetteRepository,
+        rounds: ChouetteRounds,
+        locks: MatchLocks,
+        time: TimeSource,
+        server_seeds: Callable[[], bytes],
+    ) -> None:
+        self.chouettes = chouettes
+        self.rounds = rounds
+        self.locks = locks
+        self.time = time
+        self.server_seeds = server_seeds
+
+    async def open_or_show(self, context: Context, rules: ChouetteRules) -> list[Message]:
+        _ = context.for_chat
+        if context.request.chat.private:
+            return context.refuse(context._("A chouette is played in a group chat."))
+        try:
+            info = await self.chouettes.open_table(
+                context.chat.id,
+                context.user.id,
+                rules,
+                SecretSeed(self.server_seeds()),
+                self.time(),
+                context.request.event_id or None,
+            )
+        except ChouetteExistsError:
+            loaded = await self.chouettes.active_for_chat(context.chat.id)
+            if loaded is None:
+                return context.refuse(context._("Sorry, something went wrong. Please try again."))
+            return await self.show(context, loaded)
+        text = _(
+            "{name} opens a chouette table ({rules}). Sit down with /chouette join; "
+            "with three to eight players, /chouette start. Dice commitment: {commitment}"
+        ).format(
+            name=context.user.display_name,
+            rules=rules_text(_, rules),
+            commitment=info.dice_commitment,
+        )
+        return [Message(context.request.chat, text)]
+
+    async def show(self, context: Context, loaded: LoadedChouette) -> list[Message]:
+        _ = context.for_chat
+        info = loaded.info
+        names = await self.rounds.names(context, [*info.seats, *loaded.totals])
+        if info.status is ChouetteStatus.PLAYING:
+            status = _("Game {number} is being played.").format(number=info.game_number)
+            seats = chouette_texts.order_line(_, info.seats, names)
+        else:
+            status = _("Waiting for the next game: /chouette start.")
+            seats = (
+                chouette_texts.order_line(_, info.seats, names)
+                if info.game_number > 1
+                else _("Seated: {names}").format(names=", ".join(names[u] for u in info.seats))
+            )
+        lines = [
+            _("Chouette ({rules})").format(rules=rules_text(_, info.rules)),
+            seats,
+            status,
+            chouette_texts.scores_line(_, loaded.totals, names),
+        ]
+        messages = [Message(context.request.chat, "\n".join(lines))]
+        if loaded.game is not None and not loaded.game.finished:
+            users = await self.rounds.seated(context, info.seats)
+            messages.append(
+                await self.rounds.view.board(context, info, loaded.game, users, loaded.totals)
+            )
+        return messages
+
+    async def scores(self, context: Context, loaded: LoadedChouette) -> list[Message]:
+        _ = context.for_chat
+        names = await self.rounds.names(context, [*loaded.info.seats, *loaded.totals])
+        text = _("Games played: {games}. {scores}").format(
+            games=len(loaded.games), scores=chouette_texts.scores_line(_, loaded.totals, names)
+        )
+        return [Message(context.request.chat, text)]
+
+    async def join(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        _ = context.for_chat
+        name = context.user.display_name
+        if info.status is ChouetteStatus.PLAYING:
+            if info.is_seated(context.user.id):
+                return context.refuse(context._("You already sit at this chouette."))
+            if len(info.seats) >= MAX_PLAYERS:
+                return context.refuse(
+                    context._("The table is full: a chouette seats at most eight players.")
+                )
+            await self.rounds.queue(context, info.id, "join", context.user.id)
+            text = _("{name} sits down at the end of the line when this game ends.")
+            return [Message(context.request.chat, text.format(name=name))]
+        try:
+            await self.chouettes.join(info.id, context.user.id, info.version, now=self.time())
+        except ChouetteError as error:
+            return context.refuse(chouette_texts.refusal(context._, error))
+        text = _("{name} sits down at the chouette.").format(name=name)
+        return [Message(context.request.chat, text)]
+
+    async def leave(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        _ = context.for_chat
+        name = context.user.display_name
+        if not info.is_seated(context.user.id):
+            return context.refuse(context._("You do not sit at this chouette."))
+        if info.status is ChouetteStatus.PLAYING:
+            await self.rounds.queue(context, info.id, "leave", context.user.id)
+            text = _("{name} leaves the table when this game ends.")
+            return [Message(context.request.chat, text.format(name=name))]
+        await self.chouettes.leave(info.id, context.user.id, info.version, now=self.time())
+        return [Message(context.request.chat, _("{name} leaves the table.").format(name=name))]
+
+    async def start(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        """Seat the players by the dice (the first game) and start a game."""
+        _ = context.for_chat
+        if info.status is not ChouetteStatus.OPEN:
+            return context.refuse(context._("A game is being played already."))
+        if not info.is_seated(context.user.id):
+            return context.refuse(
+                context._("You do not sit at this chouette. Join with /chouette join.")
+            )
+        if not MIN_PLAYERS <= len(info.seats) <= MAX_PLAYERS:
+            return context.refuse(context._("A chouette needs at least three players."))
+        async with self.locks.hold(info.id):
+            try:
+                return await self._start(context, info)
+            except ConflictError:
+                return context.refuse(context._("That button is out of date."))
+
+    async def _start(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        _ = context.for_chat
+        notes = []
+        order = list(info.seats)
+        used = 0
+        if info.client_seed is None:  # the first game: the seed, then seats by the dice
+            seed = f"{context.user.platform}:{context.request.event_id}"
+            info = await self.chouettes.set_client_seed(
+                info.id, info.version, seed, now=self.time()
+            )
+            order, used, line = await self._seating(context, info)
+            notes.append(line)
+        started = await self.chouettes.start_game(
+            info.id, info.version, order, seating_dice=used, now=self.time()
+        )
+        opening = await self.rounds.opening(context, started)
+        return [Message(context.request.chat, "\n".join(notes)), *opening] if notes else opening
+
+    async def _seating(self, context: Context, info: ChouetteInfo) -> tuple[list[int], int, str]:
+        """One die each (the first die of one of the session's dice events per player), and
+        again for those who tie, until the order is settled."""
+        _ = context.for_chat
+        names = await self.rounds.names(context, info.seats)
+        rolls: dict[str, list[int]] = {str(user): [] for user in info.seats}
+        rolling = list(rolls)
+        nonce = info.dice_nonce
+        rounds = []
+        while rolling:
+            for player in rolling:
+                rolls[player].append((await self.chouettes.dice_for(info.id, nonce))[0])
+                nonce += 1
+            rounds.append(", ".join(f"{names[int(p)]} {rolls[p][-1]}" for p in rolling))
+            by_dice: dict[tuple[int, ...], list[str]] = {}
+            for player, dice in rolls.items():
+                by_dice.setdefault(tuple(dice), []).append(player)
+            rolling = [player for tied in by_dice.values() if len(tied) > 1 for player in tied]
+        order = [int(player) for player in seat_order(rolls)]
+        line = _("Seating dice: {rolls}.").format(rolls="; ".join(rounds))
+        return order, nonce - info.dice_nonce, line
+
+    async def end(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        _ = context.for_chat
+        if context.user.id != info.host_id and not context.request.admin:
+            return context.refuse(
+                context._("Only the host who opened the table or an administrator ends it.")
+            )
+        async with self.locks.hold(info.id):
+            try:
+                ended = await self.chouettes.end(info.id, info.version, now=self.time())
+            except ConflictError:
+                return context.refuse(context._("That button is out of date."))
+        loaded = await self.chouettes.load(ended.id)
+        seed = await self.chouettes.reveal_seed(ended.id)
+        names = await self.rounds.names(context, [*ended.seats, *loaded.totals])
+        lines = [
+            _("The chouette is over. Games played: {games}.").format(games=len(loaded.games)),
+            chouette_texts.scores_line(_, loaded.totals, names),
+            _(
+                "The dice were drawn from the server seed {seed}; its SHA-256 is the "
+                "commitment {commitment} published at the start."
+            ).format(seed=seed.hex(), commitment=ended.dice_commitment),
+        ]
+        return [Message(context.request.chat, "\n".join(lines), slot=f"chouette:{ended.id}")]

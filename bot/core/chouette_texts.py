@@ -1,0 +1,113 @@
+"""The chouette's sentences: refusals by their rules' code, what a cube shows, the scores,
+a finished game's settlement. Every sentence goes through gettext (``_``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.core import texts
+from bot.core.i18n import Speech
+from gammon.actions import WinKind
+from gammon.chouette import ChouetteError, ChouetteGame, CubeOwner, MemberCube, Side
+from gammon.flow import ActionError
+
+
+def refusal(_: Speech, error: ChouetteError) -> str:
+    """A sentence for why the rules refused a chouette action."""
+    if error.board_error is not None:
+        return board_refusal(_, error.board_error)
+    reasons = {
+        "too_few_players": _("A chouette needs at least three players."),
+        "table_full": _("The table is full: a chouette seats at most eight players."),
+        "already_seated": _("You already sit at this chouette."),
+        "not_seated": _("You do not sit at this chouette. Join with /chouette join."),
+        "game_over": _("This game is over."),
+        "not_in_team": _("You do not play in this game."),
+        "out_of_role": _(
+            "That is not your role: the box and the acting captain roll and move, "
+            "the box answers the team's doubles, each member their own cube."
+        ),
+        "not_your_turn": _("You can double only at the start of your own side's turn."),
+        "opening_roll_first": _("The game starts with the opening roll."),
+        "already_rolled": _("The dice are rolled: doubling waits for the next turn."),
+        "already_doubled": _("The box has already doubled this turn."),
+        "already_dropped": _("That cube is out of this game: its double was dropped."),
+        "not_cube_owner": _("The other side owns that cube."),
+        "double_pending": _("A double is waiting for an answer: answer every double first."),
+        "no_double_pending": _("There is no double to answer on that cube."),
+        "invalid_members": _("Name each member to double once."),
+        "beaver_disabled": _("Beavers are not played at this chouette."),
+    }
+    return reasons.get(str(error.reason), _("That is not possible now."))
+
+
+def board_refusal(_: Speech, error: ActionError) -> str:
+    """A refused roll or play on the board, in the match's words."""
+    return texts.action_refusal(_, error)
+
+
+def cube_line(_: Speech, cube: MemberCube, name: str, game: ChouetteGame) -> str:
+    """One member's cube: "Bob (captain): cube 2, Bob owns it"."""
+    if cube.member == game.table.captain:
+        who = _("{name} (captain)").format(name=name)
+    elif cube.member == game.acting_captain:
+        who = _("{name} (acting captain)").format(name=name)
+    else:
+        who = name
+    if cube.dropped_by is Side.TEAM:
+        state = _("dropped at {value}, out of this game").format(value=cube.value)
+    elif cube.dropped_by is Side.BOX:
+        state = _("the box dropped at {value}: won").format(value=cube.value)
+    elif cube.offered_by is Side.BOX:
+        state = _("doubled by the box to {value}, waiting for an answer").format(
+            value=cube.value * 2
+        )
+    elif cube.offered_by is Side.TEAM:
+        state = _("doubles the box to {value}, waiting for the box").format(value=cube.value * 2)
+    elif cube.owner is CubeOwner.CENTRE:
+        state = _("cube {value} in the centre").format(value=cube.value)
+    elif cube.owner is CubeOwner.BOX:
+        state = _("cube {value}, the box owns it").format(value=cube.value)
+    else:
+        state = _("cube {value}, owned by the member").format(value=cube.value)
+    return f"{who}: {state}"
+
+
+def signed(points: int) -> str:
+    """``+2``, ``−1``, ``0``."""
+    return f"+{points}" if points > 0 else f"−{-points}" if points < 0 else "0"
+
+
+def scores_line(_: Speech, totals: Mapping[int, int], names: Mapping[int, str]) -> str:
+    if not totals:
+        return _("Scores: no game finished yet.")
+    listed = " · ".join(
+        f"{names.get(user, '?')} {signed(points)}" for user, points in totals.items()
+    )
+    return _("Scores: {scores}").format(scores=listed)
+
+
+def order_line(_: Speech, order: Sequence[int], names: Mapping[int, str]) -> str:
+    """ "Box: Ann · captain: Bob · then: Cy, Dee"."""
+    if len(order) < 2:
+        return _("Seated: {names}").format(names=", ".join(names[user] for user in order))
+    text = _("Box: {box} · captain: {captain}").format(box=names[order[0]], captain=names[order[1]])
+    if len(order) > 2:
+        text += " · " + _("then: {line}").format(line=", ".join(names[user] for user in order[2:]))
+    return text
+
+
+def result_line(_: Speech, game: ChouetteGame, box: str, captain: str) -> str:
+    """How a finished game ended on the board, or that no member was left in it."""
+    result = game.result
+    if result is None:
+        return _("Every team member's game is over: the game ends.")
+    kind = texts.resignation_name(_, WinKind(result.kind))
+    if result.winner is Side.BOX:
+        return _("{box} (box) wins {kind} on the board.").format(box=box, kind=kind)
+    return _("The team ({captain}) wins {kind} on the board.").format(captain=captain, kind=kind)
+
+
+def settlement_line(_: Speech, points: Mapping[int, int], names: Mapping[int, str]) -> str:
+    listed = ", ".join(f"{names[user]} {signed(won)}" for user, won in points.items())
+    return _("This game: {points}").format(points=listed)

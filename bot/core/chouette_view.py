@@ -1,0 +1,196 @@
+"""The chouette's board message: the picture (the board and every member's cube), whose turn
+it is and what to do, each member's cube, the scores, the buttons for whoever may act, and
+mentions of the players who must act."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+from functools import partial
+
+from bot.core import chouette_texts
+from bot.core.admission import Admission
+from bot.core.context import Context
+from bot.core.dice_names import roll_text
+from bot.core.i18n import Speech
+from bot.core.model import Button, Message
+from bot.core.painter import Painter
+from bot.core.tokens import Token, Verb, chouette_target, format_token
+from gammon.chouette import ChouetteGame, CubeOwner, Side
+from gammon.flow import Phase
+from rendering import DEFAULT_LABELS, BoardView, LastPlay, chouette_members, render_chouette
+from storage import ChouetteInfo, UserRecord
+
+Seated = dict[int, UserRecord]
+
+
+def by_key(users: Seated) -> dict[str, str]:
+    """Display names by the rules' player id."""
+    return {str(user_id): user.display_name for user_id, user in users.items()}
+
+
+def box_may_double(game: ChouetteGame) -> tuple[str, ...]:
+    """The members whose cube the box may turn now (none once it doubled this turn)."""
+    board = game.board
+    if (
+        game.finished
+        or board.phase is not Phase.ROLLING
+        or board.player_on_roll != 0
+        or game.box_doubled_at == board.dice_events
+    ):
+        return ()
+    return tuple(
+        cube.member
+        for cube in game.cubes
+        if cube.live and cube.offered_by is None and cube.owner is not CubeOwner.MEMBER
+    )
+
+
+def team_may_double(game: ChouetteGame) -> tuple[str, ...]:
+    """The members who may double the box now, on their own cube."""
+    board = game.board
+    if game.finished or board.phase is not Phase.ROLLING or board.player_on_roll != 1:
+        return ()
+    return tuple(
+        cube.member
+        for cube in game.cubes
+        if cube.live and cube.offered_by is None and cube.owner is not CubeOwner.BOX
+    )
+
+
+class ChouetteView:
+    """Draws the chouette (or nothing, when pictures are off) and writes its board message."""
+
+    def __init__(
+        self, painter: Painter, enabled: bool = True, admission: Admission | None = None
+    ) -> None:
+        self._painter = painter
+        self.enabled = enabled
+        self._admission = admission
+
+    async def picture(
+        self, context: Context, game: ChouetteGame, users: Seated, last: LastPlay | None
+    ) -> bytes | None:
+        if not self.enabled:
+            return None
+        _ = context.for_chat
+        names = by_key(users)
+        labels = {key: _(text) for key, text in DEFAULT_LABELS.items()}
+        theme = context.user.prefs.theme
+        draw = partial(
+            render_chouette,
+            BoardView.from_state(game.board),
+            box=names[game.table.box],
+            captain=names.get(game.acting_captain or game.table.captain, ""),
+            members=chouette_members(game, names),
+            labels=labels,
+            last_play=last,
+            theme=theme if theme in ("classic", "dark") else "classic",
+        )
+        async with self._admission.aside() if self._admission else nullcontext():
+            return await self._painter.paint(draw)
+
+    async def board(
+        self,
+        context: Context,
+        info: ChouetteInfo,
+        game: ChouetteGame,
+        users: Seated,
+        totals: dict[int, int],
+        last: LastPlay | None = None,
+    ) -> Message:
+        _ = context.for_chat
+        names = by_key(users)
+        headline, actors = self.turn(_, game, names)
+        lines = [
+            _("Chouette, game {number}").format(number=info.game_number),
+            headline,
+            *(chouette_texts.cube_line(_, cube, names[cube.member], game) for cube in game.cubes),
+            chouette_texts.scores_line(
+                _, totals, {user_id: user.display_name for user_id, user in users.items()}
+            ),
+        ]
+        mention = tuple(
+            users[int(player)].platform_user_id
+            for player in actors
+            if int(player) != context.user.id and not users[int(player)].is_bot
+        )
+        return Message(
+            context.request.chat,
+            "\n".join(lines),
+            self.buttons(_, info, game, names),
+            image=await self.picture(context, game, users, last),
+            board=BoardView.from_state(game.board),
+            mention=mention,
+            slot=f"chouette:{info.id}",
+        )
+
+    @staticmethod
+    def turn(_: Speech, game: ChouetteGame, names: dict[str, str]) -> tuple[str, list[str]]:
+        """What happens now, and who must act."""
+        box = names[game.table.box]
+        captain = game.acting_captain or game.table.captain
+        pending = game.pending
+        if pending:
+            waiting = [
+                game.table.box if cube.offered_by is Side.TEAM else cube.member for cube in pending
+            ]
+            answering = ", ".join(dict.fromkeys(names[player] for player in waiting))
+            return _("Doubles wait for an answer from: {names}.").format(names=answering), list(
+                dict.fromkeys(waiting)
+            )
+        board = game.board
+        dice = board.dice
+        if board.player_on_roll == 0:
+            if board.phase is Phase.MOVING and dice is not None:
+                text = _("{box} (box) to play {roll}: /move …").format(
+                    box=box, roll=roll_text(_.locale, dice)
+                )
+            else:
+                text = _("{box} (box) to roll, or to double before rolling.").format(box=box)
+            return text, [game.table.box]
+        if board.phase is Phase.MOVING and dice is not None:
+            text = _("{captain} (captain) to play {roll} for the team: /move …").format(
+                captain=names[captain], roll=roll_text(_.locale, dice)
+            )
+        else:
+            text = _(
+                "{captain} (captain) to roll for the team; members may double the box first."
+            ).format(captain=names[captain])
+        return text, [captain]
+
+    @staticmethod
+    def buttons(
+        _: Speech, info: ChouetteInfo, game: ChouetteGame, names: dict[str, str]
+    ) -> tuple[Button, ...]:
+        seats = {player: seat for seat, player in enumerate(game.table.order)}
+        found: list[Button] = []
+
+        def add(label: str, verb: str, member: str | None = None) -> None:
+            target = chouette_target(info.id, seats[member] if member else 0)
+            found.append(Button(label, format_token(Token(verb, "h", target, info.version))))
+
+        if game.finished:
+            return ()
+        if any(cube.offered_by is Side.BOX for cube in game.pending):
+            add(_("Take"), Verb.TAKE)
+            add(_("Drop"), Verb.DROP)
+        for cube in game.pending:
+            if cube.offered_by is Side.TEAM:
+                add(_("Take {name}").format(name=names[cube.member]), Verb.TAKE, cube.member)
+                add(_("Drop {name}").format(name=names[cube.member]), Verb.DROP, cube.member)
+        if game.board.phase is not Phase.ROLLING:
+            return tuple(found)
+        if game.board.player_on_roll == 0:
+            doubled = box_may_double(game)
+            if not game.pending:
+                add(_("Roll"), Verb.ROLL)
+            if len(doubled) > 1:
+                add(_("Double all"), Verb.DOUBLE_ALL)
+            for member in doubled:
+                add(_("Double {name}").format(name=names[member]), Verb.DOUBLE, member)
+        else:
+            if not game.pending:
+                add(_("Roll"), Verb.ROLL)
+            if team_may_double(game):
+                add(_("Double the box"), Verb.DOUBLE)
+        return tuple(found)

@@ -1,0 +1,181 @@
+"""``/chouette`` and ``/suggest``, the chouette's buttons, and ``/roll``, ``/move`` and
+``/double`` for a player who sits in the chat's chouette game and has no match here.
+
+The parts: :mod:`bot.core.chouette_seating` (the table between games),
+:mod:`bot.core.chouette_play` (the game's actions), :mod:`bot.core.chouette_rounds` (from one
+game to the next), :mod:`bot.core.chouette_view` (the board message) and
+:mod:`bot.core.chouette_texts` (the sentences)."""
+
+from __future__ import annotations
+
+from bot.core import chouette_actions, texts
+from bot.core.chouette_play import ChouettePlay, Make, box_doubles_all
+from bot.core.chouette_seating import ChouetteSeating
+from bot.core.context import Context
+from bot.core.model import MAX_TEXT, Message
+from bot.core.tokens import Token, Verb, chouette_seat
+from gammon.actions import Move
+from gammon.chouette import Answer, ChouetteRules, Consultation, advisers
+from gammon.flow import ActionError, Phase, advance
+from storage import ChouetteRepository, ChouetteStatus, NotFoundError
+
+ACTIONS = ("join", "leave", "start", "score", "end", "show")
+_ANSWERS: dict[str, Answer] = {Verb.TAKE: Answer.TAKE, Verb.DROP: Answer.DROP}
+
+
+def parse_rules(words: list[str]) -> ChouetteRules | None:
+    """The options of a new table (``captain``, ``turned``, ``team``, ``jacoby``, ``beaver``);
+    None when a word is none of them."""
+    consultation, jacoby, beavers = Consultation.TEAM, False, False
+    for word in words:
+        if word in ("team", "turned", "captain"):
+            consultation = Consultation(word)
+        elif word == "jacoby":
+            jacoby = True
+        elif word in ("beaver", "beavers"):
+            beavers = True
+        else:
+            return None
+    return ChouetteRules(consultation, jacoby, beavers)
+
+
+class ChouetteService:
+    def __init__(
+        self, chouettes: ChouetteRepository, seating: ChouetteSeating, play: ChouettePlay
+    ) -> None:
+        self.chouettes = chouettes
+        self.seating = seating
+        self.play = play
+
+    async def chouette(self, context: Context, argument: str) -> list[Message]:
+        _ = context._
+        words = argument.lower().split()
+        action = words[0] if words and words[0] in ACTIONS else None
+        if action == "show":  # Discord's choice for the bare command: open or show
+            action, words = None, words[1:]
+        loaded = None
+        if not context.request.chat.private:
+            loaded = await self.chouettes.active_for_chat(context.chat.id)
+        if action is None:
+            rules = parse_rules(words)
+            if rules is None:
+                return context.refuse(_help(context))
+            if loaded is not None:
+                return await self.seating.show(context, loaded)
+            return await self.seating.open_or_show(context, rules)
+        if loaded is None:
+            return context.refuse(_("There is no chouette in this chat. Open one with /chouette."))
+        info = loaded.info
+        if action == "score":
+            return await self.seating.scores(context, loaded)
+        if action == "join":
+            return await self.seating.join(context, info)
+        if action == "leave":
+            return await self.seating.leave(context, info)
+        if action == "start":
+            return await self.seating.start(context, info)
+        return await self.seating.end(context, info)
+
+    async def suggest(self, context: Context, argument: str) -> list[Message]:
+        """``/suggest 13/10* 6/5``: a team member's advice, posted for the captain."""
+        _ = context._
+        play = argument.strip()[:MAX_TEXT]
+        if not play:
+            return context.refuse(_("Write the play after /suggest, e.g. /suggest 13/10* 6/5"))
+        chouette_id = await self._playing_here(context)
+        loaded = await self.chouettes.load(chouette_id) if chouette_id is not None else None
+        game = loaded.game if loaded is not None else None
+        if loaded is None or game is None:
+            return context.refuse(_("No chouette game is being played here."))
+        me = str(context.user.id)
+        if me == game.table.box:
+            return context.refuse(_("The box plays alone: it does not advise the team."))
+        if me not in game.table.team:
+            return context.refuse(_("You do not play in this game."))
+        if not game.cube(me).live:
+            return context.refuse(_("You dropped out of this game: you no longer advise."))
+        if me == game.acting_captain:
+            return context.refuse(_("You are the captain: play it with /move."))
+        if game.rules.consultation is Consultation.CAPTAIN:
+            return context.refuse(_("At this table the captain decides alone: nobody advises."))
+        if me not in advisers(game):
+            return context.refuse(_("Only members whose cube has been turned advise here."))
+        board = game.board
+        if board.phase is not Phase.MOVING or board.player_on_roll != 1:
+            return context.refuse(_("The team has no roll to play now."))
+        try:
+            _after, recorded = advance(board, Move(1, play))
+        except ActionError as error:
+            return context.refuse(texts.action_refusal(_, error))
+        written = recorded[0]
+        assert isinstance(written, Move)
+        users = await self.play.rounds.seated(context, [int(game.acting_captain or "0")])
+        captain = next(iter(users.values()))
+        _ = context.for_chat  # the whole chat reads the advice
+        text = _("{name} suggests {play}").format(name=context.user.display_name, play=written.play)
+        return [Message(context.request.chat, text, mention=(captain.platform_user_id,))]
+
+    async def _playing_here(self, context: Context) -> int | None:
+        if context.request.chat.private:
+            return None
+        chouette_id = await self.chouettes.active_id_for_chat(context.chat.id)
+        if chouette_id is None:
+            return None
+        info = await self.chouettes.info(chouette_id)
+        if info.status is not ChouetteStatus.PLAYING or not info.is_seated(context.user.id):
+            return None
+        return chouette_id
+
+    async def fallback(self, context: Context, verb: str, argument: str) -> list[Message] | None:
+        """``/roll``, ``/move`` or ``/double`` from a player without a match here: acted on in
+        the chat's chouette game when they sit in it; None otherwise."""
+        chouette_id = await self._playing_here(context)
+        if chouette_id is None:
+            return None
+        _ = context._
+        if verb == "roll":
+            make = chouette_actions.roll(self.chouettes, chouette_id)
+        elif verb == "move":
+            make = chouette_actions.move(argument.strip())
+        else:
+            make = await self._double(context, chouette_id)
+        return await self.play.act(context, make, chouette_id)
+
+    async def _double(self, context: Context, chouette_id: int) -> Make:
+        info = await self.chouettes.info(chouette_id)
+        if info.seats and info.seats[0] == context.user.id:
+            return box_doubles_all(context._("No member's cube can be doubled by the box now."))
+        return chouette_actions.member_doubles()
+
+    async def press(self, context: Context, token: Token) -> list[Message]:
+        _ = context._
+        chouette_id, seat = chouette_seat(token.target)
+        try:
+            info = await self.chouettes.info(chouette_id)
+        except NotFoundError:
+            return context.refuse(_("That button is out of date."))
+        member = str(info.seats[seat]) if 0 < seat < len(info.seats) else None
+        if seat and member is None:
+            return context.refuse(_("That button is out of date."))
+        if token.verb == Verb.ROLL:
+            make = chouette_actions.roll(self.chouettes, chouette_id)
+        elif token.verb == Verb.DOUBLE_ALL:
+            make = box_doubles_all(_("No member's cube can be doubled by the box now."))
+        elif token.verb == Verb.DOUBLE:
+            make = (
+                chouette_actions.member_doubles()
+                if member is None
+                else chouette_actions.box_doubles(member)
+            )
+        elif token.verb in _ANSWERS:
+            make = chouette_actions.answer(_ANSWERS[token.verb], member)
+        else:
+            return context.refuse(_("That button is out of date."))
+        return await self.play.act(context, make, chouette_id, token.version)
+
+
+def _help(context: Context) -> str:
+    return context._(
+        "/chouette [team|turned|captain] [jacoby] [beaver] opens a table; "
+        "/chouette join, leave, start, score, end."
+    )

@@ -1,0 +1,150 @@
+"""The chouette's cubes through the chat: each member's own cube, settled cube by cube, and
+every refusal a clear private answer."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from gammon.chouette import CubeOwner
+from tests.bot.chouette_play_helpers import (
+    current,
+    name_of,
+    open_and_start,
+    play_to_the_end,
+    play_until_rolling,
+)
+from tests.bot.scripted import Room
+
+
+async def test_four_players_with_takes_and_drops_settle_cube_by_cube(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy", "dee")
+    rng = random.Random(11)
+    game = await play_until_rolling(room, people, 0, rng)
+    box, captain, second, third = (name_of(people, player) for player in game.table.order)
+    await room.press(box, "Double all")
+    await room.press(captain, "Take")
+    dropped = await room.press(second, "Drop")
+    assert f"{second.title()} drops the box's double and pays 1." in dropped[0].text
+    await room.press(third, "Take")
+    game = (await current(room)).game
+    assert game is not None
+    assert [(cube.value, cube.owner, cube.live) for cube in game.cubes] == [
+        (2, CubeOwner.MEMBER, True),
+        (1, CubeOwner.CENTRE, False),
+        (2, CubeOwner.MEMBER, True),
+    ]
+    # The member who dropped is out: no more doubles, no more advice.
+    await play_until_rolling(room, people, 1, rng)
+    refused = await room.press(second, "Double the box")
+    assert refused[0].private_to == second
+    assert refused[0].text == "That cube is out of this game: its double was dropped."
+    advice = await room.command(second, "/suggest 24/23 13/11")
+    assert advice[0].text == "You dropped out of this game: you no longer advise."
+    played = await play_to_the_end(room, people, rng)
+    loaded = await current(room)
+    points = next(record for record in loaded.games if record.game_number == played).points
+    won = points[people[captain]]
+    assert won in (2, 4, 6, -2, -4, -6)  # a cube at 2, single, gammon or backgammon
+    assert points[people[third]] == won
+    assert points[people[second]] == -1
+    assert points[people[box]] == -(2 * won - 1)
+
+
+async def test_the_box_doubles_only_some_members(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy", "dee")
+    game = await play_until_rolling(room, people, 0, random.Random(2))
+    box, captain, second, third = (name_of(people, player) for player in game.table.order)
+    board = await room.press(box, f"Double {second.title()}")
+    assert board[0].text == f"{box.title()} (box) doubles {second.title()}."
+    labels = [button.label for button in board[-1].buttons]
+    assert labels == ["Take", "Drop"]  # no roll while the double waits, no second double
+    assert board[-1].mention == (second,)
+    again = await room.command(box, "/double")
+    assert again[0].text == "The box has already doubled this turn."
+    other = await room.press(captain, "Take")
+    assert other[0].text == "There is no double to answer on that cube."
+    await room.press(second, "Take")
+    game = (await current(room)).game
+    assert game is not None
+    assert [cube.value for cube in game.cubes] == [1, 2, 1]
+    rolled = await room.command(box, "/roll")
+    assert "(box) to play" in rolled[-1].text
+    assert third
+
+
+async def test_acting_out_of_role_is_refused(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy")
+    game = await play_until_rolling(room, people, 1, random.Random(4))
+    box, captain, third = (name_of(people, player) for player in game.table.order)
+    role = "That is not your role"
+    assert (await room.command(third, "/roll"))[0].text.startswith(role)
+    assert (await room.command(box, "/roll"))[0].text == "It is not your turn."
+    assert (await room.press(box, "Double the box"))[0].text.startswith(role)
+    stranger = await room.command("eve", "/roll")
+    assert stranger[0].text.startswith("You have no match in this chat")
+    assert captain
+
+
+async def test_a_stale_button_and_a_second_press_are_refused(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy")
+    game = await play_until_rolling(room, people, 0, random.Random(6))
+    box = name_of(people, game.table.box)
+    roll = next(b for m in reversed(room.log) for b in m.buttons if b.label == "Roll")
+    first = await room.press(box, "Double all")
+    assert "(box) doubles" in first[0].text
+    second = await room.send(
+        box,
+        token=next(
+            b.token for m in reversed(room.log[:-2]) for b in m.buttons if b.label == "Double all"
+        ),
+    )
+    assert second[0].text == "That button is out of date."
+    stale = await room.send(box, token=roll.token)
+    assert stale[0].text == "That button is out of date."
+    assert stale[0].private_to == box
+    doubled = (await current(room)).game
+    assert doubled is not None
+    assert len(doubled.pending) == 2
+
+
+async def test_the_same_update_twice_is_applied_once(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy")
+    game = await play_until_rolling(room, people, 0, random.Random(8))
+    box = name_of(people, game.table.box)
+    token = next(b.token for m in reversed(room.log) for b in m.buttons if b.label == "Roll")
+    from bot.core.model import Actor, Request
+
+    request = Request(Actor("test", box, box.title()), room.chat, token=token, event_id="twice")
+    once = await room.core.handle(request)
+    again = await room.core.handle(replace(request))
+    assert "(box) to play" in once[-1].text
+    assert "(box) to play" in again[-1].text  # the board as it is now, nothing applied twice
+    after = (await current(room)).game
+    assert after is not None
+    assert after.board.dice_events == game.board.dice_events + 1
+
+
+async def test_suggestions_by_the_team_and_their_refusals(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy")
+    rng = random.Random(9)
+    game = await play_until_rolling(room, people, 1, rng)
+    box, captain, third = (name_of(people, player) for player in game.table.order)
+    await room.command(captain, "/roll")
+    game = (await current(room)).game
+    assert game is not None
+    play = str(game.board.legal_plays()[0])
+    said = await room.command(third, f"/suggest {play}")
+    assert said[0].text == f"{third.title()} suggests {play}"
+    assert said[0].mention == (captain,)
+    assert (await room.command(box, f"/suggest {play}"))[0].text.startswith("The box plays alone")
+    own = await room.command(captain, f"/suggest {play}")
+    assert own[0].text == "You are the captain: play it with /move."
+
+
+async def test_the_captain_option_allows_no_advice(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy", options="captain")
+    game = await play_until_rolling(room, people, 1, random.Random(10))
+    third = name_of(people, game.table.order[2])
+    refused = await room.command(third, "/suggest 24/23")
+    assert refused[0].text == "At this table the captain decides alone: nobody advises."

@@ -1,0 +1,123 @@
+"""A chouette through the chat: seating, games one after another, rotation and scores, each
+checked by hand against the rules (gammon/chouette's docstring)."""
+
+from __future__ import annotations
+
+import random
+
+from bot.core.model import ChatRef
+from bot.core.service import Core
+from storage import Database
+from tests.bot.chouette_play_helpers import (
+    current,
+    name_of,
+    open_and_start,
+    play_to_the_end,
+    play_until_rolling,
+)
+from tests.bot.scripted import PLATFORM, Room
+from tests.seeds import fixed_seeds
+
+
+def names(people: dict[str, int], order: tuple[int, ...] | list[int]) -> list[str]:
+    by_id = {user_id: name for name, user_id in people.items()}
+    return [by_id[user_id] for user_id in order]
+
+
+async def test_three_players_rotate_through_several_games(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy")
+    rng = random.Random(3)
+    first = names(people, (await current(room)).info.seats)
+    box, captain, third = first
+    assert sorted(first) == ["ann", "bob", "cy"]
+    # Game 1: the box doubles everyone, both drop: the box won the captain's game, so it stays
+    # and the captain goes to the end of the line.
+    await play_until_rolling(room, people, 0, rng)
+    await room.press(box, "Double all")
+    await room.press(captain, "Drop")
+    answer = await room.press(third, "Drop")
+    texts = "\n".join(message.text for message in answer)
+    assert f"This game: {box.title()} +2, {captain.title()} −1, {third.title()} −1" in texts
+    loaded = await current(room)
+    assert names(people, loaded.info.seats) == [box, third, captain]
+    assert loaded.info.game_number == 2
+    assert "Opening roll" in texts
+    # Game 2: the new captain and the other member double the box, the box drops both: the
+    # captain won, becomes the box, and the old box goes to the end of the line.
+    captain, third = third, captain
+    await play_until_rolling(room, people, 1, rng)
+    await room.press(captain, "Double the box")
+    await room.press(third, "Double the box")
+    await room.press(box, f"Drop {captain.title()}")
+    answer = await room.press(box, f"Drop {third.title()}")
+    texts = "\n".join(message.text for message in answer)
+    assert f"This game: {box.title()} −2, {captain.title()} +1, {third.title()} +1" in texts
+    loaded = await current(room)
+    assert names(people, loaded.info.seats) == [captain, third, box]
+    assert loaded.totals == {people[box]: 0, people[captain]: 0, people[third]: 0}
+    # Game 3: played out on the board; the captain's single cube decides the rotation.
+    box, captain, third = captain, third, box
+    played = await play_to_the_end(room, people, rng)
+    loaded = await current(room)
+    record = next(game for game in loaded.games if game.game_number == played)
+    won = record.points[people[captain]]
+    assert won != 0
+    assert record.points[people[third]] == won
+    assert record.points[people[box]] == -2 * won
+    expected = [captain, box, third] if won > 0 else [box, third, captain]
+    assert names(people, loaded.info.seats) == expected
+    assert sum(loaded.totals.values()) == 0
+    score = await room.command("ann", "/chouette score")
+    assert "Games played: 3." in score[0].text
+
+
+async def test_the_session_ends_with_the_seed_and_the_scores(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy", "dee")
+    refused = await room.command("bob", "/chouette end")
+    assert refused[0].private_to == "bob"
+    assert "Only the host" in refused[0].text
+    ended = await room.command("ann", "/chouette end")
+    assert "The chouette is over. Games played: 0." in ended[0].text
+    assert "server seed" in ended[0].text
+    assert (await room.command("ann", "/roll"))[0].text.startswith("You have no match")
+    again = await room.command("bob", "/chouette")  # a new table, bob the host
+    assert "Bob opens a chouette table" in again[0].text
+    assert people
+
+
+async def test_join_and_leave_during_a_game_take_effect_when_it_ends(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy")
+    rng = random.Random(5)
+    box, captain, third = names(people, (await current(room)).info.seats)
+    joined = await room.command("dee", "/chouette join")
+    assert "Dee sits down at the end of the line when this game ends." in joined[0].text
+    left = await room.command(third, "/chouette leave")
+    assert "leaves the table when this game ends" in left[0].text
+    await play_until_rolling(room, people, 0, rng)
+    await room.press(box, "Double all")
+    await room.press(captain, "Drop")
+    answer = await room.press(third, "Drop")
+    texts = "\n".join(message.text for message in answer)
+    assert "Dee sits down at the end of the line." in texts
+    loaded = await current(room)
+    dee = (await room.core.users.upsert_user(PLATFORM, "dee", "Dee")).id
+    assert list(loaded.info.seats) == [people[box], people[captain], dee]
+
+
+async def test_a_restarted_bot_continues_the_game(room: Room, database_url: str) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy")
+    rng = random.Random(7)
+    game = await play_until_rolling(room, people, 1, rng)
+    captain = name_of(people, game.table.captain)
+    database = Database(database_url)
+    restarted = Room(
+        Core(database, render_images=False, server_seeds=fixed_seeds()),
+        ChatRef(PLATFORM, "group-1"),
+        prefix="restarted-",
+    )
+    answer = await restarted.command(captain, "/roll")
+    assert "for the team" in answer[-1].text or "box" in answer[-1].text
+    after = (await current(restarted)).game
+    assert after is not None
+    assert after.board.dice_events == game.board.dice_events + 1
+    await database.close()
