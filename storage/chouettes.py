@@ -30,10 +30,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final, NoReturn, TypeVar
 
 import sqlalchemy as sa
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, RowMapping
 
 from gammon.actions import OpeningRoll, Roll
 from gammon.chouette import (
+    MAX_PLAYERS,
     BoardAction,
     ChouetteAction,
     ChouetteError,
@@ -59,12 +61,19 @@ from storage.chouette_records import (
 from storage.database import Database
 from storage.dice import SecretSeed
 from storage.errors import AlreadyAppliedError, ConflictError, NotFoundError, SeedStillSecretError
-from storage.schema import chouette_events, chouette_games, chouettes, open_chouettes
+from storage.schema import (
+    chouette_events,
+    chouette_games,
+    chouette_requests,
+    chouettes,
+    open_chouettes,
+)
 
 T = TypeVar("T")
 
 OPEN, PLAYING, ENDED = ChouetteStatus.OPEN, ChouetteStatus.PLAYING, ChouetteStatus.ENDED
 _NOT_ENDED: Final = (OPEN, PLAYING)
+JOIN, LEAVE = "join", "leave"  # the kinds of a request to change seats during a game
 _CACHE_SIZE: Final = 512
 
 # Every column but the secret seed: what the records are made of.
@@ -246,6 +255,37 @@ def _opened_by(chat_id: int, event_id: str) -> sa.Select[Any]:
 
 def _open_in(chat_id: int) -> sa.Select[Any]:
     return sa.select(open_chouettes.c.chouette_id).where(open_chouettes.c.chat_id == chat_id)
+
+
+def _requests_of(chouette_id: int) -> sa.Select[Any]:
+    return (
+        sa.select(chouette_requests.c.user_id, chouette_requests.c.kind)
+        .where(chouette_requests.c.chouette_id == chouette_id)
+        .order_by(chouette_requests.c.created_at, chouette_requests.c.user_id)
+    )
+
+
+def _seat_requests(connection: Connection, chouette_id: int, order: list[int]) -> list[int]:
+    """``order`` with the requests made during the game applied (those who asked to leave
+    get up, then those who asked to join sit down at the end of the line while there is
+    room; a join of someone seated meanwhile is dropped), and the requests read deleted. A
+    request written after they were read stays for the next game."""
+    found = [(int(user), str(kind)) for user, kind in connection.execute(_requests_of(chouette_id))]
+    if not found:
+        return order
+    seats = [user for user in order if (user, LEAVE) not in found]
+    for user, kind in found:
+        if kind == JOIN and user not in seats and len(seats) < MAX_PLAYERS:
+            seats.append(user)
+    for user, kind in found:
+        connection.execute(
+            sa.delete(chouette_requests).where(
+                chouette_requests.c.chouette_id == chouette_id,
+                chouette_requests.c.user_id == user,
+                chouette_requests.c.kind == kind,
+            )
+        )
+    return seats
 
 
 class ChouetteRepository:
@@ -518,7 +558,8 @@ class ChouetteRepository:
     ) -> ChouetteInfo:
         """Close the running game in one transaction: its points (user id to points won or
         lost, from :func:`gammon.chouette.settle`) go to the scoreboard, the seats take
-        ``next_order`` (:func:`gammon.chouette.next_table`), and the session waits for the
+        ``next_order`` (:func:`gammon.chouette.next_table`) with the requests made during the
+        game (:meth:`request`) applied and cleared, and the session waits for the
         next game (status ``open``, ``game_number`` one more). Storage does not replay the
         game: the caller settled it. Points that do not add up to zero are refused
         (:class:`ChouetteError` ``not_zero_sum``); points or an order for other players than
@@ -545,13 +586,61 @@ class ChouetteRepository:
             )
             values = {
                 "status": OPEN.value,
-                "seats": order,
+                "seats": _seat_requests(connection, chouette_id, order),
                 "game_number": row["game_number"] + 1,
                 "deadline": None,
             }
             return _update(connection, chouette_id, values)
 
         return _info(await self.engine.write(write))
+
+    async def request(
+        self, chouette_id: int, user_id: int, kind: str, *, now: datetime | None = None
+    ) -> bool:
+        """Remember that the user joins (``"join"``) or leaves (``"leave"``) when the game
+        being played ends (:meth:`finish_game` seats them). One short transaction that takes
+        no lock on the session and reads nothing first: a request of the other kind is
+        deleted (they changed their mind), else this one is inserted unless it is there
+        already, so requests made at once by any number of processes all survive. False
+        when the same request was there already."""
+        if kind not in (JOIN, LEAVE):
+            raise ValueError(f"a request joins or leaves: {kind!r}")
+        other = LEAVE if kind == JOIN else JOIN
+        row = {
+            "chouette_id": chouette_id,
+            "user_id": user_id,
+            "kind": kind,
+            "created_at": now or _now(),
+        }
+
+        def write(connection: Connection) -> bool:
+            cancelled = connection.execute(
+                sa.delete(chouette_requests)
+                .where(
+                    chouette_requests.c.chouette_id == chouette_id,
+                    chouette_requests.c.user_id == user_id,
+                    chouette_requests.c.kind == other,
+                )
+                .returning(chouette_requests.c.user_id)
+            ).first()
+            if cancelled is not None:
+                return True
+            dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+            inserted = connection.execute(
+                dialect.insert(chouette_requests)
+                .on_conflict_do_nothing()
+                .returning(chouette_requests.c.user_id),
+                row,
+            ).first()
+            return inserted is not None
+
+        return await self.engine.write(write)
+
+    async def requests(self, chouette_id: int) -> list[tuple[int, str]]:
+        """The requests waiting for the game to end: (user id, ``"join"`` or ``"leave"``), in
+        the order they were made."""
+        rows = await self.engine.read(_requests_of(chouette_id))
+        return [(int(user_id), str(kind)) for user_id, kind in rows]
 
     async def end(
         self, chouette_id: int, version: int, *, now: datetime | None = None
@@ -571,6 +660,9 @@ class ChouetteRepository:
             row = _claim(connection, chouette_id, version, _NOT_ENDED, values)
             connection.execute(
                 sa.delete(open_chouettes).where(open_chouettes.c.chouette_id == chouette_id)
+            )
+            connection.execute(
+                sa.delete(chouette_requests).where(chouette_requests.c.chouette_id == chouette_id)
             )
             return row
 

@@ -381,3 +381,17 @@ chouette_games = sa.Table(
     sa.Column("first_nonce", sa.Integer, nullable=False),
     sa.Column("ended_at", UtcDateTime, nullable=False),
 )
+
+# Who asked to join or leave a chouette while a game was being played: one row per player
+# (a second request of the same kind is a no-op, the other kind cancels the first), written
+# with one insert that takes no lock on the session, so requests made at once by any number
+# of processes all survive. :meth:`storage.ChouetteRepository.finish_game` seats them and
+# deletes the rows it read, in the transaction that closes the game.
+chouette_requests = sa.Table(
+    "chouette_requests",
+    metadata,
+    sa.Column("chouette_id", sa.ForeignKey("chouettes.id"), primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("kind", sa.String(8), nullable=False),  # join or leave
+    sa.Column("created_at", UtcDateTime, nullable=False),
+)

@@ -17,16 +17,13 @@ from gammon.chouette import (
     MIN_PLAYERS,
     BoardAction,
     ChouetteAction,
-    ChouetteError,
     ChouetteGame,
     advance,
     next_table,
     settle,
 )
 from gammon.flow import Phase
-from storage import ChatRepository, ChouetteInfo, ChouetteRepository, UserRepository
-
-QUEUE = "chouette_queue"  # the chat's setting: who joins or leaves when the game ends
+from storage import ChouetteInfo, ChouetteRepository, UserRepository
 
 
 class ChouetteRounds:
@@ -34,13 +31,11 @@ class ChouetteRounds:
         self,
         chouettes: ChouetteRepository,
         users: UserRepository,
-        chats: ChatRepository,
         view: ChouetteView,
         time: TimeSource,
     ) -> None:
         self.chouettes = chouettes
         self.users = users
-        self.chats = chats
         self.view = view
         self.time = time
 
@@ -127,8 +122,7 @@ class ChouetteRounds:
             ),
             chouette_texts.settlement_line(_, points, names),
         ]
-        ended, moved = await self.seat_the_queue(context, ended)
-        lines += moved
+        lines += await self.moved(context, order, ended.seats)
         loaded = await self.chouettes.load(ended.id)
         names = await self.names(context, [*ended.seats, *loaded.totals])
         lines.append(chouette_texts.scores_line(_, loaded.totals, names))
@@ -150,48 +144,27 @@ class ChouetteRounds:
 
     # --- joining and leaving during a game ----------------------------------------------------
 
-    async def queued(self, context: Context, chouette_id: int) -> dict[str, list[int]]:
-        chat = await self.chats.get_chat(context.chat.id)
-        found = chat.settings.get(QUEUE) or {}
-        if found.get("id") != chouette_id:
-            return {"join": [], "leave": []}
-        return {"join": list(found.get("join", [])), "leave": list(found.get("leave", []))}
-
     async def queue(self, context: Context, chouette_id: int, what: str, user_id: int) -> bool:
-        """Remember that ``user_id`` joins or leaves when this game ends; False when it is
-        remembered already."""
-        waiting = await self.queued(context, chouette_id)
-        other = "leave" if what == "join" else "join"
-        if user_id in waiting[what]:
-            return False
-        if user_id in waiting[other]:
-            waiting[other].remove(user_id)  # changed their mind
-        else:
-            waiting[what].append(user_id)
-        await self.chats.update_chat(
-            context.chat.id, settings={QUEUE: {"id": chouette_id, **waiting}}
-        )
-        return True
+        """Remember that ``user_id`` joins or leaves when this game ends (in the database, one
+        row per player: requests made at once all survive); False when it is remembered
+        already."""
+        return await self.chouettes.request(chouette_id, user_id, what, now=self.time())
 
-    async def seat_the_queue(
-        self, context: Context, info: ChouetteInfo
-    ) -> tuple[ChouetteInfo, list[str]]:
-        """Between games: those who asked to leave get up, those who asked to join sit down."""
+    async def moved(
+        self, context: Context, before: Sequence[int], after: Sequence[int]
+    ) -> list[str]:
+        """A line for each player who got up or sat down as the game ended (their requests,
+        applied by :meth:`ChouetteRepository.finish_game`)."""
         _ = context.for_chat
-        waiting = await self.queued(context, info.id)
-        if not waiting["join"] and not waiting["leave"]:
-            return info, []
-        lines = []
-        names = await self.names(context, [*info.seats, *waiting["join"]])
-        for user_id in waiting["leave"]:
-            if user_id in info.seats:
-                info = await self.chouettes.leave(info.id, user_id, info.version, now=self.time())
-                lines.append(_("{name} leaves the table.").format(name=names[user_id]))
-        for user_id in waiting["join"]:
-            try:
-                info = await self.chouettes.join(info.id, user_id, info.version, now=self.time())
-            except ChouetteError:
-                continue  # seated meanwhile, or the table is full
-            lines.append(_("{name} sits down at the end of the line.").format(name=names[user_id]))
-        await self.chats.update_chat(context.chat.id, settings={QUEUE: None})
-        return info, lines
+        names = await self.names(context, [*before, *after])
+        lines = [
+            _("{name} leaves the table.").format(name=names[user_id])
+            for user_id in before
+            if user_id not in after
+        ]
+        lines += [
+            _("{name} sits down at the end of the line.").format(name=names[user_id])
+            for user_id in after
+            if user_id not in before
+        ]
+        return lines

@@ -159,7 +159,7 @@ class Core:
         )
         self.chouettes = ChouetteRepository(database)
         chouette_view = ChouetteView(self.painter, render_images, self.admission)
-        rounds = ChouetteRounds(self.chouettes, self.users, self.chats, chouette_view, self.time)
+        rounds = ChouetteRounds(self.chouettes, self.users, chouette_view, self.time)
         chouette_locks = MatchLocks()  # one per chouette: ids of their own
         self.chouette_service = ChouetteService(
             self.chouettes,

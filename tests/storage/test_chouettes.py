@@ -554,7 +554,49 @@ def test_the_migration_goes_down_and_up_again(database_url: str) -> None:
                 step(config, target)
             names = set(sa.inspect(engine).get_table_names())
             wanted = {"chouettes", "open_chouettes", "chouette_events", "chouette_games"}
+            wanted.add("chouette_requests")
             assert (wanted <= names) is present
             assert present or not (wanted & names)
     finally:
         engine.dispose()
+
+
+# --- joining and leaving during a game ---------------------------------------------------
+
+
+async def test_requests_made_at_once_all_survive(databases: tuple[Database, Database]) -> None:
+    """Two processes take a join and a leave at the same moment (the first holding its
+    transaction open): both are kept, and the game's end seats them and clears them."""
+    first, second = databases
+    club = await make_club(first)
+    newcomer = (await UserRepository(first).upsert_user("telegram", "2999", "Newcomer")).id
+    playing = await start(club, await club.open())
+    leaver = club.players[3]
+    paused = pause_after_first_statement(first, "INSERT INTO chouette_requests")
+    slow = asyncio.create_task(club.chouettes.request(playing.info.id, newcomer, "join", now=NOW))
+    assert await asyncio.to_thread(paused.wait, 5)
+    assert await ChouetteRepository(second).request(playing.info.id, leaver, "leave", now=NOW)
+    assert await slow
+    waiting = await club.chouettes.requests(playing.info.id)
+    assert sorted(waiting) == sorted([(newcomer, "join"), (leaver, "leave")])
+
+    await everyone_drops(playing)
+    order = [user_of(player) for player in next_table(playing.game).order]
+    ended = await finish(club, playing)
+    assert list(ended.seats) == [*(user for user in order if user != leaver), newcomer]
+    assert await club.chouettes.requests(playing.info.id) == []
+
+
+async def test_a_request_is_kept_once_and_the_other_kind_cancels_it(club: Club) -> None:
+    playing = await start(club, await club.open())
+    chouette_id, member = playing.info.id, club.players[2]
+    assert await club.chouettes.request(chouette_id, member, "leave", now=NOW)
+    assert not await club.chouettes.request(chouette_id, member, "leave", now=NOW)
+    assert await club.chouettes.requests(chouette_id) == [(member, "leave")]
+    assert await club.chouettes.request(chouette_id, member, "join", now=NOW)  # stays after all
+    assert await club.chouettes.requests(chouette_id) == []
+    with pytest.raises(ValueError, match="joins or leaves"):
+        await club.chouettes.request(chouette_id, member, "sit")
+    await club.chouettes.request(chouette_id, member, "leave", now=NOW)
+    await club.chouettes.end(chouette_id, playing.version, now=NOW)
+    assert await club.chouettes.requests(chouette_id) == []  # the session's end clears them

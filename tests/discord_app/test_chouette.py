@@ -1,0 +1,178 @@
+"""A whole chouette over the wire: ``/chouette`` with its options to open, join and start a
+table in the channel, the box and the captain playing with the buttons and ``/move``, two
+members doubling the box with [Double the box] and the box dropping both with its buttons;
+the settlement and the next game's order are posted, a stranger's click is refused
+ephemerally, and ``/chouette action:end`` reveals the seed."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+from typing import Any
+
+from bot.core.tokens import Token, format_token
+from bot.discord_app.buttons import TOKEN_TEMPLATE
+from gammon.chouette import ChouetteGame
+from gammon.flow import Phase
+from storage import LoadedChouette
+from tests.discord_app.conftest import ANNA, BOB, CARL, NAMES, Bot, is_callback
+from tests.fakes.discord_server import CHANNEL_ID, Interaction
+
+DORA = 700000000000000004  # not at the table
+
+
+async def _done(bot: Bot, sent: Interaction, mark: int) -> None:
+    """Wait until the bot acknowledged the interaction and finished answering it."""
+    await bot.fake.wait_for(lambda call: is_callback(call, sent.id), after=mark)
+    for _tick in range(1000):
+        if not bot.adapter._answering:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the interaction was never answered")
+
+
+async def _slash(bot: Bot, user: int, name: str, **options: Any) -> str:
+    """The command with its options; what the bot wrote, publicly or privately, since."""
+    kinds = {str: 3, bool: 5}
+    sent_options = [
+        {"name": key, "type": kinds[type(value)], "value": value} for key, value in options.items()
+    ]
+    mark = len(bot.fake.calls)
+    sent = await bot.fake.slash(user, name, sent_options)
+    await _done(bot, sent, mark)
+    return _written(bot, mark)
+
+
+def _written(bot: Bot, mark: int) -> str:
+    return "\n".join(
+        str(call.json.get("content") or "")
+        for call in bot.fake.calls[mark:]
+        if isinstance(call.json, dict)
+    )
+
+
+def _button(bot: Bot, label: str) -> tuple[int, str]:
+    """The newest channel message with a button so labelled: its id and the custom id."""
+    for message_id in sorted(bot.fake.messages, reverse=True):
+        message = bot.fake.messages[message_id]
+        if int(message["channel_id"]) != CHANNEL_ID or message["flags"] & 64:
+            continue
+        for row in message.get("components", []):
+            for component in row["components"]:
+                if component.get("label") == label:
+                    return message_id, component["custom_id"]
+    raise AssertionError(f"no [{label}] button in the channel")
+
+
+async def _click(bot: Bot, user: int, label: str) -> str:
+    message_id, custom_id = _button(bot, label)
+    mark = len(bot.fake.calls)
+    sent = await bot.fake.click(user, message_id, custom_id)
+    await _done(bot, sent, mark)
+    return _written(bot, mark)
+
+
+async def _current(bot: Bot) -> LoadedChouette:
+    chat = await bot.core.chats.find_chat("discord", str(CHANNEL_ID))
+    assert chat is not None
+    loaded = await bot.core.chouettes.active_for_chat(chat.id)
+    assert loaded is not None
+    return loaded
+
+
+async def _senders(bot: Bot) -> dict[str, int]:
+    """The Discord user of each of the rules' player ids."""
+    found = {}
+    for person in (ANNA, BOB, CARL):
+        known = await bot.core.users.find_user("discord", str(person))
+        assert known is not None
+        found[str(known.id)] = person
+    return found
+
+
+async def _play_until_the_team_rolls(bot: Bot, senders: dict[str, int]) -> ChouetteGame:
+    """[Roll] clicked and the first legal play sent with /move, by the box and the captain in
+    turn, until the team is at the start of its turn."""
+    for _step in range(200):
+        loaded = await _current(bot)
+        game = loaded.game
+        assert game is not None
+        assert not game.finished
+        board = game.board
+        mover = senders[game.table.box if board.player_on_roll == 0 else game.acting_captain or ""]
+        if board.phase is Phase.ROLLING:
+            if board.player_on_roll == 1:
+                return game
+            await _click(bot, mover, "Roll")
+        elif board.phase is Phase.MOVING:
+            await _slash(bot, mover, "move", play=str(board.legal_plays()[0]))
+        else:
+            raise AssertionError(board.phase)
+        after = await _current(bot)
+        assert after.info.version > loaded.info.version, "the step was ignored"
+    raise AssertionError("the team never rolled")
+
+
+async def test_a_chouette_is_played_in_the_channel_to_the_seed_reveal(bot: Bot) -> None:
+    bot.fake.add_user(DORA, "Dora")
+    opened = await _slash(bot, ANNA, "chouette", advice="team")
+    assert "Anna opens a chouette table (the team may advise the captain)" in opened
+    commitment = re.search(r"Dice commitment: ([0-9a-f]{64})", opened)
+    assert commitment
+    assert "Bob sits down at the chouette." in await _slash(bot, BOB, "chouette", action="join")
+    await _slash(bot, CARL, "chouette", action="join")
+    started = await _slash(bot, CARL, "chouette", action="start")
+    assert "Seating dice" in started
+    assert "Opening roll" in started
+    assert "Chouette, game 1" in started
+
+    senders = await _senders(bot)
+    loaded = await _current(bot)
+    box, captain, third = (senders[str(seat)] for seat in loaded.info.seats)
+    b, c, t = NAMES[box], NAMES[captain], NAMES[third]
+    await _play_until_the_team_rolls(bot, senders)
+
+    # A stranger's click: refused ephemerally, nothing changes.
+    before = (await _current(bot)).info.version
+    mark = len(bot.fake.calls)
+    message_id, custom_id = _button(bot, "Roll")
+    sent = await bot.fake.click(DORA, message_id, custom_id)
+    await _done(bot, sent, mark)
+    refusal = await bot.next_private(mark, "You do not sit at this chouette")
+    assert isinstance(refusal.json, dict)
+    assert refusal.json["flags"] & 64
+    assert not any(
+        call.method == "POST" and call.path == f"/channels/{CHANNEL_ID}/messages"
+        for call in bot.fake.calls[mark:]
+    )
+    assert (await _current(bot)).info.version == before
+
+    # Both members double the box with its button; the box drops both with its buttons.
+    assert f"{c} doubles the box to 2." in await _click(bot, captain, "Double the box")
+    await _click(bot, third, "Double the box")
+    await _click(bot, box, f"Drop {c}")
+    settled = await _click(bot, box, f"Drop {t}")
+    assert f"{b} (box) drops {t}'s double and pays 1." in settled
+    assert f"This game: {b} −2, {c} +1, {t} +1" in settled
+    # The captain won: the captain is the box, the old box goes to the end of the line.
+    assert f"Game 2: Box: {c} · captain: {t} · then: {b}" in settled
+    after = await _current(bot)
+    assert after.info.game_number == 2
+    assert [senders[str(seat)] for seat in after.info.seats] == [captain, third, box]
+
+    refused = await _slash(bot, BOB, "chouette", action="end")
+    assert "Only the host" in refused
+    ended = await _slash(bot, ANNA, "chouette", action="end")
+    assert "The chouette is over. Games played: 1." in ended
+    seed = re.search(r"server seed ([0-9a-f]+)", ended)
+    assert seed
+    assert hashlib.sha256(bytes.fromhex(seed.group(1))).hexdigest() == commitment.group(1)
+
+
+def test_every_kind_of_token_fits_the_button_template() -> None:
+    """discord.py refuses a button whose custom id does not match the template: a chouette's
+    token (kind ``h``) included."""
+    for kind in "mcurh":
+        token = format_token(Token("roll", kind, 123, 4))
+        assert re.fullmatch(TOKEN_TEMPLATE, token), token

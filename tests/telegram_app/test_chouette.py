@@ -1,0 +1,126 @@
+"""A whole chouette over Telegram: three people open, join and start a table in the group, the
+box and the captain play with the buttons and typed moves, two members double the box with
+[Double the box] and the box drops both with its buttons; the settlement and the next game's
+order are posted, a stranger's press is refused with a toast, and /chouette end reveals the
+seed."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from gammon.chouette import ChouetteGame
+from gammon.flow import Phase
+from storage import LoadedChouette
+from tests.fakes.telegram_bot_api import user
+from tests.telegram_app.conftest import ANNA, BOB, CARL, GROUP, Harness
+
+DORA = user(44, "Dora", "dora")  # not at the table
+PEOPLE = (ANNA, BOB, CARL)
+
+
+async def _current(telegram: Harness) -> LoadedChouette:
+    chat = await telegram.core.chats.find_chat("telegram", str(GROUP))
+    assert chat is not None
+    loaded = await telegram.core.chouettes.active_for_chat(chat.id)
+    assert loaded is not None
+    return loaded
+
+
+async def _senders(telegram: Harness) -> dict[str, dict[str, Any]]:
+    """The Telegram sender of each of the rules' player ids."""
+    found = {}
+    for person in PEOPLE:
+        known = await telegram.core.users.find_user("telegram", str(person["id"]))
+        assert known is not None
+        found[str(known.id)] = person
+    return found
+
+
+def _texts(telegram: Harness) -> str:
+    return "\n".join(
+        stored.data.get("text") or stored.data.get("caption") or ""
+        for stored in telegram.api.in_chat(GROUP)
+    )
+
+
+async def _play_until_the_team_rolls(
+    telegram: Harness, senders: dict[str, dict[str, Any]]
+) -> ChouetteGame:
+    """[Roll] pressed and the first legal play typed, by the box and the captain in turn,
+    until the team is at the start of its turn."""
+    for _step in range(200):
+        loaded = await _current(telegram)
+        game = loaded.game
+        assert game is not None
+        assert not game.finished
+        board = game.board
+        mover = senders[game.table.box if board.player_on_roll == 0 else game.acting_captain or ""]
+        if board.phase is Phase.ROLLING:
+            if board.player_on_roll == 1:
+                return game
+            await telegram.press_label(mover, GROUP, "Roll")
+        elif board.phase is Phase.MOVING:
+            await telegram.say(mover, GROUP, f"/move {board.legal_plays()[0]}")
+        else:
+            raise AssertionError(board.phase)
+        after = await _current(telegram)
+        assert after.info.version > loaded.info.version, "the step was ignored"
+    raise AssertionError("the team never rolled")
+
+
+async def test_a_chouette_is_played_in_the_group_to_the_seed_reveal(telegram: Harness) -> None:
+    api = telegram.api
+    await telegram.say(ANNA, GROUP, "/chouette")
+    opened = telegram.newest(GROUP, "text").data["text"]
+    assert "Anna opens a chouette table" in opened
+    commitment = re.search(r"Dice commitment: ([0-9a-f]{64})", opened)
+    assert commitment
+    await telegram.say(BOB, GROUP, "/chouette join")
+    assert "Bob sits down at the chouette." in _texts(telegram)
+    await telegram.say(CARL, GROUP, "/chouette join")
+    await telegram.say(CARL, GROUP, "/chouette start")
+    assert "Seating dice" in _texts(telegram)
+    assert "Opening roll" in _texts(telegram)
+    board = telegram.newest(GROUP, "photo")
+    assert board.data["caption"].count("Chouette, game 1") == 1
+    assert board.photo_bytes > 10_000
+
+    senders = await _senders(telegram)
+    loaded = await _current(telegram)
+    box, captain, third = (senders[str(seat)] for seat in loaded.info.seats)
+
+    # A stranger's press: a toast, nothing changes.
+    game = await _play_until_the_team_rolls(telegram, senders)
+    before = (await _current(telegram)).info.version
+    calls = await telegram.press_label(DORA, GROUP, "Roll")
+    assert [call.method for call in calls] == ["answerCallbackQuery"]
+    assert calls[0].params["text"].startswith("You do not sit at this chouette")
+    assert (await _current(telegram)).info.version == before
+
+    # Both members double the box with its button; the box drops both with its buttons.
+    assert game.table.captain == str(next(k for k, v in senders.items() if v is captain))
+    await telegram.press_label(captain, GROUP, "Double the box")
+    assert f"{captain['first_name']} doubles the box to 2." in _texts(telegram)
+    await telegram.press_label(third, GROUP, "Double the box")
+    await telegram.press_label(box, GROUP, f"Drop {captain['first_name']}")
+    await telegram.press_label(box, GROUP, f"Drop {third['first_name']}")
+    texts = _texts(telegram)
+    b, c, t = box["first_name"], captain["first_name"], third["first_name"]
+    assert f"{b} (box) drops {c}'s double and pays 1." in texts
+    assert f"This game: {b} −2, {c} +1, {t} +1" in texts
+    # The captain won: the captain is the box, the old box goes to the end of the line.
+    assert f"Game 2: Box: {c} · captain: {t} · then: {b}" in texts
+    after = await _current(telegram)
+    assert after.info.game_number == 2
+    assert [senders[str(seat)] for seat in after.info.seats] == [captain, third, box]
+
+    # The host ends the session: the seed whose SHA-256 was the commitment.
+    await telegram.say(ANNA, GROUP, "/chouette end")
+    end = telegram.newest(GROUP, "text").data["text"]
+    assert "The chouette is over. Games played: 1." in end
+    seed = re.search(r"server seed ([0-9a-f]+)", end)
+    assert seed
+    assert hashlib.sha256(bytes.fromhex(seed.group(1))).hexdigest() == commitment.group(1)
+    assert all(count == 1 for count in api.queries.values())
