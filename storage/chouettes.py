@@ -64,6 +64,7 @@ from storage.errors import AlreadyAppliedError, ConflictError, NotFoundError, Se
 from storage.schema import (
     chouette_events,
     chouette_games,
+    chouette_reminders,
     chouette_requests,
     chouettes,
     open_chouettes,
@@ -768,6 +769,58 @@ class ChouetteRepository:
             .order_by(chouettes.c.id)
         )
         return [_info(row._mapping) for row in rows]
+
+    async def reminded(self, chouette_id: int) -> tuple[int, int] | None:
+        """The version and stage of the last reminder the clock sent, if any (a cheap read
+        before :meth:`claim_reminder` writes)."""
+        row = (
+            await self.engine.read(
+                sa.select(chouette_reminders.c.version, chouette_reminders.c.stage).where(
+                    chouette_reminders.c.chouette_id == chouette_id
+                )
+            )
+        ).first()
+        return None if row is None else (int(row[0]), int(row[1]))
+
+    async def claim_reminder(self, chouette_id: int, version: int, stage: int) -> bool:
+        """Mark that the reminder of ``stage`` went out for the session at ``version``: True
+        for the one caller that marks it, False when it was marked already (by another
+        process's clock, say) or the session has moved on. The first statement writes the
+        session's row onto itself: it takes the row's lock (PostgreSQL) or the write lock
+        (SQLite) before the marker is read, so of two clocks the second reads the first's."""
+
+        def write(connection: Connection) -> bool:
+            row = connection.execute(
+                sa.update(chouettes)
+                .where(
+                    chouettes.c.id == chouette_id,
+                    chouettes.c.version == version,
+                    chouettes.c.status == PLAYING.value,
+                )
+                .values(version=chouettes.c.version)
+                .returning(chouettes.c.id)
+            ).first()
+            if row is None:
+                return False
+            marker = connection.execute(
+                sa.select(chouette_reminders.c.version, chouette_reminders.c.stage).where(
+                    chouette_reminders.c.chouette_id == chouette_id
+                )
+            ).first()
+            if marker is not None and marker[0] == version and marker[1] >= stage:
+                return False
+            values = {"chouette_id": chouette_id, "version": version, "stage": stage}
+            if marker is None:
+                connection.execute(sa.insert(chouette_reminders), values)
+            else:
+                connection.execute(
+                    sa.update(chouette_reminders)
+                    .where(chouette_reminders.c.chouette_id == chouette_id)
+                    .values(version=version, stage=stage)
+                )
+            return True
+
+        return await self.engine.write(write)
 
     # --- dice ---------------------------------------------------------------------------------
 

@@ -395,3 +395,15 @@ chouette_requests = sa.Table(
     sa.Column("kind", sa.String(8), nullable=False),  # join or leave
     sa.Column("created_at", UtcDateTime, nullable=False),
 )
+
+# The last reminder the clock sent for a chouette (issue 21's move time limit): the version
+# it was sent at and its stage (half time, last hour, time up). Written in the transaction
+# that first writes the session's row onto itself, so of several processes' clocks one sends
+# each reminder, as ``board_messages["reminded"]`` does for matches.
+chouette_reminders = sa.Table(
+    "chouette_reminders",
+    metadata,
+    sa.Column("chouette_id", sa.ForeignKey("chouettes.id"), primary_key=True),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("stage", sa.Integer, nullable=False),
+)

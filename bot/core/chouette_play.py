@@ -29,6 +29,7 @@ from gammon.chouette import (
     CubeOwner,
     MemberAnswers,
     MemberDoubles,
+    Side,
     advance,
 )
 from storage import (
@@ -116,6 +117,71 @@ class ChouettePlay:
                 return await self._after(context, info, game, after, recorded, written)
             raise AssertionError("unreachable")
 
+    async def time_up(self, context: Context, chouette_id: int, version: int) -> list[Message]:
+        """The clock: the session is still at ``version`` and its deadline has passed. Every
+        double waiting for an answer counts as dropped (by the member, or by the box); else
+        the box or the acting captain, who was to roll or move, loses the game as a single
+        game on every cube still in play. Nothing when the session moved on meanwhile (the
+        write is conditional on ``version``: of several processes one acts)."""
+        async with self.locks.hold(chouette_id):
+            loaded = await self.chouettes.load(chouette_id)
+            info, game = loaded.info, loaded.game
+            deadline = info.deadline
+            if (
+                info.version != version
+                or info.status is not ChouetteStatus.PLAYING
+                or game is None
+                or game.finished
+                or deadline is None
+                or deadline > self.time()
+            ):
+                return []
+            _ = context.for_chat
+            users = await self.rounds.seated(context, info.seats)
+            names = by_key(users)
+            box = game.table.box
+            if game.pending:
+                after, recorded = game, []
+                for cube in game.pending:
+                    answer: ChouetteAction = (
+                        BoxAnswers(box, cube.member, Answer.DROP)
+                        if cube.offered_by is Side.TEAM
+                        else MemberAnswers(cube.member, Answer.DROP)
+                    )
+                    after, made = advance(after, answer)
+                    recorded += made
+                late = ", ".join(
+                    dict.fromkeys(
+                        names[box if cube.offered_by is Side.TEAM else cube.member]
+                        for cube in game.pending
+                    )
+                )
+                written = await self.chouettes.append(
+                    chouette_id, version, recorded, None, f"time-up:{version}", now=self.time()
+                )
+                note = _("{names} did not answer in time: it counts as a drop.").format(names=late)
+                return [
+                    Message(context.request.chat, note),
+                    *await self._after(context, info, game, after, recorded, written),
+                ]
+            side = game.side_on_turn
+            if side is None:
+                return []
+            if side is Side.BOX:
+                note = _(
+                    "{name} (box) has run out of time and loses this game as a single game "
+                    "on every cube still in play."
+                ).format(name=names[box])
+            else:
+                note = _(
+                    "{name} (captain) has run out of time: the team loses this game as a "
+                    "single game on every cube still in play."
+                ).format(name=names[game.acting_captain or game.table.captain])
+            return [
+                Message(context.request.chat, note),
+                *await self.rounds.forfeit(context, info, version, game, side),
+            ]
+
     async def _applied_before(self, context: Context, chouette_id: int) -> bool:
         event_id = context.request.event_id
         return bool(event_id) and await self.chouettes.applied(chouette_id, event_id)
@@ -190,6 +256,14 @@ def _answer_note(
     member = action.member if isinstance(action, BoxAnswers) else action.player
     cube = game.cube(member)
     box = names[game.table.box]
+    if action.answer is Answer.BEAVER:
+        if isinstance(action, MemberAnswers):
+            return _("{name} beavers the box's double: their cube is at {value}.").format(
+                name=names[member], value=cube.value
+            )
+        return _("{box} (box) beavers {name}'s double: that cube is at {value}.").format(
+            box=box, name=names[member], value=cube.value
+        )
     if isinstance(action, MemberAnswers):
         if action.answer is Answer.DROP:
             return _("{name} drops the box's double and pays {value}.").format(

@@ -18,8 +18,10 @@ from gammon.chouette import (
     BoardAction,
     ChouetteAction,
     ChouetteGame,
+    Side,
     advance,
     next_table,
+    rotate,
     settle,
 )
 from gammon.flow import Phase
@@ -115,13 +117,39 @@ class ChouetteRounds:
         points = {int(player): won for player, won in settle(game).items()}
         order = [int(player) for player in next_table(game).order]
         names = await self.names(context, info.seats)
+        result = chouette_texts.result_line(
+            _, game, names[info.seats[0]], names[int(game.table.captain)]
+        )
+        return await self._close(context, info, version, points, order, result)
+
+    async def forfeit(
+        self, context: Context, info: ChouetteInfo, version: int, game: ChouetteGame, late: Side
+    ) -> list[Message]:
+        """The side ``late`` ran out of time to roll or move: it loses the game as a single
+        game on every cube still in play (dropped cubes pay what they paid), and the rotation
+        goes as if the other side had won on the board (unless the captain's cube was
+        decided already). The game's log is left as it is, unfinished."""
+        points = {int(player): won for player, won in forfeit_points(game, late).items()}
+        winner = game.rotation_winner or (Side.TEAM if late is Side.BOX else Side.BOX)
+        order = [int(player) for player in rotate(game.table, winner).order]
+        return await self._close(context, info, version, points, order, None)
+
+    async def _close(
+        self,
+        context: Context,
+        info: ChouetteInfo,
+        version: int,
+        points: dict[int, int],
+        order: list[int],
+        result: str | None,
+    ) -> list[Message]:
+        """Store the game's ``points``, seat those waiting, and start the next game while
+        three or more remain."""
+        _ = context.for_chat
+        names = await self.names(context, info.seats)
         ended = await self.chouettes.finish_game(info.id, version, points, order, now=self.time())
-        lines = [
-            chouette_texts.result_line(
-                _, game, names[info.seats[0]], names[int(game.table.captain)]
-            ),
-            chouette_texts.settlement_line(_, points, names),
-        ]
+        lines = [] if result is None else [result]
+        lines.append(chouette_texts.settlement_line(_, points, names))
         lines += await self.moved(context, order, ended.seats)
         loaded = await self.chouettes.load(ended.id)
         names = await self.names(context, [*ended.seats, *loaded.totals])
@@ -168,3 +196,16 @@ class ChouetteRounds:
             if user_id not in before
         ]
         return lines
+
+
+def forfeit_points(game: ChouetteGame, late: Side) -> dict[str, int]:
+    """What a game pays when ``late`` (the box, or the team's acting captain) ran out of
+    time: a single game at its value to the other side on every cube still in play; a cube
+    dropped before pays as it did. The box first, then the team in order; zero-sum."""
+    members = {}
+    for cube in game.cubes:
+        if cube.dropped_by is not None:
+            members[cube.member] = cube.value if cube.dropped_by is Side.BOX else -cube.value
+        else:
+            members[cube.member] = cube.value if late is Side.BOX else -cube.value
+    return {game.table.box: -sum(members.values()), **members}

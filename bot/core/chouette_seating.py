@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.core import chouette_texts
+from bot.core import chouette_texts, texts
 from bot.core.chouette_rounds import ChouetteRounds
 from bot.core.context import Context
 from bot.core.i18n import Speech
@@ -31,7 +31,7 @@ from storage import (
 )
 
 
-def rules_text(_: Speech, rules: ChouetteRules) -> str:
+def rules_text(_: Speech, rules: ChouetteRules, move_time_limit: int | None = None) -> str:
     consultation = {
         Consultation.TEAM: _("the team may advise the captain"),
         Consultation.TURNED: _("members whose cube was turned may advise the captain"),
@@ -42,6 +42,8 @@ def rules_text(_: Speech, rules: ChouetteRules) -> str:
         extras.append(_("Jacoby rule"))
     if rules.beavers:
         extras.append(_("beavers"))
+    if move_time_limit:
+        extras.append(texts.move_time_text(_, move_time_limit))
     return ", ".join(extras)
 
 
@@ -60,7 +62,9 @@ class ChouetteSeating:
         self.time = time
         self.server_seeds = server_seeds
 
-    async def open_or_show(self, context: Context, rules: ChouetteRules) -> list[Message]:
+    async def open_or_show(
+        self, context: Context, rules: ChouetteRules, move_time_limit: int | None = None
+    ) -> list[Message]:
         _ = context.for_chat
         if context.request.chat.private:
             return context.refuse(context._("A chouette is played in a group chat."))
@@ -72,6 +76,7 @@ class ChouetteSeating:
                 SecretSeed(self.server_seeds()),
                 self.time(),
                 context.request.event_id or None,
+                move_time_limit=move_time_limit,
             )
         except ChouetteExistsError:
             loaded = await self.chouettes.active_for_chat(context.chat.id)
@@ -83,7 +88,7 @@ class ChouetteSeating:
             "with three to eight players, /chouette start. Dice commitment: {commitment}"
         ).format(
             name=context.user.display_name,
-            rules=rules_text(_, rules),
+            rules=rules_text(_, rules, info.move_time_limit),
             commitment=info.dice_commitment,
         )
         return [Message(context.request.chat, text)]
@@ -103,7 +108,7 @@ class ChouetteSeating:
                 else _("Seated: {names}").format(names=", ".join(names[u] for u in info.seats))
             )
         lines = [
-            _("Chouette ({rules})").format(rules=rules_text(_, info.rules)),
+            _("Chouette ({rules})").format(rules=rules_text(_, info.rules, info.move_time_limit)),
             seats,
             status,
             chouette_texts.scores_line(_, loaded.totals, names),

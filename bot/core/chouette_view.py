@@ -57,6 +57,27 @@ def team_may_double(game: ChouetteGame) -> tuple[str, ...]:
     )
 
 
+def must_act(game: ChouetteGame) -> tuple[str, ...]:
+    """Who the game waits for (the clock's late players): those who must answer a double
+    (each doubled member, or the box), else the box or the acting captain to roll or move;
+    nobody before the opening roll or once the game is over."""
+    if game.finished:
+        return ()
+    pending = game.pending
+    if pending:
+        return tuple(
+            dict.fromkeys(
+                game.table.box if cube.offered_by is Side.TEAM else cube.member for cube in pending
+            )
+        )
+    side = game.side_on_turn
+    if side is None:
+        return ()
+    if side is Side.BOX:
+        return (game.table.box,)
+    return (game.acting_captain or game.table.captain,)
+
+
 class ChouetteView:
     """Draws the chouette (or nothing, when pictures are off) and writes its board message."""
 
@@ -171,12 +192,18 @@ class ChouetteView:
 
         if game.finished:
             return ()
+        beavers = game.rules.beavers
         if any(cube.offered_by is Side.BOX for cube in game.pending):
             add(_("Take"), Verb.TAKE)
+            if beavers:
+                add(_("Beaver"), Verb.BEAVER)
             add(_("Drop"), Verb.DROP)
         for cube in game.pending:
             if cube.offered_by is Side.TEAM:
                 add(_("Take {name}").format(name=names[cube.member]), Verb.TAKE, cube.member)
+                if beavers:
+                    name = names[cube.member]
+                    add(_("Beaver {name}").format(name=name), Verb.BEAVER, cube.member)
                 add(_("Drop {name}").format(name=names[cube.member]), Verb.DROP, cube.member)
         if game.board.phase is not Phase.ROLLING:
             return tuple(found)

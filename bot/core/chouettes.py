@@ -13,6 +13,7 @@ from bot.core.chouette_play import ChouettePlay, Make, box_doubles_all
 from bot.core.chouette_seating import ChouetteSeating
 from bot.core.context import Context
 from bot.core.model import MAX_TEXT, Message
+from bot.core.options import OptionError, parse_challenge_options
 from bot.core.tokens import Token, Verb, chouette_seat
 from gammon.actions import Move
 from gammon.chouette import Answer, ChouetteRules, Consultation, advisers
@@ -20,15 +21,26 @@ from gammon.flow import ActionError, Phase, advance
 from storage import ChouetteRepository, ChouetteStatus, NotFoundError
 
 ACTIONS = ("join", "leave", "start", "score", "end", "show")
-_ANSWERS: dict[str, Answer] = {Verb.TAKE: Answer.TAKE, Verb.DROP: Answer.DROP}
+_ANSWERS: dict[str, Answer] = {
+    Verb.TAKE: Answer.TAKE,
+    Verb.DROP: Answer.DROP,
+    Verb.BEAVER: Answer.BEAVER,
+}
 
 
-def parse_rules(words: list[str]) -> ChouetteRules | None:
-    """The options of a new table (``captain``, ``turned``, ``team``, ``jacoby``, ``beaver``);
+def parse_rules(words: list[str]) -> tuple[ChouetteRules, int | None] | None:
+    """The options of a new table (``captain``, ``turned``, ``team``, ``jacoby``, ``beaver``,
+    and ``time=24h`` as for /challenge: the move time limit in seconds, none by default);
     None when a word is none of them."""
     consultation, jacoby, beavers = Consultation.TEAM, False, False
+    limit: int | None = None
     for word in words:
-        if word in ("team", "turned", "captain"):
+        if word.startswith(("time=", "limit=")):
+            try:
+                limit = parse_challenge_options(word).move_time_limit
+            except OptionError:
+                return None
+        elif word in ("team", "turned", "captain"):
             consultation = Consultation(word)
         elif word == "jacoby":
             jacoby = True
@@ -36,7 +48,7 @@ def parse_rules(words: list[str]) -> ChouetteRules | None:
             beavers = True
         else:
             return None
-    return ChouetteRules(consultation, jacoby, beavers)
+    return ChouetteRules(consultation, jacoby, beavers), limit
 
 
 class ChouetteService:
@@ -57,12 +69,12 @@ class ChouetteService:
         if not context.request.chat.private:
             loaded = await self.chouettes.active_for_chat(context.chat.id)
         if action is None:
-            rules = parse_rules(words)
-            if rules is None:
+            options = parse_rules(words)
+            if options is None:
                 return context.refuse(_help(context))
             if loaded is not None:
                 return await self.seating.show(context, loaded)
-            return await self.seating.open_or_show(context, rules)
+            return await self.seating.open_or_show(context, *options)
         if loaded is None:
             return context.refuse(_("There is no chouette in this chat. Open one with /chouette."))
         info = loaded.info
@@ -176,6 +188,6 @@ class ChouetteService:
 
 def _help(context: Context) -> str:
     return context._(
-        "/chouette [team|turned|captain] [jacoby] [beaver] opens a table; "
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] opens a table; "
         "/chouette join, leave, start, score, end."
     )

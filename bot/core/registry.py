@@ -122,6 +122,13 @@ _LANGUAGE: Final = Option(
 
 
 # Options that /challenge and /play share.
+_TIME: Final = Option(
+    "time",
+    Kind.CHOICE,
+    N_("Time limit for each move"),
+    ("time=12h", "time=24h", "time=72h", "time=7d", "time=none"),
+    labels=(N_("12 hours"), N_("1 day"), N_("3 days"), N_("1 week"), N_("No limit")),
+)
 _LENGTH: Final = Option("length", Kind.INTEGER, N_("Match length in points"), minimum=1, maximum=25)
 _MONEY: Final = Option("money", Kind.FLAG, N_("A money game instead of a match"))
 _VARIANT: Final = Option(
@@ -157,13 +164,7 @@ COMMANDS: tuple[Command, ...] = (
             _MONEY,
             _VARIANT,
             _CUBE,
-            Option(
-                "time",
-                Kind.CHOICE,
-                N_("Time limit for each move"),
-                ("time=12h", "time=24h", "time=72h", "time=7d", "time=none"),
-                labels=(N_("12 hours"), N_("1 day"), N_("3 days"), N_("1 week"), N_("No limit")),
-            ),
+            _TIME,
             Option("jacoby", Kind.FLAG, N_("Money games: gammons count only after a double")),
             Option("beavers", Kind.FLAG, N_("Money games: beavers are allowed"), word="beaver"),
             Option("hints", Kind.FLAG, N_("Both players may ask /hint for the best plays")),
@@ -431,6 +432,7 @@ COMMANDS: tuple[Command, ...] = (
             ),
             Option("jacoby", Kind.FLAG, N_("Money games: gammons count only after a double")),
             Option("beavers", Kind.FLAG, N_("Money games: beavers are allowed"), word="beaver"),
+            _TIME,
         ),
     ),
     Command(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from bot.core.chouette_clock import ChouetteClock
 from bot.core.context import wants_private_notice
 from bot.core.direction import directed
 from bot.core.i18n import Speech, resolve_locale, room_locale, speech
@@ -40,6 +41,9 @@ class Clock:
         self._time = core.time
         self._opponent = core.opponent
         self._locks = core.locks
+        self._chouettes = ChouetteClock(
+            core.chouettes, core.chats, core.users, core.chouette_service.play
+        )
 
     async def tick(self, now: datetime | None = None) -> list[Message]:
         moment = now or self._time()
@@ -73,6 +77,7 @@ class Clock:
                 messages += await self._remind(info, moment)
             except (ConflictError, NotFoundError):
                 logger.info("match %s changed while reminding", info.id)
+        messages += await self._chouettes.tick(moment)
         return [directed(message) for message in messages]
 
     async def _remind(self, info: MatchInfo, now: datetime) -> list[Message]:

@@ -148,3 +148,37 @@ async def test_the_captain_option_allows_no_advice(room: Room) -> None:
     third = name_of(people, game.table.order[2])
     refused = await room.command(third, "/suggest 24/23")
     assert refused[0].text == "At this table the captain decides alone: nobody advises."
+
+
+async def test_beavers_by_button_at_a_table_that_plays_them(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy", options="beaver")
+    rng = random.Random(5)
+    game = await play_until_rolling(room, people, 0, rng)
+    box, captain, second = (name_of(people, player) for player in game.table.order)
+    board = await room.press(box, f"Double {captain.title()}")
+    assert [button.label for button in board[-1].buttons] == ["Take", "Beaver", "Drop"]
+    beavered = await room.press(captain, "Beaver")
+    assert f"{captain.title()} beavers the box's double: their cube is at 4." in beavered[0].text
+    game = (await current(room)).game
+    assert game is not None
+    assert (game.cubes[0].value, game.cubes[0].owner) == (4, CubeOwner.MEMBER)
+    await play_until_rolling(room, people, 1, rng)
+    board = await room.command(second, "/double")
+    labels = [button.label for button in board[-1].buttons]
+    assert labels[:3] == [
+        f"Take {second.title()}",
+        f"Beaver {second.title()}",
+        f"Drop {second.title()}",
+    ]
+    beavered = await room.press(box, f"Beaver {second.title()}")
+    assert f"{box.title()} (box) beavers {second.title()}'s double: that cube is at 4." in (
+        beavered[0].text
+    )
+
+
+async def test_no_beaver_button_without_the_option(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy")
+    game = await play_until_rolling(room, people, 0, random.Random(5))
+    box, captain, _second = (name_of(people, player) for player in game.table.order)
+    board = await room.press(box, f"Double {captain.title()}")
+    assert [button.label for button in board[-1].buttons] == ["Take", "Drop"]

@@ -499,7 +499,6 @@ TRANSLATIONS.update(
 # The chouette (bot/core/chouette*.py, /rules chouette).
 TRANSLATIONS.update(
     {
-        "/chouette [team|turned|captain] [jacoby] [beaver] opens a table; /chouette join, leave, start, score, end.": "/chouette [team|turned|captain] [jacoby] [beaver] отваря маса; /chouette join, leave, start, score, end.",
         "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] – отвори тук маса за шуе или я покажи; /chouette join | leave | start | score | end",
         "/suggest 13/10* 6/5 – suggest a play to your chouette captain": "/suggest 13/10* 6/5 – предложи ход на капитана си в шуе",
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Шуе се играе от трима до осем играчи: един, боксът, срещу всички останали, отбора. Всеки хвърля един зар за място: най-високият е боксът, следващият – капитанът, останалите чакат на опашка (при равенство хвърлят отново). Боксът и капитанът играят една игра на пари на една дъска; капитанът хвърля и мести за отбора, а другите членове могат да предлагат ходове (/suggest), освен ако масата не е отворена с captain (капитанът решава сам) или turned (съветват само онези, чийто куб е бил удвояван). Всеки член има свой куб срещу бокса и сам решава за него: преди да хвърли, боксът може да удвои някои или всички членове, а на хода на отбора всеки член може да удвои бокса на своя куб. Който откаже удвояване, плаща и излиза от играта; ако откаже боксът, той плаща на този член. Когато играта на дъската свърши, всеки куб, останал в игра, плаща стойността си веднъж, двойно за гамон и тройно за бекгамон. Ротацията решава само кубът на капитана: ако го е спечелил боксът, боксът остава, а капитанът отива в края на опашката; ако го е спечелил капитанът, той става бокс, а старият бокс отива в края на опашката. Следващият на опашката става новият капитан.",
@@ -602,5 +601,18 @@ TRANSLATIONS.update(
         "{name} sits down at the end of the line.": "{name} сяда в края на опашката.",
         "{name} suggests {play}": "{name} предлага {play}",
         "{name} takes the box's double: their cube is at {value}.": "{name} приема удвояването на бокса: кубът му вече е {value}.",
+    }
+)
+
+TRANSLATIONS.update(
+    {
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] opens a table; /chouette join, leave, start, score, end.": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] отваря маса; /chouette join, leave, start, score, end.",
+        "{names}, the chouette is waiting for you: {time} left.": "{names}, шуето ви чака: остава {time}.",
+        "{names} did not answer in time: it counts as a drop.": "{names} не отговори навреме: това се брои за отказ.",
+        "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (бокс) изчерпа времето си и губи тази игра като единична на всеки куб, който още е в играта.",
+        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (капитан) изчерпа времето си: отборът губи тази игра като единична на всеки куб, който още е в играта.",
+        "Beaver {name}": "{name}: бийвър",
+        "{name} beavers the box's double: their cube is at {value}.": "{name} отговаря с бийвър на удвояването на бокса: кубът му вече е {value}.",
+        "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) отговаря с бийвър на удвояването на {name}: този куб вече е {value}.",
     }
 )

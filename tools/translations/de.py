@@ -538,7 +538,6 @@ TRANSLATIONS.update(
 # The chouette (bot/core/chouette*.py, /rules chouette).
 TRANSLATIONS.update(
     {
-        "/chouette [team|turned|captain] [jacoby] [beaver] opens a table; /chouette join, leave, start, score, end.": "/chouette [team|turned|captain] [jacoby] [beaver] eröffnet einen Tisch; /chouette join, leave, start, score, end.",
         "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] – hier einen Chouette-Tisch eröffnen oder zeigen; /chouette join | leave | start | score | end",
         "/suggest 13/10* 6/5 – suggest a play to your chouette captain": "/suggest 13/10* 6/5 – deinem Chouette-Kapitän einen Zug vorschlagen",
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Eine Chouette spielen drei bis acht Spieler: einer, die Box, gegen alle anderen, das Team. Jeder würfelt mit einem Würfel um seinen Platz: der höchste Wurf ist die Box, der nächste der Kapitän, die übrigen warten in der Reihe (bei Gleichstand wird neu gewürfelt). Box und Kapitän spielen ein Money-Spiel auf einem Brett; der Kapitän würfelt und zieht für das Team, und die anderen Mitglieder dürfen Züge vorschlagen (/suggest), außer der Tisch wurde mit captain (der Kapitän allein) oder turned (nur Mitglieder, deren Doppler gedreht wurde) eröffnet. Jedes Mitglied hat gegen die Box einen eigenen Doppler und trifft seine Dopplerentscheidungen selbst: vor dem Würfeln darf die Box einige oder alle Mitglieder doppeln, und wenn das Team am Zug ist, darf jedes Mitglied die Box auf seinem eigenen Doppler doppeln. Wer ein Doppel ablehnt, zahlt und ist aus dem Spiel; lehnt die Box ab, zahlt sie diesem Mitglied. Endet das Spiel auf dem Brett, zahlt jeder Doppler, der noch im Spiel ist, seinen Wert einfach, doppelt bei einem Gammon und dreifach bei einem Backgammon. Über die Rotation entscheidet nur der Doppler des Kapitäns: Gewinnt ihn die Box, bleibt sie Box und der Kapitän stellt sich hinten an; gewinnt ihn der Kapitän, wird er die Box und die alte Box stellt sich hinten an. Der Nächste in der Reihe wird der neue Kapitän.",
@@ -641,5 +640,18 @@ TRANSLATIONS.update(
         "{name} sits down at the end of the line.": "{name} setzt sich ans Ende der Reihe.",
         "{name} suggests {play}": "{name} schlägt {play} vor",
         "{name} takes the box's double: their cube is at {value}.": "{name} nimmt das Doppel der Box an: Sein Doppler steht auf {value}.",
+    }
+)
+
+TRANSLATIONS.update(
+    {
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] opens a table; /chouette join, leave, start, score, end.": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] eröffnet einen Tisch; /chouette join, leave, start, score, end.",
+        "{names}, the chouette is waiting for you: {time} left.": "{names}, die Chouette wartet auf euch: noch {time}.",
+        "{names} did not answer in time: it counts as a drop.": "{names} hat nicht rechtzeitig geantwortet: Das zählt als Ablehnung.",
+        "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (Box) hat die Zeit überschritten und verliert dieses Spiel als einfaches Spiel auf jedem Doppler, der noch im Spiel ist.",
+        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (Kapitän) hat die Zeit überschritten: Das Team verliert dieses Spiel als einfaches Spiel auf jedem Doppler, der noch im Spiel ist.",
+        "Beaver {name}": "{name}: Beaver",
+        "{name} beavers the box's double: their cube is at {value}.": "{name} beavert das Doppel der Box: Sein Doppler steht auf {value}.",
+        "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (Box) beavert das Doppel von {name}: Dieser Doppler steht auf {value}.",
     }
 )

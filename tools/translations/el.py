@@ -499,7 +499,6 @@ TRANSLATIONS.update(
 # The chouette (bot/core/chouette*.py, /rules chouette).
 TRANSLATIONS.update(
     {
-        "/chouette [team|turned|captain] [jacoby] [beaver] opens a table; /chouette join, leave, start, score, end.": "/chouette [team|turned|captain] [jacoby] [beaver] ανοίγει τραπέζι· /chouette join, leave, start, score, end.",
         "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] – άνοιξε εδώ τραπέζι σουέτ ή δείξε το· /chouette join | leave | start | score | end",
         "/suggest 13/10* 6/5 – suggest a play to your chouette captain": "/suggest 13/10* 6/5 – πρότεινε μια κίνηση στον αρχηγό σου στη σουέτ",
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Η σουέτ παίζεται από τρεις έως οκτώ παίκτες: ένας, το κουτί, εναντίον όλων των άλλων, της ομάδας. Ο καθένας ρίχνει ένα ζάρι για να πάρει θέση: η μεγαλύτερη ζαριά είναι το κουτί, η επόμενη ο αρχηγός, οι υπόλοιποι περιμένουν στη σειρά (στις ισοπαλίες ξαναρίχνουν). Το κουτί και ο αρχηγός παίζουν μια παρτίδα με χρήματα σε ένα ταμπλό· ο αρχηγός ρίχνει και παίζει για την ομάδα, και τα άλλα μέλη μπορούν να προτείνουν κινήσεις (/suggest), εκτός αν το τραπέζι άνοιξε με captain (ο αρχηγός μόνος) ή turned (μόνο μέλη που ο κύβος τους έχει γυρίσει). Κάθε μέλος έχει δικό του κύβο απέναντι στο κουτί και αποφασίζει μόνο του για αυτόν: πριν ρίξει, το κουτί μπορεί να διπλασιάσει μερικά ή όλα τα μέλη, και στη σειρά της ομάδας κάθε μέλος μπορεί να διπλασιάσει το κουτί στον δικό του κύβο. Όποιο μέλος αρνείται πληρώνει και βγαίνει από την παρτίδα· αν αρνηθεί το κουτί, πληρώνει εκείνο το μέλος. Όταν τελειώσει η παρτίδα στο ταμπλό, κάθε κύβος που είναι ακόμη στο παιχνίδι πληρώνει την αξία του μία φορά, δύο για γκάμον και τρεις για μπακγκάμον. Την εναλλαγή την κρίνει μόνο ο κύβος του αρχηγού: αν τον κέρδισε το κουτί, το κουτί μένει και ο αρχηγός πάει στο τέλος της σειράς· αν τον κέρδισε ο αρχηγός, γίνεται κουτί και το παλιό κουτί πάει στο τέλος της σειράς. Ο επόμενος στη σειρά γίνεται ο νέος αρχηγός.",
@@ -602,5 +601,18 @@ TRANSLATIONS.update(
         "{name} sits down at the end of the line.": "{name} κάθεται στο τέλος της σειράς.",
         "{name} suggests {play}": "{name} προτείνει {play}",
         "{name} takes the box's double: their cube is at {value}.": "{name} δέχεται τον διπλασιασμό του κουτιού: ο κύβος του είναι πια στο {value}.",
+    }
+)
+
+TRANSLATIONS.update(
+    {
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] opens a table; /chouette join, leave, start, score, end.": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] ανοίγει τραπέζι· /chouette join, leave, start, score, end.",
+        "{names}, the chouette is waiting for you: {time} left.": "{names}, η σουέτ σάς περιμένει: έχετε ακόμα {time}.",
+        "{names} did not answer in time: it counts as a drop.": "{names} δεν απάντησε εγκαίρως: μετράει ως απόρριψη.",
+        "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (κουτί) έμεινε χωρίς χρόνο και χάνει αυτό το παιχνίδι ως απλό σε κάθε κύβο που είναι ακόμα στο παιχνίδι.",
+        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (αρχηγός) έμεινε χωρίς χρόνο: η ομάδα χάνει αυτό το παιχνίδι ως απλό σε κάθε κύβο που είναι ακόμα στο παιχνίδι.",
+        "Beaver {name}": "{name}: beaver",
+        "{name} beavers the box's double: their cube is at {value}.": "{name} απαντά με beaver στον διπλασιασμό του κουτιού: ο κύβος του είναι πια στο {value}.",
+        "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (κουτί) απαντά με beaver στον διπλασιασμό του/της {name}: αυτός ο κύβος είναι πια στο {value}.",
     }
 )

@@ -506,7 +506,6 @@ TRANSLATIONS.update(
 # The chouette (bot/core/chouette*.py, /rules chouette).
 TRANSLATIONS.update(
     {
-        "/chouette [team|turned|captain] [jacoby] [beaver] opens a table; /chouette join, leave, start, score, end.": "/chouette [team|turned|captain] [jacoby] [beaver] открывает стол; /chouette join, leave, start, score, end.",
         "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] – открыть здесь стол шуэта или показать его; /chouette join | leave | start | score | end",
         "/suggest 13/10* 6/5 – suggest a play to your chouette captain": "/suggest 13/10* 6/5 – предложить ход капитану в шуэте",
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "В шуэт играют от трёх до восьми человек: один, бокс, против всех остальных, команды. Каждый бросает одну кость, чтобы занять место: у кого больше всех, тот бокс, следующий – капитан, остальные ждут в очереди (при равенстве бросают заново). Бокс и капитан играют одну партию на деньги на одной доске; капитан бросает кости и ходит за команду, а другие участники могут предлагать ходы (/suggest), если стол не открыт с опцией captain (капитан решает один) или turned (советуют только те, чей куб уже удваивался). У каждого участника свой куб против бокса, и решения по кубу каждый принимает сам: перед броском бокс может удвоить некоторых или всех участников, а в ход команды любой участник может удвоить бокс на своём кубе. Кто отказывается от удвоения, платит и выбывает из партии; если отказывается бокс, он платит этому участнику. Когда партия на доске заканчивается, каждый куб, оставшийся в игре, платит свою стоимость один раз, дважды за марс и трижды за домашний марс. Ротацию решает только куб капитана: если его выиграл бокс, бокс остаётся, а капитан уходит в конец очереди; если его выиграл капитан, он становится боксом, а прежний бокс уходит в конец очереди. Следующий в очереди становится новым капитаном.",
@@ -609,5 +608,18 @@ TRANSLATIONS.update(
         "{name} sits down at the end of the line.": "{name} садится в конец очереди.",
         "{name} suggests {play}": "{name} предлагает {play}",
         "{name} takes the box's double: their cube is at {value}.": "{name} принимает удвоение бокса: его куб теперь {value}.",
+    }
+)
+
+TRANSLATIONS.update(
+    {
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] opens a table; /chouette join, leave, start, score, end.": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] открывает стол; /chouette join, leave, start, score, end.",
+        "{names}, the chouette is waiting for you: {time} left.": "{names}, шуе ждёт вас: осталось {time}.",
+        "{names} did not answer in time: it counts as a drop.": "{names} не ответил вовремя: это считается отказом.",
+        "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (бокс) не уложился во время и проигрывает эту партию как одиночную по каждому кубу, который ещё в игре.",
+        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (капитан) не уложился во время: команда проигрывает эту партию как одиночную по каждому кубу, который ещё в игре.",
+        "Beaver {name}": "{name}: бивер",
+        "{name} beavers the box's double: their cube is at {value}.": "{name} отвечает бивером на удвоение бокса: его куб теперь {value}.",
+        "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) отвечает бивером на удвоение {name}: этот куб теперь {value}.",
     }
 )

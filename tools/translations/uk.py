@@ -506,7 +506,6 @@ TRANSLATIONS.update(
 # The chouette (bot/core/chouette*.py, /rules chouette).
 TRANSLATIONS.update(
     {
-        "/chouette [team|turned|captain] [jacoby] [beaver] opens a table; /chouette join, leave, start, score, end.": "/chouette [team|turned|captain] [jacoby] [beaver] відкриває стіл; /chouette join, leave, start, score, end.",
         "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] – відкрити тут стіл шуету або показати його; /chouette join | leave | start | score | end",
         "/suggest 13/10* 6/5 – suggest a play to your chouette captain": "/suggest 13/10* 6/5 – запропонувати хід капітанові в шуеті",
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "У шует грають від трьох до восьми гравців: один, бокс, проти всіх інших, команди. Кожен кидає одну кістку, щоб зайняти місце: у кого найбільше, той бокс, наступний – капітан, решта чекають у черзі (за рівності кидають знову). Бокс і капітан грають одну партію на гроші на одній дошці; капітан кидає кістки й ходить за команду, а інші учасники можуть пропонувати ходи (/suggest), якщо стіл не відкрито з опцією captain (капітан вирішує сам) або turned (радять лише ті, чий куб уже подвоювався). Кожен учасник має власний куб проти бокса й сам ухвалює рішення щодо нього: перед кидком бокс може подвоїти декого або всіх учасників, а в хід команди будь-який учасник може подвоїти бокс на своєму кубі. Хто відмовляється від подвоєння, платить і вибуває з партії; якщо відмовляється бокс, він платить цьому учасникові. Коли партія на дошці закінчується, кожен куб, що лишився в грі, платить свою вартість один раз, двічі за марс і тричі за домашній марс. Ротацію вирішує лише куб капітана: якщо його виграв бокс, бокс лишається, а капітан іде в кінець черги; якщо його виграв капітан, він стає боксом, а колишній бокс іде в кінець черги. Наступний у черзі стає новим капітаном.",
@@ -609,5 +608,18 @@ TRANSLATIONS.update(
         "{name} sits down at the end of the line.": "{name} сідає в кінець черги.",
         "{name} suggests {play}": "{name} пропонує {play}",
         "{name} takes the box's double: their cube is at {value}.": "{name} приймає подвоєння бокса: його куб тепер {value}.",
+    }
+)
+
+TRANSLATIONS.update(
+    {
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] opens a table; /chouette join, leave, start, score, end.": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] відкриває стіл; /chouette join, leave, start, score, end.",
+        "{names}, the chouette is waiting for you: {time} left.": "{names}, шуе чекає на вас: лишилося {time}.",
+        "{names} did not answer in time: it counts as a drop.": "{names} не відповів вчасно: це вважається відмовою.",
+        "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (бокс) не вклався в час і програє цю партію як одиночну за кожним кубом, який ще в грі.",
+        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (капітан) не вклався в час: команда програє цю партію як одиночну за кожним кубом, який ще в грі.",
+        "Beaver {name}": "{name}: бобер",
+        "{name} beavers the box's double: their cube is at {value}.": "{name} відповідає бобром на подвоєння бокса: його куб тепер {value}.",
+        "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) відповідає бобром на подвоєння {name}: цей куб тепер {value}.",
     }
 )

@@ -1,0 +1,117 @@
+"""Time in a chouette with a move time limit (``/chouette time=24h``): whoever the game waits
+for (:func:`bot.core.chouette_view.must_act`) is reminded at half time and in the last hour,
+each reminder once (claimed in the database, whatever the number of processes), and when time
+is up :meth:`bot.core.chouette_play.ChouettePlay.time_up` decides for them.
+
+Called by :meth:`bot.core.scheduler.Clock.tick`, with the stages it uses for matches."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from bot.core.chouette_play import ChouettePlay
+from bot.core.chouette_view import must_act
+from bot.core.context import Context, wants_private_notice
+from bot.core.i18n import Speech, resolve_locale, room_locale, speech
+from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.notices import private_notices
+from bot.core.numbers import duration
+from storage import (
+    AlreadyAppliedError,
+    ChatRepository,
+    ChouetteInfo,
+    ChouetteRepository,
+    ConflictError,
+    NotFoundError,
+    UserRepository,
+)
+
+logger = logging.getLogger(__name__)
+
+HALF_TIME = 1
+LAST_HOUR = 2
+TIME_UP = 3
+
+
+def stage_at(info: ChouetteInfo, now: datetime) -> int:
+    """Which reminder is due at ``now`` (0: none yet)."""
+    if info.deadline is None or not info.move_time_limit:
+        return 0
+    if now >= info.deadline:
+        return TIME_UP
+    if now >= info.deadline - timedelta(hours=1):
+        return LAST_HOUR
+    if now >= info.deadline - timedelta(seconds=info.move_time_limit) / 2:
+        return HALF_TIME
+    return 0
+
+
+class ChouetteClock:
+    def __init__(
+        self,
+        chouettes: ChouetteRepository,
+        chats: ChatRepository,
+        users: UserRepository,
+        play: ChouettePlay,
+    ) -> None:
+        self._chouettes = chouettes
+        self._chats = chats
+        self._users = users
+        self._play = play
+
+    async def tick(self, now: datetime) -> list[Message]:
+        messages: list[Message] = []
+        for info in await self._chouettes.timed_chouettes():
+            try:
+                messages += await self._remind(info, now)
+            except (ConflictError, AlreadyAppliedError, NotFoundError):
+                logger.info("chouette %s changed while reminding", info.id)
+        return messages
+
+    async def _remind(self, info: ChouetteInfo, now: datetime) -> list[Message]:
+        stage = stage_at(info, now)
+        if not stage:
+            return []
+        marker = await self._chouettes.reminded(info.id)
+        if marker is not None and marker[0] == info.version and marker[1] >= stage:
+            return []
+        loaded = await self._chouettes.load(info.id)
+        game = loaded.game
+        if game is None or loaded.info.version != info.version:
+            return []
+        late = [await self._users.get_user(int(player)) for player in must_act(game)]
+        if not late:
+            return []
+        chat = await self._chats.get_chat(info.chat_id)
+        where = ChatRef(chat.platform, chat.platform_chat_id, locale=chat.locale)
+        locale = room_locale(chat)  # the whole chat reads it
+        if stage == TIME_UP:
+            first = late[0]
+            actor = Actor(first.platform, first.platform_user_id, first.display_name)
+            context = Context(
+                Request(actor, where), first, chat, resolve_locale(first, chat), locale
+            )
+            return context.outgoing(await self._play.time_up(context, info.id, info.version))
+        # Every process's clock ticks: the one that marks the reminder sends it.
+        if not await self._chouettes.claim_reminder(info.id, info.version, stage):
+            return []
+        left = (info.deadline - now).total_seconds() if info.deadline else 0.0
+        names = ", ".join(user.display_name for user in late)
+
+        def reminder(_: Speech) -> str:
+            return _("{names}, the chouette is waiting for you: {time} left.").format(
+                names=names, time=duration(_.locale, left)
+            )
+
+        notify = wants_private_notice(*late)
+        return [
+            Message(
+                ChatRef(chat.platform, chat.platform_chat_id),
+                reminder(speech(locale)),
+                mention=tuple(user.platform_user_id for user in late if not user.is_bot),
+                notify=notify,
+                locale=locale,
+                notices=private_notices(late, notify, chat, reminder),
+            )
+        ]
