@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import io
+import random
+import re
 
 from bot.console_app.chat import ConsoleChat
 from gammon.flow import Phase
@@ -54,3 +57,145 @@ async def test_a_chouette_is_opened_seated_and_played_in_the_console(room: Room)
     assert (await _loaded(chat)).info.version > 2
     await chat.line("bob: /chouette score")
     assert "Games played: 0. Scores: no game finished yet." in output.getvalue()
+
+
+class Table:
+    """Four console players at one chouette, acting by typed lines and pressed buttons; what
+    the game allows is read from the repository, as chouette_play_helpers does."""
+
+    def __init__(self, chat: ConsoleChat, output: io.StringIO, people: dict[int, str]) -> None:
+        self.chat = chat
+        self.output = output
+        self.people = people  # user id → console name
+        self.rng = random.Random(21)
+
+    def name(self, player: str | int | None) -> str:
+        return self.people[int(player or "0")]
+
+    async def say(self, name: str, text: str) -> str:
+        """One input line; what the console printed for it, which is no refusal."""
+        before = len(self.output.getvalue())
+        await self.chat.line(f"{name}: {text}")
+        printed = self.output.getvalue()[before:]
+        assert not printed.startswith("?"), printed  # e.g. "? no [Roll] button here"
+        assert "[bot → only" not in printed, printed  # refusals are private
+        return printed
+
+    async def play_until(self, side: int | None) -> str:
+        """Roll (by the [Roll] button) and move (by /move, a legal play) until ``side`` (0 the
+        box, 1 the team) is about to roll, or with ``None`` until the game ends; everything
+        printed meanwhile."""
+        loaded = await _loaded(self.chat)
+        number = loaded.info.game_number
+        printed: list[str] = []
+        for _step in range(2000):
+            loaded = await _loaded(self.chat)
+            game = loaded.game
+            if loaded.info.game_number != number or game is None or game.finished:
+                assert side is None, "the game ended early"
+                return "".join(printed)
+            board = game.board
+            if side is not None and board.phase is Phase.ROLLING and board.player_on_roll == side:
+                return "".join(printed)
+            mover = self.name(game.table.box if board.player_on_roll == 0 else game.acting_captain)
+            if board.phase is Phase.ROLLING:
+                printed.append(await self.say(mover, "[Roll]"))
+            else:
+                assert board.phase is Phase.MOVING, board.phase
+                play = self.rng.choice(board.legal_plays())
+                printed.append(await self.say(mover, f"/move {play}"))
+        raise AssertionError("the game did not end")
+
+
+def _points(text: str, label: str) -> dict[str, int]:
+    """``This game: ann +2, bob −1`` (or ``Scores: ann +2 · bob −1``) as numbers by name."""
+    found = re.search(rf"(?:^|\s){label}: (.*)$", text, re.MULTILINE)
+    assert found is not None, text
+    return {
+        name: int(value.replace("−", "-"))
+        for name, value in re.findall(r"(\S+) ([+−]?\d+)", found.group(1))
+    }
+
+
+async def test_a_whole_chouette_session_is_played_in_the_console(room: Room) -> None:
+    output = io.StringIO()
+    chat = ConsoleChat(room.core, output)
+    chat.session = "chouette-session-"  # the same event ids, so the same seating every run
+    people = {
+        (await room.core.users.upsert_user("console", name, name)).id: name
+        for name in ("ann", "bob", "cy", "dee")
+    }
+    table = Table(chat, output, people)
+    opened = await table.say("ann", "/chouette")
+    commitment = re.search(r"Dice commitment: ([0-9a-f]{64})", opened)
+    assert commitment is not None, opened
+    for name in ("bob", "cy", "dee"):
+        assert f"{name} sits down" in (await table.say(name, "/chouette join")).lower()
+    started = await table.say("dee", "/chouette start")
+    assert "Seating dice:" in started
+    assert "Chouette, game 1" in started
+    order = [table.name(seat) for seat in (await _loaded(chat)).info.seats]
+    assert sorted(order) == ["ann", "bob", "cy", "dee"]
+    box, captain, second, third = order
+    assert f"Box: {box} · captain: {captain} · then: {second}, {third}" in started
+
+    # Game 1: the box doubles everyone at its turn; the captain drops, so the box has beaten
+    # the captain whatever happens next; the second takes, the third drops. The second,
+    # first in line still in the game, plays the team's checkers to the board's end.
+    await table.play_until(0)
+    doubled = await table.say(box, "[Double all]")
+    assert f"{box} (box) doubles" in doubled
+    assert "[Take] [Drop]" in doubled
+    assert f"{captain} drops the box's double and pays 1." in await table.say(captain, "[Drop]")
+    await table.say(second, "[Take]")
+    await table.say(third, "[Drop]")
+    game = (await _loaded(chat)).game
+    assert game is not None
+    assert table.name(game.acting_captain) == second
+    assert [(cube.value, cube.live) for cube in game.cubes] == [(1, False), (2, True), (1, False)]
+    printed = await table.play_until(None)
+    first = _points(printed, "This game")
+    assert first[captain] == -1
+    assert first[third] == -1
+    assert first[second] in (2, 4, 6, -2, -4, -6)  # the cube at 2: single, gammon, backgammon
+    assert first[box] == -(first[second] - 2)
+    assert sum(first.values()) == 0
+    loaded = await _loaded(chat)
+    # The box beat the captain: the box stays, the captain goes to the end of the line.
+    assert [table.name(seat) for seat in loaded.info.seats] == [box, second, third, captain]
+    assert loaded.info.game_number == 2
+    assert "Chouette, game 2" in printed
+
+    # Game 2: the new captain doubles the box and the box drops: the captain has won, so
+    # whatever the others do, the captain becomes the box and the old box goes to the end.
+    box, captain, second, third = box, second, third, captain
+    await table.play_until(1)
+    offer = await table.say(captain, "[Double the box]")
+    assert f"[Take {captain}] [Drop {captain}]" in offer
+    assert f"[Drop {captain}]" in offer
+    await table.say(box, f"[Drop {captain}]")
+    printed = await table.play_until(None)
+    second_game = _points(printed, "This game")
+    assert second_game[captain] == 1
+    assert second_game[second] == second_game[third] != 0  # both cubes at 1, the same result
+    assert second_game[box] == -1 - 2 * second_game[second]
+    loaded = await _loaded(chat)
+    assert [table.name(seat) for seat in loaded.info.seats] == [captain, second, third, box]
+    assert loaded.info.game_number == 3
+
+    # The running score adds the two games up and is zero-sum.
+    score = await table.say("cy", "/chouette score")
+    assert "Games played: 2." in score
+    totals = _points(score, "Scores")
+    expected = {name: first[name] + second_game[name] for name in people.values()}
+    assert totals == expected
+    assert sum(totals.values()) == 0
+
+    # The host ends the session: the seed behind every die, committed to at the opening.
+    ended = await table.say("ann", "/chouette end")
+    assert "The chouette is over. Games played: 2." in ended
+    assert _points(ended, "Scores") == expected
+    seed = re.search(r"server seed ([0-9a-f]+); its SHA-256 is the commitment ([0-9a-f]+)", ended)
+    assert seed is not None, ended
+    assert seed.group(2) == commitment.group(1)
+    assert hashlib.sha256(bytes.fromhex(seed.group(1))).hexdigest() == commitment.group(1)
