@@ -99,7 +99,7 @@ def chapter_text(_: Speech, chapter: Chapter) -> str:
             "Whoever bears off all fifteen first wins. On the way you may hit a lonely opposing "
             "checker and send it back, and you may block points so your opponent cannot land "
             "there. Chapters: setup, movement, hitting, bearing off, doubling, crawford, scoring, "
-            "notation, nardy, dice, rating. Example: /rules doubling"
+            "notation, nardy, dice, rating, chouette. Example: /rules doubling"
         ),
         "setup": _(
             "Each player counts the 24 points from their own side: point 1 is the first point of "
