@@ -163,20 +163,20 @@ class ChouetteSeating:
 
     async def start(self, context: Context, info: ChouetteInfo) -> list[Message]:
         """Seat the players by the dice (the first game) and start a game."""
-        _ = context.for_chat
-        if info.status is not ChouetteStatus.OPEN:
-            return context.refuse(context._("A game is being played already."))
-        if not info.is_seated(context.user.id):
-            return context.refuse(
-                context._("You do not sit at this chouette. Join with /chouette join.")
-            )
-        if not MIN_PLAYERS <= len(info.seats) <= MAX_PLAYERS:
-            return context.refuse(context._("A chouette needs at least three players."))
         async with self.locks.hold(info.id):
+            info = await self.chouettes.info(info.id)  # as it is now: two may start at once
+            if info.status is not ChouetteStatus.OPEN:
+                return context.refuse(context._("A game is being played already."))
+            if not info.is_seated(context.user.id):
+                return context.refuse(
+                    context._("You do not sit at this chouette. Join with /chouette join.")
+                )
+            if not MIN_PLAYERS <= len(info.seats) <= MAX_PLAYERS:
+                return context.refuse(context._("A chouette needs at least three players."))
             try:
                 return await self._start(context, info)
-            except ConflictError:
-                return context.refuse(context._("That button is out of date."))
+            except ConflictError:  # another process changed the table meanwhile
+                return context.refuse(context._("Sorry, something went wrong. Please try again."))
 
     async def _start(self, context: Context, info: ChouetteInfo) -> list[Message]:
         _ = context.for_chat
@@ -225,10 +225,11 @@ class ChouetteSeating:
                 context._("Only the host who opened the table or an administrator ends it.")
             )
         async with self.locks.hold(info.id):
+            info = await self.chouettes.info(info.id)  # as it is now, after a play meanwhile
             try:
                 ended = await self.chouettes.end(info.id, info.version, now=self.time())
-            except ConflictError:
-                return context.refuse(context._("That button is out of date."))
+            except ConflictError:  # another process changed the table meanwhile
+                return context.refuse(context._("Sorry, something went wrong. Please try again."))
         loaded = await self.chouettes.load(ended.id)
         seed = await self.chouettes.reveal_seed(ended.id)
         names = await self.rounds.names(context, [*ended.seats, *loaded.totals])

@@ -3,6 +3,7 @@ checked by hand against the rules (gammon/chouette's docstring)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 from bot.core.model import ChatRef
@@ -121,3 +122,18 @@ async def test_a_restarted_bot_continues_the_game(room: Room, database_url: str)
     assert after is not None
     assert after.board.dice_events == game.board.dice_events + 1
     await database.close()
+
+
+async def test_two_starts_typed_at_once_start_one_game(room: Room) -> None:
+    """Two players type /chouette start together: one game starts; the other is told that a
+    game is being played already (not that a button is out of date: none was pressed)."""
+    await room.command("ann", "/chouette")
+    for name in ("bob", "cy"):
+        await room.command(name, "/chouette join")
+    first, second = await asyncio.gather(
+        room.command("bob", "/chouette start"), room.command("cy", "/chouette start")
+    )
+    refusal, started = sorted([first, second], key=len)
+    assert [message.text for message in refusal] == ["A game is being played already."]
+    assert any("Seating dice" in message.text for message in started)
+    assert (await current(room)).info.game_number == 1
