@@ -172,7 +172,7 @@ def chouette_image(
         size=size,
         names=(box, captain),
         last_play=last_play,
-        labels=labels,
+        labels={**labels, "money": label(labels, "chouette")},  # not a money game's title
     )
     u = geometry(board.width).u
     rows_height = max(len(lines) * _ROW, _BOX_HEIGHT)

@@ -37,6 +37,7 @@ DEFAULT_LABELS: Final[Mapping[str, str]] = MappingProxyType(
         "out_of_time": N_("{name} ran out of time"),
         "draw": N_("Draw"),
         # Chouette boards (rendering/chouette.py): the box and the team members' cubes.
+        "chouette": N_("Chouette"),  # where a money game says "Money game"
         "chouette_box": N_("Box"),
         "chouette_captain": N_("Captain"),
         "chouette_acting": N_("Acting captain"),

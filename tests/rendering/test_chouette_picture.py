@@ -201,7 +201,10 @@ def test_the_board_is_drawn_as_any_board_without_its_cube() -> None:
     view = BoardView.from_state(game.board)
     members = chouette_members(game, FIVE)
     chouette = chouette_image(view, box="Bob", captain="Дмитрий", members=members, last_play=last)
-    board = render_image(view, perspective=1, names=("Bob", "Дмитрий"), last_play=last)
+    titled = {**DEFAULT_LABELS, "money": "Chouette"}  # its title, not "Money game"
+    board = render_image(
+        view, perspective=1, names=("Bob", "Дмитрий"), last_play=last, labels=titled
+    )
     assert board.size == (WIDTH, BOARD_HEIGHT)
     assert chouette.crop((0, 0, WIDTH, BOARD_HEIGHT)).tobytes() == board.tobytes()
     # A view that would show a cube (or an offered one) draws the same board: the cubes are
