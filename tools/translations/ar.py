@@ -662,3 +662,14 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (الصندوق) يرد بالبيفر على مضاعفة {name}: صار هذا المكعب {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "Each member answers only the double on their own cube: type /{command} without a name.": "كل عضو يرد فقط على المضاعفة على مكعبه هو: اكتب /{command} دون اسم.",
+        "No double waits for your answer.": "لا توجد مضاعفة تنتظر ردك.",
+        "Nobody called {name} plays at this table.": "لا أحد باسم {name} يلعب على هذه الطاولة.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "عدة مضاعفات تنتظر ردك: {names}. رد على واحدة بـ /{command} الاسم.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "هنا عدة لاعبين باسم {name}: {names}. أشر إلى من تقصده.",
+    }
+)

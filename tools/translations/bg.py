@@ -616,3 +616,14 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) отговаря с бийвър на удвояването на {name}: този куб вече е {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "Each member answers only the double on their own cube: type /{command} without a name.": "Всеки член отговаря само на удвояването на своя куб: напиши /{command} без име.",
+        "No double waits for your answer.": "Няма удвояване, което чака твоя отговор.",
+        "Nobody called {name} plays at this table.": "На тази маса не играе никой с името {name}.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "Няколко удвоявания чакат отговора ти: {names}. Отговори на едно с /{command} ИМЕ.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "Тук няколко играчи се казват {name}: {names}. Спомени онзи, когото имаш предвид.",
+    }
+)

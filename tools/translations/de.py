@@ -655,3 +655,14 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (Box) beavert das Doppel von {name}: Dieser Doppler steht auf {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "Each member answers only the double on their own cube: type /{command} without a name.": "Jedes Mitglied antwortet nur auf das Doppel auf seinem eigenen Doppler: Schreib /{command} ohne Namen.",
+        "No double waits for your answer.": "Kein Doppel wartet auf deine Antwort.",
+        "Nobody called {name} plays at this table.": "An diesem Tisch spielt niemand namens {name}.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "Mehrere Doppel warten auf dich: {names}. Beantworte eines mit /{command} NAME.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "Hier heißen mehrere Spieler {name}: {names}. Erwähne den, den du meinst.",
+    }
+)

@@ -616,3 +616,14 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (κουτί) απαντά με beaver στον διπλασιασμό του/της {name}: αυτός ο κύβος είναι πια στο {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "Each member answers only the double on their own cube: type /{command} without a name.": "Κάθε μέλος απαντά μόνο στον διπλασιασμό του δικού του κύβου: γράψε /{command} χωρίς όνομα.",
+        "No double waits for your answer.": "Κανένας διπλασιασμός δεν περιμένει την απάντησή σου.",
+        "Nobody called {name} plays at this table.": "Σε αυτό το τραπέζι δεν παίζει κανείς με όνομα {name}.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "Σε περιμένουν αρκετοί διπλασιασμοί: {names}. Απάντησε σε έναν με /{command} ΟΝΟΜΑ.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "Εδώ αρκετοί παίκτες λέγονται {name}: {names}. Ανάφερε αυτόν που εννοείς.",
+    }
+)

@@ -623,3 +623,14 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) отвечает бивером на удвоение {name}: этот куб теперь {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "Each member answers only the double on their own cube: type /{command} without a name.": "Каждый участник отвечает только на удвоение своего куба: напишите /{command} без имени.",
+        "No double waits for your answer.": "Нет удвоения, которое ждёт вашего ответа.",
+        "Nobody called {name} plays at this table.": "За этим столом нет игрока по имени {name}.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "Вашего ответа ждут несколько удвоений: {names}. Ответьте на одно: /{command} ИМЯ.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "Здесь несколько игроков по имени {name}: {names}. Упомяните того, кого имеете в виду.",
+    }
+)

@@ -616,3 +616,14 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (kutu) {name} oyuncusunun katlamasına beaver diyor: o küp artık {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "Each member answers only the double on their own cube: type /{command} without a name.": "Her üye yalnızca kendi küpündeki katlamayı yanıtlar: /{command} yaz, ad verme.",
+        "No double waits for your answer.": "Yanıtını bekleyen bir katlama yok.",
+        "Nobody called {name} plays at this table.": "Bu masada {name} adında kimse oynamıyor.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "Yanıtını bekleyen birkaç katlama var: {names}. Birini /{command} AD ile yanıtla.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "Burada {name} adında birkaç oyuncu var: {names}. Kastettiğin kişiyi etiketle.",
+    }
+)

@@ -623,3 +623,14 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) відповідає бобром на подвоєння {name}: цей куб тепер {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "Each member answers only the double on their own cube: type /{command} without a name.": "Кожен учасник відповідає лише на подвоєння свого куба: напишіть /{command} без імені.",
+        "No double waits for your answer.": "Немає подвоєння, яке чекає на вашу відповідь.",
+        "Nobody called {name} plays at this table.": "За цим столом немає гравця на ім'я {name}.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "На вашу відповідь чекають кілька подвоєнь: {names}. Відповідайте на одне: /{command} ІМ'Я.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "Тут кілька гравців на ім'я {name}: {names}. Згадайте того, кого маєте на увазі.",
+    }
+)
