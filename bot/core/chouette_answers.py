@@ -10,7 +10,7 @@ drop cannot be taken back, so the box says whose it is.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.core.chouette_play import Make, OwnRefusalError
 from bot.core.chouette_view import Seated, by_key
@@ -26,14 +26,19 @@ from gammon.chouette import (
     Side,
 )
 
+# The users by our ids (the request's own reader of them: each read once).
+Users = Callable[[Sequence[int]], Awaitable[Seated]]
+
 
 def typed_answer(
-    _: Speech, answer: Answer, users: Seated, mentions: Sequence[Actor], argument: str
+    _: Speech, answer: Answer, seated: Users, mentions: Sequence[Actor], argument: str
 ) -> Make:
-    """The caller's typed answer, made from the game as it is now. ``users`` are the seated
-    players (the names a box may use), ``mentions`` and ``argument`` what the command named."""
+    """The caller's typed answer, made from the game as it is now: the names a box may use
+    are those of the players at this game, ``mentions`` and ``argument`` what the command
+    named."""
 
     async def make(game: ChouetteGame, player: str, _nonce: int) -> ChouetteAction:
+        users = await seated([int(key) for key in game.table.order])
         named = named_player(_, users, mentions, argument)
         if named == player:
             named = None

@@ -10,8 +10,11 @@ sentences)."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from bot.core import chouette_actions, chouette_answers, texts
 from bot.core.chouette_play import ChouettePlay, Make, box_doubles_all
+from bot.core.chouette_rounds import ChouetteRounds
 from bot.core.chouette_seating import ChouetteSeating
 from bot.core.context import Context
 from bot.core.model import MAX_TEXT, Message
@@ -152,19 +155,10 @@ class ChouetteService:
         elif verb == "move":
             make = chouette_actions.move(argument.strip())
         elif verb in _ANSWERS:
-            make = await self._answer(context, chouette_id, _ANSWERS[verb], argument)
+            make = _typed_answer(context, self.play.rounds, _ANSWERS[verb], argument)
         else:
             make = await self._double(context, chouette_id)
         return await self.play.act(context, make, chouette_id)
-
-    async def _answer(
-        self, context: Context, chouette_id: int, answer: Answer, argument: str
-    ) -> Make:
-        info = await self.chouettes.info(chouette_id)
-        users = await self.play.rounds.seated(context, info.seats)
-        return chouette_answers.typed_answer(
-            context._, answer, users, context.request.mentions, argument
-        )
 
     async def _double(self, context: Context, chouette_id: int) -> Make:
         info = await self.chouettes.info(chouette_id)
@@ -203,4 +197,10 @@ def _help(context: Context) -> str:
     return context._(
         "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] opens a table; "
         "/chouette join, leave, start, score, end."
+    )
+
+
+def _typed_answer(context: Context, rounds: ChouetteRounds, answer: Answer, argument: str) -> Make:
+    return chouette_answers.typed_answer(
+        context._, answer, partial(rounds.seated, context), context.request.mentions, argument
     )
