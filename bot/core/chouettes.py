@@ -1,15 +1,20 @@
-"""``/chouette`` and ``/suggest``, the chouette's buttons, and ``/roll``, ``/move`` and
-``/double`` for a player who sits in the chat's chouette game and has no match here.
+"""``/chouette`` and ``/suggest``, the chouette's buttons, and ``/roll``, ``/move``,
+``/double``, ``/take``, ``/drop`` and ``/beaver`` for a player who sits in the chat's chouette
+game and has no match here.
 
 The parts: :mod:`bot.core.chouette_seating` (the table between games),
-:mod:`bot.core.chouette_play` (the game's actions), :mod:`bot.core.chouette_rounds` (from one
-game to the next), :mod:`bot.core.chouette_view` (the board message) and
-:mod:`bot.core.chouette_texts` (the sentences)."""
+:mod:`bot.core.chouette_play` (the game's actions), :mod:`bot.core.chouette_answers` (whose
+double a typed answer is for), :mod:`bot.core.chouette_rounds` (from one game to the next),
+:mod:`bot.core.chouette_view` (the board message) and :mod:`bot.core.chouette_texts` (the
+sentences)."""
 
 from __future__ import annotations
 
-from bot.core import chouette_actions, texts
+from functools import partial
+
+from bot.core import chouette_actions, chouette_answers, texts
 from bot.core.chouette_play import ChouettePlay, Make, box_doubles_all
+from bot.core.chouette_rounds import ChouetteRounds
 from bot.core.chouette_seating import ChouetteSeating
 from bot.core.context import Context
 from bot.core.model import MAX_TEXT, Message
@@ -139,16 +144,18 @@ class ChouetteService:
         return chouette_id
 
     async def fallback(self, context: Context, verb: str, argument: str) -> list[Message] | None:
-        """``/roll``, ``/move`` or ``/double`` from a player without a match here: acted on in
-        the chat's chouette game when they sit in it; None otherwise."""
+        """``/roll``, ``/move``, ``/double``, ``/take``, ``/drop`` or ``/beaver`` from a player
+        without a match here: acted on in the chat's chouette game when they sit in it; None
+        otherwise."""
         chouette_id = await self._playing_here(context)
         if chouette_id is None:
             return None
-        _ = context._
         if verb == "roll":
             make = chouette_actions.roll(self.chouettes, chouette_id)
         elif verb == "move":
             make = chouette_actions.move(argument.strip())
+        elif verb in _ANSWERS:
+            make = _typed_answer(context, self.play.rounds, _ANSWERS[verb], argument)
         else:
             make = await self._double(context, chouette_id)
         return await self.play.act(context, make, chouette_id)
@@ -190,4 +197,10 @@ def _help(context: Context) -> str:
     return context._(
         "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] opens a table; "
         "/chouette join, leave, start, score, end."
+    )
+
+
+def _typed_answer(context: Context, rounds: ChouetteRounds, answer: Answer, argument: str) -> Make:
+    return chouette_answers.typed_answer(
+        context._, answer, partial(rounds.seated, context), context.request.mentions, argument
     )

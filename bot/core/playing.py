@@ -75,8 +75,8 @@ _SEATED: dict[str, Maker] = {
 
 
 class Fallback(Protocol):
-    """Where /roll, /move and /double go for a player without a match in a group chat (the
-    chat's chouette game): None when it is not theirs either."""
+    """Where /roll, /move, /double, /take, /drop and /beaver go for a player without a match
+    in a group chat (the chat's chouette game): None when it is not theirs either."""
 
     async def fallback(
         self, context: Context, verb: str, argument: str
@@ -102,6 +102,18 @@ class PlayService:
 
     async def double(self, context: Context, argument: str) -> list[Message]:
         return await self._act(context, _SEATED[Verb.DOUBLE], "double", argument)
+
+    # /take, /drop and /beaver do what the buttons do; in a match the rules refuse them when
+    # no double waits for the caller. The argument names a member only in a chouette.
+
+    async def take(self, context: Context, argument: str) -> list[Message]:
+        return await self._act(context, _SEATED[Verb.TAKE], Verb.TAKE, argument)
+
+    async def drop(self, context: Context, argument: str) -> list[Message]:
+        return await self._act(context, _SEATED[Verb.DROP], Verb.DROP, argument)
+
+    async def beaver(self, context: Context, argument: str) -> list[Message]:
+        return await self._act(context, _SEATED[Verb.BEAVER], Verb.BEAVER, argument)
 
     async def _act(
         self, context: Context, make: Maker, verb: str, argument: str, wanted: int | None = None

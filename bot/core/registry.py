@@ -146,6 +146,11 @@ _CUBE: Final = Option(
     labels=(N_("on"), N_("off")),
 )
 
+# /take, /drop and /beaver: whose double a chouette's box answers.
+_MEMBER: Final = Option(
+    "member", Kind.USER, N_("A chouette's box: the member whose double you answer")
+)
+
 
 COMMANDS: tuple[Command, ...] = (
     Command(
@@ -246,6 +251,28 @@ COMMANDS: tuple[Command, ...] = (
         N_("/roll, /double – at the start of your turn"),
     ),
     Command("double", "play.double", N_("Offer the cube")),
+    Command(
+        "take",
+        "play.take",
+        N_("Take the double: /take, or /take @member as a chouette's box"),
+        N_(
+            "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the "
+            "member, and may leave the name out only when one member's double waits"
+        ),
+        options=(_MEMBER,),
+    ),
+    Command(
+        "drop",
+        "play.drop",
+        N_("Drop the double: /drop, or /drop @member as a chouette's box"),
+        options=(_MEMBER,),
+    ),
+    Command(
+        "beaver",
+        "play.beaver",
+        N_("Beaver: take the double and redouble at once, where beavers are played"),
+        options=(_MEMBER,),
+    ),
     Command(
         "move",
         "play.move",

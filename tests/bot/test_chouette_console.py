@@ -199,3 +199,48 @@ async def test_a_whole_chouette_session_is_played_in_the_console(room: Room) -> 
     assert seed is not None, ended
     assert seed.group(2) == commitment.group(1)
     assert hashlib.sha256(bytes.fromhex(seed.group(1))).hexdigest() == commitment.group(1)
+
+
+async def test_doubles_are_answered_by_typed_commands_in_the_console(room: Room) -> None:
+    output = io.StringIO()
+    chat = ConsoleChat(room.core, output)
+    chat.session = "typed-answers-"  # the same event ids, so the same seating every run
+    people = {
+        (await room.core.users.upsert_user("console", name, name)).id: name
+        for name in ("ann", "bob", "cy", "dee")
+    }
+    table = Table(chat, output, people)
+    await table.say("ann", "/chouette")
+    for name in ("bob", "cy", "dee"):
+        await table.say(name, "/chouette join")
+    await table.say("dee", "/chouette start")
+    box, captain, second, third = (table.name(seat) for seat in (await _loaded(chat)).info.seats)
+
+    # The box doubles everyone; each member types the answer for their own cube.
+    await table.play_until(0)
+    assert f"{box} (box) doubles {captain}, {second}, {third}." in await table.say(box, "/double")
+    taken = await table.say(captain, "/take")
+    assert f"{captain} takes the box's double: their cube is at 2." in taken
+    assert f"{second} drops the box's double and pays 1." in await table.say(second, "/drop")
+    assert f"{third} takes the box's double" in await table.say(third, "/take")
+
+    # Two members redouble the box; its bare /take is refused with both names, then it
+    # answers each by name: a mention, and a name typed as it is.
+    await table.play_until(1)
+    await table.say(captain, "/double")
+    await table.say(third, "/double")
+    before = len(output.getvalue())
+    await chat.line(f"{box}: /take")
+    refused = output.getvalue()[before:]
+    assert f"[bot → only {box}]" in refused
+    assert (
+        f"Several doubles wait for you: {captain}, {third}. Answer one with /take NAME." in refused
+    )
+    taken = await table.say(box, f"/take @{captain}")
+    assert f"{box} (box) takes {captain}'s double: that cube is at 4." in taken
+    assert f"{box} (box) drops {third}'s double and pays 2." in await table.say(
+        box, f"/drop {third}"
+    )
+    game = (await _loaded(chat)).game
+    assert game is not None
+    assert [(cube.value, cube.live) for cube in game.cubes] == [(4, True), (1, False), (2, False)]

@@ -16,7 +16,7 @@ from bot.discord_app.buttons import TOKEN_TEMPLATE
 from gammon.chouette import ChouetteGame
 from gammon.flow import Phase
 from storage import LoadedChouette
-from tests.discord_app.conftest import ANNA, BOB, CARL, NAMES, Bot, is_callback
+from tests.discord_app.conftest import ANNA, BOB, CARL, NAMES, Bot, content, is_callback
 from tests.fakes.discord_server import CHANNEL_ID, Interaction
 
 DORA = 700000000000000004  # not at the table
@@ -176,3 +176,41 @@ def test_every_kind_of_token_fits_the_button_template() -> None:
     for kind in "mcurh":
         token = format_token(Token("roll", kind, 123, 4))
         assert re.fullmatch(TOKEN_TEMPLATE, token), token
+
+
+async def test_the_box_answers_with_the_member_option_of_the_slash_commands(bot: Bot) -> None:
+    await _slash(bot, ANNA, "chouette")
+    await _slash(bot, BOB, "chouette", action="join")
+    await _slash(bot, CARL, "chouette", action="join")
+    await _slash(bot, CARL, "chouette", action="start")
+    senders = await _senders(bot)
+    box, captain, third = (senders[str(seat)] for seat in (await _current(bot)).info.seats)
+    b, c, t = NAMES[box], NAMES[captain], NAMES[third]
+    await _play_until_the_team_rolls(bot, senders)
+    await _click(bot, captain, "Double the box")
+    await _click(bot, third, "Double the box")
+
+    mark = len(bot.fake.calls)
+    await _slash(bot, box, "take")  # two doubles wait: refused, privately, naming both
+    refusal = await bot.next_private(mark, "Several doubles wait for you")
+    assert (
+        content(refusal) == f"Several doubles wait for you: {c}, {t}. Answer one with /take NAME."
+    )
+    assert refusal.method == "PATCH"  # in place of the "thinking…" placeholder
+
+    # member:@captain, as Discord sends a user option: the id and the resolved user.
+    user = {"id": str(captain), "username": c.lower(), "discriminator": "0", "avatar": None}
+    mark = len(bot.fake.calls)
+    sent = await bot.fake.slash(
+        box,
+        "take",
+        [{"name": "member", "type": 6, "value": str(captain)}],
+        resolved={"users": {str(captain): user}},
+    )
+    await _done(bot, sent, mark)
+    assert f"{b} (box) takes {c}'s double: that cube is at 2." in _written(bot, mark)
+    # One double waits now: the bare command answers it.
+    assert f"{b} (box) drops {t}'s double and pays 1." in await _slash(bot, box, "drop")
+    game = (await _current(bot)).game
+    assert game is not None
+    assert [(cube.value, cube.live) for cube in game.cubes] == [(2, True), (1, False)]

@@ -124,3 +124,34 @@ async def test_a_chouette_is_played_in_the_group_to_the_seed_reveal(telegram: Ha
     assert seed
     assert hashlib.sha256(bytes.fromhex(seed.group(1))).hexdigest() == commitment.group(1)
     assert all(count == 1 for count in api.queries.values())
+
+
+async def test_doubles_are_answered_by_typed_commands_in_the_group(telegram: Harness) -> None:
+    await telegram.say(ANNA, GROUP, "/chouette")
+    await telegram.say(BOB, GROUP, "/chouette join")
+    await telegram.say(CARL, GROUP, "/chouette join")
+    await telegram.say(CARL, GROUP, "/chouette start")
+    senders = await _senders(telegram)
+    loaded = await _current(telegram)
+    box, captain, third = (senders[str(seat)] for seat in loaded.info.seats)
+    b, c, t = box["first_name"], captain["first_name"], third["first_name"]
+    await _play_until_the_team_rolls(telegram, senders)
+    await telegram.say(captain, GROUP, "/double")
+    await telegram.say(third, GROUP, "/double")
+
+    # The bare /take while two doubles wait: a reply to the box's own message, naming both.
+    calls = await telegram.say(box, GROUP, "/take")
+    [refusal] = [call for call in calls if call.method == "sendMessage"]
+    assert refusal.params["text"] == (
+        f"Several doubles wait for you: {c}, {t}. Answer one with /take NAME."
+    )
+    assert "reply_parameters" in refusal.params
+    # A @username the bot has seen, and a name typed as it is.
+    await telegram.say(box, GROUP, f"/take @{captain['username']}")
+    await telegram.say(box, GROUP, f"/drop {t}")
+    texts = _texts(telegram)
+    assert f"{b} (box) takes {c}'s double: that cube is at 2." in texts
+    assert f"{b} (box) drops {t}'s double and pays 1." in texts
+    game = (await _current(telegram)).game
+    assert game is not None
+    assert [(cube.value, cube.live) for cube in game.cubes] == [(2, True), (1, False)]

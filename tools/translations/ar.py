@@ -662,3 +662,19 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (الصندوق) يرد بالبيفر على مضاعفة {name}: صار هذا المكعب {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take و/drop و/beaver [@عضو] – الرد على مضاعفة؛ صندوق الشويت يسمّي العضو، ولا يجوز له ترك الاسم إلا حين تنتظر مضاعفة عضو واحد فقط",
+        "A chouette's box: the member whose double you answer": "صندوق الشويت: العضو الذي ترد على مضاعفته",
+        "Beaver: take the double and redouble at once, where beavers are played": "بيفر: اقبل المضاعفة وضاعف من جديد فورًا، حيث يُلعب البيفر",
+        "Drop the double: /drop, or /drop @member as a chouette's box": "رفض المضاعفة: /drop، أو بصفتك صندوق الشويت /drop @عضو",
+        "Each member answers only the double on their own cube: type /{command} without a name.": "كل عضو يرد فقط على المضاعفة على مكعبه هو: اكتب /{command} دون اسم.",
+        "No double waits for your answer.": "لا توجد مضاعفة تنتظر ردك.",
+        "Nobody called {name} plays at this table.": "لا أحد باسم {name} يلعب على هذه الطاولة.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "عدة مضاعفات تنتظر ردك: {names}. رد على واحدة بـ /{command} الاسم.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "هنا عدة لاعبين باسم {name}: {names}. أشر إلى من تقصده.",
+        "Take the double: /take, or /take @member as a chouette's box": "قبول المضاعفة: /take، أو بصفتك صندوق الشويت /take @عضو",
+    }
+)

@@ -616,3 +616,19 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) отговаря с бийвър на удвояването на {name}: този куб вече е {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@член] – отговори на удвояване; боксът в шуе назовава члена и може да пропусне името само когато чака удвояването на един-единствен член",
+        "A chouette's box: the member whose double you answer": "Бокс в шуе: членът, на чието удвояване отговаряш",
+        "Beaver: take the double and redouble at once, where beavers are played": "Бийвър: приеми удвояването и веднага го удвои обратно, където се играе бийвър",
+        "Drop the double: /drop, or /drop @member as a chouette's box": "Откажи удвояването: /drop, а като бокс в шуе – /drop @член",
+        "Each member answers only the double on their own cube: type /{command} without a name.": "Всеки член отговаря само на удвояването на своя куб: напиши /{command} без име.",
+        "No double waits for your answer.": "Няма удвояване, което чака твоя отговор.",
+        "Nobody called {name} plays at this table.": "На тази маса не играе никой с името {name}.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "Няколко удвоявания чакат отговора ти: {names}. Отговори на едно с /{command} ИМЕ.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "Тук няколко играчи се казват {name}: {names}. Спомени онзи, когото имаш предвид.",
+        "Take the double: /take, or /take @member as a chouette's box": "Приеми удвояването: /take, а като бокс в шуе – /take @член",
+    }
+)

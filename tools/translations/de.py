@@ -655,3 +655,19 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (Box) beavert das Doppel von {name}: Dieser Doppler steht auf {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@mitglied] – auf ein Doppel antworten; die Box einer Chouette nennt das Mitglied und darf den Namen nur weglassen, wenn das Doppel eines einzigen Mitglieds wartet",
+        "A chouette's box: the member whose double you answer": "Box einer Chouette: das Mitglied, auf dessen Doppel du antwortest",
+        "Beaver: take the double and redouble at once, where beavers are played": "Beaver: das Doppel annehmen und sofort zurückdoppeln, wo Beaver gespielt werden",
+        "Drop the double: /drop, or /drop @member as a chouette's box": "Das Doppel ablehnen: /drop, als Box einer Chouette /drop @mitglied",
+        "Each member answers only the double on their own cube: type /{command} without a name.": "Jedes Mitglied antwortet nur auf das Doppel auf seinem eigenen Doppler: Schreib /{command} ohne Namen.",
+        "No double waits for your answer.": "Kein Doppel wartet auf deine Antwort.",
+        "Nobody called {name} plays at this table.": "An diesem Tisch spielt niemand namens {name}.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "Mehrere Doppel warten auf dich: {names}. Beantworte eines mit /{command} NAME.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "Hier heißen mehrere Spieler {name}: {names}. Erwähne den, den du meinst.",
+        "Take the double: /take, or /take @member as a chouette's box": "Das Doppel annehmen: /take, als Box einer Chouette /take @mitglied",
+    }
+)

@@ -616,3 +616,19 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (κουτί) απαντά με beaver στον διπλασιασμό του/της {name}: αυτός ο κύβος είναι πια στο {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@μέλος] – απάντησε σε διπλασιασμό· το κουτί της σουέτ ονομάζει το μέλος και μπορεί να παραλείψει το όνομα μόνο όταν περιμένει ο διπλασιασμός ενός μόνο μέλους",
+        "A chouette's box: the member whose double you answer": "Κουτί σουέτ: το μέλος στου οποίου τον διπλασιασμό απαντάς",
+        "Beaver: take the double and redouble at once, where beavers are played": "Beaver: δέξου τον διπλασιασμό και ξαναδιπλασίασε αμέσως, όπου παίζεται το beaver",
+        "Drop the double: /drop, or /drop @member as a chouette's box": "Πάσο στον διπλασιασμό: /drop, ή ως κουτί σουέτ /drop @μέλος",
+        "Each member answers only the double on their own cube: type /{command} without a name.": "Κάθε μέλος απαντά μόνο στον διπλασιασμό του δικού του κύβου: γράψε /{command} χωρίς όνομα.",
+        "No double waits for your answer.": "Κανένας διπλασιασμός δεν περιμένει την απάντησή σου.",
+        "Nobody called {name} plays at this table.": "Σε αυτό το τραπέζι δεν παίζει κανείς με όνομα {name}.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "Σε περιμένουν αρκετοί διπλασιασμοί: {names}. Απάντησε σε έναν με /{command} ΟΝΟΜΑ.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "Εδώ αρκετοί παίκτες λέγονται {name}: {names}. Ανάφερε αυτόν που εννοείς.",
+        "Take the double: /take, or /take @member as a chouette's box": "Δέξου τον διπλασιασμό: /take, ή ως κουτί σουέτ /take @μέλος",
+    }
+)

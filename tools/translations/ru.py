@@ -623,3 +623,19 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) отвечает бивером на удвоение {name}: этот куб теперь {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@участник] – ответить на удвоение; бокс в шуэте называет участника и может не называть его, только когда ждёт удвоение одного участника",
+        "A chouette's box: the member whose double you answer": "Бокс в шуэте: участник, на чьё удвоение вы отвечаете",
+        "Beaver: take the double and redouble at once, where beavers are played": "Бивер: принять удвоение и сразу переудвоить, где играют с бивером",
+        "Drop the double: /drop, or /drop @member as a chouette's box": "Отказаться от удвоения: /drop, боксу в шуэте – /drop @участник",
+        "Each member answers only the double on their own cube: type /{command} without a name.": "Каждый участник отвечает только на удвоение своего куба: напишите /{command} без имени.",
+        "No double waits for your answer.": "Нет удвоения, которое ждёт вашего ответа.",
+        "Nobody called {name} plays at this table.": "За этим столом нет игрока по имени {name}.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "Вашего ответа ждут несколько удвоений: {names}. Ответьте на одно: /{command} ИМЯ.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "Здесь несколько игроков по имени {name}: {names}. Упомяните того, кого имеете в виду.",
+        "Take the double: /take, or /take @member as a chouette's box": "Принять удвоение: /take, боксу в шуэте – /take @участник",
+    }
+)

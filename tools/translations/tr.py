@@ -616,3 +616,19 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (kutu) {name} oyuncusunun katlamasına beaver diyor: o küp artık {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@üye] – bir katlamayı yanıtla; şuette kutu üyenin adını verir, adı yalnızca tek bir üyenin katlaması beklerken yazmayabilir",
+        "A chouette's box: the member whose double you answer": "Şuette kutu: katlamasını yanıtladığın üye",
+        "Beaver: take the double and redouble at once, where beavers are played": "Beaver: katlamayı kabul edip hemen yeniden katla, beaver oynanan yerlerde",
+        "Drop the double: /drop, or /drop @member as a chouette's box": "Katlamayı reddet, pas geç: /drop; şuette kutuysan /drop @üye",
+        "Each member answers only the double on their own cube: type /{command} without a name.": "Her üye yalnızca kendi küpündeki katlamayı yanıtlar: /{command} yaz, ad verme.",
+        "No double waits for your answer.": "Yanıtını bekleyen bir katlama yok.",
+        "Nobody called {name} plays at this table.": "Bu masada {name} adında kimse oynamıyor.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "Yanıtını bekleyen birkaç katlama var: {names}. Birini /{command} AD ile yanıtla.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "Burada {name} adında birkaç oyuncu var: {names}. Kastettiğin kişiyi etiketle.",
+        "Take the double: /take, or /take @member as a chouette's box": "Küpü al, katlamayı kabul et: /take; şuette kutuysan /take @üye",
+    }
+)

@@ -623,3 +623,19 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) відповідає бобром на подвоєння {name}: цей куб тепер {value}.",
     }
 )
+
+# --- /take, /drop and /beaver typed (bot/core/chouette_answers.py, the registry) ---
+TRANSLATIONS.update(
+    {
+        "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@учасник] – відповісти на подвоєння; бокс у шуеті називає учасника й може не називати його, лише коли чекає подвоєння одного учасника",
+        "A chouette's box: the member whose double you answer": "Бокс у шуеті: учасник, на чиє подвоєння ви відповідаєте",
+        "Beaver: take the double and redouble at once, where beavers are played": "Бобер: прийняти подвоєння й одразу переподвоїти, де грають з бобрами",
+        "Drop the double: /drop, or /drop @member as a chouette's box": "Відмовитися від подвоєння: /drop, боксу в шуеті – /drop @учасник",
+        "Each member answers only the double on their own cube: type /{command} without a name.": "Кожен учасник відповідає лише на подвоєння свого куба: напишіть /{command} без імені.",
+        "No double waits for your answer.": "Немає подвоєння, яке чекає на вашу відповідь.",
+        "Nobody called {name} plays at this table.": "За цим столом немає гравця на ім'я {name}.",
+        "Several doubles wait for you: {names}. Answer one with /{command} NAME.": "На вашу відповідь чекають кілька подвоєнь: {names}. Відповідайте на одне: /{command} ІМ'Я.",
+        "Several players here are called {name}: {names}. Mention the one you mean.": "Тут кілька гравців на ім'я {name}: {names}. Згадайте того, кого маєте на увазі.",
+        "Take the double: /take, or /take @member as a chouette's box": "Прийняти подвоєння: /take, боксу в шуеті – /take @учасник",
+    }
+)
