@@ -165,6 +165,7 @@ class Core:
             self.chouettes,
             ChouetteSeating(self.chouettes, rounds, chouette_locks, self.time, server_seeds),
             ChouettePlay(self.chouettes, rounds, chouette_view, chouette_locks, self.time),
+            finder,
         )
         self.play = PlayService(
             self.driver,

@@ -616,3 +616,15 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) отговаря с бийвър на удвояването на {name}: този куб вече е {value}.",
     }
 )
+
+# The chouette from a private chat (bot/core/chouette_private.py): chouettes are numbered #c1,
+# #c2, ... there.
+TRANSLATIONS.update(
+    {
+        "None of your chouette games waits for you now ({numbers}).": "В момента никоя твоя игра на шуе не те чака ({numbers}).",
+        "You do not sit at a chouette #c{id}.": "Не седиш на шуе #c{id}.",
+        "No game is being played at chouette #c{id} now.": "На шуе #c{id} сега не се играе игра.",
+        "Done in chouette #c{id}: the board is in its chat.": "Готово в шуе #c{id}: дъската е в неговия чат.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Няколко твои игри те чакат ({numbers}; #c означава шуе). Напиши първо номера, напр. #c{example} 13/10* 6/5, или играй в чата на играта.",
+    }
+)

@@ -616,3 +616,15 @@ TRANSLATIONS.update(
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (κουτί) απαντά με beaver στον διπλασιασμό του/της {name}: αυτός ο κύβος είναι πια στο {value}.",
     }
 )
+
+# The chouette from a private chat (bot/core/chouette_private.py): chouettes are numbered #c1,
+# #c2, ... there.
+TRANSLATIONS.update(
+    {
+        "None of your chouette games waits for you now ({numbers}).": "Καμία από τις παρτίδες σουέτ σου δεν σε περιμένει τώρα ({numbers}).",
+        "You do not sit at a chouette #c{id}.": "Δεν κάθεσαι σε σουέτ #c{id}.",
+        "No game is being played at chouette #c{id} now.": "Στη σουέτ #c{id} δεν παίζεται τώρα παρτίδα.",
+        "Done in chouette #c{id}: the board is in its chat.": "Έγινε στη σουέτ #c{id}: το ταμπλό είναι στη συνομιλία της.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Σε περιμένουν αρκετά παιχνίδια ({numbers}· το #c σημαίνει σουέτ). Γράψε μπροστά τον αριθμό, π.χ. #c{example} 13/10* 6/5, ή παίξε στη συνομιλία του παιχνιδιού.",
+    }
+)
