@@ -158,7 +158,9 @@ class Core:
             server_seeds,
         )
         self.chouettes = ChouetteRepository(database)
-        chouette_view = ChouetteView(self.painter, render_images, self.admission)
+        chouette_view = ChouetteView(
+            self.painter, Attention(self.chouettes, self.time), render_images, self.admission
+        )
         rounds = ChouetteRounds(self.chouettes, self.users, chouette_view, self.time)
         chouette_locks = MatchLocks()  # one per chouette: ids of their own
         self.chouette_service = ChouetteService(

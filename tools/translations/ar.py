@@ -663,10 +663,11 @@ TRANSLATIONS.update(
     }
 )
 
-# The chouette from a private chat (bot/core/chouette_private.py): chouettes are numbered #c1,
-# #c2, ... there.
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
 TRANSLATIONS.update(
     {
+        "The chouette #c{id} waits for you. {turn}": "الشويت #c{id} بانتظارك. {turn}",
         "None of your chouette games waits for you now ({numbers}).": "لا تنتظرك الآن أي جولة من جولات الشويت الخاصة بك ({numbers}).",
         "You do not sit at a chouette #c{id}.": "أنت لست جالسًا في الشويت #c{id}.",
         "No game is being played at chouette #c{id} now.": "لا تُلعب الآن جولة في الشويت #c{id}.",

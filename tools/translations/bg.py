@@ -617,10 +617,11 @@ TRANSLATIONS.update(
     }
 )
 
-# The chouette from a private chat (bot/core/chouette_private.py): chouettes are numbered #c1,
-# #c2, ... there.
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
 TRANSLATIONS.update(
     {
+        "The chouette #c{id} waits for you. {turn}": "Шуе #c{id} те чака. {turn}",
         "None of your chouette games waits for you now ({numbers}).": "В момента никоя твоя игра на шуе не те чака ({numbers}).",
         "You do not sit at a chouette #c{id}.": "Не седиш на шуе #c{id}.",
         "No game is being played at chouette #c{id} now.": "На шуе #c{id} сега не се играе игра.",

@@ -656,10 +656,11 @@ TRANSLATIONS.update(
     }
 )
 
-# The chouette from a private chat (bot/core/chouette_private.py): chouettes are numbered #c1,
-# #c2, ... there.
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
 TRANSLATIONS.update(
     {
+        "The chouette #c{id} waits for you. {turn}": "Die Chouette #c{id} wartet auf dich. {turn}",
         "None of your chouette games waits for you now ({numbers}).": "Gerade wartet keines deiner Chouette-Spiele auf dich ({numbers}).",
         "You do not sit at a chouette #c{id}.": "Du sitzt an keiner Chouette #c{id}.",
         "No game is being played at chouette #c{id} now.": "An der Chouette #c{id} läuft gerade kein Spiel.",

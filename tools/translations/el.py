@@ -617,10 +617,11 @@ TRANSLATIONS.update(
     }
 )
 
-# The chouette from a private chat (bot/core/chouette_private.py): chouettes are numbered #c1,
-# #c2, ... there.
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
 TRANSLATIONS.update(
     {
+        "The chouette #c{id} waits for you. {turn}": "Η σουέτ #c{id} σε περιμένει. {turn}",
         "None of your chouette games waits for you now ({numbers}).": "Καμία από τις παρτίδες σουέτ σου δεν σε περιμένει τώρα ({numbers}).",
         "You do not sit at a chouette #c{id}.": "Δεν κάθεσαι σε σουέτ #c{id}.",
         "No game is being played at chouette #c{id} now.": "Στη σουέτ #c{id} δεν παίζεται τώρα παρτίδα.",

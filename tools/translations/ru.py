@@ -624,10 +624,11 @@ TRANSLATIONS.update(
     }
 )
 
-# The chouette from a private chat (bot/core/chouette_private.py): chouettes are numbered #c1,
-# #c2, ... there.
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
 TRANSLATIONS.update(
     {
+        "The chouette #c{id} waits for you. {turn}": "Шуэт #c{id} ждёт вас. {turn}",
         "None of your chouette games waits for you now ({numbers}).": "Сейчас ни одна ваша партия в шуэт вас не ждёт ({numbers}).",
         "You do not sit at a chouette #c{id}.": "Вы не сидите за столом шуэта #c{id}.",
         "No game is being played at chouette #c{id} now.": "За столом шуэта #c{id} сейчас не идёт партия.",

@@ -617,10 +617,11 @@ TRANSLATIONS.update(
     }
 )
 
-# The chouette from a private chat (bot/core/chouette_private.py): chouettes are numbered #c1,
-# #c2, ... there.
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
 TRANSLATIONS.update(
     {
+        "The chouette #c{id} waits for you. {turn}": "#c{id} numaralı şuet seni bekliyor. {turn}",
         "None of your chouette games waits for you now ({numbers}).": "Şu an şuet oyunlarından hiçbiri seni beklemiyor ({numbers}).",
         "You do not sit at a chouette #c{id}.": "#c{id} numaralı bir şuet masasında oturmuyorsun.",
         "No game is being played at chouette #c{id} now.": "#c{id} numaralı şuette şu an oynanan bir oyun yok.",

@@ -624,10 +624,11 @@ TRANSLATIONS.update(
     }
 )
 
-# The chouette from a private chat (bot/core/chouette_private.py): chouettes are numbered #c1,
-# #c2, ... there.
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
 TRANSLATIONS.update(
     {
+        "The chouette #c{id} waits for you. {turn}": "Шует #c{id} чекає на вас. {turn}",
         "None of your chouette games waits for you now ({numbers}).": "Зараз жодна ваша партія в шует на вас не чекає ({numbers}).",
         "You do not sit at a chouette #c{id}.": "Ви не сидите за столом шуету #c{id}.",
         "No game is being played at chouette #c{id} now.": "За столом шуету #c{id} зараз не триває партія.",
