@@ -51,6 +51,7 @@ from gammon.chouette import (
 )
 from gammon.fair_dice import FairDice
 from gammon.flow import Roller
+from storage.acted import SeenActions
 from storage.chouette_records import (
     ChouetteGameRecord,
     ChouetteInfo,
@@ -258,6 +259,15 @@ def _open_in(chat_id: int) -> sa.Select[Any]:
     return sa.select(open_chouettes.c.chouette_id).where(open_chouettes.c.chat_id == chat_id)
 
 
+def _seated(dialect: str, user_id: int) -> sa.ColumnElement[bool]:
+    """The user sits at the session: ``user_id`` is an element of its ``seats`` (a JSON list
+    of user ids), asked in each database's own JSON terms (both take it as a parameter)."""
+    if dialect == "postgresql":
+        return sa.cast(chouettes.c.seats, postgresql.JSONB).contains([user_id])
+    seat = sa.func.json_each(chouettes.c.seats).table_valued("value").alias("seat")
+    return sa.exists(sa.select(seat.c.value).where(seat.c.value == user_id))
+
+
 def _requests_of(chouette_id: int) -> sa.Select[Any]:
     return (
         sa.select(chouette_requests.c.user_id, chouette_requests.c.kind)
@@ -300,6 +310,7 @@ class ChouetteRepository:
         self.engine = database.engine
         self._games: OrderedDict[int, _Cached] = OrderedDict()
         self._dice: dict[int, FairDice] = {}
+        self._acted = SeenActions(2 * _CACHE_SIZE)  # see :meth:`acted_since`
 
     # --- opening and seating ------------------------------------------------------------------
 
@@ -531,6 +542,8 @@ class ChouetteRepository:
             )
 
         await self._write_event(chouette_id, event_id, write)
+        if player_id is not None:
+            self._acted.saw(chouette_id, player_id, moment)
         return new_version
 
     async def _write_event(
@@ -738,6 +751,54 @@ class ChouetteRepository:
         """The chat's session that has not ended, loaded, or None."""
         chouette_id = await self.active_id_for_chat(chat_id)
         return None if chouette_id is None else await self.load(chouette_id)
+
+    async def seated_in(self, user_id: int) -> list[ChouetteInfo]:
+        """Every session that has not ended where the user sits (at the table or, between
+        games, for the next one), in any chat, oldest first."""
+        dialect = self.engine.sync_engine.dialect.name
+        rows = await self.engine.read(
+            sa.select(*_INFO_COLUMNS)
+            .where(
+                chouettes.c.status.in_([status.value for status in _NOT_ENDED]),
+                _seated(dialect, user_id),
+            )
+            .order_by(chouettes.c.id)
+        )
+        return [_info(row._mapping) for row in rows]
+
+    async def last_action_at(self, chouette_id: int, user_id: int) -> datetime | None:
+        """When the user last acted in the session: their newest event in its log, whichever
+        game it was in. Before their first, when the game being played started (its opening
+        roll, the first event of that game): sitting down is no event of the log, and a
+        member may sit through whole games without having to act. None when no game has
+        started yet."""
+        own = sa.select(sa.func.max(chouette_events.c.created_at)).where(
+            chouette_events.c.chouette_id == chouette_id,
+            chouette_events.c.player_id == user_id,
+        )
+        started = (
+            sa.select(sa.func.min(chouette_events.c.created_at))
+            .join(chouettes, chouettes.c.id == chouette_events.c.chouette_id)
+            .where(
+                chouette_events.c.chouette_id == chouette_id,
+                chouette_events.c.game_number == chouettes.c.game_number,
+            )
+        )
+        found = await self.engine.read_many((own, None), (started, None))
+        last: datetime | None = found[0].scalar()  # max() keeps the column's type: aware UTC
+        if last is not None:
+            self._acted.saw(chouette_id, user_id, last)
+            return last
+        begun: datetime | None = found[1].scalar()
+        return begun
+
+    async def acted_since(self, chouette_id: int, user_id: int, since: datetime) -> bool:
+        """Whether :meth:`last_action_at` is later than ``since``; a "yes" this process has
+        seen already (an event of the user later than ``since``) is answered without a read."""
+        if self._acted.after(chouette_id, user_id, since):
+            return True
+        last = await self.last_action_at(chouette_id, user_id)
+        return last is not None and last > since
 
     async def history(self, chouette_id: int, game_number: int) -> tuple[ChouetteAction, ...]:
         """The actions of one game of the session, in order (for a transcript or a replay)."""

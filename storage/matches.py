@@ -31,6 +31,7 @@ from gammon.flow import MatchState, Phase, Step, new_match, replay
 from gammon.match_rules import MatchRules
 from gammon.position import Variant
 from gammon.serialization import state_from_dict, state_to_dict
+from storage.acted import SeenActions
 from storage.database import Database
 from storage.dice import SecretSeed
 from storage.errors import AlreadyAppliedError, ConflictError, NotFoundError, SeatTakenError
@@ -197,9 +198,8 @@ class MatchRepository:
         self.engine = database.engine
         self._states: OrderedDict[int, _Cached] = OrderedDict()
         self._facts: dict[int, tuple[tuple[int, int], int | None]] = {}
-        # When a user acted in a match, as this process saw it: a time of one of their events
-        # (see :meth:`acted_since`).
-        self._acted: dict[tuple[int, int], datetime] = {}
+        # When a user acted in a match, as this process saw it (see :meth:`acted_since`).
+        self._acted = SeenActions(2 * _STATE_CACHE_SIZE)
 
     def _remember(self, match_id: int, version: int, state: MatchState) -> None:
         """Keep ``state`` as the match's state at ``version``, unless a newer version's state
@@ -495,7 +495,7 @@ class MatchRepository:
             )
         self._remember(match_id, new_version, state)
         if actor_id is not None:
-            self._saw_action(match_id, actor_id, moment)
+            self._acted.saw(match_id, actor_id, moment)
         return Appended(LoadedMatch(_info(row._mapping), state), tuple(recorded), tuple(steps))
 
     async def applied(self, match_id: int, event_id: str) -> bool:
@@ -590,7 +590,7 @@ class MatchRepository:
         )
         value: datetime | None = found.scalar()  # max() keeps the column's type: aware UTC
         if value is not None:
-            self._saw_action(match_id, user_id, value)
+            self._acted.saw(match_id, user_id, value)
             return value
         challenged = await self.engine.read(
             sa.select(challenges.c.created_at).where(
@@ -610,20 +610,10 @@ class MatchRepository:
         than ``since``: events are only ever added, never changed or removed, so the user's
         newest event is at least as late as any event of theirs once seen, whatever other
         processes wrote since. Only a "yes" is answered from memory; anything else is read."""
-        seen = self._acted.get((match_id, user_id))
-        if seen is not None and seen > since:
+        if self._acted.after(match_id, user_id, since):
             return True
         last = await self.last_action_at(match_id, user_id)
         return last is not None and last > since
-
-    def _saw_action(self, match_id: int, user_id: int, at: datetime) -> None:
-        """Remember that the user has an event in the match at ``at`` (the latest seen)."""
-        key = (match_id, user_id)
-        seen = self._acted.get(key)
-        if seen is None or at > seen:
-            if len(self._acted) > 2 * _STATE_CACHE_SIZE:
-                self._acted.clear()
-            self._acted[key] = at
 
     async def latest_match_in(self, chat_id: int) -> MatchInfo | None:
         """The chat's newest match, whoever plays it."""

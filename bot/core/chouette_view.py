@@ -1,6 +1,7 @@
 """The chouette's board message: the picture (the board and every member's cube), whose turn
 it is and what to do, each member's cube, the scores, the buttons for whoever may act, and
-mentions of the players who must act."""
+mentions of the players who must act, with a private notice, in their own language, for
+those of them who have been away from the table (:class:`bot.core.attention.Attention`)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from functools import partial
 
 from bot.core import chouette_texts
 from bot.core.admission import Admission
+from bot.core.attention import Attention
 from bot.core.context import Context
 from bot.core.dice_names import roll_text
 from bot.core.i18n import Speech
 from bot.core.model import Button, Message
+from bot.core.notices import private_notices
 from bot.core.painter import Painter
 from bot.core.tokens import Token, Verb, chouette_target, format_token
 from gammon.chouette import ChouetteGame, CubeOwner, Side
@@ -82,9 +85,14 @@ class ChouetteView:
     """Draws the chouette (or nothing, when pictures are off) and writes its board message."""
 
     def __init__(
-        self, painter: Painter, enabled: bool = True, admission: Admission | None = None
+        self,
+        painter: Painter,
+        attention: Attention,
+        enabled: bool = True,
+        admission: Admission | None = None,
     ) -> None:
         self._painter = painter
+        self._attention = attention  # judged by the chouette's own log
         self.enabled = enabled
         self._admission = admission
 
@@ -130,10 +138,10 @@ class ChouetteView:
                 _, totals, {user_id: user.display_name for user_id, user in users.items()}
             ),
         ]
-        mention = tuple(
-            users[int(player)].platform_user_id
-            for player in actors
-            if int(player) != context.user.id and not users[int(player)].is_bot
+        waited_for = [users[int(player)] for player in actors]
+        mention, notify = await self._attention.call(context, info.id, *waited_for)
+        notices = private_notices(
+            waited_for, notify, context.chat, lambda said: self.notice(said, info, game, names)
         )
         return Message(
             context.request.chat,
@@ -142,7 +150,17 @@ class ChouetteView:
             image=await self.picture(context, game, users, last),
             board=BoardView.from_state(game.board),
             mention=mention,
+            notify=notify,
             slot=f"chouette:{info.id}",
+            notices=notices,
+        )
+
+    @staticmethod
+    def notice(_: Speech, info: ChouetteInfo, game: ChouetteGame, names: dict[str, str]) -> str:
+        """The private notice to a player the game waits for: which chouette, and what to do
+        (``#c`` and the number also address it in a private chat with the bot)."""
+        return _("The chouette #c{id} waits for you. {turn}").format(
+            id=info.id, turn=ChouetteView.turn(_, game, names)[0]
         )
 
     @staticmethod

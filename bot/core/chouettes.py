@@ -1,11 +1,13 @@
 """``/chouette`` and ``/suggest``, the chouette's buttons, and ``/roll``, ``/move``,
 ``/double``, ``/take``, ``/drop`` and ``/beaver`` for a player who sits in the chat's chouette
-game and has no match here.
+game and has no match here, or who types them in a private chat with the bot while their
+chouette game waits for them.
 
 The parts: :mod:`bot.core.chouette_seating` (the table between games),
 :mod:`bot.core.chouette_play` (the game's actions), :mod:`bot.core.chouette_answers` (whose
 double a typed answer is for), :mod:`bot.core.chouette_rounds` (from one game to the next),
-:mod:`bot.core.chouette_view` (the board message) and :mod:`bot.core.chouette_texts` (the
+:mod:`bot.core.chouette_view` (the board message), :mod:`bot.core.chouette_private` (from a
+private chat) and :mod:`bot.core.chouette_texts` (the
 sentences)."""
 
 from __future__ import annotations
@@ -14,9 +16,11 @@ from functools import partial
 
 from bot.core import chouette_actions, chouette_answers, texts
 from bot.core.chouette_play import ChouettePlay, Make, box_doubles_all
+from bot.core.chouette_private import ChouetteInPrivate
 from bot.core.chouette_rounds import ChouetteRounds
 from bot.core.chouette_seating import ChouetteSeating
 from bot.core.context import Context
+from bot.core.match_finder import MatchFinder
 from bot.core.model import MAX_TEXT, Message
 from bot.core.options import OptionError, parse_challenge_options
 from bot.core.tokens import Token, Verb, chouette_seat
@@ -58,11 +62,16 @@ def parse_rules(words: list[str]) -> tuple[ChouetteRules, int | None] | None:
 
 class ChouetteService:
     def __init__(
-        self, chouettes: ChouetteRepository, seating: ChouetteSeating, play: ChouettePlay
+        self,
+        chouettes: ChouetteRepository,
+        seating: ChouetteSeating,
+        play: ChouettePlay,
+        finder: MatchFinder,
     ) -> None:
         self.chouettes = chouettes
         self.seating = seating
         self.play = play
+        self.private = ChouetteInPrivate(chouettes, finder, self.fallback)
 
     async def chouette(self, context: Context, argument: str) -> list[Message]:
         _ = context._
@@ -159,6 +168,14 @@ class ChouetteService:
         else:
             make = await self._double(context, chouette_id)
         return await self.play.act(context, make, chouette_id)
+
+    async def in_private(
+        self, context: Context, verb: str, argument: str, wanted: int | None = None
+    ) -> list[Message] | None:
+        """The same typed in a private chat: acted on in the caller's chouette game that
+        waits for them (``wanted``: the one they named with ``#c``), in its chat; None when
+        the command means their match (:class:`ChouetteInPrivate` says which)."""
+        return await self.private.answer(context, verb, argument, wanted)
 
     async def _double(self, context: Context, chouette_id: int) -> Make:
         info = await self.chouettes.info(chouette_id)

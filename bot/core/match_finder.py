@@ -38,7 +38,7 @@ class MatchFinder:
                 return context.refuse(
                     _("You have no active match {id}. /matches lists yours.").format(id=wanted)
                 )
-        waiting = [info for info in mine if info.turn_user_id == context.user.id] or mine
+        waiting = _waiting_for(context, mine) or mine
         if not waiting:
             return context.refuse(
                 _("You have no active match. Start one with /challenge in a group chat.")
@@ -52,6 +52,11 @@ class MatchFinder:
                 ).format(numbers=numbers, example=waiting[0].id)
             )
         return await self.in_chat_of(context, waiting[0]), waiting[0].id
+
+    async def waiting(self, context: Context) -> tuple[list[MatchInfo], list[MatchInfo]]:
+        """The caller's active matches, in any chat, and those of them that wait for them."""
+        mine = await self._matches.active_matches_of(context.user.id)
+        return mine, _waiting_for(context, mine)
 
     async def visible(self, context: Context, match_id: int) -> MatchInfo | None:
         """The match if the caller may see it here: it was played in this chat, or they
@@ -77,9 +82,14 @@ class MatchFinder:
 
     async def in_chat_of(self, context: Context, info: MatchInfo) -> Context:
         """The context of the request as if it had been made in the match's own chat."""
-        if info.chat_id == context.chat.id:
+        return await self.in_chat(context, info.chat_id)
+
+    async def in_chat(self, context: Context, chat_id: int) -> Context:
+        """The context of the request as if it had been made in the group chat ``chat_id``
+        (where a match or a chouette is played)."""
+        if chat_id == context.chat.id:
             return context
-        chat = await self._chats.get_chat(info.chat_id)
+        chat = await self._chats.get_chat(chat_id)
         where = ChatRef(chat.platform, chat.platform_chat_id, private=False, locale=chat.locale)
         return replace(
             context,
@@ -89,17 +99,28 @@ class MatchFinder:
         )
 
 
+def _waiting_for(context: Context, infos: list[MatchInfo]) -> list[MatchInfo]:
+    return [info for info in infos if info.turn_user_id == context.user.id]
+
+
 def answer_in_private(
     context: Context, private: ChatRef, match_id: int, answer: list[Message]
 ) -> list[Message]:
     """Refusals go back to the private chat the command came from; everything else is
     posted in the match's chat, and the private chat gets a receipt."""
+    receipt = context._("Done in match {id}: the board is in the match's chat.")
+    return delivered_in_private(context, private, answer, receipt.format(id=match_id))
+
+
+def delivered_in_private(
+    context: Context, private: ChatRef, answer: list[Message], receipt: str
+) -> list[Message]:
+    """``answer``, made in a group chat for a command typed in the ``private`` chat: what
+    only the caller reads goes back there; the rest is posted in the group, and then the
+    private chat gets ``receipt``."""
     actor = context.request.actor.user_id
     mine = [replace(message, chat=private) for message in answer if message.private_to == actor]
     public = [message for message in answer if message.private_to != actor]
     if public:
-        receipt = context._("Done in match {id}: the board is in the match's chat.").format(
-            id=match_id
-        )
         mine.append(Message(private, receipt, private_to=actor))
     return public + mine

@@ -35,8 +35,10 @@ from gammon.flow import ActionError, Phase, advance
 from rendering import BoardView
 from storage import DiceRepository, LoadedMatch, MatchRepository, PendingMove, UserRepository
 
-# "#12 13/10* 6/5": a move for match 12, typed in a private chat.
+# "#12 13/10* 6/5": a move for match 12, typed in a private chat; "#c3 13/10* 6/5" for
+# chouette 3.
 _NUMBERED = re.compile(r"^#([0-9]{1,9})\s+(.*)$", re.DOTALL)
+_CHOUETTE_NUMBERED = re.compile(r"^#c([0-9]{1,9})\s+(.*)$", re.DOTALL | re.IGNORECASE)
 _RESIGN_LEVELS = {
     "single": WinKind.SINGLE,
     "gammon": WinKind.GAMMON,
@@ -76,10 +78,16 @@ _SEATED: dict[str, Maker] = {
 
 class Fallback(Protocol):
     """Where /roll, /move, /double, /take, /drop and /beaver go for a player without a match
-    in a group chat (the chat's chouette game): None when it is not theirs either."""
+    in a group chat (the chat's chouette game), or in a private chat for a player whose
+    chouette game waits for them (``wanted``: the chouette they named): None when it is not
+    theirs either."""
 
     async def fallback(
         self, context: Context, verb: str, argument: str
+    ) -> list[Message] | None: ...
+
+    async def in_private(
+        self, context: Context, verb: str, argument: str, wanted: int | None = None
     ) -> list[Message] | None: ...
 
 
@@ -116,38 +124,70 @@ class PlayService:
         return await self._act(context, _SEATED[Verb.BEAVER], Verb.BEAVER, argument)
 
     async def _act(
-        self, context: Context, make: Maker, verb: str, argument: str, wanted: int | None = None
+        self,
+        context: Context,
+        make: Maker,
+        verb: str,
+        argument: str,
+        wanted: int | None = None,
+        chouette: int | None = None,
     ) -> list[Message]:
         """The caller's match acts; in a group chat where they have none, the fallback (the
-        chat's chouette) may. Matches are found exactly as the driver finds them."""
-        if self.elsewhere is None or context.request.chat.private:
+        chat's chouette) may, and in a private chat their chouette game that waits for them.
+        Matches are found exactly as the driver finds them."""
+        if self.elsewhere is None:
             return await self.driver.act(context, make, wanted=wanted)
+        if context.request.chat.private:
+            other = await self._in_private(context, verb, argument, wanted, chouette)
+            return await self.driver.act(context, make, wanted=wanted) if other is None else other
         found = await self.finder.addressed(context, wanted)
         if isinstance(found, list):
             other = await self.elsewhere.fallback(context, verb, argument)
             return found if other is None else other
         return await self.driver.act(found[0], make, found[1])
 
+    async def _in_private(
+        self,
+        context: Context,
+        verb: str,
+        argument: str,
+        wanted: int | None,
+        chouette: int | None,
+    ) -> list[Message] | None:
+        """In a private chat, the answer of the caller's chouette game when the command
+        means one; None when it means their match (a match's number always does)."""
+        if self.elsewhere is None or wanted is not None:
+            return None
+        return await self.elsewhere.in_private(context, verb, argument, chouette)
+
     async def claim(self, context: Context, _argument: str) -> list[Message]:
         return await self.driver.act(context, self._claim)
 
     async def move(self, context: Context, text: str) -> list[Message]:
-        """``/move 13/10* 6/5``, a move typed as plain text, or ``#12 13/10*`` in private."""
+        """``/move 13/10* 6/5``, a move typed as plain text, or ``#12 13/10*`` (a match) and
+        ``#c3 13/10*`` (a chouette) in private."""
         play = text.strip()[:MAX_TEXT]
-        wanted = None
+        wanted = chouette = None
         numbered = _NUMBERED.match(play)
+        named = _CHOUETTE_NUMBERED.match(play)
         if numbered and context.request.chat.private:
             wanted, play = int(numbered.group(1)), numbered.group(2).strip()
+        elif named and context.request.chat.private:
+            chouette, play = int(named.group(1)), named.group(2).strip()
         if not play:
             return context.refuse(context._("Write your move after /move, e.g. /move 13/10* 6/5"))
-        if context.user.prefs.confirm_moves:
-            if self.elsewhere is not None and not context.request.chat.private:
+        if context.user.prefs.confirm_moves:  # a chouette's play is made at once
+            if self.elsewhere is not None and context.request.chat.private:
+                other = await self._in_private(context, "move", play, wanted, chouette)
+                if other is not None:
+                    return other
+            elif self.elsewhere is not None:
                 found = await self.finder.addressed(context, wanted)
                 if isinstance(found, list):
                     other = await self.elsewhere.fallback(context, "move", play)
                     return found if other is None else other
             return await self._preview(context, play, wanted)
-        return await self._act(context, _move(play), "move", play, wanted)
+        return await self._act(context, _move(play), "move", play, wanted, chouette)
 
     async def resign(self, context: Context, argument: str) -> list[Message]:
         """Ask first: [Resign] offers the resignation, [Keep playing] forgets it."""

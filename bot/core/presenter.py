@@ -245,7 +245,7 @@ class Presenter:
         ]
         view = BoardView.from_state(state)
         image = await self._draw(context, view, names, last, actor)
-        mention, notify = await self.attention.call(context, info, players[actor])
+        mention, notify = await self.attention.call(context, info.id, players[actor])
         notices = private_notices(
             players,
             notify,
@@ -299,7 +299,7 @@ class Presenter:
         animation = replay.animation if replay is not None else None
         image = None if animation else await self._draw(context, view, names, last, winner or 0)
         check_locale = self.pages.check_locale(context)
-        mention, notify = await self.attention.call(context, loaded.info, *players)
+        mention, notify = await self.attention.call(context, loaded.info.id, *players)
         notices = private_notices(
             players, notify, context.chat, lambda said: texts.match_over(said, state, names)
         )

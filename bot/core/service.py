@@ -158,13 +158,16 @@ class Core:
             server_seeds,
         )
         self.chouettes = ChouetteRepository(database)
-        chouette_view = ChouetteView(self.painter, render_images, self.admission)
+        chouette_view = ChouetteView(
+            self.painter, Attention(self.chouettes, self.time), render_images, self.admission
+        )
         rounds = ChouetteRounds(self.chouettes, self.users, chouette_view, self.time)
         chouette_locks = MatchLocks()  # one per chouette: ids of their own
         self.chouette_service = ChouetteService(
             self.chouettes,
             ChouetteSeating(self.chouettes, rounds, chouette_locks, self.time, server_seeds),
             ChouettePlay(self.chouettes, rounds, chouette_view, chouette_locks, self.time),
+            finder,
         )
         self.play = PlayService(
             self.driver,

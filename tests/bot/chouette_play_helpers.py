@@ -39,6 +39,14 @@ def name_of(people: dict[str, int], player: str) -> str:
     return next(name for name, user_id in people.items() if str(user_id) == player)
 
 
+async def whose_turn(room: Room, people: dict[str, int]) -> str:
+    """Who the board waits for to roll or move: the box or the acting captain."""
+    game = (await current(room)).game
+    assert game is not None
+    box = game.board.player_on_roll == 0
+    return name_of(people, game.table.box if box else game.acting_captain or "")
+
+
 async def play_until_rolling(
     room: Room, people: dict[str, int], side: int, rng: random.Random, limit: int = 400
 ) -> ChouetteGame:

@@ -59,6 +59,38 @@ async def test_a_chouette_is_opened_seated_and_played_in_the_console(room: Room)
     assert "Games played: 0. Scores: no game finished yet." in output.getvalue()
 
 
+async def test_a_move_typed_in_a_private_console_chat_is_played_at_the_chouette(
+    room: Room,
+) -> None:
+    output = io.StringIO()
+    chat = ConsoleChat(room.core, output)
+    for line in (
+        "ann: /chouette",
+        "bob: /chouette join",
+        "cy: /chouette join",
+        "cy: /chouette start",
+    ):
+        await chat.line(line)
+    loaded = await _loaded(chat)
+    game = loaded.game
+    assert game is not None
+    assert game.board.phase is Phase.MOVING  # the opening roll is played at once
+    by_id = {
+        (await chat.core.users.upsert_user("console", name, name.title())).id: name
+        for name in ("ann", "bob", "cy")
+    }
+    player = game.table.box if game.board.player_on_roll == 0 else game.acting_captain
+    name = by_id[int(player or "0")]
+    before = len(output.getvalue())
+    await chat.line(f"#@{name} {name}: {game.board.legal_plays()[0]}")
+    printed = output.getvalue()[before:]
+    assert "[bot → #main]" in printed
+    assert "Chouette, game 1" in printed
+    receipt = f"[bot → only {name}]\nDone in chouette #c{loaded.info.id}: the board is in its chat."
+    assert receipt in printed
+    assert (await _loaded(chat)).info.version > loaded.info.version
+
+
 class Table:
     """Four console players at one chouette, acting by typed lines and pressed buttons; what
     the game allows is read from the repository, as chouette_play_helpers does."""

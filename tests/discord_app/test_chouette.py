@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
+from datetime import timedelta
 from typing import Any
 
 from bot.core.tokens import Token, format_token
@@ -214,3 +215,49 @@ async def test_the_box_answers_with_the_member_option_of_the_slash_commands(bot:
     game = (await _current(bot)).game
     assert game is not None
     assert [(cube.value, cube.live) for cube in game.cubes] == [(2, True), (1, False)]
+
+
+def _dms(bot: Bot) -> list[tuple[int, str]]:
+    """The DMs the bot has sent: to whom, and what they say."""
+    return [
+        (bot.fake.dm_channels[int(call.path.split("/")[2])], str(call.json.get("content", "")))
+        for call in bot.fake.calls
+        if call.method == "POST"
+        and call.path.startswith("/channels/")
+        and int(call.path.split("/")[2]) in bot.fake.dm_channels
+        and isinstance(call.json, dict)
+    ]
+
+
+async def _roll_and_play(bot: Bot, user: int) -> None:
+    """``user`` clicks [Roll] and, when the roll can be played, plays the first legal play."""
+    await _click(bot, user, "Roll")
+    game = (await _current(bot)).game
+    assert game is not None
+    if game.board.phase is Phase.MOVING:
+        await _slash(bot, user, "move", play=str(game.board.legal_plays()[0]))
+
+
+async def test_only_a_player_away_from_the_table_gets_a_dm(bot: Bot) -> None:
+    await _slash(bot, ANNA, "chouette", advice="team")
+    await _slash(bot, BOB, "chouette", action="join")
+    await _slash(bot, CARL, "chouette", action="join")
+    await _slash(bot, CARL, "chouette", action="start")
+    senders = await _senders(bot)
+    game = await _play_until_the_team_rolls(bot, senders)
+    assert _dms(bot) == []  # everyone played on at once: nobody was away
+    box, captain = senders[game.table.box], senders[game.acting_captain or ""]
+
+    # Eleven minutes later the captain rolls and plays: the box has not acted since.
+    later = bot.core.clock() + timedelta(minutes=11)
+    bot.core.clock = lambda: later
+    await _roll_and_play(bot, captain)
+    dms = _dms(bot)
+    assert [user for user, _text in dms] == [box]
+    chouette_id = (await _current(bot)).info.id
+    assert dms[0][1].startswith(f"The chouette #c{chouette_id} waits for you. {NAMES[box]}")
+    assert f"/{CHANNEL_ID}/" in dms[0][1]  # the link to the board in the channel
+
+    # The box answers at once: the captain, who has just played, gets no DM.
+    await _roll_and_play(bot, box)
+    assert [user for user, _text in _dms(bot)] == [box]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from datetime import timedelta
 from typing import Any
 
 from gammon.chouette import ChouetteGame
@@ -155,3 +156,47 @@ async def test_doubles_are_answered_by_typed_commands_in_the_group(telegram: Har
     game = (await _current(telegram)).game
     assert game is not None
     assert [(cube.value, cube.live) for cube in game.cubes] == [(2, True), (1, False)]
+
+
+def _private_messages(telegram: Harness) -> list[int]:
+    """The private chats the bot has written to (a user's private chat has the user's id)."""
+    people = {person["id"] for person in PEOPLE}
+    return [
+        call.params["chat_id"]
+        for call in telegram.api.of("sendMessage")
+        if call.params["chat_id"] in people
+    ]
+
+
+async def test_only_a_player_away_from_the_table_gets_a_private_message(
+    telegram: Harness,
+) -> None:
+    await telegram.say(ANNA, GROUP, "/chouette")
+    await telegram.say(BOB, GROUP, "/chouette join")
+    await telegram.say(CARL, GROUP, "/chouette join")
+    await telegram.say(CARL, GROUP, "/chouette start")
+    senders = await _senders(telegram)
+    game = await _play_until_the_team_rolls(telegram, senders)
+    assert _private_messages(telegram) == []  # everyone played on at once: nobody was away
+    box, captain = senders[game.table.box], senders[game.acting_captain or ""]
+
+    # Eleven minutes later the captain rolls and plays: the box has not acted since.
+    later = telegram.core.clock() + timedelta(minutes=11)
+    telegram.core.clock = lambda: later
+    await telegram.press_label(captain, GROUP, "Roll")
+    board = (await _current(telegram)).game
+    assert board is not None
+    if board.board.phase is Phase.MOVING:
+        await telegram.say(captain, GROUP, f"/move {board.board.legal_plays()[0]}")
+    assert _private_messages(telegram) == [box["id"]]
+    notice = telegram.api.of("sendMessage")[-1].params["text"]
+    chouette_id = (await _current(telegram)).info.id
+    assert notice.startswith(f"The chouette #c{chouette_id} waits for you. {box['first_name']}")
+
+    # The box answers at once: the captain, who has just played, gets no private message.
+    await telegram.press_label(box, GROUP, "Roll")
+    after = (await _current(telegram)).game
+    assert after is not None
+    if after.board.phase is Phase.MOVING:
+        await telegram.say(box, GROUP, f"/move {after.board.legal_plays()[0]}")
+    assert _private_messages(telegram) == [box["id"]]

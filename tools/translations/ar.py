@@ -678,3 +678,16 @@ TRANSLATIONS.update(
         "Take the double: /take, or /take @member as a chouette's box": "قبول المضاعفة: /take، أو بصفتك صندوق الشويت /take @عضو",
     }
 )
+
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
+TRANSLATIONS.update(
+    {
+        "The chouette #c{id} waits for you. {turn}": "الشويت #c{id} بانتظارك. {turn}",
+        "None of your chouette games waits for you now ({numbers}).": "لا تنتظرك الآن أي جولة من جولات الشويت الخاصة بك ({numbers}).",
+        "You do not sit at a chouette #c{id}.": "أنت لست جالسًا في الشويت #c{id}.",
+        "No game is being played at chouette #c{id} now.": "لا تُلعب الآن جولة في الشويت #c{id}.",
+        "Done in chouette #c{id}: the board is in its chat.": "تم في الشويت #c{id}: الطاولة معروضة في دردشته.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "عدة ألعاب لك بانتظارك ({numbers}؛ و#c تعني شويت). اكتب الرقم أولًا، مثلًا #c{example} 13/10* 6/5، أو العب في دردشة اللعبة.",
+    }
+)

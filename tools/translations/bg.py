@@ -632,3 +632,16 @@ TRANSLATIONS.update(
         "Take the double: /take, or /take @member as a chouette's box": "Приеми удвояването: /take, а като бокс в шуе – /take @член",
     }
 )
+
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
+TRANSLATIONS.update(
+    {
+        "The chouette #c{id} waits for you. {turn}": "Шуе #c{id} те чака. {turn}",
+        "None of your chouette games waits for you now ({numbers}).": "В момента никоя твоя игра на шуе не те чака ({numbers}).",
+        "You do not sit at a chouette #c{id}.": "Не седиш на шуе #c{id}.",
+        "No game is being played at chouette #c{id} now.": "На шуе #c{id} сега не се играе игра.",
+        "Done in chouette #c{id}: the board is in its chat.": "Готово в шуе #c{id}: дъската е в неговия чат.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Няколко твои игри те чакат ({numbers}; #c означава шуе). Напиши първо номера, напр. #c{example} 13/10* 6/5, или играй в чата на играта.",
+    }
+)

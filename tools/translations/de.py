@@ -671,3 +671,16 @@ TRANSLATIONS.update(
         "Take the double: /take, or /take @member as a chouette's box": "Das Doppel annehmen: /take, als Box einer Chouette /take @mitglied",
     }
 )
+
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
+TRANSLATIONS.update(
+    {
+        "The chouette #c{id} waits for you. {turn}": "Die Chouette #c{id} wartet auf dich. {turn}",
+        "None of your chouette games waits for you now ({numbers}).": "Gerade wartet keines deiner Chouette-Spiele auf dich ({numbers}).",
+        "You do not sit at a chouette #c{id}.": "Du sitzt an keiner Chouette #c{id}.",
+        "No game is being played at chouette #c{id} now.": "An der Chouette #c{id} läuft gerade kein Spiel.",
+        "Done in chouette #c{id}: the board is in its chat.": "Erledigt in Chouette #c{id}: Das Brett steht in ihrem Chat.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Mehrere deiner Spiele warten auf dich ({numbers}; #c steht für eine Chouette). Schreib die Nummer davor, z. B. #c{example} 13/10* 6/5, oder spiel im Chat des Spiels.",
+    }
+)

@@ -632,3 +632,16 @@ TRANSLATIONS.update(
         "Take the double: /take, or /take @member as a chouette's box": "Δέξου τον διπλασιασμό: /take, ή ως κουτί σουέτ /take @μέλος",
     }
 )
+
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
+TRANSLATIONS.update(
+    {
+        "The chouette #c{id} waits for you. {turn}": "Η σουέτ #c{id} σε περιμένει. {turn}",
+        "None of your chouette games waits for you now ({numbers}).": "Καμία από τις παρτίδες σουέτ σου δεν σε περιμένει τώρα ({numbers}).",
+        "You do not sit at a chouette #c{id}.": "Δεν κάθεσαι σε σουέτ #c{id}.",
+        "No game is being played at chouette #c{id} now.": "Στη σουέτ #c{id} δεν παίζεται τώρα παρτίδα.",
+        "Done in chouette #c{id}: the board is in its chat.": "Έγινε στη σουέτ #c{id}: το ταμπλό είναι στη συνομιλία της.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Σε περιμένουν αρκετά παιχνίδια ({numbers}· το #c σημαίνει σουέτ). Γράψε μπροστά τον αριθμό, π.χ. #c{example} 13/10* 6/5, ή παίξε στη συνομιλία του παιχνιδιού.",
+    }
+)

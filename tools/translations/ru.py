@@ -639,3 +639,16 @@ TRANSLATIONS.update(
         "Take the double: /take, or /take @member as a chouette's box": "Принять удвоение: /take, боксу в шуэте – /take @участник",
     }
 )
+
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
+TRANSLATIONS.update(
+    {
+        "The chouette #c{id} waits for you. {turn}": "Шуэт #c{id} ждёт вас. {turn}",
+        "None of your chouette games waits for you now ({numbers}).": "Сейчас ни одна ваша партия в шуэт вас не ждёт ({numbers}).",
+        "You do not sit at a chouette #c{id}.": "Вы не сидите за столом шуэта #c{id}.",
+        "No game is being played at chouette #c{id} now.": "За столом шуэта #c{id} сейчас не идёт партия.",
+        "Done in chouette #c{id}: the board is in its chat.": "Готово, шуэт #c{id}: доска — в его чате.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Вас ждут несколько игр ({numbers}; #c – это шуэт). Укажите в начале номер, например: #c{example} 13/10* 6/5, или ходите в чате игры.",
+    }
+)

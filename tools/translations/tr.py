@@ -632,3 +632,16 @@ TRANSLATIONS.update(
         "Take the double: /take, or /take @member as a chouette's box": "Küpü al, katlamayı kabul et: /take; şuette kutuysan /take @üye",
     }
 )
+
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
+TRANSLATIONS.update(
+    {
+        "The chouette #c{id} waits for you. {turn}": "#c{id} numaralı şuet seni bekliyor. {turn}",
+        "None of your chouette games waits for you now ({numbers}).": "Şu an şuet oyunlarından hiçbiri seni beklemiyor ({numbers}).",
+        "You do not sit at a chouette #c{id}.": "#c{id} numaralı bir şuet masasında oturmuyorsun.",
+        "No game is being played at chouette #c{id} now.": "#c{id} numaralı şuette şu an oynanan bir oyun yok.",
+        "Done in chouette #c{id}: the board is in its chat.": "#c{id} numaralı şuette yapıldı: tahta şuetin sohbetinde.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Birden fazla oyunun seni bekliyor ({numbers}; #c bir şueti gösterir). Numarayı başa yaz, örneğin #c{example} 13/10* 6/5, ya da oyunun kendi sohbetinde oyna.",
+    }
+)

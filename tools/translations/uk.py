@@ -639,3 +639,16 @@ TRANSLATIONS.update(
         "Take the double: /take, or /take @member as a chouette's box": "Прийняти подвоєння: /take, боксу в шуеті – /take @учасник",
     }
 )
+
+# The chouette from a private chat (bot/core/chouette_private.py) and its private notices
+# (bot/core/chouette_view.py): chouettes are numbered #c1, #c2, ... there.
+TRANSLATIONS.update(
+    {
+        "The chouette #c{id} waits for you. {turn}": "Шует #c{id} чекає на вас. {turn}",
+        "None of your chouette games waits for you now ({numbers}).": "Зараз жодна ваша партія в шует на вас не чекає ({numbers}).",
+        "You do not sit at a chouette #c{id}.": "Ви не сидите за столом шуету #c{id}.",
+        "No game is being played at chouette #c{id} now.": "За столом шуету #c{id} зараз не триває партія.",
+        "Done in chouette #c{id}: the board is in its chat.": "Готово в шуеті #c{id}: дошка – у його чаті.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "На вас чекають кілька ігор ({numbers}; #c позначає шует). Спершу напишіть номер, наприклад #c{example} 13/10* 6/5, або грайте в чаті гри.",
+    }
+)
