@@ -1,5 +1,6 @@
 """Compose a board picture: the cached empty board, then checkers, dice, cube, highlights and
-the two player bands; encode as PNG.
+the two player bands, each a mark (:mod:`rendering.marks`) drawn in order on a copy of the
+board; encode as PNG. (An animation compares two frames' marks to draw only what changed.)
 
 :func:`render_board` is pure and thread-safe: it only reads cached images and draws on its own
 copy.
@@ -11,7 +12,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from gammon import Variant
 from gammon.flow import MatchState
@@ -19,7 +20,17 @@ from gammon.position import mirror_point
 from rendering.background import board_background
 from rendering.geometry import VISIBLE_STACK, Geometry, geometry
 from rendering.labels import DEFAULT_LABELS, label
-from rendering.sprites import checker, cube, die, font, ring
+from rendering.marks import (
+    Colour,
+    Mark,
+    PolygonMark,
+    RoundedRectangleMark,
+    SpriteMark,
+    TextMark,
+    draw_marks,
+    text_font,
+)
+from rendering.sprites import checker, cube, die, ring
 from rendering.text import fitted
 from rendering.theme import DEFAULT_THEME, THEMES, Theme
 from rendering.view import BoardView, LastPlay
@@ -83,6 +94,32 @@ def render_image(
     labels: Mapping[str, str] = DEFAULT_LABELS,
 ) -> Image.Image:
     """:func:`render_board` before encoding (an RGB image)."""
+    background, marks = render_marks(
+        state,
+        perspective=perspective,
+        theme=theme,
+        size=size,
+        names=names,
+        last_play=last_play,
+        labels=labels,
+    )
+    canvas = background.copy()
+    draw_marks(canvas, marks)
+    return canvas
+
+
+def render_marks(
+    state: MatchState | BoardView,
+    *,
+    perspective: int | None = None,
+    theme: str | Theme = DEFAULT_THEME,
+    size: int = DEFAULT_WIDTH,
+    names: Sequence[str] = ("", ""),
+    last_play: LastPlay | None = None,
+    labels: Mapping[str, str] = DEFAULT_LABELS,
+) -> tuple[Image.Image, list[Mark]]:
+    """:func:`render_image` as the empty board (shared: never draw on it) and the marks to
+    draw on a copy of it, in order."""
     view = state if isinstance(state, BoardView) else BoardView.from_state(state)
     chosen = THEMES[theme] if isinstance(theme, str) else theme
     if not MIN_WIDTH <= size <= MAX_WIDTH:
@@ -97,17 +134,18 @@ def render_image(
         else label(labels, "player", number=player + 1)
         for player in (0, 1)
     )
-    canvas = board_background(chosen, size, view.variant).copy()
-    _Painter(canvas, view, chosen, perspective, full_names, labels, last_play).paint()
-    return canvas
+    background = board_background(chosen, size, view.variant)
+    painter = _Painter(background.width, view, chosen, perspective, full_names, labels, last_play)
+    painter.paint()
+    return background, painter.marks
 
 
 class _Painter:
-    """Draws one view on a canvas; the viewer's home is at the bottom right."""
+    """Draws one view as marks on the empty board; the viewer's home is at the bottom right."""
 
     def __init__(
         self,
-        canvas: Image.Image,
+        width: int,
         view: BoardView,
         theme: Theme,
         viewer: int,
@@ -116,14 +154,13 @@ class _Painter:
         last_play: LastPlay | None,
     ) -> None:
         self.last_play = last_play
-        self.canvas = canvas
-        self.draw = ImageDraw.Draw(canvas)
+        self.marks: list[Mark] = []
         self.view = view
         self.theme = theme
         self.viewer = viewer
         self.names = names
         self.labels = labels
-        self.geo: Geometry = geometry(canvas.width)
+        self.geo: Geometry = geometry(width)
         self.d = round(self.geo.u * 0.96)
 
     # --- coordinates -------------------------------------------------------------------
@@ -155,12 +192,23 @@ class _Painter:
     def paste(self, sprite: Image.Image, centre: tuple[float, float]) -> None:
         x = round(centre[0] - sprite.width / 2)
         y = round(centre[1] - sprite.height / 2)
-        self.canvas.paste(sprite, (x, y), sprite)
+        self.marks.append(SpriteMark(sprite, (x, y)))
+
+    def text(
+        self,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        fill: Colour,
+        anchor: str,
+        bold: bool = True,
+    ) -> None:
+        self.marks.append(TextMark(xy, text, text_font(size, bold), fill, anchor))
 
     def count_label(self, centre: tuple[float, float], count: int, light: bool) -> None:
         colour = self.theme.label_on_light if light else self.theme.label_on_dark
         size = round(self.geo.u * (0.44 if count < 10 else 0.38))
-        self.draw.text(centre, str(count), font=font(size), fill=colour, anchor="mm")
+        self.text(centre, str(count), size, colour, "mm")
 
     def stack_position(self, point: int, index: int) -> tuple[float, float]:
         return self.geo.stack_centre(point, min(index, VISIBLE_STACK - 1))
@@ -214,11 +262,13 @@ class _Painter:
             else:
                 y0 = box[1] + index * slab
                 y1 = y0 + slab
-            self.draw.rounded_rectangle(
-                (box[0] + 2, round(y0) + 1, box[2] - 2, round(y1) - 1),
-                radius=max(1, round(slab / 3)),
-                fill=face,
-                outline=rim,
+            self.marks.append(
+                RoundedRectangleMark(
+                    (box[0] + 2, round(y0) + 1, box[2] - 2, round(y1) - 1),
+                    max(1, round(slab / 3)),
+                    face,
+                    rim,
+                )
             )
         filled_edge = box[3] - count * slab if from_bottom else box[1] + count * slab
         text_y = filled_edge - 0.32 * self.geo.u if from_bottom else filled_edge + 0.32 * self.geo.u
@@ -226,12 +276,12 @@ class _Painter:
             text_y = (box[1] + box[3]) / 2
             self.count_label(((box[0] + box[2]) / 2, text_y), count, light)
             return
-        self.draw.text(
+        self.text(
             ((box[0] + box[2]) / 2, text_y),
             str(count),
-            font=font(round(0.36 * self.geo.u)),
-            fill=self.theme.text,
-            anchor="mm",
+            round(0.36 * self.geo.u),
+            self.theme.text,
+            "mm",
         )
 
     def paint_cube(self) -> None:
@@ -351,8 +401,10 @@ class _Painter:
         active = self.view.turn == player
         x = 0.3 * u
         if active:
-            self.draw.polygon(
-                [(x, y - 0.2 * u), (x + 0.3 * u, y), (x, y + 0.2 * u)], fill=self.theme.accent
+            self.marks.append(
+                PolygonMark(
+                    [(x, y - 0.2 * u), (x + 0.3 * u, y), (x, y + 0.2 * u)], self.theme.accent
+                )
             )
         x += 0.5 * u
         icon = checker(self.theme, self.is_light(player), round(0.62 * u))
@@ -363,33 +415,33 @@ class _Painter:
         name_size = round(0.4 * u)
         name = fitted(self.names[player], name_size, round(4.6 * u))
         colour = self.theme.accent if active else self.theme.text
-        self.draw.text((x, y), name, font=font(name_size), fill=colour, anchor="lm")
-        x += font(name_size).getlength(name) + 0.35 * u
+        self.text((x, y), name, name_size, colour, "lm")
+        x += text_font(name_size).getlength(name) + 0.35 * u
         score = str(self.view.score[player])
-        score_font = font(round(0.36 * u))
+        score_font = text_font(round(0.36 * u))
         box_width = score_font.getlength(score) + 0.36 * u
-        self.draw.rounded_rectangle(
-            (x, y - 0.28 * u, x + box_width, y + 0.28 * u),
-            radius=round(0.1 * u),
-            fill=self.theme.frame,
-            outline=self.theme.frame_edge,
+        self.marks.append(
+            RoundedRectangleMark(
+                (x, y - 0.28 * u, x + box_width, y + 0.28 * u),
+                round(0.1 * u),
+                self.theme.frame,
+                self.theme.frame_edge,
+            )
         )
-        self.draw.text(
-            (x + box_width / 2, y), score, font=score_font, fill=self.theme.text, anchor="mm"
-        )
+        self.text((x + box_width / 2, y), score, round(0.36 * u), self.theme.text, "mm")
         x += box_width + 0.35 * u
         pips = label(self.labels, "pips", pips=self.view.pips()[player])
-        pips_font = font(round(0.3 * u), False)
-        self.draw.text((x, y), pips, font=pips_font, fill=self.theme.muted_text, anchor="lm")
+        pips_font = text_font(round(0.3 * u), False)
+        self.text((x, y), pips, round(0.3 * u), self.theme.muted_text, "lm", bold=False)
         x += pips_font.getlength(pips)
         right_text = self.match_text() if top else self.status_text()
         if right_text:
             limit = round(geo.width - 0.4 * u - x - 0.5 * u)
             fitted_text = fitted(right_text, round(0.32 * u), max(limit, round(2 * u)))
-            self.draw.text(
+            self.text(
                 (geo.width - 0.4 * u, y),
                 fitted_text,
-                font=font(round(0.32 * u)),
-                fill=self.theme.text if top else self.theme.accent,
-                anchor="rm",
+                round(0.32 * u),
+                self.theme.text if top else self.theme.accent,
+                "rm",
             )
