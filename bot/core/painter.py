@@ -11,9 +11,9 @@ up every board asked for meanwhile, so long drawings (:data:`LONG_DRAWINGS`) hav
 their own, started at a lower priority (:data:`LONG_NICENESS`): it uses what the event loop and
 the boards leave of the cores, and no board waits behind an animation.
 
-(A hand-written pipe per process, read by the event loop itself, was measured against
-``ProcessPoolExecutor``: 0.11-0.16 ms of the bot's process per board instead of 0.35-0.45 ms,
-about 1 % of a core at 40 boards a second. Too little to keep a protocol of our own for.)
+Each drawing process is fed and read by the event loop itself, through a pipe of its own
+(:mod:`bot.core.drawing_process`): no helper threads of the bot's process stand between a
+finished picture and the next drawing.
 
 A drawing process must not outlive the bot: when the bot is killed (SIGKILL, the OOM killer) it
 cannot stop its workers, and a worker left waiting for boards holds about 50 MB and keeps
@@ -25,73 +25,53 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
-import signal
-import threading
-import time
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
+from bot.core.drawing_process import (
+    AHEAD,
+    PARENT_CHECK_SECONDS,
+    Drawing,
+    DrawingProcess,
+    DrawingProcessDiedError,
+    pickled,
+    watch_parent,
+)
 from rendering.replay import render_game_animation, render_replay_animation
+
+__all__ = [
+    "BOARD_NICENESS",
+    "LONG_DRAWINGS",
+    "LONG_NICENESS",
+    "PARENT_CHECK_SECONDS",
+    "Drawing",
+    "Painter",
+    "default_processes",
+    "shared_painter",
+    "watch_parent",
+]
 
 logger = logging.getLogger(__name__)
 
-Drawing = Callable[[], bytes]
-
-PARENT_CHECK_SECONDS = 0.5
 LONG_DRAWINGS: frozenset[Callable[..., bytes]] = frozenset(
     {render_replay_animation, render_game_animation}
 )
 """Functions whose drawings (``functools.partial`` of them) take long: a whole game."""
+BOARD_NICENESS = 5
+"""How much lower the boards' processes run (``os.nice``): the event loop and the database
+thread, which need a core for a moment now and then, get it at once instead of taking turns
+with a drawing (measured with 200 matches at once: 7 % more requests a second than at 0)."""
 LONG_NICENESS = 10
-"""How much lower the long drawings' process runs (``os.nice``): at niceness 10 it gets about
-a tenth of a core that the event loop or a board's process wants too."""
+"""How much lower the long drawings' process runs: it gets about a fourth of a core that a
+board's process wants too, a tenth of one the event loop wants."""
 
 
-def _start_worker(parent: int, niceness: int = 0) -> None:
-    """Initializer of a drawing process: first tie its life to the bot's, then warm up.
-
-    Ctrl-C reaches every process of the terminal's group: the bot stops its workers itself
-    (:meth:`Painter.close`), so a worker ignores SIGINT instead of dying with a traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    watch_parent(parent)
-    if niceness:
-        os.nice(niceness)
-    _warm_up()
-
-
-def watch_parent(parent: int, every: float = PARENT_CHECK_SECONDS) -> None:
-    """Exit this process soon after ``parent`` (its parent's pid) has died.
-
-    A daemon thread compares ``os.getppid()`` with ``parent`` every ``every`` seconds: a dead
-    parent's children are handed to another process (init or a subreaper), so the pid changes,
-    also when the parent died before this thread started. Not prctl's PR_SET_PDEATHSIG: that
-    fires when the parent *thread* that started the worker ends, and a pool may start
-    workers from its manager thread. ``os._exit`` because there is nobody left to clean up for.
-    """
-    threading.Thread(
-        target=_exit_when_orphaned, args=(parent, every), name="parent-watch", daemon=True
-    ).start()
-
-
-def _exit_when_orphaned(parent: int, every: float) -> None:
-    while os.getppid() == parent:
-        time.sleep(every)
-    os._exit(0)
-
-
-def _warm_up() -> None:
-    """Load fonts and sprites in the drawing process before the first real board."""
-    from rendering import BoardView, render_board
-
-    render_board(BoardView.from_ids("4HPwATDgc/ABMA", "cAkAAAAAAAAA"))
-
-
-def _nothing() -> None:
-    """A first task for a new drawing process: its initializer does the work."""
+def _nothing() -> bytes:
+    """A first drawing for a new drawing process: it answers once it has warmed up."""
+    return b""
 
 
 def default_processes() -> int:
@@ -101,31 +81,83 @@ def default_processes() -> int:
 
 
 class _Lane:
-    """A pool of drawing processes for one kind of drawing, started when first needed."""
+    """Drawing processes for one kind of drawing, started when first needed (and again when
+    one dies). Drawings wait here until a process has room: ``ahead`` drawings sent to it
+    and not answered yet. When its processes have nothing left to draw, ``on_idle`` is
+    called (it may hand the lane a drawing of another kind, :meth:`take`)."""
 
-    def __init__(self, processes: int, niceness: int) -> None:
+    def __init__(
+        self, processes: int, niceness: int, ahead: int, on_idle: Callable[[], None] | None = None
+    ) -> None:
         self.processes = processes
         self.niceness = niceness
-        self._pool: ProcessPoolExecutor | None = None
+        self.ahead = ahead
+        self._on_idle = on_idle
+        self._workers: list[DrawingProcess] = []
+        self._queue: deque[tuple[bytes, asyncio.Future[bytes]]] = deque()  # pickled drawings
 
-    def pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=self.processes,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_start_worker,
-                initargs=(os.getpid(), self.niceness),
-            )
-        return self._pool
+    def paint(self, drawing: Drawing) -> asyncio.Future[bytes]:
+        """The picture ``drawing`` draws, once a process of this lane has drawn it."""
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self.take(pickled(drawing), future)
+        return future
 
-    def broken(self) -> None:
-        """Its process died: the next drawing starts a new pool."""
-        self._pool = None
+    def take(self, request: bytes, future: asyncio.Future[bytes]) -> None:
+        """Draw a pickled drawing; ``future`` gets its picture or its error."""
+        self._queue.append((request, future))
+        self._hand_out()
+
+    def give_up_one(self) -> tuple[bytes, asyncio.Future[bytes]] | None:
+        """A drawing still waiting here (not sent to a process), taken out; None if none."""
+        while self._queue:
+            request, future = self._queue.popleft()
+            if not future.done():  # else its caller stopped waiting
+                return request, future
+        return None
+
+    @property
+    def idle(self) -> bool:
+        """Nothing waiting, nothing being drawn."""
+        return not self._queue and all(worker.in_flight == 0 for worker in self._workers)
+
+    def start(self) -> list[asyncio.Future[bytes]]:
+        """Start every process; each future is done once its process has warmed up."""
+        self._staffed()
+        return [worker.send(pickled(_nothing)) for worker in self._workers]
+
+    def _staffed(self) -> list[DrawingProcess]:
+        self._workers = [worker for worker in self._workers if worker.alive]
+        while len(self._workers) < self.processes:
+            self._workers.append(DrawingProcess(self.niceness, self._answered))
+        return self._workers
+
+    def _answered(self, _worker: DrawingProcess) -> None:
+        if self._queue:
+            self._hand_out()
+        if self._on_idle is not None and self.idle:
+            self._on_idle()
+
+    def _hand_out(self) -> None:
+        """Send waiting drawings to the least busy processes that have room."""
+        while self._queue:
+            request, future = self._queue[0]
+            if future.done():  # its caller stopped waiting
+                self._queue.popleft()
+                continue
+            worker = min(self._staffed(), key=lambda each: each.in_flight)
+            if worker.in_flight >= self.ahead:
+                return
+            self._queue.popleft()
+            worker.send(request, future)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        for _request, future in self._queue:
+            if not future.done() and not future.get_loop().is_closed():
+                future.cancel()
+        self._queue.clear()
+        for worker in self._workers:
+            worker.close()
+        self._workers = []
 
 
 class Painter:
@@ -142,8 +174,9 @@ class Painter:
     ) -> None:
         self.processes = default_processes() if processes is None else processes
         self.long_drawings = long_drawings
-        self._boards = _Lane(self.processes, 0)
-        self._long = _Lane(1, LONG_NICENESS)
+        self._boards = _Lane(self.processes, BOARD_NICENESS, AHEAD, self._lend_board_process)
+        # One at a time: a long drawing still waiting may go to an idle boards' process.
+        self._long = _Lane(1, LONG_NICENESS, 1)
         self._thread: ThreadPoolExecutor | None = None
 
     def is_long(self, drawing: Drawing) -> bool:
@@ -159,29 +192,33 @@ class Painter:
         """Start the drawing processes now (about half a second each), not with the first
         board: the boards' and the long drawings'."""
         if self.processes:
-            loop = asyncio.get_running_loop()
-            await asyncio.gather(
-                *(
-                    loop.run_in_executor(lane.pool(), _nothing)
-                    for lane in (self._boards, self._long)
-                )
-            )
+            await asyncio.gather(*self._boards.start(), *self._long.start())
 
     async def paint(self, drawing: Drawing) -> bytes:
         loop = asyncio.get_running_loop()
         if not self.processes:
             return await loop.run_in_executor(self._thread_pool(), drawing)
-        lane = self._long if self.is_long(drawing) else self._boards
+        if self.is_long(drawing):
+            drawn = self._long.paint(drawing)
+            self._lend_board_process()
+        else:
+            drawn = self._boards.paint(drawing)
         try:
-            return await loop.run_in_executor(lane.pool(), drawing)
-        except BrokenProcessPool:
-            logger.exception("a drawing process died; starting a new one")
-            lane.broken()
+            return await drawn
+        except DrawingProcessDiedError:
             return await loop.run_in_executor(self._thread_pool(), drawing)
 
+    def _lend_board_process(self) -> None:
+        """A long drawing waiting behind another goes to the boards' processes if they have
+        nothing to draw: when many games end at once, their animations are drawn two at a
+        time instead of one after another while a core waits. A board asked for meanwhile
+        waits for that drawing (it would otherwise have had the process to itself)."""
+        if self._boards.idle and (waiting := self._long.give_up_one()) is not None:
+            self._boards.take(*waiting)
+
     def close(self) -> None:
-        """Stop the workers and wait for them; a killed bot's workers stop by themselves (see
-        :func:`watch_parent`)."""
+        """Stop the drawing processes once they have drawn what they were sent, and wait for
+        them; a killed bot's drawing processes stop by themselves (see :func:`watch_parent`)."""
         self._boards.close()
         self._long.close()
         if self._thread is not None:

@@ -9,7 +9,7 @@ import os
 import time
 from functools import partial
 
-from bot.core.painter import LONG_DRAWINGS, LONG_NICENESS, Painter
+from bot.core.painter import BOARD_NICENESS, LONG_DRAWINGS, LONG_NICENESS, Painter
 from rendering import BoardView, render_board
 from rendering.replay import render_game_animation, render_replay_animation
 
@@ -30,6 +30,16 @@ def slow_long(seconds: float) -> bytes:
     return b"long"
 
 
+def slow_where(seconds: float) -> bytes:
+    time.sleep(seconds)
+    return str(os.getpid()).encode()
+
+
+def echo_later(data: bytes, seconds: float) -> bytes:
+    time.sleep(seconds)
+    return data
+
+
 def die_in_a_worker() -> bytes:
     """Kills the process it runs in, unless that is the test process itself."""
     if multiprocessing.parent_process() is not None:
@@ -37,7 +47,7 @@ def die_in_a_worker() -> bytes:
     return b"drawn on the thread"
 
 
-LONG = frozenset({where_long, slow_long, die_in_a_worker})
+LONG = frozenset({where_long, slow_long, slow_where, die_in_a_worker})
 
 
 def test_a_game_animation_is_a_long_drawing() -> None:
@@ -58,7 +68,7 @@ async def test_a_long_drawing_runs_apart_at_a_lower_priority() -> None:
         ours = os.getpriority(os.PRIO_PROCESS, 0)
         assert long_pid != board_pid
         assert str(os.getpid()) not in (long_pid.decode(), board_pid.decode())
-        assert int(board_nice) == ours
+        assert int(board_nice) == min(19, ours + BOARD_NICENESS)
         assert int(long_nice) == min(19, ours + LONG_NICENESS)
     finally:
         painter.close()
@@ -76,6 +86,32 @@ async def test_boards_do_not_wait_behind_a_long_drawing() -> None:
         assert time.perf_counter() - started < 2.0
         assert not long.done()
         assert await long == b"long"
+    finally:
+        painter.close()
+
+
+async def test_a_waiting_long_drawing_goes_to_an_idle_boards_process() -> None:
+    """Games that end together: their animations are drawn two at a time."""
+    painter = Painter(processes=1, long_drawings=LONG)
+    try:
+        await painter.start()
+        started = time.perf_counter()
+        drawn = await asyncio.gather(*(painter.paint(partial(slow_where, 0.6)) for _ in range(2)))
+        assert len(set(drawn)) == 2
+        assert time.perf_counter() - started < 1.1
+    finally:
+        painter.close()
+
+
+async def test_a_long_drawing_waits_while_the_boards_process_is_busy() -> None:
+    painter = Painter(processes=1, long_drawings=LONG)
+    try:
+        await painter.start()
+        board = asyncio.ensure_future(painter.paint(partial(echo_later, b"board", 0.8)))
+        await asyncio.sleep(0.1)
+        longs = [asyncio.ensure_future(painter.paint(partial(slow_where, 0.3))) for _ in range(2)]
+        assert len(set(await asyncio.gather(*longs))) == 1  # both in the long drawings' process
+        assert await board == b"board"
     finally:
         painter.close()
 
