@@ -14,8 +14,11 @@
    (``concurrent_requests_per_second``) and their share of the floor
    (``throughput_share_of_floor``), with what a request drew (``boards_per_request``,
    ``animations_per_request``, and both in boards: ``drawing_in_boards_per_request``); the
-   latency, which is about matches ÷ throughput whatever the bot does; and the longest stall
-   of the event loop (a watcher task that asks to wake every 5 ms).
+   latency, which is about matches ÷ throughput whatever the bot does; the longest stall
+   of the event loop (a watcher task that asks to wake every 5 ms); and the cores used
+   meanwhile, by the bot (its process and its drawing processes) and by anything else on the
+   machine (``concurrent_cores_others``: another program running then makes the run count for
+   less, Linux only).
 4. paced: ``--matches`` new matches at once, every player acting a human-like moment after
    its turn came (a think time drawn from 3 to 7 s: a play every 5 s, the human pace the
    adapter benchmarks use too) for ``--paced-seconds``:
@@ -35,6 +38,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
+import os
 import random
 import statistics
 import sys
@@ -117,6 +122,56 @@ class StallWatch:
 
     def over(self, milliseconds: float) -> int:
         return sum(stall > milliseconds for stall in self.stalls)
+
+
+class CoresUsed:
+    """The cores used between :meth:`start` and :meth:`stop`: by this process, by its drawing
+    processes, by the whole machine (``/proc``; zeros where there is none)."""
+
+    def __init__(self) -> None:
+        self._started: tuple[float, float, dict[int, float]] = (0.0, 0.0, {})
+        self._wall = 0.0
+
+    @staticmethod
+    def _now() -> tuple[float, float, dict[int, float]]:
+        own = os.times()
+        return own.user + own.system, _machine_busy_seconds(), _children_seconds()
+
+    def start(self) -> None:
+        self._started, self._wall = self._now(), time.perf_counter()
+
+    def stop(self) -> dict[str, float]:
+        (own, machine, children), wall = self._now(), time.perf_counter() - self._wall
+        own_before, machine_before, children_before = self._started
+        drawing = sum(seconds - children_before.get(pid, 0.0) for pid, seconds in children.items())
+        bot = own - own_before + drawing
+        return {
+            "concurrent_cores_bot_process": round((own - own_before) / wall, 2),
+            "concurrent_cores_child_processes": round(drawing / wall, 2),
+            "concurrent_cores_others": round(max(0.0, machine - machine_before - bot) / wall, 2),
+        }
+
+
+def _machine_busy_seconds() -> float:
+    """CPU seconds the machine has been busy (all cores, not idle nor waiting for I/O)."""
+    try:
+        fields = [int(field) for field in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    except OSError:
+        return 0.0
+    return (sum(fields) - fields[3] - fields[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def _children_seconds() -> dict[int, float]:
+    """CPU seconds of each live child process (the drawing processes), by pid."""
+    seconds = {}
+    for child in multiprocessing.active_children():
+        try:
+            stat = Path(f"/proc/{child.pid}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rpartition(")")[2].split()  # the name in parentheses may hold spaces
+        seconds[child.pid or 0] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return seconds
 
 
 def p99(values: list[float]) -> float:
@@ -244,6 +299,8 @@ async def saturation(folder: Path, count: int, painter: CountingPainter) -> dict
     timings: list[float] = []
     watch = StallWatch()
     watch.start()
+    cores = CoresUsed()
+    cores.start()
     started = time.perf_counter()
     await asyncio.gather(
         *(
@@ -252,6 +309,7 @@ async def saturation(folder: Path, count: int, painter: CountingPainter) -> dict
         )
     )
     elapsed = time.perf_counter() - started
+    used = cores.stop()
     await watch.stop()
     await database.close()
     boards, animations = (now - then for now, then in zip(painter.counts(), before, strict=True))
@@ -266,6 +324,7 @@ async def saturation(folder: Path, count: int, painter: CountingPainter) -> dict
         "concurrent_latency_ms_p99": round(p99(timings), 1),
         "concurrent_event_loop_longest_stall_ms": watch.longest(),
         "concurrent_event_loop_stalls_over_50ms": watch.over(50),
+        **used,
     }
 
 
