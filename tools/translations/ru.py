@@ -614,7 +614,7 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] opens a table; /chouette join, leave, start, score, end.": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] открывает стол; /chouette join, leave, start, score, end.",
-        "{names}, the chouette is waiting for you: {time} left.": "{names}, шуе ждёт вас: осталось {time}.",
+        "{names}, the chouette is waiting for you: {time} left.": "{names}, шуэт ждёт вас: осталось {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} не ответил вовремя: это считается отказом.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (бокс) не уложился во время и проигрывает эту партию как одиночную по каждому кубу, который ещё в игре.",
         "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (капитан) не уложился во время: команда проигрывает эту партию как одиночную по каждому кубу, который ещё в игре.",

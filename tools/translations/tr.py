@@ -508,7 +508,7 @@ TRANSLATIONS.update(
         "A game is being played already.": "Zaten bir oyun oynanıyor.",
         "A new table: who may advise the captain": "Yeni masa: kaptana kimler önerebilir",
         "At this table the captain decides alone: nobody advises.": "Bu masada kaptan tek başına karar verir: kimse öneride bulunmaz.",
-        "Beavers are not played at this chouette.": "Bu şuette kunduz oynanmıyor.",
+        "Beavers are not played at this chouette.": "Bu şuette beaver oynanmıyor.",
         "Box: {box} · captain: {captain}": "Kutu: {box} · kaptan: {captain}",
         "Chouette": "Şuet",
         "Chouette ({rules})": "Şuet ({rules})",
