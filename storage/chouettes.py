@@ -24,24 +24,20 @@ one commitment covers every roll: ``dice_for(id, info.dice_nonce)`` is always th
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
-from typing import Any, Final, NoReturn, TypeVar
+from datetime import datetime
+from typing import Final, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, RowMapping
 
-from gammon.actions import OpeningRoll, Roll
 from gammon.chouette import (
-    MAX_PLAYERS,
-    BoardAction,
     ChouetteAction,
     ChouetteError,
     ChouetteGame,
     ChouetteRules,
-    Scoreboard,
     apply,
     chouette_action_from_dict,
     chouette_action_to_dict,
@@ -53,11 +49,31 @@ from gammon.fair_dice import FairDice
 from gammon.flow import Roller
 from storage.acted import SeenActions
 from storage.chouette_records import (
-    ChouetteGameRecord,
     ChouetteInfo,
     ChouetteStatus,
     LoadedChouette,
     player_key,
+)
+from storage.chouette_sql import (
+    INFO_COLUMNS,
+    JOIN,
+    LEAVE,
+    apply_seat_requests,
+    check_same_players,
+    claim,
+    deadline_after,
+    dice_events,
+    events_since,
+    finished_games,
+    game_record,
+    info_from_row,
+    now_utc,
+    open_in,
+    opened_by,
+    requests_of,
+    scoreboard_of,
+    seated_condition,
+    update_row,
 )
 from storage.database import Database
 from storage.dice import SecretSeed
@@ -75,11 +91,7 @@ T = TypeVar("T")
 
 OPEN, PLAYING, ENDED = ChouetteStatus.OPEN, ChouetteStatus.PLAYING, ChouetteStatus.ENDED
 _NOT_ENDED: Final = (OPEN, PLAYING)
-JOIN, LEAVE = "join", "leave"  # the kinds of a request to change seats during a game
 _CACHE_SIZE: Final = 512
-
-# Every column but the secret seed: what the records are made of.
-_INFO_COLUMNS: Final = [column for column in chouettes.c if column.name != "server_seed"]
 
 
 class ChouetteExistsError(ConflictError):
@@ -98,205 +110,6 @@ class _Cached:
     version: int
     game_number: int
     game: ChouetteGame
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def _info(data: RowMapping) -> ChouetteInfo:
-    return ChouetteInfo(
-        id=data["id"],
-        chat_id=data["chat_id"],
-        host_id=data["host_id"],
-        status=ChouetteStatus(data["status"]),
-        rules=ChouetteRules.from_dict(data["rules"]),
-        seats=tuple(int(user) for user in data["seats"]),
-        version=data["version"],
-        game_number=data["game_number"],
-        dice_nonce=data["dice_nonce"],
-        game_nonce=data["game_nonce"],
-        dice_commitment=data["dice_commitment"],
-        client_seed=data["client_seed"],
-        move_time_limit=data["move_time_limit"],
-        deadline=data["deadline"],
-        created_at=data["created_at"],
-        updated_at=data["updated_at"],
-        ended_at=data["ended_at"],
-        event_id=data["event_id"],
-    )
-
-
-def _game_record(chouette_id: int, data: RowMapping) -> ChouetteGameRecord:
-    return ChouetteGameRecord(
-        chouette_id=chouette_id,
-        game_number=data["game_number"],
-        points={int(user): int(points) for user, points in data["points"].items()},
-        first_nonce=data["first_nonce"],
-        ended_at=data["ended_at"],
-    )
-
-
-def dice_events(actions: Iterable[ChouetteAction]) -> int:
-    """How many dice events (nonces) ``actions`` used: each opening roll (re-rolls after a
-    tie included) and each roll on the board."""
-    return sum(
-        isinstance(action, BoardAction) and isinstance(action.action, OpeningRoll | Roll)
-        for action in actions
-    )
-
-
-# --- the conditional update every write begins with ------------------------------------------
-
-
-def _claim(
-    connection: Connection,
-    chouette_id: int,
-    version: int,
-    statuses: Sequence[ChouetteStatus],
-    values: Mapping[str, Any],
-) -> RowMapping:
-    """The first statement of every write: the session moves on from ``version`` (to the
-    version in ``values``, else one more) only if it is still there and in one of
-    ``statuses``; returns the row as it is now. Otherwise raises, the transaction having
-    written nothing: :class:`NotFoundError`, or :class:`ConflictError` saying why."""
-    row = connection.execute(
-        sa.update(chouettes)
-        .where(
-            chouettes.c.id == chouette_id,
-            chouettes.c.version == version,
-            chouettes.c.status.in_([status.value for status in statuses]),
-        )
-        .values({"version": version + 1, **values})
-        .returning(*_INFO_COLUMNS)
-    ).first()
-    if row is None:
-        _refuse(connection, chouette_id, version, statuses)
-    return row._mapping
-
-
-def _refuse(
-    connection: Connection,
-    chouette_id: int,
-    version: int,
-    statuses: Sequence[ChouetteStatus],
-) -> NoReturn:
-    """Why the conditional update changed nothing, as the error to raise."""
-    found = connection.execute(
-        sa.select(chouettes.c.version, chouettes.c.status).where(chouettes.c.id == chouette_id)
-    ).first()
-    if found is None:
-        raise NotFoundError(f"no chouette {chouette_id}")
-    if found[0] != version:
-        raise ConflictError(f"chouette {chouette_id} is no longer at version {version}")
-    wanted = " or ".join(status.value for status in statuses)
-    raise ConflictError(f"chouette {chouette_id} is {found[1]}, not {wanted}")
-
-
-def _update(connection: Connection, chouette_id: int, values: Mapping[str, Any]) -> RowMapping:
-    """The rest of a write, after :func:`_claim` (whose lock it holds); the row as written."""
-    row = connection.execute(
-        sa.update(chouettes)
-        .where(chouettes.c.id == chouette_id)
-        .values(dict(values))
-        .returning(*_INFO_COLUMNS)
-    ).one()
-    return row._mapping
-
-
-def _deadline(limit: int | None, moment: datetime) -> datetime | None:
-    return moment + timedelta(seconds=limit) if limit else None
-
-
-def _same_players(order: Sequence[int], seats: Sequence[int], what: str) -> None:
-    """``order`` seats exactly the players seated now (a caller's bug otherwise)."""
-    if sorted(order) != sorted(seats):
-        raise ValueError(f"{what} {list(order)} is not an order of the seated {list(seats)}")
-
-
-def _finished_games(info: ChouetteInfo) -> sa.Select[Any]:
-    """The session's finished games, in order, as of ``info``."""
-    return (
-        sa.select(chouette_games)
-        .where(
-            chouette_games.c.chouette_id == info.id,
-            chouette_games.c.game_number < info.game_number,
-        )
-        .order_by(chouette_games.c.game_number)
-    )
-
-
-def _events_since(info: ChouetteInfo, start: int) -> sa.Select[Any]:
-    """The running game's events from version ``start`` to ``info.version``, in order."""
-    return (
-        sa.select(chouette_events.c.action)
-        .where(
-            chouette_events.c.chouette_id == info.id,
-            chouette_events.c.game_number == info.game_number,
-            chouette_events.c.seq >= start,
-            chouette_events.c.seq < info.version,
-        )
-        .order_by(chouette_events.c.seq)
-    )
-
-
-def _scoreboard(games: Iterable[ChouetteGameRecord]) -> Scoreboard:
-    """The running score over ``games``, in the rules' player ids."""
-    scoreboard = Scoreboard()
-    for record in games:
-        scoreboard = scoreboard.add({player_key(user): won for user, won in record.points.items()})
-    return scoreboard
-
-
-def _opened_by(chat_id: int, event_id: str) -> sa.Select[Any]:
-    """The chouette the platform message ``event_id`` opened in the chat, if any."""
-    return sa.select(chouettes.c.id).where(
-        chouettes.c.chat_id == chat_id, chouettes.c.event_id == event_id
-    )
-
-
-def _open_in(chat_id: int) -> sa.Select[Any]:
-    return sa.select(open_chouettes.c.chouette_id).where(open_chouettes.c.chat_id == chat_id)
-
-
-def _seated(dialect: str, user_id: int) -> sa.ColumnElement[bool]:
-    """The user sits at the session: ``user_id`` is an element of its ``seats`` (a JSON list
-    of user ids), asked in each database's own JSON terms (both take it as a parameter)."""
-    if dialect == "postgresql":
-        return sa.cast(chouettes.c.seats, postgresql.JSONB).contains([user_id])
-    seat = sa.func.json_each(chouettes.c.seats).table_valued("value").alias("seat")
-    return sa.exists(sa.select(seat.c.value).where(seat.c.value == user_id))
-
-
-def _requests_of(chouette_id: int) -> sa.Select[Any]:
-    return (
-        sa.select(chouette_requests.c.user_id, chouette_requests.c.kind)
-        .where(chouette_requests.c.chouette_id == chouette_id)
-        .order_by(chouette_requests.c.created_at, chouette_requests.c.user_id)
-    )
-
-
-def _seat_requests(connection: Connection, chouette_id: int, order: list[int]) -> list[int]:
-    """``order`` with the requests made during the game applied (those who asked to leave
-    get up, then those who asked to join sit down at the end of the line while there is
-    room; a join of someone seated meanwhile is dropped), and the requests read deleted. A
-    request written after they were read stays for the next game."""
-    found = [(int(user), str(kind)) for user, kind in connection.execute(_requests_of(chouette_id))]
-    if not found:
-        return order
-    seats = [user for user in order if (user, LEAVE) not in found]
-    for user, kind in found:
-        if kind == JOIN and user not in seats and len(seats) < MAX_PLAYERS:
-            seats.append(user)
-    for user, kind in found:
-        connection.execute(
-            sa.delete(chouette_requests).where(
-                chouette_requests.c.chouette_id == chouette_id,
-                chouette_requests.c.user_id == user,
-                chouette_requests.c.kind == kind,
-            )
-        )
-    return seats
 
 
 class ChouetteRepository:
@@ -331,7 +144,7 @@ class ChouetteRepository:
         The same ``event_id`` again (the /chouette handled a second time) gives the session
         it opened, whatever it has become. A chat with a session that has not ended gets
         :class:`ChouetteExistsError` naming it, and nothing is written."""
-        moment = now or _now()
+        moment = now or now_utc()
         values = {
             "chat_id": chat_id,
             "host_id": host_id,
@@ -355,10 +168,10 @@ class ChouetteRepository:
 
         def write(connection: Connection) -> int:
             if event_id is not None:
-                earlier = connection.execute(_opened_by(chat_id, event_id)).scalar()
+                earlier = connection.execute(opened_by(chat_id, event_id)).scalar()
                 if earlier is not None:
                     return int(earlier)
-            running = connection.execute(_open_in(chat_id)).scalar()
+            running = connection.execute(open_in(chat_id)).scalar()
             if running is not None:
                 raise ChouetteExistsError(f"chat {chat_id} has chouette {running}", running)
             inserted = connection.execute(sa.insert(chouettes), values).inserted_primary_key
@@ -383,10 +196,10 @@ class ChouetteRepository:
         process, or :class:`ChouetteExistsError` for the one another message opened; None
         when neither explains it (a chat or user that does not exist)."""
         if event_id is not None:
-            earlier = (await self.engine.read(_opened_by(chat_id, event_id))).scalar()
+            earlier = (await self.engine.read(opened_by(chat_id, event_id))).scalar()
             if earlier is not None:
                 return int(earlier)
-        running = (await self.engine.read(_open_in(chat_id))).scalar()
+        running = (await self.engine.read(open_in(chat_id))).scalar()
         if running is None:
             return None
         raise ChouetteExistsError(f"chat {chat_id} has chouette {running}", running) from None
@@ -400,12 +213,12 @@ class ChouetteRepository:
         :class:`ConflictError`; :meth:`dice_for` refuses until it is set."""
 
         def write(connection: Connection) -> RowMapping:
-            row = _claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or _now()})
+            row = claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or now_utc()})
             if row["client_seed"] is not None:
                 raise ConflictError(f"chouette {chouette_id} has its client seed already")
-            return _update(connection, chouette_id, {"client_seed": client_seed})
+            return update_row(connection, chouette_id, {"client_seed": client_seed})
 
-        return _info(await self.engine.write(write))
+        return info_from_row(await self.engine.write(write))
 
     async def join(
         self, chouette_id: int, user_id: int, version: int, *, now: datetime | None = None
@@ -415,11 +228,11 @@ class ChouetteRepository:
         ``already_seated`` / ``table_full``); a stale version gets :class:`ConflictError`."""
 
         def write(connection: Connection) -> RowMapping:
-            row = _claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or _now()})
-            seated = join(_info(row).table, player_key(user_id))
-            return _update(connection, chouette_id, {"seats": [int(p) for p in seated.order]})
+            row = claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or now_utc()})
+            seated = join(info_from_row(row).table, player_key(user_id))
+            return update_row(connection, chouette_id, {"seats": [int(p) for p in seated.order]})
 
-        return _info(await self.engine.write(write))
+        return info_from_row(await self.engine.write(write))
 
     async def leave(
         self, chouette_id: int, user_id: int, version: int, *, now: datetime | None = None
@@ -429,14 +242,14 @@ class ChouetteRepository:
         command layer decides when too few are left and ends the session."""
 
         def write(connection: Connection) -> RowMapping:
-            row = _claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or _now()})
+            row = claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or now_utc()})
             seats = [int(user) for user in row["seats"]]
             if user_id not in seats:
                 raise ChouetteError("not_seated", f"user {user_id} does not sit at this chouette")
             kept = [user for user in seats if user != user_id]
-            return _update(connection, chouette_id, {"seats": kept})
+            return update_row(connection, chouette_id, {"seats": kept})
 
-        return _info(await self.engine.write(write))
+        return info_from_row(await self.engine.write(write))
 
     # --- games --------------------------------------------------------------------------------
 
@@ -462,24 +275,24 @@ class ChouetteRepository:
         if seating_dice < 0:
             raise ValueError(f"seating_dice counts dice events: {seating_dice}")
         new_table([player_key(user) for user in players])  # 3 to 8 players, none twice
-        moment = now or _now()
+        moment = now or now_utc()
 
         def write(connection: Connection) -> RowMapping:
-            row = _claim(connection, chouette_id, version, (OPEN,), {"updated_at": moment})
+            row = claim(connection, chouette_id, version, (OPEN,), {"updated_at": moment})
             if row["client_seed"] is None:
                 raise ValueError(f"chouette {chouette_id}: set the client seed before rolling")
-            _same_players(players, row["seats"], "the order")
+            check_same_players(players, row["seats"], "the order")
             first = row["dice_nonce"] + seating_dice
             values = {
                 "status": PLAYING.value,
                 "seats": players,
                 "dice_nonce": first,
                 "game_nonce": first,
-                "deadline": _deadline(row["move_time_limit"], moment),
+                "deadline": deadline_after(row["move_time_limit"], moment),
             }
-            return _update(connection, chouette_id, values)
+            return update_row(connection, chouette_id, values)
 
-        return _info(await self.engine.write(write))
+        return info_from_row(await self.engine.write(write))
 
     async def append(
         self,
@@ -504,13 +317,13 @@ class ChouetteRepository:
             if (await self.info(chouette_id)).version != version:
                 raise ConflictError(f"chouette {chouette_id} is no longer at version {version}")
             return version
-        moment = now or _now()
+        moment = now or now_utc()
         stored = [chouette_action_to_dict(action) for action in actions]
         new_version = version + len(stored)
         rolled = dice_events(actions)
 
         def write(connection: Connection) -> None:
-            row = _claim(
+            row = claim(
                 connection,
                 chouette_id,
                 version,
@@ -522,8 +335,10 @@ class ChouetteRepository:
                 },
             )
             if row["move_time_limit"]:
-                _update(
-                    connection, chouette_id, {"deadline": _deadline(row["move_time_limit"], moment)}
+                update_row(
+                    connection,
+                    chouette_id,
+                    {"deadline": deadline_after(row["move_time_limit"], moment)},
                 )
             connection.execute(
                 sa.insert(chouette_events),
@@ -580,14 +395,14 @@ class ChouetteRepository:
         those at the table are a caller's bug (``ValueError``)."""
         if sum(points.values()) != 0:
             raise ChouetteError("not_zero_sum", f"a game's points add up to zero: {points}")
-        moment = now or _now()
+        moment = now or now_utc()
         order = list(next_order)
         scored = {player_key(user): int(won) for user, won in points.items()}
 
         def write(connection: Connection) -> RowMapping:
-            row = _claim(connection, chouette_id, version, (PLAYING,), {"updated_at": moment})
-            _same_players(list(points), row["seats"], "the points' players")
-            _same_players(order, row["seats"], "the next order")
+            row = claim(connection, chouette_id, version, (PLAYING,), {"updated_at": moment})
+            check_same_players(list(points), row["seats"], "the points' players")
+            check_same_players(order, row["seats"], "the next order")
             connection.execute(
                 sa.insert(chouette_games),
                 {
@@ -600,13 +415,13 @@ class ChouetteRepository:
             )
             values = {
                 "status": OPEN.value,
-                "seats": _seat_requests(connection, chouette_id, order),
+                "seats": apply_seat_requests(connection, chouette_id, order),
                 "game_number": row["game_number"] + 1,
                 "deadline": None,
             }
-            return _update(connection, chouette_id, values)
+            return update_row(connection, chouette_id, values)
 
-        return _info(await self.engine.write(write))
+        return info_from_row(await self.engine.write(write))
 
     async def request(
         self, chouette_id: int, user_id: int, kind: str, *, now: datetime | None = None
@@ -624,7 +439,7 @@ class ChouetteRepository:
             "chouette_id": chouette_id,
             "user_id": user_id,
             "kind": kind,
-            "created_at": now or _now(),
+            "created_at": now or now_utc(),
         }
 
         def write(connection: Connection) -> bool:
@@ -653,7 +468,7 @@ class ChouetteRepository:
     async def requests(self, chouette_id: int) -> list[tuple[int, str]]:
         """The requests waiting for the game to end: (user id, ``"join"`` or ``"leave"``), in
         the order they were made."""
-        rows = await self.engine.read(_requests_of(chouette_id))
+        rows = await self.engine.read(requests_of(chouette_id))
         return [(int(user_id), str(kind)) for user_id, kind in rows]
 
     async def end(
@@ -662,7 +477,7 @@ class ChouetteRepository:
         """End the session for good, between games or during one (a game not finished is
         left unscored: its events stay in the log). The chat is free for a new session, and
         from now on the server seed may be revealed."""
-        moment = now or _now()
+        moment = now or now_utc()
 
         def write(connection: Connection) -> RowMapping:
             values = {
@@ -671,7 +486,7 @@ class ChouetteRepository:
                 "ended_at": moment,
                 "deadline": None,
             }
-            row = _claim(connection, chouette_id, version, _NOT_ENDED, values)
+            row = claim(connection, chouette_id, version, _NOT_ENDED, values)
             connection.execute(
                 sa.delete(open_chouettes).where(open_chouettes.c.chouette_id == chouette_id)
             )
@@ -680,7 +495,7 @@ class ChouetteRepository:
             )
             return row
 
-        ended = _info(await self.engine.write(write))
+        ended = info_from_row(await self.engine.write(write))
         self._games.pop(chouette_id, None)
         return ended
 
@@ -689,11 +504,11 @@ class ChouetteRepository:
     async def info(self, chouette_id: int) -> ChouetteInfo:
         """The session's row without its game (cheap: nothing is replayed)."""
         row = (
-            await self.engine.read(sa.select(*_INFO_COLUMNS).where(chouettes.c.id == chouette_id))
+            await self.engine.read(sa.select(*INFO_COLUMNS).where(chouettes.c.id == chouette_id))
         ).first()
         if row is None:
             raise NotFoundError(f"no chouette {chouette_id}")
-        return _info(row._mapping)
+        return info_from_row(row._mapping)
 
     async def load(self, chouette_id: int) -> LoadedChouette:
         """The session, its running game rebuilt from the log (``None`` between games and
@@ -701,11 +516,11 @@ class ChouetteRepository:
         version read first: what a write may add meanwhile is left out."""
         info = await self.info(chouette_id)
         base = self._base(info)
-        queries = [_finished_games(info)]
+        queries = [finished_games(info)]
         if info.status is PLAYING:
-            queries.append(_events_since(info, base.version if base is not None else 0))
+            queries.append(events_since(info, base.version if base is not None else 0))
         found = await self.engine.read_many(*((query, None) for query in queries))
-        games = tuple(_game_record(chouette_id, row._mapping) for row in found[0])
+        games = tuple(game_record(chouette_id, row._mapping) for row in found[0])
         game = None
         if info.status is PLAYING:
             game = base.game if base is not None else new_game(info.table, info.rules)
@@ -714,7 +529,7 @@ class ChouetteRepository:
             self._remember(info.id, _Cached(info.version, info.game_number, game))
         else:
             self._games.pop(info.id, None)
-        return LoadedChouette(info, game, _scoreboard(games), games)
+        return LoadedChouette(info, game, scoreboard_of(games), games)
 
     def _base(self, info: ChouetteInfo) -> _Cached | None:
         """The running game kept in memory, if it is this version's game at this version or
@@ -744,7 +559,7 @@ class ChouetteRepository:
 
     async def active_id_for_chat(self, chat_id: int) -> int | None:
         """The id of the chat's session that has not ended, if any (one primary-key read)."""
-        found = (await self.engine.read(_open_in(chat_id))).scalar()
+        found = (await self.engine.read(open_in(chat_id))).scalar()
         return None if found is None else int(found)
 
     async def active_for_chat(self, chat_id: int) -> LoadedChouette | None:
@@ -757,14 +572,14 @@ class ChouetteRepository:
         games, for the next one), in any chat, oldest first."""
         dialect = self.engine.sync_engine.dialect.name
         rows = await self.engine.read(
-            sa.select(*_INFO_COLUMNS)
+            sa.select(*INFO_COLUMNS)
             .where(
                 chouettes.c.status.in_([status.value for status in _NOT_ENDED]),
-                _seated(dialect, user_id),
+                seated_condition(dialect, user_id),
             )
             .order_by(chouettes.c.id)
         )
-        return [_info(row._mapping) for row in rows]
+        return [info_from_row(row._mapping) for row in rows]
 
     async def last_action_at(self, chouette_id: int, user_id: int) -> datetime | None:
         """When the user last acted in the session: their newest event in its log, whichever
@@ -825,11 +640,11 @@ class ChouetteRepository:
     async def timed_chouettes(self) -> list[ChouetteInfo]:
         """Sessions with a game running against a move time limit (for the clock)."""
         rows = await self.engine.read(
-            sa.select(*_INFO_COLUMNS)
+            sa.select(*INFO_COLUMNS)
             .where(chouettes.c.status == PLAYING.value, chouettes.c.deadline.is_not(None))
             .order_by(chouettes.c.id)
         )
-        return [_info(row._mapping) for row in rows]
+        return [info_from_row(row._mapping) for row in rows]
 
     async def reminded(self, chouette_id: int) -> tuple[int, int] | None:
         """The version and stage of the last reminder the clock sent, if any (a cheap read
