@@ -12,8 +12,11 @@
 3. saturation: ``--matches`` 1-point matches started together and driven to their end as fast
    as possible by scripted players (a closed loop, no think time): requests per second
    (``concurrent_requests_per_second``) and their share of the floor
-   (``throughput_share_of_floor``), with what a request drew (``boards_per_request``,
-   ``animations_per_request``, and both in boards: ``drawing_in_boards_per_request``); the
+   (``throughput_share_of_floor``: against the mean of the floor of phase 2 and the floor
+   measured again right after this phase, ``floor_boards_per_second_after``, since the
+   speed of a virtual machine drifts over minutes), with what a request drew
+   (``boards_per_request``, ``animations_per_request``, and both in boards:
+   ``drawing_in_boards_per_request``); the
    latency, which is about matches ÷ throughput whatever the bot does; the longest stall
    of the event loop (a watcher task that asks to wake every 5 ms); and the cores used
    meanwhile, by the bot (its process and its drawing processes) and by anything else on the
@@ -261,8 +264,9 @@ async def single_requests(folder: Path, render: bool) -> list[float]:
     return timings
 
 
-async def floor(painter: CountingPainter) -> dict[str, float]:
-    """Phase 2: boards per second drawn alone, and an animation's time counted in boards."""
+async def floor(painter: CountingPainter, animations: bool = True) -> dict[str, float]:
+    """Phase 2: boards per second drawn alone, and (``animations``) an animation's time
+    counted in boards."""
     boards = painter.kept_boards
     in_flight = FLOOR_IN_FLIGHT * max(1, painter.processes)
     numbers = iter(range(FLOOR_BOARDS))
@@ -276,6 +280,8 @@ async def floor(painter: CountingPainter) -> dict[str, float]:
     started = time.perf_counter()
     await asyncio.gather(*(draw() for _ in range(in_flight)))
     per_second = FLOOR_BOARDS / (time.perf_counter() - started)
+    if not animations:
+        return {"floor_boards_per_second": round(per_second, 1)}
     animation_seconds = []
     for drawing in painter.kept_animations:
         started = time.perf_counter()
@@ -402,13 +408,18 @@ def main() -> None:
         result.update(drawn)
         busy = asyncio.run(saturation(folder, arguments.matches, painter))
         result.update(busy)
+        # The floor again right after: a virtual machine's speed drifts over minutes, and
+        # the share is taken against the mean of the floors on either side of phase 3.
+        again = asyncio.run(floor(painter, animations=False))["floor_boards_per_second"]
+        result["floor_boards_per_second_after"] = again
+        floors = (drawn["floor_boards_per_second"] + again) / 2
         result["drawing_in_boards_per_request"] = round(
             busy["boards_per_request"]
             + busy["animations_per_request"] * drawn["animation_in_boards"],
             3,
         )
         result["throughput_share_of_floor"] = round(
-            busy["concurrent_requests_per_second"] / drawn["floor_boards_per_second"], 3
+            busy["concurrent_requests_per_second"] / floors, 3
         )
         result.update(asyncio.run(paced(folder, arguments.matches, arguments.paced_seconds)))
     print(json.dumps(result))
