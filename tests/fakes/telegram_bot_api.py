@@ -501,6 +501,11 @@ class FakeBotServer:
             def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length", 0))
                 body = self.rfile.read(length)
+                if len(body) < length:
+                    # The client went away mid-request (a test killed its process): the real
+                    # server never sees such a request, so neither does the fake.
+                    self.close_connection = True
+                    return
                 kind = self.headers.get("Content-Type", "")
                 method = self.path.rsplit("/", 1)[-1]
                 raw, files = _read_body(kind, body)

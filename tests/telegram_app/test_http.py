@@ -208,3 +208,28 @@ async def test_gammonbot_run_hosts_the_adapter_until_stopped(tmp_path: Path) -> 
         stop.set()
         await asyncio.wait_for(running, timeout=30)
     assert "/challenge" in api.of("sendMessage")[0].params["text"]
+
+
+def test_a_request_cut_off_by_a_dying_client_is_not_handled() -> None:
+    """A bot process killed mid-request leaves half a body; the fake, like the real server,
+    must not act on it (a half-read sendMessage once arrived without its chat_id)."""
+    import socket
+
+    api = FakeBotApi()
+    with FakeBotServer(api) as server:
+        host, port = server.server.server_address[:2]
+        body = b"text=hello&chat_id=-100"
+        head = (
+            f"POST /bot{TOKEN}/sendMessage HTTP/1.1\r\nHost: x\r\n"
+            "Content-Type: application/x-www-form-urlencoded\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        ).encode()
+        with socket.create_connection((str(host), int(port))) as client:
+            client.sendall(head + body[:10])
+            client.shutdown(socket.SHUT_WR)
+            assert client.recv(1024) == b""
+        whole = httpx.post(
+            f"{server.base_url}{TOKEN}/sendMessage", data={"chat_id": "-100", "text": "hi"}
+        )
+        assert whole.json()["ok"] is True
+    assert [call.params["text"] for call in api.of("sendMessage")] == ["hi"]
