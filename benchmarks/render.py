@@ -3,7 +3,8 @@
 Positions come from the GNU Backgammon oracle file (every 7th, with its dice, a cube, a score
 and the last play highlighted) plus long nardy self-play positions. Prints one JSON object as
 its last line: render-plus-encode median and p99 (ms), encode alone (the finished picture to
-PNG bytes) median, their ratio, and PNG sizes (KB, median and max).
+PNG bytes, in the palette the bot chose once for the theme, size and variant) median, their
+ratio, and PNG sizes (KB, median and max).
 """
 
 from __future__ import annotations
@@ -18,8 +19,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from PIL import Image  # noqa: E402
+
 from gammon import Position, Variant, legal_plays  # noqa: E402
-from rendering import BoardView, LastPlay, encode, render_image  # noqa: E402
+from rendering import BoardView, LastPlay, render_image  # noqa: E402
+from rendering.board import board_palette  # noqa: E402
+from rendering.palette import encode_in_palette  # noqa: E402
+from rendering.theme import THEMES  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "gnubg-plays-2000.jsonl"
 BACKGAMMON_CASES = 240
@@ -68,12 +74,17 @@ def views(rng: random.Random) -> list[tuple[BoardView, LastPlay | None]]:
     return cases
 
 
+def palette(view: BoardView) -> Image.Image:
+    """The palette the bot encodes this board in (chosen once per theme, size and variant)."""
+    return board_palette(THEMES["classic"], 960, view.variant)
+
+
 def main() -> None:
     rng = random.Random(5)
     cases = views(rng)
     names = ("Anna Groß", "Дмитрий")
     for view, last in cases[:5]:  # warm the caches of every theme-independent piece
-        encode(render_image(view, names=names, last_play=last))
+        encode_in_palette(render_image(view, names=names, last_play=last), palette(view))
     totals: list[float] = []
     encodes: list[float] = []
     sizes: list[int] = []
@@ -81,7 +92,7 @@ def main() -> None:
         started = time.perf_counter()
         image = render_image(view, names=names, last_play=last)
         middle = time.perf_counter()
-        png = encode(image)
+        png = encode_in_palette(image, palette(view))
         finished = time.perf_counter()
         totals.append((finished - started) * 1000)
         encodes.append((finished - middle) * 1000)

@@ -3,10 +3,11 @@ Also the chart of a match analysis (plain values in, PNG bytes out), and a choue
 every member's cube."""
 
 from rendering.analysis_chart import ChartError, ChartLabels, draw_analysis_chart
-from rendering.board import DEFAULT_WIDTH, encode, render_board, render_image
+from rendering.board import DEFAULT_WIDTH, render_board, render_image
 from rendering.chouette import MemberCubeView, chouette_members, render_chouette
 from rendering.labels import DEFAULT_LABELS
 from rendering.leaderboard import LeaderboardLabels, LeaderboardLine, draw_leaderboard
+from rendering.palette import encode
 from rendering.theme import DEFAULT_THEME, THEMES, Theme
 from rendering.view import BoardView, LastPlay
 

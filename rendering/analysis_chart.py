@@ -21,8 +21,8 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from rendering.board import encode
 from rendering.labels import DEFAULT_LABELS
+from rendering.palette import encode
 from rendering.sprites import font
 from rendering.text import clean, fitted
 from rendering.theme import CLASSIC, RGB

@@ -25,9 +25,10 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from gammon.chouette import MAX_PLAYERS, ChouetteGame, Side
-from rendering.board import DEFAULT_WIDTH, encode, render_image
+from rendering.board import DEFAULT_WIDTH, render_image
 from rendering.geometry import geometry
 from rendering.labels import DEFAULT_LABELS, label
+from rendering.palette import encode
 from rendering.sprites import checker, cube, font, ring
 from rendering.text import fitted
 from rendering.theme import DEFAULT_THEME, RGB, THEMES, Theme

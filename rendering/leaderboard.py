@@ -17,7 +17,7 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
-from rendering.board import encode
+from rendering.palette import encode
 from rendering.sprites import font
 from rendering.text import fitted
 from rendering.theme import CLASSIC, RGB

@@ -18,11 +18,12 @@ from gammon.actions import Action
 from gammon.flow import GameEnd
 from gammon.match_rules import MatchRules
 from gammon.replay import FrameKind, GameReplay, ReplayFrame, replay_games
-from rendering.board import DEFAULT_WIDTH, encode, render_marks
+from rendering.board import DEFAULT_WIDTH, render_marks
 from rendering.changes import Piece, Redrawing
 from rendering.gif import animated_gif, gif_frames
 from rendering.labels import DEFAULT_LABELS, label
 from rendering.marks import Mark, draw_marks
+from rendering.palette import encode, shared_palette
 from rendering.view import BoardView, LastPlay
 
 ANIMATION_WIDTH: Final = 640
@@ -107,7 +108,9 @@ def render_replay_animation(
         drawn.append(redrawing.draw(marks))
         if index in picks:
             samples.append(redrawing.picture.copy())
-    palette = _shared_palette(samples)
+    # One palette for every frame: the board's colours barely change, and a shared palette lets
+    # the GIF store only what changed from frame to frame.
+    palette = shared_palette(samples, _GIF_COLOURS)
     durations = [frame_ms] * (len(drawn) - 1) + [final_ms]
     frames = gif_frames(drawn, durations, palette, _GIF_COLOURS)
     return animated_gif(frames, bytes(palette.getpalette() or ()), _GIF_COLOURS)
@@ -241,15 +244,3 @@ def _palette_picks(count: int) -> set[int]:
     included."""
     last = count - 1
     return {round(step * last / (_PALETTE_SAMPLES - 1)) for step in range(_PALETTE_SAMPLES)}
-
-
-def _shared_palette(samples: Sequence[Image.Image]) -> Image.Image:
-    """One palette for every frame, chosen from ``samples`` (see :func:`_palette_picks`): the
-    board's colours barely change, and a shared palette lets the GIF store only what changed
-    from frame to frame."""
-    first = samples[0]
-    mosaic = Image.new("RGB", (first.width, first.height * len(samples)))
-    for row, sample in enumerate(samples):
-        mosaic.paste(sample, (0, row * first.height))
-    # The fast octree: as good as median cut on these pictures, in a third of the time.
-    return mosaic.quantize(_GIF_COLOURS, method=Image.Quantize.FASTOCTREE)

@@ -99,10 +99,14 @@ def _exit_when_orphaned(parent: int, every: float) -> None:
 
 
 def _warm_up() -> None:
-    """Load fonts and sprites in the drawing process before the first real board."""
+    """Load fonts and sprites, and choose the default theme's palettes (about 0.1 s each), in
+    the drawing process before the first real board."""
+    from gammon import Position, Variant
     from rendering import BoardView, render_board
 
     render_board(BoardView.from_ids("4HPwATDgc/ABMA", "cAkAAAAAAAAA"))
+    nardy = Position.start(Variant.LONG_NARDY)
+    render_board(BoardView.from_ids(nardy.id(), variant=Variant.LONG_NARDY))
 
 
 def _answer(request: bytes) -> bytes:

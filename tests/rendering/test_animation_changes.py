@@ -16,11 +16,11 @@ from gammon.replay import GameReplay, replay_games
 from rendering.changes import Redrawing, merged
 from rendering.gif import gif_frames
 from rendering.marks import SpriteMark, TextMark, changed_boxes, draw_marks, text_font
+from rendering.palette import shared_palette
 from rendering.replay import (
     _frame_image,
     _frame_marks,
     _palette_picks,
-    _shared_palette,
     render_replay_animation,
 )
 from rendering.sprites import checker, font
@@ -72,7 +72,7 @@ def pillows_gif(game: GameReplay) -> bytes:
     """The GIF as Pillow's writer makes it of every frame drawn whole (the earlier way)."""
     images = [_frame_image(frame, NAMES, None, "classic", 640, 0) for frame in game.frames]
     picks = sorted(_palette_picks(len(images)))
-    palette = _shared_palette([images[index] for index in picks])
+    palette = shared_palette([images[index] for index in picks], 127)
     frames = [image.quantize(palette=palette, dither=Image.Dither.NONE) for image in images]
     buffer = io.BytesIO()
     frames[0].save(
@@ -110,7 +110,7 @@ def test_a_frame_like_the_one_before_lengthens_it() -> None:
     assert pieces[1] == []
     samples = [background.copy()]
     draw_marks(samples[0], frames[0] + frames[2])
-    stored = gif_frames(pieces, [100, 100, 100], _shared_palette(samples), 127)
+    stored = gif_frames(pieces, [100, 100, 100], shared_palette(samples, 127), 127)
     assert [frame.duration for frame in stored] == [200, 100]
     first, moved = stored
     assert first.at is None
