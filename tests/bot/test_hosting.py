@@ -27,8 +27,8 @@ def thawed_collector() -> Iterator[None]:
     """host() freezes the collector for the rest of the process (see bot.runtime); later tests
     must see every object again (hypothesis checks its PRNGs with gc.get_referrers)."""
     yield
-    if runtime._freeze_after_full_collection in gc.callbacks:
-        gc.callbacks.remove(runtime._freeze_after_full_collection)
+    if runtime._freeze_survivors in gc.callbacks:
+        gc.callbacks.remove(runtime._freeze_survivors)
     runtime._installed = False
     gc.unfreeze()
 
@@ -115,6 +115,29 @@ def test_garbage_frozen_after_a_full_collection_is_reclaimed_later() -> None:
         del first, second
         assert gc.collect() == 0  # frozen: the collector leaves it alone
         assert reclaim_frozen_garbage() >= 2  # until reclaimed
+    finally:
+        gc.unfreeze()
+
+
+def test_what_survives_a_middle_generation_pass_is_frozen_too() -> None:
+    """A full pass then finds nothing that had already lived through a generation-1 pass
+    (those passes paused the event loop for up to 45 ms with 200 matches in play)."""
+    from bot.runtime import freeze_startup_objects
+
+    freeze_startup_objects()
+
+    class Node:
+        partner: object = None
+
+    try:
+        first, second = Node(), Node()
+        first.partner, second.partner = second, first
+        frozen = gc.get_freeze_count()
+        gc.collect(1)  # a pass over generations 0 and 1 only: it survives, and is frozen
+        assert gc.get_freeze_count() > frozen
+        assert all(kept is not first for kept in gc.get_objects(generation=2))
+        del first, second
+        assert gc.collect() == 0  # frozen: even a full pass leaves it alone
     finally:
         gc.unfreeze()
 
