@@ -37,15 +37,38 @@ def _backgammon() -> list[tuple[BoardView, LastPlay | None]]:
     hits = LastPlay.from_text("13/8* 6/5*", 0)
     return [
         (
-            BoardView(kind, sides, 0, 0, (6, 5), None, 2, 1, score=(3, 4), length=7),
+            BoardView(
+                kind,
+                sides,
+                turn=0,
+                on_roll=0,
+                dice=(6, 5),
+                cube_value=2,
+                cube_owner=1,
+                score=(3, 4),
+                length=7,
+            ),
             hits,
         ),
         (
-            BoardView(kind, sides, 1, 1, (3, 3), score=(6, 4), length=7, crawford=True, light=1),
+            BoardView(
+                kind,
+                sides,
+                turn=1,
+                on_roll=1,
+                dice=(3, 3),
+                score=(6, 4),
+                length=7,
+                crawford=True,
+                light=1,
+            ),
             hits,
         ),
-        (BoardView(kind, sides, 1, None, None, None, 2, 0, double_offered=True), None),
-        (BoardView(kind, sides, 0, opening_dice=(4, 2), winner=1, length=5), None),
+        (
+            BoardView(kind, sides, turn=1, cube_value=2, cube_owner=0, double_offered=True),
+            None,
+        ),
+        (BoardView(kind, sides, turn=0, opening_dice=(4, 2), winner=1, length=5), None),
     ]
 
 
@@ -55,7 +78,24 @@ def _long_nardy() -> list[tuple[BoardView, LastPlay | None]]:
     run = LastPlay.from_text("24/18 18/13", 0, kind)
     split = LastPlay.from_text("13/10 13/7", 1, kind)  # rings on points of both colours
     return [
-        (BoardView(kind, sides, 0, 0, (6, 5), score=(1, 2), length=3, cube_visible=False), run),
-        (BoardView(kind, sides, 1, 1, (2, 2), light=1, winner=0, cube_visible=False), split),
-        (BoardView(kind, sides, 0, opening_dice=(4, 2), cube_visible=False), None),
+        (
+            BoardView(
+                kind,
+                sides,
+                turn=0,
+                on_roll=0,
+                dice=(6, 5),
+                score=(1, 2),
+                length=3,
+                cube_visible=False,
+            ),
+            run,
+        ),
+        (
+            BoardView(
+                kind, sides, turn=1, on_roll=1, dice=(2, 2), light=1, winner=0, cube_visible=False
+            ),
+            split,
+        ),
+        (BoardView(kind, sides, turn=0, opening_dice=(4, 2), cube_visible=False), None),
     ]
