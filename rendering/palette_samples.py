@@ -7,6 +7,7 @@ rings and hits, and each band's texts (score, Crawford, a double, a winner)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from gammon import Variant
 from rendering.view import BoardView, LastPlay
@@ -28,6 +29,16 @@ def _sides(
     return tuple(first.get(p, 0) for p in range(26)), tuple(second.get(p, 0) for p in range(26))
 
 
+def _rolled(
+    kind: Variant,
+    sides: tuple[tuple[int, ...], tuple[int, ...]],
+    player: int,
+    dice: tuple[int, int],
+) -> BoardView:
+    """A board where ``player`` has rolled ``dice`` and is to move."""
+    return BoardView(kind, sides, turn=player, on_roll=player, dice=dice)
+
+
 def _backgammon() -> list[tuple[BoardView, LastPlay | None]]:
     kind = Variant.BACKGAMMON
     sides = _sides(
@@ -37,30 +48,14 @@ def _backgammon() -> list[tuple[BoardView, LastPlay | None]]:
     hits = LastPlay.from_text("13/8* 6/5*", 0)
     return [
         (
-            BoardView(
-                kind,
-                sides,
-                turn=0,
-                on_roll=0,
-                dice=(6, 5),
-                cube_value=2,
-                cube_owner=1,
-                score=(3, 4),
-                length=7,
+            replace(
+                _rolled(kind, sides, 0, (6, 5)), cube_value=2, cube_owner=1, score=(3, 4), length=7
             ),
             hits,
         ),
         (
-            BoardView(
-                kind,
-                sides,
-                turn=1,
-                on_roll=1,
-                dice=(3, 3),
-                score=(6, 4),
-                length=7,
-                crawford=True,
-                light=1,
+            replace(
+                _rolled(kind, sides, 1, (3, 3)), score=(6, 4), length=7, crawford=True, light=1
             ),
             hits,
         ),
@@ -78,24 +73,7 @@ def _long_nardy() -> list[tuple[BoardView, LastPlay | None]]:
     run = LastPlay.from_text("24/18 18/13", 0, kind)
     split = LastPlay.from_text("13/10 13/7", 1, kind)  # rings on points of both colours
     return [
-        (
-            BoardView(
-                kind,
-                sides,
-                turn=0,
-                on_roll=0,
-                dice=(6, 5),
-                score=(1, 2),
-                length=3,
-                cube_visible=False,
-            ),
-            run,
-        ),
-        (
-            BoardView(
-                kind, sides, turn=1, on_roll=1, dice=(2, 2), light=1, winner=0, cube_visible=False
-            ),
-            split,
-        ),
+        (replace(_rolled(kind, sides, 0, (6, 5)), score=(1, 2), length=3, cube_visible=False), run),
+        (replace(_rolled(kind, sides, 1, (2, 2)), light=1, winner=0, cube_visible=False), split),
         (BoardView(kind, sides, turn=0, opening_dice=(4, 2), cube_visible=False), None),
     ]
