@@ -34,7 +34,9 @@ KILLED = 1
 # An update stays unhandled this long before another process takes it over: well above the
 # 3.5 s the longest handling took here with the machine 4 times oversubscribed (the first
 # challenges, while the processes warm up); a live process's update taken over fails the test.
-STALE_S = 8.0
+# 8 s was not enough while the rest of the suite ran on the other worker on a slow 2-core
+# machine (2026-12-02: live processes' first updates, 19 to 32, were taken over).
+STALE_S = 20.0
 SETTINGS = {
     "TELEGRAM_WEBHOOK_STALE_SECONDS": str(STALE_S),
     "TELEGRAM_WEBHOOK_SWEEP_SECONDS": "0.5",
