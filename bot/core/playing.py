@@ -37,8 +37,8 @@ from storage import DiceRepository, LoadedMatch, MatchRepository, PendingMove, U
 
 # "#12 13/10* 6/5": a move for match 12, typed in a private chat; "#c3 13/10* 6/5" for
 # chouette 3.
-_NUMBERED = re.compile(r"^#([0-9]{1,9})\s+(.*)$", re.DOTALL)
-_CHOUETTE_NUMBERED = re.compile(r"^#c([0-9]{1,9})\s+(.*)$", re.DOTALL | re.IGNORECASE)
+# In a private chat, a game named before the rest of a command: #12 (a match), #c3 (a chouette).
+_NUMBERED = re.compile(r"^#(c?)([0-9]{1,9})(?:\s+(.*))?$", re.DOTALL | re.IGNORECASE)
 _RESIGN_LEVELS = {
     "single": WinKind.SINGLE,
     "gammon": WinKind.GAMMON,
@@ -60,6 +60,16 @@ def _fixed(build: Callable[[int], Action]) -> Maker:
 
 def _move(play: str) -> Maker:
     return _fixed(lambda player: Move(player, play))
+
+
+def _game_named(context: Context, argument: str) -> tuple[int | None, int | None, str]:
+    """The match (``#12``) or chouette (``#c3``) a command typed in a private chat names
+    before its argument, and the rest of the argument; elsewhere nothing is named."""
+    named = _NUMBERED.match(argument.strip()) if context.request.chat.private else None
+    if named is None:
+        return None, None, argument
+    number, rest = int(named.group(2)), (named.group(3) or "").strip()
+    return (None, number, rest) if named.group(1) else (number, None, rest)
 
 
 # The buttons that make an action from the presser's seat alone.
@@ -105,23 +115,32 @@ class PlayService:
 
     # --- commands ------------------------------------------------------------------------
 
+    # In a private chat each of these may name the game first: /roll #12, /double #c3,
+    # /take #c3 bob.
+
     async def roll(self, context: Context, argument: str) -> list[Message]:
-        return await self._act(context, self._roll, "roll", argument)
+        return await self._named_act(context, self._roll, "roll", argument)
 
     async def double(self, context: Context, argument: str) -> list[Message]:
-        return await self._act(context, _SEATED[Verb.DOUBLE], "double", argument)
+        return await self._named_act(context, _SEATED[Verb.DOUBLE], "double", argument)
 
     # /take, /drop and /beaver do what the buttons do; in a match the rules refuse them when
     # no double waits for the caller. The argument names a member only in a chouette.
 
     async def take(self, context: Context, argument: str) -> list[Message]:
-        return await self._act(context, _SEATED[Verb.TAKE], Verb.TAKE, argument)
+        return await self._named_act(context, _SEATED[Verb.TAKE], Verb.TAKE, argument)
 
     async def drop(self, context: Context, argument: str) -> list[Message]:
-        return await self._act(context, _SEATED[Verb.DROP], Verb.DROP, argument)
+        return await self._named_act(context, _SEATED[Verb.DROP], Verb.DROP, argument)
 
     async def beaver(self, context: Context, argument: str) -> list[Message]:
-        return await self._act(context, _SEATED[Verb.BEAVER], Verb.BEAVER, argument)
+        return await self._named_act(context, _SEATED[Verb.BEAVER], Verb.BEAVER, argument)
+
+    async def _named_act(
+        self, context: Context, make: Maker, verb: str, argument: str
+    ) -> list[Message]:
+        wanted, chouette, rest = _game_named(context, argument)
+        return await self._act(context, make, verb, rest, wanted, chouette)
 
     async def _act(
         self,
@@ -166,14 +185,7 @@ class PlayService:
     async def move(self, context: Context, text: str) -> list[Message]:
         """``/move 13/10* 6/5``, a move typed as plain text, or ``#12 13/10*`` (a match) and
         ``#c3 13/10*`` (a chouette) in private."""
-        play = text.strip()[:MAX_TEXT]
-        wanted = chouette = None
-        numbered = _NUMBERED.match(play)
-        named = _CHOUETTE_NUMBERED.match(play)
-        if numbered and context.request.chat.private:
-            wanted, play = int(numbered.group(1)), numbered.group(2).strip()
-        elif named and context.request.chat.private:
-            chouette, play = int(named.group(1)), named.group(2).strip()
+        wanted, chouette, play = _game_named(context, text.strip()[:MAX_TEXT])
         if not play:
             return context.refuse(context._("Write your move after /move, e.g. /move 13/10* 6/5"))
         if context.user.prefs.confirm_moves:  # a chouette's play is made at once

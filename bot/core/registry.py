@@ -150,6 +150,13 @@ _CUBE: Final = Option(
 _MEMBER: Final = Option(
     "member", Kind.USER, N_("A chouette's box: the member whose double you answer")
 )
+# Written before the rest of the argument, as a game is named there in a private chat.
+_GAME: Final = Option(
+    "game",
+    Kind.TEXT,
+    N_("In a private chat: the game to act in, #12 (a match) or #c3 (a chouette)"),
+    maximum=12,
+)
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -249,8 +256,9 @@ COMMANDS: tuple[Command, ...] = (
         "play.roll",
         N_("Roll the dice"),
         N_("/roll, /double – at the start of your turn"),
+        options=(_GAME,),
     ),
-    Command("double", "play.double", N_("Offer the cube")),
+    Command("double", "play.double", N_("Offer the cube"), options=(_GAME,)),
     Command(
         "take",
         "play.take",
@@ -259,19 +267,19 @@ COMMANDS: tuple[Command, ...] = (
             "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the "
             "member, and may leave the name out only when one member's double waits"
         ),
-        options=(_MEMBER,),
+        options=(_GAME, _MEMBER),
     ),
     Command(
         "drop",
         "play.drop",
         N_("Drop the double: /drop, or /drop @member as a chouette's box"),
-        options=(_MEMBER,),
+        options=(_GAME, _MEMBER),
     ),
     Command(
         "beaver",
         "play.beaver",
         N_("Beaver: take the double and redouble at once, where beavers are played"),
-        options=(_MEMBER,),
+        options=(_GAME, _MEMBER),
     ),
     Command(
         "move",

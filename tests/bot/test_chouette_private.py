@@ -162,6 +162,30 @@ async def test_with_a_match_waiting_too_the_player_names_one(room: Room) -> None
     assert answer[-1].text == f"Done in match {match_id}: the board is in the match's chat."
 
 
+async def test_a_roll_typed_privately_names_the_chouette_first(room: Room) -> None:
+    """/roll takes the game's number as its argument (/roll #c3), as a move takes it first."""
+    people = await open_and_start(room, "ann", "bob", "cy")
+    mover = await whose_turn(room, people)
+    loaded = await current(room)
+    assert loaded.game is not None
+    await room.command(mover, f"/move {loaded.game.board.legal_plays()[0]}")
+    roller = await whose_turn(room, people)
+    other, match_id = await _match_with_zed(room, roller)
+    await _play_until_it_waits_for(other, match_id, roller, "zed")
+    rolling = await current(room)
+    assert rolling.game is not None
+    assert rolling.game.board.phase is Phase.ROLLING
+    private = _private(room, roller)
+    bare = await private.command(roller, "/roll")
+    assert bare[0].text.startswith("Several of your games wait for you")
+    assert (await current(room)).info.version == rolling.info.version
+    rolled = await private.command(roller, f"/roll #c{rolling.info.id}")
+    assert rolled[-1].text == f"Done in chouette #c{rolling.info.id}: the board is in its chat."
+    after = await current(room)
+    assert after.game is not None
+    assert after.game.board.dice_events == rolling.game.board.dice_events + 1
+
+
 async def test_with_nothing_waiting_the_match_answers_as_before(room: Room) -> None:
     people = await open_and_start(room, "ann", "bob", "cy")
     mover = await whose_turn(room, people)

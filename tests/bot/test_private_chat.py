@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.core.model import ChatRef
+from gammon.flow import Phase
 from storage import LoadedMatch
 from tests.bot.scripted import PLATFORM, Room
 
@@ -93,3 +94,52 @@ async def test_a_board_asked_for_privately_pings_nobody(room: Room) -> None:
     board = await _private(room, waiting).command(waiting, "/board")
     assert [(message.mention, message.notify) for message in board] == [((), ())]
     assert f"{mover.title()} to play" in board[0].text
+
+
+async def _until_it_waits_for_a_roll(room: Room, match_id: int, roller: str, other: str) -> None:
+    """Play the match in its chat, both sides, until ``roller`` is to roll."""
+    user = await room.core.users.upsert_user(PLATFORM, roller, roller.title())
+    for _turn in range(40):
+        loaded = await room.core.matches.load_match(match_id)
+        ours = loaded.info.turn_user_id == user.id
+        if ours and loaded.state.phase is Phase.ROLLING:
+            return
+        name = roller if ours else other
+        if loaded.state.phase is Phase.ROLLING:
+            await room.command(name, "/roll")
+        else:
+            await room.command(name, f"/move {loaded.state.legal_plays()[0]}")
+    raise AssertionError(f"the match never waited for {roller} to roll")
+
+
+async def test_roll_and_double_name_the_match_when_several_wait(room: Room) -> None:
+    """/roll and /double typed privately take the match number as their argument, as moves
+    take it first: with two matches waiting for a roll, the bare command is refused and
+    names both, /roll #N rolls in match N and /double #M doubles in match M."""
+    first, _mover = await _start(room)
+    await _until_it_waits_for_a_roll(room, first.info.id, "anna", "bob")
+    other = Room(room.core, ChatRef(PLATFORM, "group-2"), events=room.events + 50)
+    await other.command("carl", "/challenge @anna 3")
+    await other.press("anna", "Accept")
+    chat = await room.core.chats.upsert_chat(PLATFORM, "group-2")
+    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
+    second = await room.core.matches.active_match_for(chat.id, anna.id)
+    assert second is not None
+    await _until_it_waits_for_a_roll(other, second.info.id, "anna", "carl")
+    private = _private(room, "anna")
+    ids = sorted((first.info.id, second.info.id))
+    bare = await private.command("anna", "/roll")
+    assert [message.text for message in bare] == [
+        f"Several of your matches wait for you (#{ids[0]}, #{ids[1]}). Put the match number "
+        f"first, e.g. #{ids[0]} 13/10* 6/5, or play in the match's chat."
+    ]
+    rolled = await private.command("anna", f"/roll #{second.info.id}")
+    assert rolled[-1].text == f"Done in match {second.info.id}: the board is in the match's chat."
+    assert (await room.core.matches.load_match(second.info.id)).state.phase is Phase.MOVING
+    doubled = await private.command("anna", f"/double #{first.info.id}")
+    assert doubled[-1].text == f"Done in match {first.info.id}: the board is in the match's chat."
+    assert (await room.core.matches.load_match(first.info.id)).state.phase is Phase.DOUBLED
+    unknown = await private.command("anna", "/roll #999999")
+    assert [message.text for message in unknown] == [
+        "You have no active match 999999. /matches lists yours."
+    ]

@@ -7,6 +7,7 @@ import asyncio
 import json
 
 from gammon.fair_dice import verify_transcript
+from gammon.flow import Phase
 from tests.discord_app.conftest import (
     ANNA,
     BOB,
@@ -356,3 +357,27 @@ async def test_a_move_in_a_dm_with_the_bot_is_played_in_the_channel(bot: Bot) ->
     assert content(after).startswith(f"<@{BOB}> Bob to roll.")
     receipt = await bot.next_private(mark, "the board is in the match's chat")
     assert receipt.path.startswith("/webhooks/")  # the answer to the DM's interaction
+
+
+async def test_a_roll_in_a_dm_names_its_match_with_the_game_option(bot: Bot) -> None:
+    """/roll's game option is the match's number written before the argument, as a move
+    typed in a private chat names it: the roll is made in that match's channel."""
+    board = await start_match(bot)
+    await move(bot, board)  # Anna's opening play: Bob is to roll
+    bob = await bot.core.users.upsert_user("discord", str(BOB), "Bob")
+    (match,) = await bot.core.matches.active_matches_of(bob.id)
+    before = await bot.core.matches.load_match(match.id)
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(
+        BOB, "roll", [{"name": "game", "type": 3, "value": "#999"}], channel_id=None
+    )
+    await bot.next_private(mark, "You have no active match 999. /matches lists yours.")
+    assert (await bot.core.matches.load_match(match.id)).info.version == before.info.version
+    mark = len(bot.fake.calls)
+    await bot.fake.slash(
+        BOB, "roll", [{"name": "game", "type": 3, "value": f"#{match.id}"}], channel_id=None
+    )
+    await bot.next_private(mark, f"Done in match {match.id}: the board is in the match's chat.")
+    after = await bot.core.matches.load_match(match.id)
+    assert after.info.version > before.info.version
+    assert after.state.phase is Phase.MOVING

@@ -621,6 +621,7 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@член] – отговори на удвояване; боксът в шуе назовава члена и може да пропусне името само когато чака удвояването на един-единствен член",
+        "In a private chat: the game to act in, #12 (a match) or #c3 (a chouette)": "В личен чат: играта, в която играеш, #12 (мач) или #c3 (шуе)",
         "A chouette's box: the member whose double you answer": "Бокс в шуе: членът, на чието удвояване отговаряш",
         "Beaver: take the double and redouble at once, where beavers are played": "Бийвър: приеми удвояването и веднага го удвои обратно, където се играе бийвър",
         "Drop the double: /drop, or /drop @member as a chouette's box": "Откажи удвояването: /drop, а като бокс в шуе – /drop @член",

@@ -621,6 +621,7 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@μέλος] – απάντησε σε διπλασιασμό· το κουτί της σουέτ ονομάζει το μέλος και μπορεί να παραλείψει το όνομα μόνο όταν περιμένει ο διπλασιασμός ενός μόνο μέλους",
+        "In a private chat: the game to act in, #12 (a match) or #c3 (a chouette)": "Σε ιδιωτική συνομιλία: το παιχνίδι όπου παίζεις, #12 (ματς) ή #c3 (σουέτ)",
         "A chouette's box: the member whose double you answer": "Κουτί σουέτ: το μέλος στου οποίου τον διπλασιασμό απαντάς",
         "Beaver: take the double and redouble at once, where beavers are played": "Beaver: δέξου τον διπλασιασμό και ξαναδιπλασίασε αμέσως, όπου παίζεται το beaver",
         "Drop the double: /drop, or /drop @member as a chouette's box": "Πάσο στον διπλασιασμό: /drop, ή ως κουτί σουέτ /drop @μέλος",

@@ -621,6 +621,7 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@üye] – bir katlamayı yanıtla; şuette kutu üyenin adını verir, adı yalnızca tek bir üyenin katlaması beklerken yazmayabilir",
+        "In a private chat: the game to act in, #12 (a match) or #c3 (a chouette)": "Özel sohbette: hamle yapacağın oyun, #12 (bir maç) ya da #c3 (bir şuet)",
         "A chouette's box: the member whose double you answer": "Şuette kutu: katlamasını yanıtladığın üye",
         "Beaver: take the double and redouble at once, where beavers are played": "Beaver: katlamayı kabul edip hemen yeniden katla, beaver oynanan yerlerde",
         "Drop the double: /drop, or /drop @member as a chouette's box": "Katlamayı reddet, pas geç: /drop; şuette kutuysan /drop @üye",
