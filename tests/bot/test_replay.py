@@ -39,12 +39,14 @@ def _core(database: Database, *, pictures: bool, web: str | None = None) -> Core
 
 @pytest.fixture
 async def played(database: Database) -> Room:
-    """A 1-point match between Anna and Bob played to the end, boards drawn."""
-    room = Room(_core(database, pictures=True), ChatRef(PLATFORM, "group-1"))
-    await room.command("anna", "/challenge @bob 1")
-    await room.press("bob", "Accept")
-    await play_to_the_end(room, ("anna", "bob"), seed=3)
-    return room
+    """A 1-point match between Anna and Bob played to the end, and the chat it was played in
+    with a bot that draws pictures. The match is played by one that draws none: no test of
+    the replay reads the boards of the match itself, and drawing them took seconds each time."""
+    playing = Room(_core(database, pictures=False), ChatRef(PLATFORM, "group-1"))
+    await playing.command("anna", "/challenge @bob 1")
+    await playing.press("bob", "Accept")
+    await play_to_the_end(playing, ("anna", "bob"), seed=3)
+    return Room(_core(database, pictures=True), playing.chat, events=playing.events)
 
 
 def _frames(gif: bytes) -> int:
