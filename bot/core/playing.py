@@ -35,9 +35,8 @@ from gammon.flow import ActionError, Phase, advance
 from rendering import BoardView
 from storage import DiceRepository, LoadedMatch, MatchRepository, PendingMove, UserRepository
 
-# "#12 13/10* 6/5": a move for match 12, typed in a private chat; "#c3 13/10* 6/5" for
-# chouette 3.
-# In a private chat, a game named before the rest of a command: #12 (a match), #c3 (a chouette).
+# In a private chat, a game named before the rest of a command: "#12 13/10* 6/5" is a move
+# for match 12, "/roll #c3" a roll at chouette 3.
 _NUMBERED = re.compile(r"^#(c?)([0-9]{1,9})(?:\s+(.*))?$", re.DOTALL | re.IGNORECASE)
 _RESIGN_LEVELS = {
     "single": WinKind.SINGLE,
