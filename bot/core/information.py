@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from bot.core import registry, rules_text
 from bot.core.context import Context
 from bot.core.driver import MatchDriver
-from bot.core.match_finder import MatchFinder
+from bot.core.match_finder import MatchFinder, game_named
 from bot.core.model import Message
 from bot.core.numbers import duration
 from bot.core.people import PlayerNames
@@ -29,10 +29,12 @@ class InfoService:
     pictures: BoardPictures
     time: TimeSource
 
-    async def board(self, context: Context, _argument: str) -> list[Message]:
+    async def board(self, context: Context, argument: str) -> list[Message]:
         """The board again, where it was asked for (in a private chat: the match that waits
-        for the caller). A match that waits for its opening roll is rolled first."""
-        found = await self.finder.addressed(context)
+        for the caller, or the one named, ``/board #12``). A match that waits for its opening
+        roll is rolled first."""
+        wanted, _chouette, _rest = game_named(context, argument)  # matches only
+        found = await self.finder.addressed(context, wanted)
         if isinstance(found, list):
             return found
         in_match, match_id = found

@@ -3,6 +3,7 @@ chat, or in a private chat the caller's match that waits for them (or the one th
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from bot.core.context import Context
@@ -38,8 +39,8 @@ class MatchFinder:
                 return context.refuse(
                     _("You have no active match {id}. /matches lists yours.").format(id=wanted)
                 )
-        waiting = _waiting_for(context, mine) or mine
-        if not waiting:
+        waiting = _waiting_for(context, mine)
+        if not mine:
             return context.refuse(
                 _("You have no active match. Start one with /challenge in a group chat.")
             )
@@ -51,7 +52,16 @@ class MatchFinder:
                     "first, e.g. #{example} 13/10* 6/5, or play in the match's chat."
                 ).format(numbers=numbers, example=waiting[0].id)
             )
-        return await self.in_chat_of(context, waiting[0]), waiting[0].id
+        if not waiting and len(mine) > 1:
+            numbers = ", ".join(f"#{info.id}" for info in mine)
+            return context.refuse(
+                _(
+                    "None of your matches waits for you now ({numbers}). To act in one, put "
+                    "its number first, e.g. /board #{example}."
+                ).format(numbers=numbers, example=mine[0].id)
+            )
+        chosen = waiting[0] if waiting else mine[0]
+        return await self.in_chat_of(context, chosen), chosen.id
 
     async def waiting(self, context: Context) -> tuple[list[MatchInfo], list[MatchInfo]]:
         """The caller's active matches, in any chat, and those of them that wait for them."""
@@ -97,6 +107,21 @@ class MatchFinder:
             chat=chat,
             chat_locale=room_locale(chat),
         )
+
+
+# In a private chat, a game named before the rest of a command: "#12 13/10* 6/5" is a move
+# for match 12, "/roll #c3" a roll at chouette 3.
+_NUMBERED = re.compile(r"^#(c?)([0-9]{1,9})(?:\s+(.*))?$", re.DOTALL | re.IGNORECASE)
+
+
+def game_named(context: Context, argument: str) -> tuple[int | None, int | None, str]:
+    """The match (``#12``) or chouette (``#c3``) a command typed in a private chat names
+    before its argument, and the rest of the argument; elsewhere nothing is named."""
+    named = _NUMBERED.match(argument.strip()) if context.request.chat.private else None
+    if named is None:
+        return None, None, argument
+    number, rest = int(named.group(2)), (named.group(3) or "").strip()
+    return (None, number, rest) if named.group(1) else (number, None, rest)
 
 
 def _waiting_for(context: Context, infos: list[MatchInfo]) -> list[MatchInfo]:

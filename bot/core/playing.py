@@ -3,7 +3,6 @@ and claims, typed or pressed. Every change goes through the :class:`MatchDriver`
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -11,7 +10,7 @@ from typing import Protocol
 from bot.core import texts
 from bot.core.context import Context, last_play
 from bot.core.driver import Maker, MatchDriver
-from bot.core.match_finder import MatchFinder
+from bot.core.match_finder import MatchFinder, game_named
 from bot.core.model import MAX_TEXT, Button, Message
 from bot.core.people import PlayerNames
 from bot.core.pictures import BoardPictures
@@ -35,9 +34,6 @@ from gammon.flow import ActionError, Phase, advance
 from rendering import BoardView
 from storage import DiceRepository, LoadedMatch, MatchRepository, PendingMove, UserRepository
 
-# In a private chat, a game named before the rest of a command: "#12 13/10* 6/5" is a move
-# for match 12, "/roll #c3" a roll at chouette 3.
-_NUMBERED = re.compile(r"^#(c?)([0-9]{1,9})(?:\s+(.*))?$", re.DOTALL | re.IGNORECASE)
 _RESIGN_LEVELS = {
     "single": WinKind.SINGLE,
     "gammon": WinKind.GAMMON,
@@ -59,16 +55,6 @@ def _fixed(build: Callable[[int], Action]) -> Maker:
 
 def _move(play: str) -> Maker:
     return _fixed(lambda player: Move(player, play))
-
-
-def _game_named(context: Context, argument: str) -> tuple[int | None, int | None, str]:
-    """The match (``#12``) or chouette (``#c3``) a command typed in a private chat names
-    before its argument, and the rest of the argument; elsewhere nothing is named."""
-    named = _NUMBERED.match(argument.strip()) if context.request.chat.private else None
-    if named is None:
-        return None, None, argument
-    number, rest = int(named.group(2)), (named.group(3) or "").strip()
-    return (None, number, rest) if named.group(1) else (number, None, rest)
 
 
 # The buttons that make an action from the presser's seat alone.
@@ -138,7 +124,7 @@ class PlayService:
     async def _named_act(
         self, context: Context, make: Maker, verb: str, argument: str
     ) -> list[Message]:
-        wanted, chouette, rest = _game_named(context, argument)
+        wanted, chouette, rest = game_named(context, argument)
         return await self._act(context, make, verb, rest, wanted, chouette)
 
     async def _act(
@@ -184,7 +170,7 @@ class PlayService:
     async def move(self, context: Context, text: str) -> list[Message]:
         """``/move 13/10* 6/5``, a move typed as plain text, or ``#12 13/10*`` (a match) and
         ``#c3 13/10*`` (a chouette) in private."""
-        wanted, chouette, play = _game_named(context, text.strip()[:MAX_TEXT])
+        wanted, chouette, play = game_named(context, text.strip()[:MAX_TEXT])
         if not play:
             return context.refuse(context._("Write your move after /move, e.g. /move 13/10* 6/5"))
         if context.user.prefs.confirm_moves:  # a chouette's play is made at once
@@ -203,12 +189,13 @@ class PlayService:
     async def resign(self, context: Context, argument: str) -> list[Message]:
         """Ask first: [Resign] offers the resignation, [Keep playing] forgets it."""
         _ = context._
-        level = _RESIGN_LEVELS.get(argument.strip().lower() or "single")
+        wanted, _chouette, rest = game_named(context, argument)  # a chouette has no resigning
+        level = _RESIGN_LEVELS.get(rest.strip().lower() or "single")
         if level is None:
             return context.refuse(
                 _("Resign with /resign single, /resign gammon or /resign backgammon.")
             )
-        found = await self.finder.addressed(context)
+        found = await self.finder.addressed(context, wanted)
         if isinstance(found, list):
             return found
         info = await self.matches.match_info(found[1])

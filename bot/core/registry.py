@@ -157,6 +157,9 @@ _GAME: Final = Option(
     N_("In a private chat: the game to act in, #12 (a match) or #c3 (a chouette)"),
     maximum=12,
 )
+_MATCH_NUMBER: Final = Option(
+    "game", Kind.TEXT, N_("In a private chat: the match, #12"), maximum=12
+)
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -303,6 +306,7 @@ COMMANDS: tuple[Command, ...] = (
         N_("Offer to resign: single, gammon or backgammon"),
         N_("/resign [single|gammon|backgammon] – offer to resign"),
         options=(
+            _MATCH_NUMBER,
             Option(
                 "level",
                 Kind.CHOICE,
@@ -317,6 +321,7 @@ COMMANDS: tuple[Command, ...] = (
         "info.board",
         N_("Show the board again"),
         N_("/board – show the board again; /matches – your active matches"),
+        options=(_MATCH_NUMBER,),
     ),
     Command("matches", "info.match_list", N_("Your active matches")),
     Command(

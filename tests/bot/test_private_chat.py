@@ -143,3 +143,41 @@ async def test_roll_and_double_name_the_match_when_several_wait(room: Room) -> N
     assert [message.text for message in unknown] == [
         "You have no active match 999999. /matches lists yours."
     ]
+
+
+async def test_with_no_match_waiting_board_and_resign_name_one(room: Room) -> None:
+    """With two matches and neither waiting for the player, a command that names no match is
+    refused with that reason (not "several wait for you"); /board #N and /resign #N name one."""
+    first, _mover = await _start(room)  # Bob is to play: it waits for him, not for Anna
+    other = Room(room.core, ChatRef(PLATFORM, "group-2"), events=room.events + 50)
+    await other.command("anna", "/challenge @carl 3")
+    await other.press("carl", "Accept")
+    chat = await room.core.chats.upsert_chat(PLATFORM, "group-2")
+    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
+    second = await room.core.matches.active_match_for(chat.id, anna.id)
+    assert second is not None
+    for _step in range(10):  # Anna plays until the match waits for Carl
+        loaded = await room.core.matches.load_match(second.info.id)
+        if loaded.info.turn_user_id != anna.id:
+            break
+        if loaded.state.phase is Phase.ROLLING:
+            await other.command("anna", "/roll")
+        else:
+            await other.command("anna", f"/move {loaded.state.legal_plays()[0]}")
+    private = _private(room, "anna")
+    ids = sorted((first.info.id, second.info.id))
+    for command in ("/board", "/roll", "/resign"):
+        refused = await private.command("anna", command)
+        assert [message.text for message in refused] == [
+            f"None of your matches waits for you now (#{ids[0]}, #{ids[1]}). To act in one, "
+            f"put its number first, e.g. /board #{ids[0]}."
+        ]
+    board = await private.command("anna", f"/board #{second.info.id}")
+    assert "Carl to" in board[0].text
+    assert [message.chat for message in board] == [private.chat]
+    asked = await private.command("anna", f"/resign #{first.info.id} gammon")
+    assert asked[0].text == "Do you really offer to resign a gammon?"
+    offered = await private.press("anna", "Resign")
+    resigning = await room.core.matches.load_match(first.info.id)
+    assert resigning.state.phase is Phase.RESIGNING
+    assert any(message.chat == room.chat for message in offered)

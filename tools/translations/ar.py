@@ -668,6 +668,8 @@ TRANSLATIONS.update(
     {
         "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take و/drop و/beaver [@عضو] – الرد على مضاعفة؛ صندوق الشويت يسمّي العضو، ولا يجوز له ترك الاسم إلا حين تنتظر مضاعفة عضو واحد فقط",
         "In a private chat: the game to act in, #12 (a match) or #c3 (a chouette)": "في محادثة خاصة: اللعبة التي تلعب فيها، #12 (مباراة) أو #c3 (شويت)",
+        "None of your matches waits for you now ({numbers}). To act in one, put its number first, e.g. /board #{example}.": "لا تنتظرك الآن أي من مبارياتك ({numbers}). لتتصرف في إحداها، اكتب رقمها أولًا، مثلًا /board #{example}.",
+        "In a private chat: the match, #12": "في محادثة خاصة: المباراة، #12",
         "A chouette's box: the member whose double you answer": "صندوق الشويت: العضو الذي ترد على مضاعفته",
         "Beaver: take the double and redouble at once, where beavers are played": "بيفر: اقبل المضاعفة وضاعف من جديد فورًا، حيث يُلعب البيفر",
         "Drop the double: /drop, or /drop @member as a chouette's box": "رفض المضاعفة: /drop، أو بصفتك صندوق الشويت /drop @عضو",

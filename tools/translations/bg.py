@@ -622,6 +622,8 @@ TRANSLATIONS.update(
     {
         "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@член] – отговори на удвояване; боксът в шуе назовава члена и може да пропусне името само когато чака удвояването на един-единствен член",
         "In a private chat: the game to act in, #12 (a match) or #c3 (a chouette)": "В личен чат: играта, в която играеш, #12 (мач) или #c3 (шуе)",
+        "None of your matches waits for you now ({numbers}). To act in one, put its number first, e.g. /board #{example}.": "В момента нито един от мачовете ти не те чака ({numbers}). За да действаш в някой от тях, напиши първо номера му, напр. /board #{example}.",
+        "In a private chat: the match, #12": "В личен чат: мачът, #12",
         "A chouette's box: the member whose double you answer": "Бокс в шуе: членът, на чието удвояване отговаряш",
         "Beaver: take the double and redouble at once, where beavers are played": "Бийвър: приеми удвояването и веднага го удвои обратно, където се играе бийвър",
         "Drop the double: /drop, or /drop @member as a chouette's box": "Откажи удвояването: /drop, а като бокс в шуе – /drop @член",

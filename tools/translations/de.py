@@ -661,6 +661,8 @@ TRANSLATIONS.update(
     {
         "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@mitglied] – auf ein Doppel antworten; die Box einer Chouette nennt das Mitglied und darf den Namen nur weglassen, wenn das Doppel eines einzigen Mitglieds wartet",
         "In a private chat: the game to act in, #12 (a match) or #c3 (a chouette)": "Im privaten Chat: die Partie, in der du handelst, #12 (ein Match) oder #c3 (eine Chouette)",
+        "None of your matches waits for you now ({numbers}). To act in one, put its number first, e.g. /board #{example}.": "Keines deiner Matches wartet gerade auf dich ({numbers}). Um in einem zu handeln, schreib seine Nummer davor, z. B. /board #{example}.",
+        "In a private chat: the match, #12": "Im privaten Chat: das Match, #12",
         "A chouette's box: the member whose double you answer": "Box einer Chouette: das Mitglied, auf dessen Doppel du antwortest",
         "Beaver: take the double and redouble at once, where beavers are played": "Beaver: das Doppel annehmen und sofort zurückdoppeln, wo Beaver gespielt werden",
         "Drop the double: /drop, or /drop @member as a chouette's box": "Das Doppel ablehnen: /drop, als Box einer Chouette /drop @mitglied",

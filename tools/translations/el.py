@@ -622,6 +622,8 @@ TRANSLATIONS.update(
     {
         "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@μέλος] – απάντησε σε διπλασιασμό· το κουτί της σουέτ ονομάζει το μέλος και μπορεί να παραλείψει το όνομα μόνο όταν περιμένει ο διπλασιασμός ενός μόνο μέλους",
         "In a private chat: the game to act in, #12 (a match) or #c3 (a chouette)": "Σε ιδιωτική συνομιλία: το παιχνίδι όπου παίζεις, #12 (ματς) ή #c3 (σουέτ)",
+        "None of your matches waits for you now ({numbers}). To act in one, put its number first, e.g. /board #{example}.": "Κανένα από τα ματς σου δεν σε περιμένει τώρα ({numbers}). Για να κάνεις κάτι σε ένα από αυτά, γράψε πρώτα τον αριθμό του, π.χ. /board #{example}.",
+        "In a private chat: the match, #12": "Σε ιδιωτική συνομιλία: το ματς, #12",
         "A chouette's box: the member whose double you answer": "Κουτί σουέτ: το μέλος στου οποίου τον διπλασιασμό απαντάς",
         "Beaver: take the double and redouble at once, where beavers are played": "Beaver: δέξου τον διπλασιασμό και ξαναδιπλασίασε αμέσως, όπου παίζεται το beaver",
         "Drop the double: /drop, or /drop @member as a chouette's box": "Πάσο στον διπλασιασμό: /drop, ή ως κουτί σουέτ /drop @μέλος",

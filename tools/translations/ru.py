@@ -629,6 +629,8 @@ TRANSLATIONS.update(
     {
         "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@участник] – ответить на удвоение; бокс в шуэте называет участника и может не называть его, только когда ждёт удвоение одного участника",
         "In a private chat: the game to act in, #12 (a match) or #c3 (a chouette)": "В личном чате: игра, в которой вы ходите, #12 (матч) или #c3 (шуэт)",
+        "None of your matches waits for you now ({numbers}). To act in one, put its number first, e.g. /board #{example}.": "Сейчас тебя не ждёт ни один из твоих матчей ({numbers}). Чтобы действовать в одном из них, укажи в начале его номер, например: /board #{example}.",
+        "In a private chat: the match, #12": "В личном чате: матч, #12",
         "A chouette's box: the member whose double you answer": "Бокс в шуэте: участник, на чьё удвоение вы отвечаете",
         "Beaver: take the double and redouble at once, where beavers are played": "Бивер: принять удвоение и сразу переудвоить, где играют с бивером",
         "Drop the double: /drop, or /drop @member as a chouette's box": "Отказаться от удвоения: /drop, боксу в шуэте – /drop @участник",

@@ -622,6 +622,8 @@ TRANSLATIONS.update(
     {
         "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@üye] – bir katlamayı yanıtla; şuette kutu üyenin adını verir, adı yalnızca tek bir üyenin katlaması beklerken yazmayabilir",
         "In a private chat: the game to act in, #12 (a match) or #c3 (a chouette)": "Özel sohbette: hamle yapacağın oyun, #12 (bir maç) ya da #c3 (bir şuet)",
+        "None of your matches waits for you now ({numbers}). To act in one, put its number first, e.g. /board #{example}.": "Şu an hiçbir maçın seni beklemiyor ({numbers}). Birinde işlem yapmak için numarasını başa yaz, örneğin /board #{example}.",
+        "In a private chat: the match, #12": "Özel sohbette: maç, #12",
         "A chouette's box: the member whose double you answer": "Şuette kutu: katlamasını yanıtladığın üye",
         "Beaver: take the double and redouble at once, where beavers are played": "Beaver: katlamayı kabul edip hemen yeniden katla, beaver oynanan yerlerde",
         "Drop the double: /drop, or /drop @member as a chouette's box": "Katlamayı reddet, pas geç: /drop; şuette kutuysan /drop @üye",

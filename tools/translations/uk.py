@@ -629,6 +629,8 @@ TRANSLATIONS.update(
     {
         "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the member, and may leave the name out only when one member's double waits": "/take, /drop, /beaver [@учасник] – відповісти на подвоєння; бокс у шуеті називає учасника й може не називати його, лише коли чекає подвоєння одного учасника",
         "In a private chat: the game to act in, #12 (a match) or #c3 (a chouette)": "В особистому чаті: гра, у якій ви ходите, #12 (матч) або #c3 (шует)",
+        "None of your matches waits for you now ({numbers}). To act in one, put its number first, e.g. /board #{example}.": "Зараз на тебе не чекає жоден із твоїх матчів ({numbers}). Щоб діяти в одному з них, вкажи спочатку його номер, наприклад: /board #{example}.",
+        "In a private chat: the match, #12": "В особистому чаті: матч, #12",
         "A chouette's box: the member whose double you answer": "Бокс у шуеті: учасник, на чиє подвоєння ви відповідаєте",
         "Beaver: take the double and redouble at once, where beavers are played": "Бобер: прийняти подвоєння й одразу переподвоїти, де грають з бобрами",
         "Drop the double: /drop, or /drop @member as a chouette's box": "Відмовитися від подвоєння: /drop, боксу в шуеті – /drop @учасник",
