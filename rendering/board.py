@@ -74,14 +74,15 @@ def render_board(
 
 
 @lru_cache(maxsize=16)
-def board_palette(theme: Theme, size: int, variant: Variant) -> Image.Image:
-    """The palette every ``variant`` board of ``theme`` at ``size`` is encoded in, chosen
-    from boards that show every kind of mark (:mod:`rendering.palette_samples`)."""
+def board_palette(theme: Theme, size: int, variant: Variant, colours: int = 256) -> Image.Image:
+    """The palette of ``colours`` every ``variant`` board of ``theme`` at ``size`` is encoded
+    in, chosen from boards that show every kind of mark (:mod:`rendering.palette_samples`).
+    A game's animation takes one of 127 colours at its own width (:mod:`rendering.replay`)."""
     samples = [
         render_image(view, theme=theme, size=size, names=SAMPLE_NAMES, last_play=play)
         for view, play in palette_samples(variant)
     ]
-    return shared_palette(samples)
+    return shared_palette(samples, colours)
 
 
 def render_image(

@@ -28,6 +28,9 @@ class Redrawing:
         self.background = background
         self.picture = background.copy()
         self._marks: Sequence[Mark] | None = None
+        # Where the regions are drawn again: each region is set back to the background first,
+        # so what marks drew outside the regions (now or before) is never read.
+        self._scratch = background.copy()
 
     def draw(self, marks: Sequence[Mark]) -> list[Piece]:
         """Make :attr:`picture` what ``marks`` draw on the background. Returns the pieces drawn
@@ -43,9 +46,11 @@ class Redrawing:
             draw_marks(self.picture, marks)
             return [(whole, self.picture.copy())]
         regions = merged(boxes)
-        # Marks reach beyond a region: draw every mark that touches one on a fresh copy, keep
+        # Marks reach beyond a region: draw every mark that touches one on the background, keep
         # only the regions. A mark not touching any region changed nothing there.
-        scratch = self.background.copy()
+        scratch = self._scratch
+        for region in regions:
+            scratch.paste(self.background.crop(region), region)
         draw_marks(scratch, [mark for mark in marks if _touches(mark.box(), regions)])
         pieces = []
         for region in regions:

@@ -17,13 +17,15 @@ from PIL import Image
 from gammon.actions import Action
 from gammon.flow import GameEnd
 from gammon.match_rules import MatchRules
+from gammon.position import Variant
 from gammon.replay import FrameKind, GameReplay, ReplayFrame, replay_games
-from rendering.board import DEFAULT_WIDTH, render_marks
+from rendering.board import DEFAULT_WIDTH, board_palette, render_marks
 from rendering.changes import Piece, Redrawing
 from rendering.gif import animated_gif, gif_frames
 from rendering.labels import DEFAULT_LABELS, label
 from rendering.marks import Mark, draw_marks
-from rendering.palette import encode, shared_palette
+from rendering.palette import encode
+from rendering.theme import THEMES
 from rendering.view import BoardView, LastPlay
 
 ANIMATION_WIDTH: Final = 640
@@ -34,7 +36,6 @@ FINAL_MS: Final = 4000
 # Measured on a 60-play game at 640 pixels: 255 colours cost 9 % more bytes and look the same
 # on these flat colours; 63 save 11 % more but start to band the anti-aliased edges.
 _GIF_COLOURS: Final = 127
-_PALETTE_SAMPLES: Final = 6  # frames the shared palette is chosen from
 _SEPARATOR: Final = " · "
 
 
@@ -98,22 +99,27 @@ def render_replay_animation(
     """
     if not game.frames:
         raise ValueError("a game without frames has nothing to show")
-    picks = _palette_picks(len(game.frames))
-    samples: list[Image.Image] = []
     redrawing: Redrawing | None = None
     drawn: list[list[Piece]] = []
-    for index, frame in enumerate(game.frames):
+    for frame in game.frames:
         background, marks = _frame_marks(frame, names, labels, theme, width, perspective)
         redrawing = redrawing or Redrawing(background)
         drawn.append(redrawing.draw(marks))
-        if index in picks:
-            samples.append(redrawing.picture.copy())
-    # One palette for every frame: the board's colours barely change, and a shared palette lets
-    # the GIF store only what changed from frame to frame.
-    palette = shared_palette(samples, _GIF_COLOURS)
+    palette = animation_palette(theme, width, game.frames[0].state.variant)
     durations = [frame_ms] * (len(drawn) - 1) + [final_ms]
     frames = gif_frames(drawn, durations, palette, _GIF_COLOURS)
     return animated_gif(frames, bytes(palette.getpalette() or ()), _GIF_COLOURS)
+
+
+def animation_palette(theme: str, width: int, variant: Variant) -> Image.Image:
+    """The colours of every animation of ``theme``, ``width`` and ``variant``: one palette for
+    every frame lets the GIF store only what changed from frame to frame, and choosing it once
+    from the boards the theme's board palette is chosen from (every kind of mark, both checker
+    colours, every band's text) fits a game's frames as well as a palette chosen from that
+    game's own frames (measured on six random games per theme: 0.95 against 0.90-0.95 mean
+    error per channel, the largest error no worse), without drawing and quantizing samples of
+    every game again (a twentieth of an animation's time)."""
+    return board_palette(THEMES[theme], width, variant, _GIF_COLOURS)
 
 
 def render_game_animation(
@@ -237,10 +243,3 @@ def _ending(frame: ReplayFrame, names: tuple[str, str], labels: Mapping[str, str
     keys = {GameEnd.DROP: "passes", GameEnd.RESIGN: "resigns", GameEnd.FORFEIT: "out_of_time"}
     key = keys.get(result.reason)
     return label(labels, key, name=loser) if key else ""
-
-
-def _palette_picks(count: int) -> set[int]:
-    """The frames the palette is chosen from: a few spread over the game, the first and last
-    included."""
-    last = count - 1
-    return {round(step * last / (_PALETTE_SAMPLES - 1)) for step in range(_PALETTE_SAMPLES)}

@@ -99,14 +99,17 @@ def _exit_when_orphaned(parent: int, every: float) -> None:
 
 
 def _warm_up() -> None:
-    """Load fonts and sprites, and choose the default theme's palettes (about 0.1 s each), in
-    the drawing process before the first real board."""
+    """Load fonts and sprites, and choose the default theme's palettes for boards and for
+    backgammon's animations (about 0.1 s each), in the drawing process before the first real
+    board."""
     from gammon import Position, Variant
     from rendering import BoardView, render_board
+    from rendering.replay import ANIMATION_WIDTH, animation_palette
 
     render_board(BoardView.from_ids("4HPwATDgc/ABMA", "cAkAAAAAAAAA"))
     nardy = Position.start(Variant.LONG_NARDY)
     render_board(BoardView.from_ids(nardy.id(), variant=Variant.LONG_NARDY))
+    animation_palette("classic", ANIMATION_WIDTH, Variant.BACKGAMMON)
 
 
 def _answer(request: bytes) -> bytes:

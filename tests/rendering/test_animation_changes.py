@@ -20,7 +20,7 @@ from rendering.palette import shared_palette
 from rendering.replay import (
     _frame_image,
     _frame_marks,
-    _palette_picks,
+    animation_palette,
     render_replay_animation,
 )
 from rendering.sprites import checker, font
@@ -71,8 +71,7 @@ def decoded(gif: bytes) -> list[tuple[bytes, int]]:
 def pillows_gif(game: GameReplay) -> bytes:
     """The GIF as Pillow's writer makes it of every frame drawn whole (the earlier way)."""
     images = [_frame_image(frame, NAMES, None, "classic", 640, 0) for frame in game.frames]
-    picks = sorted(_palette_picks(len(images)))
-    palette = shared_palette([images[index] for index in picks], 127)
+    palette = animation_palette("classic", 640, game.frames[0].state.variant)
     frames = [image.quantize(palette=palette, dither=Image.Dither.NONE) for image in images]
     buffer = io.BytesIO()
     frames[0].save(
