@@ -1,5 +1,5 @@
 """An animated GIF whose frames share one palette, each frame after the first stored as the
-rectangle that changed from the frame before, its unchanged pixels transparent.
+rectangles that changed from the frame before, their unchanged pixels transparent.
 
 Pillow's own writer (``save_all``) does the same from whole frames, but remaps every frame to
 the given palette and compares and blanks whole frames: half of the time it takes.
@@ -7,10 +7,18 @@ Here the frames come as the pieces that were drawn again (:mod:`rendering.change
 those are quantized and compared. Only the compressing is Pillow's (:func:`getdata`, its
 documented helper for writing frames one at a time); the file around the frames is a few fixed
 blocks of GIF89a, the same bytes Pillow writes.
+
+A board's frame changes in its top band (whose turn, pips), its bottom band (the caption) and
+on the board between them, so one rectangle around every change is nearly the whole picture,
+and compressing it was two fifths of an animation's time. A frame is therefore stored as up to
+:data:`MAX_BANDS` rectangles, one band of rows each, shown :data:`STEP_MS` apart: 56 % of the
+picture's pixels instead of 95 % on random games, and the animation a fifth faster and a
+twentieth smaller. Viewers show a frame's bands 20 ms after one another, top to bottom.
 """
 
 from __future__ import annotations
 
+import itertools
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,6 +31,12 @@ from rendering.marks import Box
 _LOOP_FOREVER = b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"  # the extension chat apps loop by
 _TRAILER = b";"
 _CHANGED = [0, *(255,) * 255]  # a palette index difference other than 0: changed (a "1" mask)
+_Change = tuple[Box, Image.Image, Image.Image]  # where, its colours, the mask of changed pixels
+MAX_BANDS = 3
+"""A frame's changes are stored as up to this many rectangles, one band of rows each."""
+STEP_MS = 20
+"""How long each band but the last of a frame is shown: the shortest duration that browsers
+and Telegram's converter keep as it is (10 ms and less count as 100 ms)."""
 
 
 @dataclass
@@ -70,9 +84,13 @@ class _Changes:
         if not changes:
             self.frames[-1].duration += duration
             return
-        self.frames.append(self._frame(changes, duration))
+        groups = _bands(changes, MAX_BANDS if duration > STEP_MS * (MAX_BANDS - 1) else 1)
+        for index, group in enumerate(groups):
+            last = index == len(groups) - 1
+            shown = duration - STEP_MS * (len(groups) - 1) if last else STEP_MS
+            self.frames.append(self._frame(group, shown))
 
-    def _change(self, piece: Piece) -> tuple[Box, Image.Image, Image.Image] | None:
+    def _change(self, piece: Piece) -> _Change | None:
         """Where the piece changed the shown frame (None: nowhere), the changed rectangle of
         the piece and the mask of its changed pixels; the shown frame takes the piece."""
         assert self._shown is not None
@@ -86,9 +104,7 @@ class _Changes:
         box = (left + inside[0], top + inside[1], left + inside[2], top + inside[3])
         return box, colours.crop(inside), changed.crop(inside)
 
-    def _frame(
-        self, changes: Sequence[tuple[Box, Image.Image, Image.Image]], duration: int
-    ) -> GifFrame:
+    def _frame(self, changes: Sequence[_Change], duration: int) -> GifFrame:
         """The rectangle around every change, transparent but for the changed pixels."""
         left = min(box[0] for box, _colours, _mask in changes)
         top = min(box[1] for box, _colours, _mask in changes)
@@ -98,6 +114,20 @@ class _Changes:
         for box, colours, mask in changes:
             image.paste(colours, (box[0] - left, box[1] - top), mask)
         return GifFrame(image, (left, top), duration)
+
+
+def _bands(changes: Sequence[_Change], most: int) -> list[list[_Change]]:
+    """The changes in at most ``most`` bands of rows, cut where the rows between two changes
+    that nothing changed are tallest (the largest gaps first), top to bottom."""
+    ordered = sorted(changes, key=lambda change: change[0][1])
+    gaps: list[tuple[int, int]] = []  # (rows nothing changed in, the index a band starts at)
+    bottom = ordered[0][0][3]
+    for index, (box, _colours, _mask) in enumerate(ordered[1:], start=1):
+        if box[1] > bottom:
+            gaps.append((box[1] - bottom, index))
+        bottom = max(bottom, box[3])
+    cuts = sorted(index for _rows, index in sorted(gaps, reverse=True)[: most - 1])
+    return [ordered[start:end] for start, end in itertools.pairwise([0, *cuts, len(ordered)])]
 
 
 def animated_gif(frames: Sequence[GifFrame], palette: bytes, transparent: int) -> bytes:

@@ -14,7 +14,7 @@ from gammon.actions import Move, OpeningRoll, Roll
 from gammon.match_rules import MatchRules
 from gammon.replay import GameReplay, replay_games
 from rendering.changes import Redrawing, merged
-from rendering.gif import gif_frames
+from rendering.gif import MAX_BANDS, STEP_MS, GifFrame, gif_frames
 from rendering.marks import SpriteMark, TextMark, changed_boxes, draw_marks, text_font
 from rendering.palette import shared_palette
 from rendering.replay import (
@@ -25,6 +25,7 @@ from rendering.replay import (
 )
 from rendering.sprites import checker, font
 from rendering.theme import THEMES
+from tests.rendering.compare import moments
 from tests.rendering.test_replay_animation import CUBE_GAME, NAMES, RULES, random_game
 
 GAMES = {
@@ -59,13 +60,8 @@ def test_every_frame_drawn_again_where_it_changed_is_the_whole_frame(
 
 
 def decoded(gif: bytes) -> list[tuple[bytes, int]]:
-    """Every frame of a GIF as the viewer shows it (RGB), with its duration."""
-    image = Image.open(io.BytesIO(gif))
-    frames = []
-    for index in range(image.n_frames):
-        image.seek(index)
-        frames.append((image.convert("RGB").tobytes(), image.info["duration"]))
-    return frames
+    """Every moment of a GIF as the viewer shows it (RGB), with its duration."""
+    return [(image.tobytes(), duration) for image, duration in moments(gif)]
 
 
 def pillows_gif(game: GameReplay) -> bytes:
@@ -118,6 +114,49 @@ def test_a_frame_like_the_one_before_lengthens_it() -> None:
     left, top = moved.at
     assert (left >= 4, top >= 4) == (True, True)
     assert (left + moved.image.width <= 50, top + moved.image.height <= 26) == (True, True)
+
+
+def _moved_in_four_bands(duration: int) -> list[GifFrame]:
+    """A 40x200 picture whose second frame moves one checker sideways in each of four bands of
+    rows: y 0-20, 40-60, 130-150 and 180-200."""
+    background = Image.new("RGB", (40, 200), (200, 180, 140))
+    sprite = checker(THEMES["classic"], True, 20)
+    rows = (0, 40, 130, 180)
+    before = [SpriteMark(sprite, (0, row)) for row in rows]
+    after = [SpriteMark(sprite, (20, row)) for row in rows]
+    redrawing = Redrawing(background)
+    pieces = [redrawing.draw(marks) for marks in (before, after)]
+    samples = [background.copy()]
+    draw_marks(samples[0], before + after)
+    return gif_frames(pieces, [1000, duration], shared_palette(samples, 127), 127)
+
+
+def test_a_frame_is_stored_as_bands_of_rows_cut_at_the_largest_gaps() -> None:
+    first, *bands = _moved_in_four_bands(1000)
+    assert first.at is None
+    assert len(bands) == MAX_BANDS == 3
+    # Rows 20-40 (20 rows), 60-130 (70) and 150-180 (30) changed nothing: the two tallest
+    # gaps are cut, the checkers at rows 0 and 40 share the first band.
+    spans = [(band.at[1], band.at[1] + band.image.height) for band in bands if band.at]
+    assert len(spans) == 3
+    inside = [(0, 60), (130, 150), (180, 200)]
+    pairs = zip(spans, inside, strict=True)
+    assert all(low <= top and bottom <= high for (top, bottom), (low, high) in pairs)
+    assert [band.duration for band in bands] == [STEP_MS, STEP_MS, 1000 - 2 * STEP_MS]
+
+
+def test_a_frame_too_short_for_its_bands_is_one_rectangle() -> None:
+    _first, only = _moved_in_four_bands(2 * STEP_MS)
+    assert only.at is not None
+    assert (only.at[1], only.at[1] + only.image.height) == (0, 200)
+    assert only.duration == 2 * STEP_MS
+
+
+def test_a_long_game_stores_its_frames_in_bands() -> None:
+    game = GAMES["long"]()
+    gif = Image.open(io.BytesIO(render_replay_animation(game, names=NAMES)))
+    # Every frame after the first changes the top band, the board and the bottom band.
+    assert gif.n_frames > 2 * len(game.frames)
 
 
 def test_marks_in_another_order_change_the_whole_picture() -> None:
