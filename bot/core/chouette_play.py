@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from bot.core import chouette_texts
 from bot.core.chouette_rounds import ChouetteRounds
-from bot.core.chouette_view import ChouetteView, box_may_double, by_key
+from bot.core.chouette_view import ChouetteView, by_key
 from bot.core.context import Context, last_play
 from bot.core.dice_names import roll_text
 from bot.core.i18n import Speech
@@ -26,7 +26,6 @@ from gammon.chouette import (
     ChouetteAction,
     ChouetteError,
     ChouetteGame,
-    CubeOwner,
     MemberAnswers,
     MemberDoubles,
     Side,
@@ -278,24 +277,4 @@ def _answer_note(
         )
     return _("{box} (box) takes {name}'s double: that cube is at {value}.").format(
         box=box, name=names[member], value=cube.value
-    )
-
-
-def box_doubles_all(refusal: str) -> Make:
-    """/double or [Double all] by the box: every member whose cube the box may turn."""
-
-    async def make(game: ChouetteGame, player: str, _nonce: int) -> ChouetteAction:
-        members = box_may_double(game)
-        if player == game.table.box and not _turnable(game):
-            raise OwnRefusalError(refusal)
-        return BoxDoubles(player, members or _turnable(game))
-
-    return make
-
-
-def _turnable(game: ChouetteGame) -> tuple[str, ...]:
-    return tuple(
-        cube.member
-        for cube in game.cubes
-        if cube.live and cube.offered_by is None and cube.owner is not CubeOwner.MEMBER
     )

@@ -31,6 +31,16 @@ def by_key(users: Seated) -> dict[str, str]:
     return {str(user_id): user.display_name for user_id, user in users.items()}
 
 
+def box_turnable(game: ChouetteGame) -> tuple[str, ...]:
+    """The members whose cube the box has access to (in the game, no double waiting on it,
+    not owned by the member), whether or not it is the box's time to double."""
+    return tuple(
+        cube.member
+        for cube in game.cubes
+        if cube.live and cube.offered_by is None and cube.owner is not CubeOwner.MEMBER
+    )
+
+
 def box_may_double(game: ChouetteGame) -> tuple[str, ...]:
     """The members whose cube the box may turn now (none once it doubled this turn)."""
     board = game.board
@@ -41,11 +51,7 @@ def box_may_double(game: ChouetteGame) -> tuple[str, ...]:
         or game.box_doubled_at == board.dice_events
     ):
         return ()
-    return tuple(
-        cube.member
-        for cube in game.cubes
-        if cube.live and cube.offered_by is None and cube.owner is not CubeOwner.MEMBER
-    )
+    return box_turnable(game)
 
 
 def team_may_double(game: ChouetteGame) -> tuple[str, ...]:

@@ -15,7 +15,8 @@ from __future__ import annotations
 from functools import partial
 
 from bot.core import chouette_actions, chouette_answers, texts
-from bot.core.chouette_play import ChouettePlay, Make, box_doubles_all
+from bot.core.chouette_doubling import box_doubles_all, typed_double
+from bot.core.chouette_play import ChouettePlay, Make
 from bot.core.chouette_private import ChouetteInPrivate
 from bot.core.chouette_rounds import ChouetteRounds
 from bot.core.chouette_seating import ChouetteSeating
@@ -166,7 +167,12 @@ class ChouetteService:
         elif verb in _ANSWERS:
             make = _typed_answer(context, self.play.rounds, _ANSWERS[verb], argument)
         else:
-            make = await self._double(context, chouette_id)
+            make = typed_double(
+                context._,
+                partial(self.play.rounds.seated, context),
+                context.request.mentions,
+                argument,
+            )
         return await self.play.act(context, make, chouette_id)
 
     async def in_private(
@@ -176,12 +182,6 @@ class ChouetteService:
         waits for them (``wanted``: the one they named with ``#c``), in its chat; None when
         the command means their match (:class:`ChouetteInPrivate` says which)."""
         return await self.private.answer(context, verb, argument, wanted)
-
-    async def _double(self, context: Context, chouette_id: int) -> Make:
-        info = await self.chouettes.info(chouette_id)
-        if info.seats and info.seats[0] == context.user.id:
-            return box_doubles_all(context._("No member's cube can be doubled by the box now."))
-        return chouette_actions.member_doubles()
 
     async def press(self, context: Context, token: Token) -> list[Message]:
         _ = context._
@@ -196,7 +196,7 @@ class ChouetteService:
         if token.verb == Verb.ROLL:
             make = chouette_actions.roll(self.chouettes, chouette_id)
         elif token.verb == Verb.DOUBLE_ALL:
-            make = box_doubles_all(_("No member's cube can be doubled by the box now."))
+            make = box_doubles_all(_)
         elif token.verb == Verb.DOUBLE:
             make = (
                 chouette_actions.member_doubles()

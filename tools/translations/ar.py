@@ -694,3 +694,11 @@ TRANSLATIONS.update(
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "عدة ألعاب لك بانتظارك ({numbers}؛ و#c تعني شويت). اكتب الرقم أولًا، مثلًا #c{example} 13/10* 6/5، أو العب في دردشة اللعبة.",
     }
 )
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "كل عضو يضاعف على الصندوق فقط، بمكعبه هو: اكتب /double دون اسم.",
+        "You are the box: name the members of the team you double.": "أنت الصندوق: سمِّ أعضاء الفريق الذين تضاعف عليهم.",
+    }
+)

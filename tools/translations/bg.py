@@ -648,3 +648,11 @@ TRANSLATIONS.update(
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Няколко твои игри те чакат ({numbers}; #c означава шуе). Напиши първо номера, напр. #c{example} 13/10* 6/5, или играй в чата на играта.",
     }
 )
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "Всеки член удвоява само бокса, със своя куб: напиши /double без име.",
+        "You are the box: name the members of the team you double.": "Ти си боксът: назови членовете на отбора, които удвояваш.",
+    }
+)

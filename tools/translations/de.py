@@ -687,3 +687,11 @@ TRANSLATIONS.update(
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Mehrere deiner Spiele warten auf dich ({numbers}; #c steht für eine Chouette). Schreib die Nummer davor, z. B. #c{example} 13/10* 6/5, oder spiel im Chat des Spiels.",
     }
 )
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "Jedes Mitglied doppelt nur die Box, auf seinem eigenen Doppler: Schreib /double ohne Namen.",
+        "You are the box: name the members of the team you double.": "Du bist die Box: Nenne die Mitglieder des Teams, die du doppelst.",
+    }
+)

@@ -648,3 +648,11 @@ TRANSLATIONS.update(
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Σε περιμένουν αρκετά παιχνίδια ({numbers}· το #c σημαίνει σουέτ). Γράψε μπροστά τον αριθμό, π.χ. #c{example} 13/10* 6/5, ή παίξε στη συνομιλία του παιχνιδιού.",
     }
 )
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "Κάθε μέλος διπλασιάζει μόνο το κουτί, με τον δικό του κύβο: γράψε /double χωρίς όνομα.",
+        "You are the box: name the members of the team you double.": "Εσύ είσαι το κουτί: γράψε τα μέλη της ομάδας που διπλασιάζεις.",
+    }
+)

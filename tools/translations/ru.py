@@ -655,3 +655,11 @@ TRANSLATIONS.update(
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Вас ждут несколько игр ({numbers}; #c – это шуэт). Укажите в начале номер, например: #c{example} 13/10* 6/5, или ходите в чате игры.",
     }
 )
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "Каждый участник удваивает только бокс, своим кубом: напишите /double без имени.",
+        "You are the box: name the members of the team you double.": "Вы – бокс: назовите участников команды, которых удваиваете.",
+    }
+)

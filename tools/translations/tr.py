@@ -648,3 +648,11 @@ TRANSLATIONS.update(
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Birden fazla oyunun seni bekliyor ({numbers}; #c bir şueti gösterir). Numarayı başa yaz, örneğin #c{example} 13/10* 6/5, ya da oyunun kendi sohbetinde oyna.",
     }
 )
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "Her üye yalnızca kutuya, kendi küpüyle katlar: /double yaz, ad verme.",
+        "You are the box: name the members of the team you double.": "Kutu sensin: katladığın takım üyelerinin adlarını yaz.",
+    }
+)

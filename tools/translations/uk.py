@@ -655,3 +655,11 @@ TRANSLATIONS.update(
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "На вас чекають кілька ігор ({numbers}; #c позначає шует). Спершу напишіть номер, наприклад #c{example} 13/10* 6/5, або грайте в чаті гри.",
     }
 )
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "Кожен учасник подвоює лише бокс, своїм кубом: напишіть /double без імені.",
+        "You are the box: name the members of the team you double.": "Ви – бокс: назвіть учасників команди, яких подвоюєте.",
+    }
+)
