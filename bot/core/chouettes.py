@@ -5,16 +5,18 @@ chouette game waits for them.
 
 The parts: :mod:`bot.core.chouette_seating` (the table between games),
 :mod:`bot.core.chouette_play` (the game's actions), :mod:`bot.core.chouette_answers` (whose
-double a typed answer is for), :mod:`bot.core.chouette_rounds` (from one game to the next),
-:mod:`bot.core.chouette_view` (the board message), :mod:`bot.core.chouette_private` (from a
-private chat) and :mod:`bot.core.chouette_texts` (the
+double a typed answer is for), :mod:`bot.core.chouette_doubling` (whom a double is for),
+:mod:`bot.core.chouette_advice` (who may advise, and what), :mod:`bot.core.chouette_rounds`
+(from one game to the next), :mod:`bot.core.chouette_view` (the board message),
+:mod:`bot.core.chouette_private` (from a private chat) and :mod:`bot.core.chouette_texts` (the
 sentences)."""
 
 from __future__ import annotations
 
 from functools import partial
 
-from bot.core import chouette_actions, chouette_answers, texts
+from bot.core import chouette_actions, chouette_answers
+from bot.core.chouette_advice import refusal_to_advise, suggested_play
 from bot.core.chouette_doubling import box_doubles_all, typed_double
 from bot.core.chouette_play import ChouettePlay, Make
 from bot.core.chouette_private import ChouetteInPrivate
@@ -25,9 +27,7 @@ from bot.core.match_finder import MatchFinder
 from bot.core.model import MAX_TEXT, Message
 from bot.core.options import OptionError, parse_challenge_options
 from bot.core.tokens import Token, Verb, chouette_seat
-from gammon.actions import Move
-from gammon.chouette import Answer, ChouetteRules, Consultation, advisers
-from gammon.flow import ActionError, Phase, advance
+from gammon.chouette import Answer, ChouetteRules, Consultation
 from storage import ChouetteRepository, ChouetteStatus, NotFoundError
 
 ACTIONS = ("join", "leave", "start", "score", "end", "show")
@@ -109,37 +109,23 @@ class ChouetteService:
         play = argument.strip()[:MAX_TEXT]
         if not play:
             return context.refuse(_("Write the play after /suggest, e.g. /suggest 13/10* 6/5"))
-        chouette_id = await self._playing_here(context)
-        loaded = await self.chouettes.load(chouette_id) if chouette_id is not None else None
-        game = loaded.game if loaded is not None else None
-        if loaded is None or game is None:
+        chouette_id = None
+        if not context.request.chat.private:
+            chouette_id = await self.chouettes.active_id_for_chat(context.chat.id)
+        game = (await self.chouettes.load(chouette_id)).game if chouette_id is not None else None
+        if game is None:
             return context.refuse(_("No chouette game is being played here."))
-        me = str(context.user.id)
-        if me == game.table.box:
-            return context.refuse(_("The box plays alone: it does not advise the team."))
-        if me not in game.table.team:
-            return context.refuse(_("You do not play in this game."))
-        if not game.cube(me).live:
-            return context.refuse(_("You dropped out of this game: you no longer advise."))
-        if me == game.acting_captain:
-            return context.refuse(_("You are the captain: play it with /move."))
-        if game.rules.consultation is Consultation.CAPTAIN:
-            return context.refuse(_("At this table the captain decides alone: nobody advises."))
-        if me not in advisers(game):
-            return context.refuse(_("Only members whose cube has been turned advise here."))
-        board = game.board
-        if board.phase is not Phase.MOVING or board.player_on_roll != 1:
-            return context.refuse(_("The team has no roll to play now."))
+        refused = refusal_to_advise(_, game, str(context.user.id))
+        if refused is not None:
+            return context.refuse(refused)
         try:
-            _after, recorded = advance(board, Move(1, play))
-        except ActionError as error:
-            return context.refuse(texts.action_refusal(_, error))
-        written = recorded[0]
-        assert isinstance(written, Move)
+            written = suggested_play(_, game, play)
+        except ValueError as error:
+            return context.refuse(str(error))
         users = await self.play.rounds.seated(context, [int(game.acting_captain or "0")])
         captain = next(iter(users.values()))
         _ = context.for_chat  # the whole chat reads the advice
-        text = _("{name} suggests {play}").format(name=context.user.display_name, play=written.play)
+        text = _("{name} suggests {play}").format(name=context.user.display_name, play=written)
         return [Message(context.request.chat, text, mention=(captain.platform_user_id,))]
 
     async def _playing_here(self, context: Context) -> int | None:

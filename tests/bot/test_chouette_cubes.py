@@ -182,3 +182,16 @@ async def test_no_beaver_button_without_the_option(room: Room) -> None:
     box, captain, _second = (name_of(people, player) for player in game.table.order)
     board = await room.press(box, f"Double {captain.title()}")
     assert [button.label for button in board[-1].buttons] == ["Take", "Drop"]
+
+
+async def test_advice_refusals_name_the_real_reason(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy", "dee")
+    rng = random.Random(13)
+    game = await play_until_rolling(room, people, 1, rng)
+    box, _captain, second, _third = (name_of(people, player) for player in game.table.order)
+    stranger = await room.command("eve", "/suggest 24/23")  # a game runs, eve is not in it
+    assert stranger[0].text == "You do not play in this game."
+    await room.command(second, "/double")
+    await room.command(box, f"/drop {second}")  # the box drops: second's game is won, over
+    won = await room.command(second, "/suggest 24/23")
+    assert won[0].text == "The box dropped your double: your game is over, you no longer advise."

@@ -702,3 +702,10 @@ TRANSLATIONS.update(
         "You are the box: name the members of the team you double.": "أنت الصندوق: سمِّ أعضاء الفريق الذين تضاعف عليهم.",
     }
 )
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "رفض الصندوق مضاعفتك: انتهت جولتك، ولم تعد تقدم النصح.",
+    }
+)

@@ -656,3 +656,10 @@ TRANSLATIONS.update(
         "You are the box: name the members of the team you double.": "Ти си боксът: назови членовете на отбора, които удвояваш.",
     }
 )
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "Боксът отказа удвояването ти: играта ти свърши, вече не съветваш.",
+    }
+)

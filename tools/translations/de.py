@@ -695,3 +695,10 @@ TRANSLATIONS.update(
         "You are the box: name the members of the team you double.": "Du bist die Box: Nenne die Mitglieder des Teams, die du doppelst.",
     }
 )
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "Die Box hat dein Doppel abgelehnt: Dein Spiel ist vorbei, du berätst nicht mehr.",
+    }
+)

@@ -656,3 +656,10 @@ TRANSLATIONS.update(
         "You are the box: name the members of the team you double.": "Εσύ είσαι το κουτί: γράψε τα μέλη της ομάδας που διπλασιάζεις.",
     }
 )
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "Το κουτί αρνήθηκε τον διπλασιασμό σου: η παρτίδα σου τελείωσε, δεν συμβουλεύεις πια.",
+    }
+)

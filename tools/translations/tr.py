@@ -656,3 +656,10 @@ TRANSLATIONS.update(
         "You are the box: name the members of the team you double.": "Kutu sensin: katladığın takım üyelerinin adlarını yaz.",
     }
 )
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "Kutu katlamanı reddetti: oyunun bitti, artık öneride bulunmuyorsun.",
+    }
+)

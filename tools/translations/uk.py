@@ -663,3 +663,10 @@ TRANSLATIONS.update(
         "You are the box: name the members of the team you double.": "Ви – бокс: назвіть учасників команди, яких подвоюєте.",
     }
 )
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "Бокс відмовився від вашого подвоєння: ваша партія скінчилася, ви більше не радите.",
+    }
+)
