@@ -172,12 +172,6 @@ class ChouetteRounds:
 
     # --- joining and leaving during a game ----------------------------------------------------
 
-    async def queue(self, context: Context, chouette_id: int, what: str, user_id: int) -> bool:
-        """Remember that ``user_id`` joins or leaves when this game ends (in the database, one
-        row per player: requests made at once all survive); False when it is remembered
-        already."""
-        return await self.chouettes.request(chouette_id, user_id, what, now=self.time())
-
     async def moved(
         self, context: Context, before: Sequence[int], after: Sequence[int]
     ) -> list[str]:

@@ -3,7 +3,7 @@ the first game, showing it and its scores, and ending the session with its seed 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.core import chouette_texts, texts
 from bot.core.chouette_rounds import ChouetteRounds
@@ -29,6 +29,15 @@ from storage import (
     LoadedChouette,
     SecretSeed,
 )
+
+JOIN, LEAVE = "join", "leave"  # what a player asks for during a game (ChouetteRepository.request)
+
+
+def seated_after(seats: Sequence[int], requests: Sequence[tuple[int, str]]) -> int:
+    """How many will sit at the table when the game ends: those seated who do not leave, and
+    those who asked to join."""
+    staying = [user for user in seats if (user, LEAVE) not in requests]
+    return len(staying) + sum(kind == JOIN for _user, kind in requests)
 
 
 def rules_text(_: Speech, rules: ChouetteRules, move_time_limit: int | None = None) -> str:
@@ -130,35 +139,83 @@ class ChouetteSeating:
         return [Message(context.request.chat, text)]
 
     async def join(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        return await self._seat_change(context, info.id, self._join)
+
+    async def leave(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        return await self._seat_change(context, info.id, self._leave)
+
+    async def _seat_change(
+        self,
+        context: Context,
+        chouette_id: int,
+        change: Callable[[Context, ChouetteInfo], Awaitable[list[Message]]],
+    ) -> list[Message]:
+        """``change`` under the chouette's lock, against the session as it is now; once more
+        when another process changed it meanwhile."""
+        async with self.locks.hold(chouette_id):
+            for _attempt in range(2):
+                info = await self.chouettes.info(chouette_id)
+                if info.status is ChouetteStatus.ENDED:  # ended a moment ago
+                    return context.refuse(
+                        context._("There is no chouette in this chat. Open one with /chouette.")
+                    )
+                try:
+                    return await change(context, info)
+                except ConflictError:
+                    continue
+        return context.refuse(context._("Sorry, something went wrong. Please try again."))
+
+    async def _join(self, context: Context, info: ChouetteInfo) -> list[Message]:
         _ = context.for_chat
-        name = context.user.display_name
+        user, name = context.user.id, context.user.display_name
         if info.status is ChouetteStatus.PLAYING:
-            if info.is_seated(context.user.id):
-                return context.refuse(context._("You already sit at this chouette."))
-            if len(info.seats) >= MAX_PLAYERS:
+            requests = await self.chouettes.requests(info.id)
+            if info.is_seated(user):
+                if (user, LEAVE) not in requests:
+                    return context.refuse(context._("You already sit at this chouette."))
+                await self.chouettes.request(info.id, user, JOIN, now=self.time())
+                return [
+                    Message(context.request.chat, _("{name} stays at the table.").format(name=name))
+                ]
+            if (user, JOIN) in requests:
+                return context.refuse(
+                    context._("You asked already: you sit down when this game ends.")
+                )
+            if seated_after(info.seats, requests) >= MAX_PLAYERS:
                 return context.refuse(
                     context._("The table is full: a chouette seats at most eight players.")
                 )
-            await self.rounds.queue(context, info.id, "join", context.user.id)
+            await self.chouettes.request(info.id, user, JOIN, now=self.time())
             text = _("{name} sits down at the end of the line when this game ends.")
             return [Message(context.request.chat, text.format(name=name))]
         try:
-            await self.chouettes.join(info.id, context.user.id, info.version, now=self.time())
+            await self.chouettes.join(info.id, user, info.version, now=self.time())
         except ChouetteError as error:
             return context.refuse(chouette_texts.refusal(context._, error))
         text = _("{name} sits down at the chouette.").format(name=name)
         return [Message(context.request.chat, text)]
 
-    async def leave(self, context: Context, info: ChouetteInfo) -> list[Message]:
+    async def _leave(self, context: Context, info: ChouetteInfo) -> list[Message]:
         _ = context.for_chat
-        name = context.user.display_name
-        if not info.is_seated(context.user.id):
-            return context.refuse(context._("You do not sit at this chouette."))
+        user, name = context.user.id, context.user.display_name
         if info.status is ChouetteStatus.PLAYING:
-            await self.rounds.queue(context, info.id, "leave", context.user.id)
+            requests = await self.chouettes.requests(info.id)
+            if not info.is_seated(user):
+                if (user, JOIN) not in requests:
+                    return context.refuse(context._("You do not sit at this chouette."))
+                await self.chouettes.request(info.id, user, LEAVE, now=self.time())
+                text = _("{name} will not sit down after all.")
+                return [Message(context.request.chat, text.format(name=name))]
+            if (user, LEAVE) in requests:
+                return context.refuse(
+                    context._("You asked already: you leave the table when this game ends.")
+                )
+            await self.chouettes.request(info.id, user, LEAVE, now=self.time())
             text = _("{name} leaves the table when this game ends.")
             return [Message(context.request.chat, text.format(name=name))]
-        await self.chouettes.leave(info.id, context.user.id, info.version, now=self.time())
+        if not info.is_seated(user):
+            return context.refuse(context._("You do not sit at this chouette."))
+        await self.chouettes.leave(info.id, user, info.version, now=self.time())
         return [Message(context.request.chat, _("{name} leaves the table.").format(name=name))]
 
     async def start(self, context: Context, info: ChouetteInfo) -> list[Message]:

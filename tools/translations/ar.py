@@ -709,3 +709,13 @@ TRANSLATIONS.update(
         "The box dropped your double: your game is over, you no longer advise.": "رفض الصندوق مضاعفتك: انتهت جولتك، ولم تعد تقدم النصح.",
     }
 )
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} يبقى على الطاولة.",
+        "{name} will not sit down after all.": "{name} لن يجلس في النهاية.",
+        "You asked already: you sit down when this game ends.": "طلبت ذلك بالفعل: ستجلس عندما تنتهي هذه الجولة.",
+        "You asked already: you leave the table when this game ends.": "طلبت ذلك بالفعل: ستغادر الطاولة عندما تنتهي هذه الجولة.",
+    }
+)

@@ -663,3 +663,13 @@ TRANSLATIONS.update(
         "The box dropped your double: your game is over, you no longer advise.": "Боксът отказа удвояването ти: играта ти свърши, вече не съветваш.",
     }
 )
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} остава на масата.",
+        "{name} will not sit down after all.": "{name} все пак няма да седне.",
+        "You asked already: you sit down when this game ends.": "Вече поиска: ще седнеш, когато тази игра свърши.",
+        "You asked already: you leave the table when this game ends.": "Вече поиска: ще станеш от масата, когато тази игра свърши.",
+    }
+)

@@ -702,3 +702,13 @@ TRANSLATIONS.update(
         "The box dropped your double: your game is over, you no longer advise.": "Die Box hat dein Doppel abgelehnt: Dein Spiel ist vorbei, du berätst nicht mehr.",
     }
 )
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} bleibt am Tisch.",
+        "{name} will not sit down after all.": "{name} setzt sich nun doch nicht.",
+        "You asked already: you sit down when this game ends.": "Das hast du schon verlangt: Du setzt dich, wenn dieses Spiel endet.",
+        "You asked already: you leave the table when this game ends.": "Das hast du schon verlangt: Du stehst auf, wenn dieses Spiel endet.",
+    }
+)

@@ -663,3 +663,13 @@ TRANSLATIONS.update(
         "The box dropped your double: your game is over, you no longer advise.": "Το κουτί αρνήθηκε τον διπλασιασμό σου: η παρτίδα σου τελείωσε, δεν συμβουλεύεις πια.",
     }
 )
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} μένει στο τραπέζι.",
+        "{name} will not sit down after all.": "{name} τελικά δεν θα καθίσει.",
+        "You asked already: you sit down when this game ends.": "Το ζήτησες ήδη: θα καθίσεις όταν τελειώσει αυτή η παρτίδα.",
+        "You asked already: you leave the table when this game ends.": "Το ζήτησες ήδη: θα σηκωθείς όταν τελειώσει αυτή η παρτίδα.",
+    }
+)

@@ -670,3 +670,13 @@ TRANSLATIONS.update(
         "The box dropped your double: your game is over, you no longer advise.": "Бокс отказался от вашего удвоения: ваша партия окончена, вы больше не советуете.",
     }
 )
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} остаётся за столом.",
+        "{name} will not sit down after all.": "{name} всё-таки не сядет за стол.",
+        "You asked already: you sit down when this game ends.": "Вы уже просили: вы сядете за стол, когда эта партия закончится.",
+        "You asked already: you leave the table when this game ends.": "Вы уже просили: вы встанете из-за стола, когда эта партия закончится.",
+    }
+)

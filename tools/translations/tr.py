@@ -663,3 +663,13 @@ TRANSLATIONS.update(
         "The box dropped your double: your game is over, you no longer advise.": "Kutu katlamanı reddetti: oyunun bitti, artık öneride bulunmuyorsun.",
     }
 )
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} masada kalıyor.",
+        "{name} will not sit down after all.": "{name} sonunda masaya oturmayacak.",
+        "You asked already: you sit down when this game ends.": "Bunu zaten istedin: bu oyun bitince masaya oturacaksın.",
+        "You asked already: you leave the table when this game ends.": "Bunu zaten istedin: bu oyun bitince masadan kalkacaksın.",
+    }
+)

@@ -670,3 +670,13 @@ TRANSLATIONS.update(
         "The box dropped your double: your game is over, you no longer advise.": "Бокс відмовився від вашого подвоєння: ваша партія скінчилася, ви більше не радите.",
     }
 )
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} лишається за столом.",
+        "{name} will not sit down after all.": "{name} усе ж не сяде за стіл.",
+        "You asked already: you sit down when this game ends.": "Ви вже просили: ви сядете за стіл, коли ця партія скінчиться.",
+        "You asked already: you leave the table when this game ends.": "Ви вже просили: ви встанете з-за столу, коли ця партія скінчиться.",
+    }
+)
