@@ -190,8 +190,7 @@ class ChouettePlay:
         loaded = await self.chouettes.load(chouette_id)
         if loaded.game is None:
             return context.refuse(context._("No chouette game is being played here."))
-        users = await self.rounds.seated(context, loaded.info.seats)
-        return [await self.view.board(context, loaded.info, loaded.game, users, loaded.totals)]
+        return [await self.rounds.board(context, loaded.info, loaded.game, loaded.totals)]
 
     async def _after(
         self,
@@ -214,7 +213,7 @@ class ChouettePlay:
         last = last_play(before.board, board_actions)
         totals = (await self.chouettes.load(info.id)).totals
         shown = replace(info, version=version)
-        return [*notes, await self.view.board(context, shown, after, users, totals, last)]
+        return [*notes, await self.rounds.board(context, shown, after, totals, last)]
 
 
 def describe(

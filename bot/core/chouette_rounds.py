@@ -25,6 +25,7 @@ from gammon.chouette import (
     settle,
 )
 from gammon.flow import Phase
+from rendering import LastPlay
 from storage import ChouetteInfo, ChouetteRepository, UserRepository
 
 
@@ -56,6 +57,18 @@ class ChouetteRounds:
             for user_id, user in (await self.seated(context, user_ids)).items()
         }
 
+    async def board(
+        self,
+        context: Context,
+        info: ChouetteInfo,
+        game: ChouetteGame,
+        totals: dict[int, int],
+        last: LastPlay | None = None,
+    ) -> Message:
+        """The board message, with everyone on the scoreboard named (also those who left)."""
+        users = await self.seated(context, list(dict.fromkeys([*info.seats, *totals])))
+        return await self.view.board(context, info, game, users, totals, last)
+
     async def opening(self, context: Context, info: ChouetteInfo) -> list[Message]:
         """Roll the opening roll of the game that just started (again after a tie) and show
         the board."""
@@ -85,7 +98,7 @@ class ChouetteRounds:
         shown = await self.chouettes.info(info.id)
         return [
             Message(context.request.chat, "\n".join(notes)),
-            await self.view.board(context, shown, game, users, loaded.totals),
+            await self.board(context, shown, game, loaded.totals),
         ]
 
     @staticmethod

@@ -124,10 +124,7 @@ class ChouetteSeating:
         ]
         messages = [Message(context.request.chat, "\n".join(lines))]
         if loaded.game is not None and not loaded.game.finished:
-            users = await self.rounds.seated(context, info.seats)
-            messages.append(
-                await self.rounds.view.board(context, info, loaded.game, users, loaded.totals)
-            )
+            messages.append(await self.rounds.board(context, info, loaded.game, loaded.totals))
         return messages
 
     async def scores(self, context: Context, loaded: LoadedChouette) -> list[Message]:

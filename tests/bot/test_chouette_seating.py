@@ -94,3 +94,15 @@ async def test_a_join_meeting_another_process_s_join_is_seated(room: Room) -> No
     answer = await room.command("dee", "/chouette join")
     assert answer[0].text == "Dee sits down at the chouette."
     assert len((await current(room)).info.seats) == 4
+
+
+async def test_the_board_names_in_its_scores_a_player_who_left(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy", "dee")
+    leaver = name_of(people, (await current(room)).info.table.order[2])
+    await room.command(leaver, "/chouette leave")
+    await _end_the_game(room, people, 3)
+    board = room.log[-1]
+    assert board.text.startswith("Chouette, game 2")
+    scores = board.text.splitlines()[-1]
+    assert f"{leaver.title()} −1" in scores
+    assert "?" not in scores
