@@ -88,7 +88,11 @@ class ChouetteService:
             if options is None:
                 return context.refuse(_help(context))
             if loaded is not None:
-                return await self.seating.show(context, loaded)
+                shown = await self.seating.show(context, loaded)
+                if not words:
+                    return shown
+                refused = _("This chat has a chouette table already; its options stay as they are.")
+                return [*context.refuse(refused), *shown]
             return await self.seating.open_or_show(context, *options)
         if loaded is None:
             return context.refuse(_("There is no chouette in this chat. Open one with /chouette."))

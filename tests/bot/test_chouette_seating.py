@@ -106,3 +106,15 @@ async def test_the_board_names_in_its_scores_a_player_who_left(room: Room) -> No
     scores = board.text.splitlines()[-1]
     assert f"{leaver.title()} −1" in scores
     assert "?" not in scores
+
+
+async def test_options_for_a_table_that_is_open_already_are_refused(room: Room) -> None:
+    await room.command("ann", "/chouette")
+    answer = await room.command("bob", "/chouette captain jacoby")
+    assert answer[0].text == (
+        "This chat has a chouette table already; its options stay as they are."
+    )
+    assert answer[0].private_to == "bob"
+    assert answer[1].text.startswith("Chouette (the team may advise the captain)")
+    shown = await room.command("bob", "/chouette")  # the bare command just shows it
+    assert shown[0].text.startswith("Chouette (the team may advise the captain)")

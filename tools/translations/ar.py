@@ -719,3 +719,10 @@ TRANSLATIONS.update(
         "You asked already: you leave the table when this game ends.": "طلبت ذلك بالفعل: ستغادر الطاولة عندما تنتهي هذه الجولة.",
     }
 )
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "في هذه المحادثة طاولة شويت بالفعل؛ وتبقى خياراتها كما هي.",
+    }
+)

@@ -673,3 +673,10 @@ TRANSLATIONS.update(
         "You asked already: you leave the table when this game ends.": "Вече поиска: ще станеш от масата, когато тази игра свърши.",
     }
 )
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "В този чат вече има маса за шуе; настройките ѝ остават същите.",
+    }
+)

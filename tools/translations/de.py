@@ -712,3 +712,10 @@ TRANSLATIONS.update(
         "You asked already: you leave the table when this game ends.": "Das hast du schon verlangt: Du stehst auf, wenn dieses Spiel endet.",
     }
 )
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "In diesem Chat gibt es schon einen Chouette-Tisch; seine Optionen bleiben, wie sie sind.",
+    }
+)

@@ -673,3 +673,10 @@ TRANSLATIONS.update(
         "You asked already: you leave the table when this game ends.": "Το ζήτησες ήδη: θα σηκωθείς όταν τελειώσει αυτή η παρτίδα.",
     }
 )
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "Αυτή η συνομιλία έχει ήδη τραπέζι σουέτ· οι επιλογές του μένουν ως έχουν.",
+    }
+)

@@ -680,3 +680,10 @@ TRANSLATIONS.update(
         "You asked already: you leave the table when this game ends.": "Вы уже просили: вы встанете из-за стола, когда эта партия закончится.",
     }
 )
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "В этом чате уже есть стол для шуэта; его настройки остаются прежними.",
+    }
+)

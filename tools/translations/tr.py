@@ -673,3 +673,10 @@ TRANSLATIONS.update(
         "You asked already: you leave the table when this game ends.": "Bunu zaten istedin: bu oyun bitince masadan kalkacaksın.",
     }
 )
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "Bu sohbette zaten bir şuet masası var; seçenekleri olduğu gibi kalıyor.",
+    }
+)

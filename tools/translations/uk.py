@@ -680,3 +680,10 @@ TRANSLATIONS.update(
         "You asked already: you leave the table when this game ends.": "Ви вже просили: ви встанете з-за столу, коли ця партія скінчиться.",
     }
 )
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "У цьому чаті вже є стіл для шуету; його налаштування лишаються як є.",
+    }
+)
