@@ -90,6 +90,7 @@ class ChouettePlay:
                     )
                 if game.finished:  # stopped between the last play and the settlement
                     return await self.rounds.finish(context, info, info.version, game)
+                action: ChouetteAction | None = None
                 try:
                     action = await make(game, str(context.user.id), info.dice_nonce)
                     after, recorded = advance(game, action)
@@ -108,7 +109,7 @@ class ChouettePlay:
                 except ChouetteError as error:
                     if await self._applied_before(context, chouette_id):
                         return await self.current(context, chouette_id)
-                    return context.refuse(chouette_texts.refusal(_, error))
+                    return context.refuse(chouette_texts.refusal(_, error, action))
                 except ConflictError:
                     if version is not None or attempt:
                         return stale

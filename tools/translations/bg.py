@@ -504,7 +504,6 @@ TRANSLATIONS.update(
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Шуе се играе от трима до осем играчи: един, боксът, срещу всички останали, отбора. Всеки хвърля един зар за място: най-високият е боксът, следващият – капитанът, останалите чакат на опашка (при равенство хвърлят отново). Боксът и капитанът играят една игра на пари на една дъска; капитанът хвърля и мести за отбора, а другите членове могат да предлагат ходове (/suggest), освен ако масата не е отворена с captain (капитанът решава сам) или turned (съветват само онези, чийто куб е бил удвояван). Всеки член има свой куб срещу бокса и сам решава за него: преди да хвърли, боксът може да удвои някои или всички членове, а на хода на отбора всеки член може да удвои бокса на своя куб. Който откаже удвояване, плаща и излиза от играта; ако откаже боксът, той плаща на този член. Когато играта на дъската свърши, всеки куб, останал в игра, плаща стойността си веднъж, двойно за гамон и тройно за бекгамон. Ротацията решава само кубът на капитана: ако го е спечелил боксът, боксът остава, а капитанът отива в края на опашката; ако го е спечелил капитанът, той става бокс, а старият бокс отива в края на опашката. Следващият на опашката става новият капитан.",
         "A chouette is played in a group chat.": "Шуе се играе в групов чат.",
         "A chouette needs at least three players.": "За шуе са нужни поне трима играчи.",
-        "A double is waiting for an answer: answer every double first.": "Удвояване чака отговор: първо отговорете на всяко удвояване.",
         "A game is being played already.": "Вече се играе игра.",
         "A new table: who may advise the captain": "Нова маса: кой може да съветва капитана",
         "At this table the captain decides alone: nobody advises.": "На тази маса капитанът решава сам: никой не съветва.",
@@ -544,7 +543,6 @@ TRANSLATIONS.update(
         "Sit down": "Седни",
         "Take {name}": "{name}: приеми",
         "That cube is out of this game: its double was dropped.": "Този куб е извън играта: удвояването му беше отказано.",
-        "That is not your role: the box and the acting captain roll and move, the box answers the team's doubles, each member their own cube.": "Това не е твоята роля: хвърлят и местят боксът и действащият капитан, на удвояванията на отбора отговаря боксът, всеки член – за своя куб.",
         "The box has already doubled this turn.": "Боксът вече удвои този ход.",
         "The box plays alone: it does not advise the team.": "Боксът играе сам: той не съветва отбора.",
         "The chouette is over. Games played: {games}.": "Шуе приключи. Изиграни игри: {games}.",
@@ -678,5 +676,17 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "This chat has a chouette table already; its options stay as they are.": "В този чат вече има маса за шуе; настройките ѝ остават същите.",
+    }
+)
+
+# Refusals of a chouette action, by what was tried (bot/core/chouette_texts.py).
+TRANSLATIONS.update(
+    {
+        "Only the box doubles the members of the team and answers their doubles.": "Само боксът удвоява членовете на отбора и отговаря на техните удвоявания.",
+        "The box has no cube of its own: the members double the box and answer its doubles on their own cubes.": "Боксът няма свой куб: членовете удвояват бокса и отговарят на удвояванията му със своите кубове.",
+        "Only the box and the acting captain roll and move.": "Само боксът и действащият капитан хвърлят и местят.",
+        "You are out of this game: the double on your cube was dropped.": "Извън тази игра си: удвояването на твоя куб беше отказано.",
+        "Your double waits for the box's answer.": "Удвояването ти чака отговора на бокса.",
+        "Nobody rolls while a double waits for an answer.": "Никой не хвърля, докато удвояване чака отговор.",
     }
 )

@@ -543,7 +543,6 @@ TRANSLATIONS.update(
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Eine Chouette spielen drei bis acht Spieler: einer, die Box, gegen alle anderen, das Team. Jeder würfelt mit einem Würfel um seinen Platz: der höchste Wurf ist die Box, der nächste der Kapitän, die übrigen warten in der Reihe (bei Gleichstand wird neu gewürfelt). Box und Kapitän spielen ein Money-Spiel auf einem Brett; der Kapitän würfelt und zieht für das Team, und die anderen Mitglieder dürfen Züge vorschlagen (/suggest), außer der Tisch wurde mit captain (der Kapitän allein) oder turned (nur Mitglieder, deren Doppler gedreht wurde) eröffnet. Jedes Mitglied hat gegen die Box einen eigenen Doppler und trifft seine Dopplerentscheidungen selbst: vor dem Würfeln darf die Box einige oder alle Mitglieder doppeln, und wenn das Team am Zug ist, darf jedes Mitglied die Box auf seinem eigenen Doppler doppeln. Wer ein Doppel ablehnt, zahlt und ist aus dem Spiel; lehnt die Box ab, zahlt sie diesem Mitglied. Endet das Spiel auf dem Brett, zahlt jeder Doppler, der noch im Spiel ist, seinen Wert einfach, doppelt bei einem Gammon und dreifach bei einem Backgammon. Über die Rotation entscheidet nur der Doppler des Kapitäns: Gewinnt ihn die Box, bleibt sie Box und der Kapitän stellt sich hinten an; gewinnt ihn der Kapitän, wird er die Box und die alte Box stellt sich hinten an. Der Nächste in der Reihe wird der neue Kapitän.",
         "A chouette is played in a group chat.": "Eine Chouette wird in einem Gruppenchat gespielt.",
         "A chouette needs at least three players.": "Eine Chouette braucht mindestens drei Spieler.",
-        "A double is waiting for an answer: answer every double first.": "Ein Doppel wartet auf Antwort: Erst muss jedes Doppel beantwortet sein.",
         "A game is being played already.": "Es läuft bereits ein Spiel.",
         "A new table: who may advise the captain": "Neuer Tisch: wer den Kapitän beraten darf",
         "At this table the captain decides alone: nobody advises.": "An diesem Tisch entscheidet der Kapitän allein: Niemand berät.",
@@ -583,7 +582,6 @@ TRANSLATIONS.update(
         "Sit down": "Hinsetzen",
         "Take {name}": "{name} annehmen",
         "That cube is out of this game: its double was dropped.": "Dieser Doppler ist aus dem Spiel: Sein Doppel wurde abgelehnt.",
-        "That is not your role: the box and the acting captain roll and move, the box answers the team's doubles, each member their own cube.": "Das ist nicht deine Rolle: Box und amtierender Kapitän würfeln und ziehen, die Box beantwortet die Doppel des Teams, jedes Mitglied seinen eigenen Doppler.",
         "The box has already doubled this turn.": "Die Box hat in diesem Zug schon gedoppelt.",
         "The box plays alone: it does not advise the team.": "Die Box spielt allein: Sie berät das Team nicht.",
         "The chouette is over. Games played: {games}.": "Die Chouette ist zu Ende. Gespielte Spiele: {games}.",
@@ -717,5 +715,17 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "This chat has a chouette table already; its options stay as they are.": "In diesem Chat gibt es schon einen Chouette-Tisch; seine Optionen bleiben, wie sie sind.",
+    }
+)
+
+# Refusals of a chouette action, by what was tried (bot/core/chouette_texts.py).
+TRANSLATIONS.update(
+    {
+        "Only the box doubles the members of the team and answers their doubles.": "Nur die Box doppelt die Mitglieder des Teams und beantwortet ihre Doppel.",
+        "The box has no cube of its own: the members double the box and answer its doubles on their own cubes.": "Die Box hat keinen eigenen Doppler: Die Mitglieder doppeln die Box und beantworten ihre Doppel auf ihren eigenen Dopplern.",
+        "Only the box and the acting captain roll and move.": "Nur die Box und der amtierende Kapitän würfeln und ziehen.",
+        "You are out of this game: the double on your cube was dropped.": "Du bist aus diesem Spiel: Das Doppel auf deinem Doppler wurde abgelehnt.",
+        "Your double waits for the box's answer.": "Dein Doppel wartet auf die Antwort der Box.",
+        "Nobody rolls while a double waits for an answer.": "Niemand würfelt, solange ein Doppel auf Antwort wartet.",
     }
 )
