@@ -31,6 +31,7 @@ from gammon.chouette import (
     Side,
     advance,
 )
+from gammon.flow import Phase
 from storage import (
     AlreadyAppliedError,
     ChouetteInfo,
@@ -90,6 +91,8 @@ class ChouettePlay:
                     )
                 if game.finished:  # stopped between the last play and the settlement
                     return await self.rounds.finish(context, info, info.version, game)
+                if game.board.phase is Phase.OPENING:  # stopped before the opening roll
+                    return await self.rounds.opening(context, info)
                 action: ChouetteAction | None = None
                 try:
                     action = await make(game, str(context.user.id), info.dice_nonce)

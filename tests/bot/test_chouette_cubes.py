@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from gammon.chouette import CubeOwner
 from tests.bot.chouette_play_helpers import (
+    at_the_start_of_a_turn,
     current,
     name_of,
     open_and_start,
@@ -141,10 +142,9 @@ async def test_the_same_update_twice_is_applied_once(room: Room) -> None:
 
 
 async def test_suggestions_by_the_team_and_their_refusals(room: Room) -> None:
-    people = await open_and_start(room, "ann", "bob", "cy")
-    rng = random.Random(9)
-    game = await play_until_rolling(room, people, 1, rng)
-    box, captain, third = (name_of(people, player) for player in game.table.order)
+    _people, _rng, (box, captain, third) = await at_the_start_of_a_turn(
+        room, 1, 9, "ann", "bob", "cy"
+    )
     await room.command(captain, "/roll")
     game = (await current(room)).game
     assert game is not None
@@ -210,3 +210,21 @@ async def test_advice_refusals_name_the_real_reason(room: Room) -> None:
     await room.command(box, f"/drop {second}")  # the box drops: second's game is won, over
     won = await room.command(second, "/suggest 24/23")
     assert won[0].text == "The box dropped your double: your game is over, you no longer advise."
+
+
+async def test_the_board_offers_a_double_only_to_those_who_may_double(room: Room) -> None:
+    people, rng, (box, captain, third) = await at_the_start_of_a_turn(
+        room, 1, 15, "ann", "bob", "cy"
+    )
+    await room.command(captain, "/double")
+    await room.command(third, "/double")
+    await room.command(box, f"/take {captain}")
+    board = await room.command(box, f"/take {third}")  # the box owns both cubes now
+    assert board[-1].text.splitlines()[1] == f"{captain.title()} (captain) to roll for the team."
+    assert [button.label for button in board[-1].buttons] == ["Roll"]
+    await play_until_rolling(room, people, 0, rng)
+    await room.press(box, "Double all")
+    await room.command(captain, "/take")
+    board = await room.command(third, "/take")  # the box doubled this turn
+    assert board[-1].text.splitlines()[1] == f"{box.title()} (box) to roll."
+    assert [button.label for button in board[-1].buttons] == ["Roll"]

@@ -736,3 +736,12 @@ TRANSLATIONS.update(
         "Nobody rolls while a double waits for an answer.": "لا يرمي أحد ما دامت هناك مضاعفة تنتظر الرد.",
     }
 )
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (الصندوق) يرمي.",
+        "{captain} (captain) to roll for the team.": "{captain} (القائد) يرمي باسم الفريق.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (الصندوق) و{captain} (القائد): رمية الافتتاح، /roll.",
+    }
+)

@@ -690,3 +690,12 @@ TRANSLATIONS.update(
         "Nobody rolls while a double waits for an answer.": "Никой не хвърля, докато удвояване чака отговор.",
     }
 )
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (бокс) хвърля.",
+        "{captain} (captain) to roll for the team.": "{captain} (капитан) хвърля за отбора.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) и {captain} (капитан): първото хвърляне, /roll.",
+    }
+)

@@ -729,3 +729,12 @@ TRANSLATIONS.update(
         "Nobody rolls while a double waits for an answer.": "Niemand würfelt, solange ein Doppel auf Antwort wartet.",
     }
 )
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (Box) würfelt.",
+        "{captain} (captain) to roll for the team.": "{captain} (Kapitän) würfelt für das Team.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (Box) und {captain} (Kapitän): der Eröffnungswurf, /roll.",
+    }
+)

@@ -690,3 +690,12 @@ TRANSLATIONS.update(
         "Nobody rolls while a double waits for an answer.": "Κανείς δεν ρίχνει όσο ένας διπλασιασμός περιμένει απάντηση.",
     }
 )
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (κουτί) ρίχνει.",
+        "{captain} (captain) to roll for the team.": "{captain} (αρχηγός) ρίχνει για την ομάδα.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (κουτί) και {captain} (αρχηγός): η εναρκτήρια ζαριά, /roll.",
+    }
+)

@@ -697,3 +697,12 @@ TRANSLATIONS.update(
         "Nobody rolls while a double waits for an answer.": "Никто не бросает кости, пока удвоение ждёт ответа.",
     }
 )
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (бокс) бросает кости.",
+        "{captain} (captain) to roll for the team.": "{captain} (капитан) бросает за команду.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) и {captain} (капитан): первый бросок, /roll.",
+    }
+)

@@ -690,3 +690,12 @@ TRANSLATIONS.update(
         "Nobody rolls while a double waits for an answer.": "Bir katlama yanıt beklerken kimse zar atmaz.",
     }
 )
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (kutu) zar atacak.",
+        "{captain} (captain) to roll for the team.": "{captain} (kaptan) takım için zar atacak.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (kutu) ve {captain} (kaptan): açılış atışı, /roll.",
+    }
+)

@@ -697,3 +697,12 @@ TRANSLATIONS.update(
         "Nobody rolls while a double waits for an answer.": "Ніхто не кидає кістки, поки подвоєння чекає на відповідь.",
     }
 )
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (бокс) кидає кістки.",
+        "{captain} (captain) to roll for the team.": "{captain} (капітан) кидає за команду.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) і {captain} (капітан): перший кидок, /roll.",
+    }
+)
