@@ -23,6 +23,7 @@ from gammon.chouette import (
     next_table,
     rotate,
     settle,
+    settle_forfeit,
 )
 from gammon.flow import Phase
 from rendering import LastPlay
@@ -142,7 +143,7 @@ class ChouetteRounds:
         game on every cube still in play (dropped cubes pay what they paid), and the rotation
         goes as if the other side had won on the board (unless the captain's cube was
         decided already). The game's log is left as it is, unfinished."""
-        points = {int(player): won for player, won in forfeit_points(game, late).items()}
+        points = {int(player): won for player, won in settle_forfeit(game, late).items()}
         winner = game.rotation_winner or (Side.TEAM if late is Side.BOX else Side.BOX)
         order = [int(player) for player in rotate(game.table, winner).order]
         return await self._close(context, info, version, points, order, None)
@@ -203,16 +204,3 @@ class ChouetteRounds:
             if user_id not in before
         ]
         return lines
-
-
-def forfeit_points(game: ChouetteGame, late: Side) -> dict[str, int]:
-    """What a game pays when ``late`` (the box, or the team's acting captain) ran out of
-    time: a single game at its value to the other side on every cube still in play; a cube
-    dropped before pays as it did. The box first, then the team in order; zero-sum."""
-    members = {}
-    for cube in game.cubes:
-        if cube.dropped_by is not None:
-            members[cube.member] = cube.value if cube.dropped_by is Side.BOX else -cube.value
-        else:
-            members[cube.member] = cube.value if late is Side.BOX else -cube.value
-    return {game.table.box: -sum(members.values()), **members}
