@@ -237,11 +237,12 @@ class ChouetteSeating:
         notes = []
         order = list(info.seats)
         used = 0
-        if info.client_seed is None:  # the first game: the seed, then seats by the dice
-            seed = f"{context.user.platform}:{context.request.event_id}"
-            info = await self.chouettes.set_client_seed(
-                info.id, info.version, seed, now=self.time()
-            )
+        if info.game_number == 1:  # the first game: the seed, then seats by the dice
+            if info.client_seed is None:  # (fixed already if a start stopped after it)
+                seed = f"{context.user.platform}:{context.request.event_id}"
+                info = await self.chouettes.set_client_seed(
+                    info.id, info.version, seed, now=self.time()
+                )
             order, used, line = await self._seating(context, info)
             notes.append(line)
         started = await self.chouettes.start_game(

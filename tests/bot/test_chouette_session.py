@@ -159,3 +159,20 @@ async def test_a_game_stopped_before_its_opening_roll_gets_it_at_the_next_action
     game = (await current(room)).game
     assert game is not None
     assert game.board.phase is Phase.MOVING
+
+
+async def test_a_first_start_stopped_after_the_client_seed_still_seats_by_the_dice(
+    room: Room,
+) -> None:
+    """The process stopped after fixing the client seed and before starting the game: the
+    next /chouette start seats the players by the dice all the same (the same dice, read from
+    the same nonces), not in the order they sat down."""
+    await room.command("ann", "/chouette")
+    for name in ("bob", "cy", "dee"):
+        await room.command(name, "/chouette join")
+    info = (await current(room)).info
+    await room.core.chouettes.set_client_seed(info.id, info.version, "test:e5")
+    answer = await room.command("dee", "/chouette start")
+    assert answer[0].text.startswith("Seating dice: Ann ")
+    started = (await current(room)).info
+    assert started.game_nonce > info.dice_nonce  # the seating dice are spent
