@@ -83,7 +83,7 @@ def board_refusal(_: Speech, error: ActionError) -> str:
 
 
 def cube_line(_: Speech, cube: MemberCube, name: str, game: ChouetteGame) -> str:
-    """One member's cube: "Bob (captain): cube 2, Bob owns it"."""
+    """One member's cube: "Bob (captain): cube 2, the box owns it"."""
     if cube.member == game.table.captain:
         who = _("{name} (captain)").format(name=name)
     elif cube.member == game.acting_captain:
