@@ -28,7 +28,7 @@ from bot.core.model import MAX_TEXT, Message
 from bot.core.options import OptionError, parse_challenge_options
 from bot.core.tokens import Token, Verb, chouette_seat
 from gammon.chouette import Answer, ChouetteRules, Consultation
-from storage import ChouetteRepository, ChouetteStatus, NotFoundError
+from storage import ChouetteInfo, ChouetteRepository, ChouetteStatus, NotFoundError
 
 ACTIONS = ("join", "leave", "start", "score", "end", "show")
 _ANSWERS: dict[str, Answer] = {
@@ -132,24 +132,26 @@ class ChouetteService:
         text = _("{name} suggests {play}").format(name=context.user.display_name, play=written)
         return [Message(context.request.chat, text, mention=(captain.platform_user_id,))]
 
-    async def _playing_here(self, context: Context) -> int | None:
+    async def _seated_here(self, context: Context) -> ChouetteInfo | None:
+        """The chat's chouette, when the caller sits at it (between games too)."""
         if context.request.chat.private:
             return None
         chouette_id = await self.chouettes.active_id_for_chat(context.chat.id)
         if chouette_id is None:
             return None
         info = await self.chouettes.info(chouette_id)
-        if info.status is not ChouetteStatus.PLAYING or not info.is_seated(context.user.id):
-            return None
-        return chouette_id
+        return info if info.is_seated(context.user.id) else None
 
     async def fallback(self, context: Context, verb: str, argument: str) -> list[Message] | None:
         """``/roll``, ``/move``, ``/double``, ``/take``, ``/drop`` or ``/beaver`` from a player
-        without a match here: acted on in the chat's chouette game when they sit in it; None
-        otherwise."""
-        chouette_id = await self._playing_here(context)
-        if chouette_id is None:
+        without a match here: acted on in the chat's chouette game when they sit in it (refused
+        between games); None when they do not sit at the chat's chouette."""
+        info = await self._seated_here(context)
+        if info is None:
             return None
+        if info.status is not ChouetteStatus.PLAYING:
+            return context.refuse(context._("No chouette game is being played here."))
+        chouette_id = info.id
         if verb == "roll":
             make = chouette_actions.roll(self.chouettes, chouette_id)
         elif verb == "move":

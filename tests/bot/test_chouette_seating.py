@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.core.model import ChatRef
 from storage import ChouetteInfo
 from tests.bot.chouette_play_helpers import (
     current,
@@ -15,7 +16,7 @@ from tests.bot.chouette_play_helpers import (
     open_and_start,
     play_until_rolling,
 )
-from tests.bot.scripted import Room
+from tests.bot.scripted import PLATFORM, Room
 
 
 async def _end_the_game(room: Room, people: dict[str, int], seed: int) -> None:
@@ -118,3 +119,17 @@ async def test_options_for_a_table_that_is_open_already_are_refused(room: Room) 
     assert answer[1].text.startswith("Chouette (the team may advise the captain)")
     shown = await room.command("bob", "/chouette")  # the bare command just shows it
     assert shown[0].text.startswith("Chouette (the team may advise the captain)")
+
+
+async def test_a_play_command_between_games_says_no_game_is_being_played(room: Room) -> None:
+    await room.command("ann", "/chouette")
+    await room.command("bob", "/chouette join")
+    answer = await room.command("bob", "/roll")
+    assert answer[0].text == "No chouette game is being played here."
+    assert answer[0].private_to == "bob"
+    number = (await current(room)).info.id
+    private = Room(room.core, ChatRef(PLATFORM, "@bob", private=True), prefix="p-")
+    named = await private.command("bob", f"/roll #c{number}")
+    assert named[0].text == f"No game is being played at chouette #c{number} now."
+    stranger = await room.command("eve", "/roll")  # not at the table: their match is meant
+    assert stranger[0].text.startswith("You have no match in this chat")
