@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from bot.core import chouette_texts
 from bot.core.chouette_rounds import ChouetteRounds
-from bot.core.chouette_view import ChouetteView, by_key
+from bot.core.chouette_view import ChouetteView, by_key, must_act
 from bot.core.context import Context, last_play
 from bot.core.dice_names import roll_text
 from bot.core.i18n import Speech
@@ -153,12 +153,7 @@ class ChouettePlay:
                     )
                     after, made = advance(after, answer)
                     recorded += made
-                late = ", ".join(
-                    dict.fromkeys(
-                        names[box if cube.offered_by is Side.TEAM else cube.member]
-                        for cube in game.pending
-                    )
-                )
+                late = ", ".join(names[player] for player in must_act(game))
                 written = await self.chouettes.append(
                     chouette_id, version, recorded, None, f"time-up:{version}", now=self.time()
                 )
