@@ -4,6 +4,7 @@ game and has no match here, or who types them in a private chat with the bot whi
 chouette game waits for them.
 
 The parts: :mod:`bot.core.chouette_seating` (the table between games),
+:mod:`bot.core.chouette_joining` (joining and leaving),
 :mod:`bot.core.chouette_play` (the game's actions), :mod:`bot.core.chouette_answers` (whose
 double a typed answer is for), :mod:`bot.core.chouette_doubling` (whom a double is for),
 :mod:`bot.core.chouette_advice` (who may advise, and what), :mod:`bot.core.chouette_rounds`
@@ -18,6 +19,7 @@ from functools import partial
 from bot.core import chouette_actions, chouette_answers
 from bot.core.chouette_advice import refusal_to_advise, suggested_play
 from bot.core.chouette_doubling import box_doubles_all, typed_double
+from bot.core.chouette_joining import ChouetteJoining
 from bot.core.chouette_play import ChouettePlay, Make
 from bot.core.chouette_private import ChouetteInPrivate
 from bot.core.chouette_rounds import ChouetteRounds
@@ -66,11 +68,13 @@ class ChouetteService:
         self,
         chouettes: ChouetteRepository,
         seating: ChouetteSeating,
+        joining: ChouetteJoining,
         play: ChouettePlay,
         finder: MatchFinder,
     ) -> None:
         self.chouettes = chouettes
         self.seating = seating
+        self.joining = joining
         self.play = play
         self.private = ChouetteInPrivate(chouettes, finder, self.fallback)
 
@@ -100,9 +104,9 @@ class ChouetteService:
         if action == "score":
             return await self.seating.scores(context, loaded)
         if action == "join":
-            return await self.seating.join(context, info)
+            return await self.joining.join(context, info)
         if action == "leave":
-            return await self.seating.leave(context, info)
+            return await self.joining.leave(context, info)
         if action == "start":
             return await self.seating.start(context, info)
         return await self.seating.end(context, info)
