@@ -238,8 +238,8 @@ class ChouetteRepository:
         self, chouette_id: int, user_id: int, version: int, *, now: datetime | None = None
     ) -> ChouetteInfo:
         """The user gets up, between games only; everyone behind moves up one place. Any
-        number may leave (before the first game there may be fewer than a game needs): the
-        command layer decides when too few are left and ends the session."""
+        number may leave (between games there may be fewer than a game needs): the command
+        layer starts no game with too few, and the host or an administrator ends the session."""
 
         def write(connection: Connection) -> RowMapping:
             row = claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or now_utc()})

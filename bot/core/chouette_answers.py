@@ -10,6 +10,7 @@ drop cannot be taken back, so the box says whose it is.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Sequence
 
 from bot.core.chouette_play import Make, OwnRefusalError
@@ -87,6 +88,24 @@ def named_player(_: Speech, users: Seated, mentions: Sequence[Actor], argument: 
             )
         )
     return str(found[0])
+
+
+def named_players(_: Speech, users: Seated, mentions: Sequence[Actor], argument: str) -> list[str]:
+    """Every seated player a command names (``/double @bob cy``), each once: the mentions,
+    and the argument's text read as one name or, when it is none, as names apart (split at
+    spaces and commas). Words starting with @ are the mentions' own when there are any."""
+    named = [named_player(_, users, (mention,), "") for mention in mentions]
+    words = [word for word in re.split(r"[\s,]+", argument) if word]
+    if mentions:
+        words = [word for word in words if not word.startswith("@")]
+    if words:
+        try:
+            named.append(named_player(_, users, (), " ".join(words)))
+        except OwnRefusalError:
+            if len(words) == 1:
+                raise
+            named += [named_player(_, users, (), word) for word in words]
+    return list(dict.fromkeys(player for player in named if player is not None))
 
 
 def only_waiting(_: Speech, game: ChouetteGame, names: dict[str, str], answer: Answer) -> str:

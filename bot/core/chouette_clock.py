@@ -10,20 +10,23 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from bot.core.bot_accounts import DEFAULT_ID as BOT_ID
 from bot.core.chouette_play import ChouettePlay
 from bot.core.chouette_view import must_act
 from bot.core.context import Context, wants_private_notice
-from bot.core.i18n import Speech, resolve_locale, room_locale, speech
+from bot.core.i18n import Speech, room_locale, speech
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.notices import private_notices
 from bot.core.numbers import duration
 from storage import (
     AlreadyAppliedError,
+    ChatRecord,
     ChatRepository,
     ChouetteInfo,
     ChouetteRepository,
     ConflictError,
     NotFoundError,
+    UserRecord,
     UserRepository,
 )
 
@@ -45,6 +48,14 @@ def stage_at(info: ChouetteInfo, now: datetime) -> int:
     if now >= info.deadline - timedelta(seconds=info.move_time_limit) / 2:
         return HALF_TIME
     return 0
+
+
+def clock_context(chat: ChatRecord, where: ChatRef, locale: str) -> Context:
+    """The clock acting in the chat, as the bot's own account: nobody at the table, so each
+    board after a time-up calls whoever it waits for (the late player too: they were away)."""
+    bot = UserRecord(0, chat.platform, BOT_ID, BOT_ID, None, is_bot=True)
+    actor = Actor(chat.platform, BOT_ID, BOT_ID)
+    return Context(Request(actor, where), bot, chat, locale, locale)
 
 
 class ChouetteClock:
@@ -87,11 +98,7 @@ class ChouetteClock:
         where = ChatRef(chat.platform, chat.platform_chat_id, locale=chat.locale)
         locale = room_locale(chat)  # the whole chat reads it
         if stage == TIME_UP:
-            first = late[0]
-            actor = Actor(first.platform, first.platform_user_id, first.display_name)
-            context = Context(
-                Request(actor, where), first, chat, resolve_locale(first, chat), locale
-            )
+            context = clock_context(chat, where, locale)
             return context.outgoing(await self._play.time_up(context, info.id, info.version))
         # Every process's clock ticks: the one that marks the reminder sends it.
         if not await self._chouettes.claim_reminder(info.id, info.version, stage):

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from bot.core import chouette_texts
 from bot.core.chouette_rounds import ChouetteRounds
-from bot.core.chouette_view import ChouetteView, box_may_double, by_key
+from bot.core.chouette_view import ChouetteView, by_key, must_act
 from bot.core.context import Context, last_play
 from bot.core.dice_names import roll_text
 from bot.core.i18n import Speech
@@ -26,12 +26,12 @@ from gammon.chouette import (
     ChouetteAction,
     ChouetteError,
     ChouetteGame,
-    CubeOwner,
     MemberAnswers,
     MemberDoubles,
     Side,
     advance,
 )
+from gammon.flow import Phase
 from storage import (
     AlreadyAppliedError,
     ChouetteInfo,
@@ -91,6 +91,9 @@ class ChouettePlay:
                     )
                 if game.finished:  # stopped between the last play and the settlement
                     return await self.rounds.finish(context, info, info.version, game)
+                if game.board.phase is Phase.OPENING:  # stopped before the opening roll
+                    return await self.rounds.opening(context, info)
+                action: ChouetteAction | None = None
                 try:
                     action = await make(game, str(context.user.id), info.dice_nonce)
                     after, recorded = advance(game, action)
@@ -109,7 +112,7 @@ class ChouettePlay:
                 except ChouetteError as error:
                     if await self._applied_before(context, chouette_id):
                         return await self.current(context, chouette_id)
-                    return context.refuse(chouette_texts.refusal(_, error))
+                    return context.refuse(chouette_texts.refusal(_, error, action))
                 except ConflictError:
                     if version is not None or attempt:
                         return stale
@@ -150,12 +153,7 @@ class ChouettePlay:
                     )
                     after, made = advance(after, answer)
                     recorded += made
-                late = ", ".join(
-                    dict.fromkeys(
-                        names[box if cube.offered_by is Side.TEAM else cube.member]
-                        for cube in game.pending
-                    )
-                )
+                late = ", ".join(names[player] for player in must_act(game))
                 written = await self.chouettes.append(
                     chouette_id, version, recorded, None, f"time-up:{version}", now=self.time()
                 )
@@ -191,8 +189,7 @@ class ChouettePlay:
         loaded = await self.chouettes.load(chouette_id)
         if loaded.game is None:
             return context.refuse(context._("No chouette game is being played here."))
-        users = await self.rounds.seated(context, loaded.info.seats)
-        return [await self.view.board(context, loaded.info, loaded.game, users, loaded.totals)]
+        return [await self.rounds.board(context, loaded.info, loaded.game, loaded.totals)]
 
     async def _after(
         self,
@@ -215,7 +212,7 @@ class ChouettePlay:
         last = last_play(before.board, board_actions)
         totals = (await self.chouettes.load(info.id)).totals
         shown = replace(info, version=version)
-        return [*notes, await self.view.board(context, shown, after, users, totals, last)]
+        return [*notes, await self.rounds.board(context, shown, after, totals, last)]
 
 
 def describe(
@@ -278,24 +275,4 @@ def _answer_note(
         )
     return _("{box} (box) takes {name}'s double: that cube is at {value}.").format(
         box=box, name=names[member], value=cube.value
-    )
-
-
-def box_doubles_all(refusal: str) -> Make:
-    """/double or [Double all] by the box: every member whose cube the box may turn."""
-
-    async def make(game: ChouetteGame, player: str, _nonce: int) -> ChouetteAction:
-        members = box_may_double(game)
-        if player == game.table.box and not _turnable(game):
-            raise OwnRefusalError(refusal)
-        return BoxDoubles(player, members or _turnable(game))
-
-    return make
-
-
-def _turnable(game: ChouetteGame) -> tuple[str, ...]:
-    return tuple(
-        cube.member
-        for cube in game.cubes
-        if cube.live and cube.offered_by is None and cube.owner is not CubeOwner.MEMBER
     )

@@ -28,7 +28,7 @@ from storage import ChouetteInfo, ChouetteRepository, ChouetteStatus, MatchInfo,
 
 class InChat(Protocol):
     """Acting in the chouette of the context's chat (``ChouetteService.fallback``): None
-    when the caller plays in no game there."""
+    when the caller does not sit at it."""
 
     async def __call__(
         self, context: Context, verb: str, argument: str
@@ -103,6 +103,8 @@ class ChouetteInPrivate:
             return context.refuse(
                 context._("You do not sit at a chouette #c{id}.").format(id=chouette_id)
             )
+        if info.status is not ChouetteStatus.PLAYING:
+            return self._no_game(context, info)
         return await self._in_chat(context, info, verb, argument)
 
     async def _in_chat(
@@ -113,12 +115,16 @@ class ChouetteInPrivate:
         _ = context._
         there = await self._finder.in_chat(context, info.chat_id)
         answer = await self._act(there, verb, argument)
-        if answer is None:  # between games (or the game ended a moment ago)
-            return context.refuse(
-                _("No game is being played at chouette #c{id} now.").format(id=info.id)
-            )
+        if answer is None:  # they left the table a moment ago
+            return self._no_game(context, info)
         receipt = _("Done in chouette #c{id}: the board is in its chat.").format(id=info.id)
         return delivered_in_private(there, context.request.chat, answer, receipt)
+
+    @staticmethod
+    def _no_game(context: Context, info: ChouetteInfo) -> list[Message]:
+        return context.refuse(
+            context._("No game is being played at chouette #c{id} now.").format(id=info.id)
+        )
 
     @staticmethod
     def _several(

@@ -23,8 +23,10 @@ from gammon.chouette import (
     next_table,
     rotate,
     settle,
+    settle_forfeit,
 )
 from gammon.flow import Phase
+from rendering import LastPlay
 from storage import ChouetteInfo, ChouetteRepository, UserRepository
 
 
@@ -56,6 +58,18 @@ class ChouetteRounds:
             for user_id, user in (await self.seated(context, user_ids)).items()
         }
 
+    async def board(
+        self,
+        context: Context,
+        info: ChouetteInfo,
+        game: ChouetteGame,
+        totals: dict[int, int],
+        last: LastPlay | None = None,
+    ) -> Message:
+        """The board message, with everyone on the scoreboard named (also those who left)."""
+        users = await self.seated(context, list(dict.fromkeys([*info.seats, *totals])))
+        return await self.view.board(context, info, game, users, totals, last)
+
     async def opening(self, context: Context, info: ChouetteInfo) -> list[Message]:
         """Roll the opening roll of the game that just started (again after a tie) and show
         the board."""
@@ -85,7 +99,7 @@ class ChouetteRounds:
         shown = await self.chouettes.info(info.id)
         return [
             Message(context.request.chat, "\n".join(notes)),
-            await self.view.board(context, shown, game, users, loaded.totals),
+            await self.board(context, shown, game, loaded.totals),
         ]
 
     @staticmethod
@@ -129,7 +143,7 @@ class ChouetteRounds:
         game on every cube still in play (dropped cubes pay what they paid), and the rotation
         goes as if the other side had won on the board (unless the captain's cube was
         decided already). The game's log is left as it is, unfinished."""
-        points = {int(player): won for player, won in forfeit_points(game, late).items()}
+        points = {int(player): won for player, won in settle_forfeit(game, late).items()}
         winner = game.rotation_winner or (Side.TEAM if late is Side.BOX else Side.BOX)
         order = [int(player) for player in rotate(game.table, winner).order]
         return await self._close(context, info, version, points, order, None)
@@ -172,12 +186,6 @@ class ChouetteRounds:
 
     # --- joining and leaving during a game ----------------------------------------------------
 
-    async def queue(self, context: Context, chouette_id: int, what: str, user_id: int) -> bool:
-        """Remember that ``user_id`` joins or leaves when this game ends (in the database, one
-        row per player: requests made at once all survive); False when it is remembered
-        already."""
-        return await self.chouettes.request(chouette_id, user_id, what, now=self.time())
-
     async def moved(
         self, context: Context, before: Sequence[int], after: Sequence[int]
     ) -> list[str]:
@@ -196,16 +204,3 @@ class ChouetteRounds:
             if user_id not in before
         ]
         return lines
-
-
-def forfeit_points(game: ChouetteGame, late: Side) -> dict[str, int]:
-    """What a game pays when ``late`` (the box, or the team's acting captain) ran out of
-    time: a single game at its value to the other side on every cube still in play; a cube
-    dropped before pays as it did. The box first, then the team in order; zero-sum."""
-    members = {}
-    for cube in game.cubes:
-        if cube.dropped_by is not None:
-            members[cube.member] = cube.value if cube.dropped_by is Side.BOX else -cube.value
-        else:
-            members[cube.member] = cube.value if late is Side.BOX else -cube.value
-    return {game.table.box: -sum(members.values()), **members}

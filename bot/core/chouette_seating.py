@@ -1,5 +1,6 @@
-"""The chouette's table: opening it, joining and leaving, seating by the dice and starting
-the first game, showing it and its scores, and ending the session with its seed revealed."""
+"""The chouette's table: opening it, seating by the dice and starting the first game (or the
+next), showing it and its scores, and ending the session with its seed revealed. Joining and
+leaving are :mod:`bot.core.chouette_joining`'s."""
 
 from __future__ import annotations
 
@@ -15,7 +16,6 @@ from bot.core.time_source import TimeSource
 from gammon.chouette import (
     MAX_PLAYERS,
     MIN_PLAYERS,
-    ChouetteError,
     ChouetteRules,
     Consultation,
     seat_order,
@@ -115,10 +115,7 @@ class ChouetteSeating:
         ]
         messages = [Message(context.request.chat, "\n".join(lines))]
         if loaded.game is not None and not loaded.game.finished:
-            users = await self.rounds.seated(context, info.seats)
-            messages.append(
-                await self.rounds.view.board(context, info, loaded.game, users, loaded.totals)
-            )
+            messages.append(await self.rounds.board(context, info, loaded.game, loaded.totals))
         return messages
 
     async def scores(self, context: Context, loaded: LoadedChouette) -> list[Message]:
@@ -128,38 +125,6 @@ class ChouetteSeating:
             games=len(loaded.games), scores=chouette_texts.scores_line(_, loaded.totals, names)
         )
         return [Message(context.request.chat, text)]
-
-    async def join(self, context: Context, info: ChouetteInfo) -> list[Message]:
-        _ = context.for_chat
-        name = context.user.display_name
-        if info.status is ChouetteStatus.PLAYING:
-            if info.is_seated(context.user.id):
-                return context.refuse(context._("You already sit at this chouette."))
-            if len(info.seats) >= MAX_PLAYERS:
-                return context.refuse(
-                    context._("The table is full: a chouette seats at most eight players.")
-                )
-            await self.rounds.queue(context, info.id, "join", context.user.id)
-            text = _("{name} sits down at the end of the line when this game ends.")
-            return [Message(context.request.chat, text.format(name=name))]
-        try:
-            await self.chouettes.join(info.id, context.user.id, info.version, now=self.time())
-        except ChouetteError as error:
-            return context.refuse(chouette_texts.refusal(context._, error))
-        text = _("{name} sits down at the chouette.").format(name=name)
-        return [Message(context.request.chat, text)]
-
-    async def leave(self, context: Context, info: ChouetteInfo) -> list[Message]:
-        _ = context.for_chat
-        name = context.user.display_name
-        if not info.is_seated(context.user.id):
-            return context.refuse(context._("You do not sit at this chouette."))
-        if info.status is ChouetteStatus.PLAYING:
-            await self.rounds.queue(context, info.id, "leave", context.user.id)
-            text = _("{name} leaves the table when this game ends.")
-            return [Message(context.request.chat, text.format(name=name))]
-        await self.chouettes.leave(info.id, context.user.id, info.version, now=self.time())
-        return [Message(context.request.chat, _("{name} leaves the table.").format(name=name))]
 
     async def start(self, context: Context, info: ChouetteInfo) -> list[Message]:
         """Seat the players by the dice (the first game) and start a game."""
@@ -183,11 +148,12 @@ class ChouetteSeating:
         notes = []
         order = list(info.seats)
         used = 0
-        if info.client_seed is None:  # the first game: the seed, then seats by the dice
-            seed = f"{context.user.platform}:{context.request.event_id}"
-            info = await self.chouettes.set_client_seed(
-                info.id, info.version, seed, now=self.time()
-            )
+        if info.game_number == 1:  # the first game: the seed, then seats by the dice
+            if info.client_seed is None:  # (fixed already if a start stopped after it)
+                seed = f"{context.user.platform}:{context.request.event_id}"
+                info = await self.chouettes.set_client_seed(
+                    info.id, info.version, seed, now=self.time()
+                )
             order, used, line = await self._seating(context, info)
             notes.append(line)
         started = await self.chouettes.start_game(

@@ -8,14 +8,29 @@ from collections.abc import Mapping, Sequence
 from bot.core import texts
 from bot.core.i18n import Speech
 from gammon.actions import WinKind
-from gammon.chouette import ChouetteError, ChouetteGame, CubeOwner, MemberCube, Side
+from gammon.chouette import (
+    BoxAnswers,
+    BoxDoubles,
+    ChouetteAction,
+    ChouetteError,
+    ChouetteGame,
+    CubeOwner,
+    MemberAnswers,
+    MemberCube,
+    MemberDoubles,
+    Side,
+)
 from gammon.flow import ActionError
 
 
-def refusal(_: Speech, error: ChouetteError) -> str:
-    """A sentence for why the rules refused a chouette action."""
+def refusal(_: Speech, error: ChouetteError, action: ChouetteAction | None = None) -> str:
+    """A sentence for why the rules refused a chouette action (``action``, when it was one:
+    the same code has a reason of its own for each kind of action)."""
     if error.board_error is not None:
         return board_refusal(_, error.board_error)
+    by_action = _action_refusal(_, str(error.reason), action)
+    if by_action is not None:
+        return by_action
     reasons = {
         "too_few_players": _("A chouette needs at least three players."),
         "table_full": _("The table is full: a chouette seats at most eight players."),
@@ -23,22 +38,43 @@ def refusal(_: Speech, error: ChouetteError) -> str:
         "not_seated": _("You do not sit at this chouette. Join with /chouette join."),
         "game_over": _("This game is over."),
         "not_in_team": _("You do not play in this game."),
-        "out_of_role": _(
-            "That is not your role: the box and the acting captain roll and move, "
-            "the box answers the team's doubles, each member their own cube."
-        ),
         "not_your_turn": _("You can double only at the start of your own side's turn."),
         "opening_roll_first": _("The game starts with the opening roll."),
         "already_rolled": _("The dice are rolled: doubling waits for the next turn."),
         "already_doubled": _("The box has already doubled this turn."),
         "already_dropped": _("That cube is out of this game: its double was dropped."),
         "not_cube_owner": _("The other side owns that cube."),
-        "double_pending": _("A double is waiting for an answer: answer every double first."),
         "no_double_pending": _("There is no double to answer on that cube."),
         "invalid_members": _("Name each member to double once."),
         "beaver_disabled": _("Beavers are not played at this chouette."),
     }
     return reasons.get(str(error.reason), _("That is not possible now."))
+
+
+def _action_refusal(_: Speech, reason: str, action: ChouetteAction | None) -> str | None:
+    """The reasons whose sentence depends on what was tried: acting out of role, acting after
+    one's own cube left the game, a roll or a double while a double waits, answering when
+    nobody doubled you."""
+    by_box = isinstance(action, BoxDoubles | BoxAnswers)
+    by_member = isinstance(action, MemberDoubles | MemberAnswers)
+    if reason == "out_of_role":
+        if by_box:
+            return _("Only the box doubles the members of the team and answers their doubles.")
+        if by_member:
+            return _(
+                "The box has no cube of its own: the members double the box and answer its "
+                "doubles on their own cubes."
+            )
+        return _("Only the box and the acting captain roll and move.")
+    if reason == "already_dropped" and not by_box:
+        return _("You are out of this game: the double on your cube was dropped.")
+    if reason == "double_pending":
+        if isinstance(action, MemberDoubles):
+            return _("Your double waits for the box's answer.")
+        return _("Nobody rolls while a double waits for an answer.")
+    if reason == "no_double_pending" and isinstance(action, MemberAnswers):
+        return _("No double waits for your answer.")
+    return None
 
 
 def board_refusal(_: Speech, error: ActionError) -> str:
@@ -47,7 +83,7 @@ def board_refusal(_: Speech, error: ActionError) -> str:
 
 
 def cube_line(_: Speech, cube: MemberCube, name: str, game: ChouetteGame) -> str:
-    """One member's cube: "Bob (captain): cube 2, Bob owns it"."""
+    """One member's cube: "Bob (captain): cube 2, the box owns it"."""
     if cube.member == game.table.captain:
         who = _("{name} (captain)").format(name=name)
     elif cube.member == game.acting_captain:

@@ -31,6 +31,16 @@ def by_key(users: Seated) -> dict[str, str]:
     return {str(user_id): user.display_name for user_id, user in users.items()}
 
 
+def box_turnable(game: ChouetteGame) -> tuple[str, ...]:
+    """The members whose cube the box has access to (in the game, no double waiting on it,
+    not owned by the member), whether or not it is the box's time to double."""
+    return tuple(
+        cube.member
+        for cube in game.cubes
+        if cube.live and cube.offered_by is None and cube.owner is not CubeOwner.MEMBER
+    )
+
+
 def box_may_double(game: ChouetteGame) -> tuple[str, ...]:
     """The members whose cube the box may turn now (none once it doubled this turn)."""
     board = game.board
@@ -41,11 +51,7 @@ def box_may_double(game: ChouetteGame) -> tuple[str, ...]:
         or game.box_doubled_at == board.dice_events
     ):
         return ()
-    return tuple(
-        cube.member
-        for cube in game.cubes
-        if cube.live and cube.offered_by is None and cube.owner is not CubeOwner.MEMBER
-    )
+    return box_turnable(game)
 
 
 def team_may_double(game: ChouetteGame) -> tuple[str, ...]:
@@ -167,35 +173,37 @@ class ChouetteView:
     def turn(_: Speech, game: ChouetteGame, names: dict[str, str]) -> tuple[str, list[str]]:
         """What happens now, and who must act."""
         box = names[game.table.box]
-        captain = game.acting_captain or game.table.captain
-        pending = game.pending
-        if pending:
-            waiting = [
-                game.table.box if cube.offered_by is Side.TEAM else cube.member for cube in pending
-            ]
-            answering = ", ".join(dict.fromkeys(names[player] for player in waiting))
-            return _("Doubles wait for an answer from: {names}.").format(names=answering), list(
-                dict.fromkeys(waiting)
-            )
+        captain = names[game.acting_captain or game.table.captain]
+        actors = list(must_act(game))
         board = game.board
-        dice = board.dice
-        if board.player_on_roll == 0:
-            if board.phase is Phase.MOVING and dice is not None:
-                text = _("{box} (box) to play {roll}: /move …").format(
-                    box=box, roll=roll_text(_.locale, dice)
-                )
-            else:
-                text = _("{box} (box) to roll, or to double before rolling.").format(box=box)
-            return text, [game.table.box]
-        if board.phase is Phase.MOVING and dice is not None:
-            text = _("{captain} (captain) to play {roll} for the team: /move …").format(
-                captain=names[captain], roll=roll_text(_.locale, dice)
+        dice = board.dice if board.phase is Phase.MOVING else None
+        if game.pending:
+            text = _("Doubles wait for an answer from: {names}.").format(
+                names=", ".join(names[player] for player in actors)
             )
-        else:
+        elif board.phase is Phase.OPENING:  # stopped before the opening roll was written
+            text = _("{box} (box) and {captain} (captain): the opening roll, /roll.").format(
+                box=box, captain=captain
+            )
+        elif board.player_on_roll == 0 and dice is not None:
+            text = _("{box} (box) to play {roll}: /move …").format(
+                box=box, roll=roll_text(_.locale, dice)
+            )
+        elif board.player_on_roll == 0 and box_may_double(game):
+            text = _("{box} (box) to roll, or to double before rolling.").format(box=box)
+        elif board.player_on_roll == 0:
+            text = _("{box} (box) to roll.").format(box=box)
+        elif dice is not None:
+            text = _("{captain} (captain) to play {roll} for the team: /move …").format(
+                captain=captain, roll=roll_text(_.locale, dice)
+            )
+        elif team_may_double(game):
             text = _(
                 "{captain} (captain) to roll for the team; members may double the box first."
-            ).format(captain=names[captain])
-        return text, [captain]
+            ).format(captain=captain)
+        else:
+            text = _("{captain} (captain) to roll for the team.").format(captain=captain)
+        return text, actors
 
     @staticmethod
     def buttons(
@@ -223,6 +231,8 @@ class ChouetteView:
                     name = names[cube.member]
                     add(_("Beaver {name}").format(name=name), Verb.BEAVER, cube.member)
                 add(_("Drop {name}").format(name=names[cube.member]), Verb.DROP, cube.member)
+        if game.board.phase is Phase.OPENING:
+            add(_("Roll"), Verb.ROLL)
         if game.board.phase is not Phase.ROLLING:
             return tuple(found)
         if game.board.player_on_roll == 0:

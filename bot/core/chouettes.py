@@ -4,18 +4,23 @@ game and has no match here, or who types them in a private chat with the bot whi
 chouette game waits for them.
 
 The parts: :mod:`bot.core.chouette_seating` (the table between games),
+:mod:`bot.core.chouette_joining` (joining and leaving),
 :mod:`bot.core.chouette_play` (the game's actions), :mod:`bot.core.chouette_answers` (whose
-double a typed answer is for), :mod:`bot.core.chouette_rounds` (from one game to the next),
-:mod:`bot.core.chouette_view` (the board message), :mod:`bot.core.chouette_private` (from a
-private chat) and :mod:`bot.core.chouette_texts` (the
+double a typed answer is for), :mod:`bot.core.chouette_doubling` (whom a double is for),
+:mod:`bot.core.chouette_advice` (who may advise, and what), :mod:`bot.core.chouette_rounds`
+(from one game to the next), :mod:`bot.core.chouette_view` (the board message),
+:mod:`bot.core.chouette_private` (from a private chat) and :mod:`bot.core.chouette_texts` (the
 sentences)."""
 
 from __future__ import annotations
 
 from functools import partial
 
-from bot.core import chouette_actions, chouette_answers, texts
-from bot.core.chouette_play import ChouettePlay, Make, box_doubles_all
+from bot.core import chouette_actions, chouette_answers
+from bot.core.chouette_advice import refusal_to_advise, suggested_play
+from bot.core.chouette_doubling import box_doubles_all, typed_double
+from bot.core.chouette_joining import ChouetteJoining
+from bot.core.chouette_play import ChouettePlay, Make
 from bot.core.chouette_private import ChouetteInPrivate
 from bot.core.chouette_rounds import ChouetteRounds
 from bot.core.chouette_seating import ChouetteSeating
@@ -24,10 +29,8 @@ from bot.core.match_finder import MatchFinder
 from bot.core.model import MAX_TEXT, Message
 from bot.core.options import OptionError, parse_challenge_options
 from bot.core.tokens import Token, Verb, chouette_seat
-from gammon.actions import Move
-from gammon.chouette import Answer, ChouetteRules, Consultation, advisers
-from gammon.flow import ActionError, Phase, advance
-from storage import ChouetteRepository, ChouetteStatus, NotFoundError
+from gammon.chouette import Answer, ChouetteRules, Consultation
+from storage import ChouetteInfo, ChouetteRepository, ChouetteStatus, NotFoundError
 
 ACTIONS = ("join", "leave", "start", "score", "end", "show")
 _ANSWERS: dict[str, Answer] = {
@@ -65,11 +68,13 @@ class ChouetteService:
         self,
         chouettes: ChouetteRepository,
         seating: ChouetteSeating,
+        joining: ChouetteJoining,
         play: ChouettePlay,
         finder: MatchFinder,
     ) -> None:
         self.chouettes = chouettes
         self.seating = seating
+        self.joining = joining
         self.play = play
         self.private = ChouetteInPrivate(chouettes, finder, self.fallback)
 
@@ -87,7 +92,11 @@ class ChouetteService:
             if options is None:
                 return context.refuse(_help(context))
             if loaded is not None:
-                return await self.seating.show(context, loaded)
+                shown = await self.seating.show(context, loaded)
+                if not words:
+                    return shown
+                refused = _("This chat has a chouette table already; its options stay as they are.")
+                return [*context.refuse(refused), *shown]
             return await self.seating.open_or_show(context, *options)
         if loaded is None:
             return context.refuse(_("There is no chouette in this chat. Open one with /chouette."))
@@ -95,9 +104,9 @@ class ChouetteService:
         if action == "score":
             return await self.seating.scores(context, loaded)
         if action == "join":
-            return await self.seating.join(context, info)
+            return await self.joining.join(context, info)
         if action == "leave":
-            return await self.seating.leave(context, info)
+            return await self.joining.leave(context, info)
         if action == "start":
             return await self.seating.start(context, info)
         return await self.seating.end(context, info)
@@ -108,57 +117,45 @@ class ChouetteService:
         play = argument.strip()[:MAX_TEXT]
         if not play:
             return context.refuse(_("Write the play after /suggest, e.g. /suggest 13/10* 6/5"))
-        chouette_id = await self._playing_here(context)
-        loaded = await self.chouettes.load(chouette_id) if chouette_id is not None else None
-        game = loaded.game if loaded is not None else None
-        if loaded is None or game is None:
+        chouette_id = None
+        if not context.request.chat.private:
+            chouette_id = await self.chouettes.active_id_for_chat(context.chat.id)
+        game = (await self.chouettes.load(chouette_id)).game if chouette_id is not None else None
+        if game is None:
             return context.refuse(_("No chouette game is being played here."))
-        me = str(context.user.id)
-        if me == game.table.box:
-            return context.refuse(_("The box plays alone: it does not advise the team."))
-        if me not in game.table.team:
-            return context.refuse(_("You do not play in this game."))
-        if not game.cube(me).live:
-            return context.refuse(_("You dropped out of this game: you no longer advise."))
-        if me == game.acting_captain:
-            return context.refuse(_("You are the captain: play it with /move."))
-        if game.rules.consultation is Consultation.CAPTAIN:
-            return context.refuse(_("At this table the captain decides alone: nobody advises."))
-        if me not in advisers(game):
-            return context.refuse(_("Only members whose cube has been turned advise here."))
-        board = game.board
-        if board.phase is not Phase.MOVING or board.player_on_roll != 1:
-            return context.refuse(_("The team has no roll to play now."))
+        refused = refusal_to_advise(_, game, str(context.user.id))
+        if refused is not None:
+            return context.refuse(refused)
         try:
-            _after, recorded = advance(board, Move(1, play))
-        except ActionError as error:
-            return context.refuse(texts.action_refusal(_, error))
-        written = recorded[0]
-        assert isinstance(written, Move)
+            written = suggested_play(_, game, play)
+        except ValueError as error:
+            return context.refuse(str(error))
         users = await self.play.rounds.seated(context, [int(game.acting_captain or "0")])
         captain = next(iter(users.values()))
         _ = context.for_chat  # the whole chat reads the advice
-        text = _("{name} suggests {play}").format(name=context.user.display_name, play=written.play)
+        text = _("{name} suggests {play}").format(name=context.user.display_name, play=written)
         return [Message(context.request.chat, text, mention=(captain.platform_user_id,))]
 
-    async def _playing_here(self, context: Context) -> int | None:
+    async def _seated_here(self, context: Context) -> ChouetteInfo | None:
+        """The chat's chouette, when the caller sits at it (between games too)."""
         if context.request.chat.private:
             return None
         chouette_id = await self.chouettes.active_id_for_chat(context.chat.id)
         if chouette_id is None:
             return None
         info = await self.chouettes.info(chouette_id)
-        if info.status is not ChouetteStatus.PLAYING or not info.is_seated(context.user.id):
-            return None
-        return chouette_id
+        return info if info.is_seated(context.user.id) else None
 
     async def fallback(self, context: Context, verb: str, argument: str) -> list[Message] | None:
         """``/roll``, ``/move``, ``/double``, ``/take``, ``/drop`` or ``/beaver`` from a player
-        without a match here: acted on in the chat's chouette game when they sit in it; None
-        otherwise."""
-        chouette_id = await self._playing_here(context)
-        if chouette_id is None:
+        without a match here: acted on in the chat's chouette game when they sit in it (refused
+        between games); None when they do not sit at the chat's chouette."""
+        info = await self._seated_here(context)
+        if info is None:
             return None
+        if info.status is not ChouetteStatus.PLAYING:
+            return context.refuse(context._("No chouette game is being played here."))
+        chouette_id = info.id
         if verb == "roll":
             make = chouette_actions.roll(self.chouettes, chouette_id)
         elif verb == "move":
@@ -166,7 +163,12 @@ class ChouetteService:
         elif verb in _ANSWERS:
             make = _typed_answer(context, self.play.rounds, _ANSWERS[verb], argument)
         else:
-            make = await self._double(context, chouette_id)
+            make = typed_double(
+                context._,
+                partial(self.play.rounds.seated, context),
+                context.request.mentions,
+                argument,
+            )
         return await self.play.act(context, make, chouette_id)
 
     async def in_private(
@@ -176,12 +178,6 @@ class ChouetteService:
         waits for them (``wanted``: the one they named with ``#c``), in its chat; None when
         the command means their match (:class:`ChouetteInPrivate` says which)."""
         return await self.private.answer(context, verb, argument, wanted)
-
-    async def _double(self, context: Context, chouette_id: int) -> Make:
-        info = await self.chouettes.info(chouette_id)
-        if info.seats and info.seats[0] == context.user.id:
-            return box_doubles_all(context._("No member's cube can be doubled by the box now."))
-        return chouette_actions.member_doubles()
 
     async def press(self, context: Context, token: Token) -> list[Message]:
         _ = context._
@@ -196,7 +192,7 @@ class ChouetteService:
         if token.verb == Verb.ROLL:
             make = chouette_actions.roll(self.chouettes, chouette_id)
         elif token.verb == Verb.DOUBLE_ALL:
-            make = box_doubles_all(_("No member's cube can be doubled by the box now."))
+            make = box_doubles_all(_)
         elif token.verb == Verb.DOUBLE:
             make = (
                 chouette_actions.member_doubles()

@@ -21,6 +21,7 @@ from bot.core.analyst import Analyst
 from bot.core.attention import Attention
 from bot.core.bot_accounts import BotAccounts
 from bot.core.challenges import ChallengeService
+from bot.core.chouette_joining import ChouetteJoining
 from bot.core.chouette_play import ChouettePlay
 from bot.core.chouette_rounds import ChouetteRounds
 from bot.core.chouette_seating import ChouetteSeating
@@ -166,6 +167,7 @@ class Core:
         self.chouette_service = ChouetteService(
             self.chouettes,
             ChouetteSeating(self.chouettes, rounds, chouette_locks, self.time, server_seeds),
+            ChouetteJoining(self.chouettes, chouette_locks, self.time),
             ChouettePlay(self.chouettes, rounds, chouette_view, chouette_locks, self.time),
             finder,
         )

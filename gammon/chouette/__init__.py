@@ -74,7 +74,7 @@ from gammon.chouette.codec import (
 )
 from gammon.chouette.errors import ChouetteError, ChouetteRefusal
 from gammon.chouette.flow import advance, apply, refusal, replay
-from gammon.chouette.scoring import Scoreboard, next_table, settle
+from gammon.chouette.scoring import Scoreboard, next_table, settle, settle_forfeit
 from gammon.chouette.state import (
     BOARD_RULES,
     BoardResult,
@@ -135,6 +135,7 @@ __all__ = [
     "rotate",
     "seat_order",
     "settle",
+    "settle_forfeit",
     "table_from_dict",
     "table_to_dict",
 ]

@@ -25,9 +25,29 @@ def settle(game: ChouetteGame) -> dict[str, int]:
     return {game.table.box: -sum(members.values()), **members}
 
 
+def settle_forfeit(game: ChouetteGame, late: Side) -> dict[str, int]:
+    """Points won or lost when ``late`` (the box, or the team's acting captain) ran out of
+    time to roll or move: every cube still in play pays a single game at its value to the
+    other side (no gammons), a dropped cube pays what it paid. The box first, then the team
+    in order; zero-sum. The game need not be over on the board."""
+    members = {}
+    for cube in game.cubes:
+        if cube.dropped_by is not None:
+            members[cube.member] = _dropped_points(cube)
+        else:
+            members[cube.member] = cube.value if Side(late) is Side.BOX else -cube.value
+    return {game.table.box: -sum(members.values()), **members}
+
+
+def _dropped_points(cube: MemberCube) -> int:
+    """What a cube whose double was dropped pays its member: its value before the double,
+    won when the box dropped, lost when the member did."""
+    return cube.value if cube.dropped_by is Side.BOX else -cube.value
+
+
 def _member_points(game: ChouetteGame, cube: MemberCube) -> int:
     if cube.dropped_by is not None:
-        return cube.value if cube.dropped_by is Side.BOX else -cube.value
+        return _dropped_points(cube)
     result = game.result
     assert result is not None  # finished with this cube live: the board ended
     kind = WinKind.SINGLE if game.rules.jacoby and not cube.turned else result.kind

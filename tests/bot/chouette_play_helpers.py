@@ -91,3 +91,15 @@ async def play_to_the_end(
         else:
             await room.command(mover, f"/move {rng.choice(board.legal_plays())}")
     raise AssertionError("the game did not end")
+
+
+async def at_the_start_of_a_turn(
+    room: Room, side: int, seed: int, *names: str, options: str = ""
+) -> tuple[dict[str, int], random.Random, list[str]]:
+    """A table of ``names`` started and played (random legal plays, from ``seed``) until
+    ``side`` (0 the box, 1 the team) is to roll: the players, the random source to play on
+    with, and their names in the table's order (box, captain, then the line)."""
+    people = await open_and_start(room, *names, options=options)
+    rng = random.Random(seed)
+    game = await play_until_rolling(room, people, side, rng)
+    return people, rng, [name_of(people, player) for player in game.table.order]

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.core.chouette_view import must_act
 from bot.core.chouettes import parse_rules
 from bot.core.model import ChatRef
 from bot.core.scheduler import Clock
@@ -154,3 +155,30 @@ async def open_and_start_joined(room: Room, *names: str) -> dict[str, int]:
 
 def people_by_key(people: dict[str, int], player: str) -> int:
     return people[name_of(people, player)]
+
+
+async def test_the_board_after_a_time_up_calls_whoever_it_waits_for(timed: Timed) -> None:
+    """The clock acts for nobody at the table: the next game's board mentions (and may
+    notify) whoever it waits for, the late player too, who was away."""
+    room, clock, time = timed
+    await room.command("ann", "/chouette time=2h")
+    people = await open_and_start_joined(room, "ann", "bob", "cy")
+    rng = random.Random(1)
+    for _round in range(4):  # a few turns each: the next game's opening roll as wanted
+        await play_until_rolling(room, people, 0, rng)
+        await play_until_rolling(room, people, 1, rng)
+    game = await play_until_rolling(room, people, 1, rng)
+    box, captain, third = (name_of(people, player) for player in game.table.order)
+    await room.command(captain, "/double")
+    await room.command(box, "/drop")  # the captain won: the captain's cube decides the rotation
+    loaded = await current(room)
+    assert loaded.info.deadline is not None
+    time.now = loaded.info.deadline + timedelta(seconds=1)
+    up = await clock.tick()  # the third, acting captain, did not roll: the team loses
+    assert up[0].text.startswith(f"{third.title()} (captain) has run out of time")
+    after = await current(room)
+    assert [name_of(people, player) for player in after.info.table.order] == [captain, third, box]
+    assert after.game is not None
+    waited = [name_of(people, player) for player in must_act(after.game)]
+    assert waited == [third]  # these dice: the late player starts the next game
+    assert up[-1].mention == (third,)

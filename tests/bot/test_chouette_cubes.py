@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from gammon.chouette import CubeOwner
 from tests.bot.chouette_play_helpers import (
+    at_the_start_of_a_turn,
     current,
     name_of,
     open_and_start,
@@ -38,7 +39,7 @@ async def test_four_players_with_takes_and_drops_settle_cube_by_cube(room: Room)
     await play_until_rolling(room, people, 1, rng)
     refused = await room.press(second, "Double the box")
     assert refused[0].private_to == second
-    assert refused[0].text == "That cube is out of this game: its double was dropped."
+    assert refused[0].text == "You are out of this game: the double on your cube was dropped."
     advice = await room.command(second, "/suggest 24/23 13/11")
     assert advice[0].text == "You dropped out of this game: you no longer advise."
     played = await play_to_the_end(room, people, rng)
@@ -63,7 +64,7 @@ async def test_the_box_doubles_only_some_members(room: Room) -> None:
     again = await room.command(box, "/double")
     assert again[0].text == "The box has already doubled this turn."
     other = await room.press(captain, "Take")
-    assert other[0].text == "There is no double to answer on that cube."
+    assert other[0].text == "No double waits for your answer."
     await room.press(second, "Take")
     game = (await current(room)).game
     assert game is not None
@@ -73,17 +74,32 @@ async def test_the_box_doubles_only_some_members(room: Room) -> None:
     assert third
 
 
-async def test_acting_out_of_role_is_refused(room: Room) -> None:
+async def test_acting_out_of_role_is_refused_naming_the_role(room: Room) -> None:
     people = await open_and_start(room, "ann", "bob", "cy")
-    game = await play_until_rolling(room, people, 1, random.Random(4))
+    rng = random.Random(4)
+    game = await play_until_rolling(room, people, 1, rng)
     box, captain, third = (name_of(people, player) for player in game.table.order)
-    role = "That is not your role"
-    assert (await room.command(third, "/roll"))[0].text.startswith(role)
+    rolls = "Only the box and the acting captain roll and move."
+    assert (await room.command(third, "/roll"))[0].text == rolls
     assert (await room.command(box, "/roll"))[0].text == "It is not your turn."
-    assert (await room.press(box, "Double the box"))[0].text.startswith(role)
+    no_cube = (
+        "The box has no cube of its own: the members double the box and answer its doubles "
+        "on their own cubes."
+    )
+    assert (await room.press(box, "Double the box"))[0].text == no_cube
     stranger = await room.command("eve", "/roll")
     assert stranger[0].text.startswith("You have no match in this chat")
-    assert captain
+    await play_until_rolling(room, people, 0, rng)
+    only_box = "Only the box doubles the members of the team and answers their doubles."
+    assert (await room.press(captain, "Double all"))[0].text == only_box
+    await room.press(box, f"Double {third.title()}")
+    waits = await room.command(box, "/roll")
+    assert waits[0].text == "Nobody rolls while a double waits for an answer."
+    assert (await room.press(captain, "Take"))[0].text == "No double waits for your answer."
+    assert (await room.press(box, "Drop"))[0].text == no_cube
+    await room.press(third, "Drop")
+    out = await room.command(third, "/roll")
+    assert out[0].text == "You are out of this game: the double on your cube was dropped."
 
 
 async def test_a_stale_button_and_a_second_press_are_refused(room: Room) -> None:
@@ -126,10 +142,9 @@ async def test_the_same_update_twice_is_applied_once(room: Room) -> None:
 
 
 async def test_suggestions_by_the_team_and_their_refusals(room: Room) -> None:
-    people = await open_and_start(room, "ann", "bob", "cy")
-    rng = random.Random(9)
-    game = await play_until_rolling(room, people, 1, rng)
-    box, captain, third = (name_of(people, player) for player in game.table.order)
+    _people, _rng, (box, captain, third) = await at_the_start_of_a_turn(
+        room, 1, 9, "ann", "bob", "cy"
+    )
     await room.command(captain, "/roll")
     game = (await current(room)).game
     assert game is not None
@@ -182,3 +197,34 @@ async def test_no_beaver_button_without_the_option(room: Room) -> None:
     box, captain, _second = (name_of(people, player) for player in game.table.order)
     board = await room.press(box, f"Double {captain.title()}")
     assert [button.label for button in board[-1].buttons] == ["Take", "Drop"]
+
+
+async def test_advice_refusals_name_the_real_reason(room: Room) -> None:
+    people = await open_and_start(room, "ann", "bob", "cy", "dee")
+    rng = random.Random(13)
+    game = await play_until_rolling(room, people, 1, rng)
+    box, _captain, second, _third = (name_of(people, player) for player in game.table.order)
+    stranger = await room.command("eve", "/suggest 24/23")  # a game runs, eve is not in it
+    assert stranger[0].text == "You do not play in this game."
+    await room.command(second, "/double")
+    await room.command(box, f"/drop {second}")  # the box drops: second's game is won, over
+    won = await room.command(second, "/suggest 24/23")
+    assert won[0].text == "The box dropped your double: your game is over, you no longer advise."
+
+
+async def test_the_board_offers_a_double_only_to_those_who_may_double(room: Room) -> None:
+    people, rng, (box, captain, third) = await at_the_start_of_a_turn(
+        room, 1, 15, "ann", "bob", "cy"
+    )
+    await room.command(captain, "/double")
+    await room.command(third, "/double")
+    await room.command(box, f"/take {captain}")
+    board = await room.command(box, f"/take {third}")  # the box owns both cubes now
+    assert board[-1].text.splitlines()[1] == f"{captain.title()} (captain) to roll for the team."
+    assert [button.label for button in board[-1].buttons] == ["Roll"]
+    await play_until_rolling(room, people, 0, rng)
+    await room.press(box, "Double all")
+    await room.command(captain, "/take")
+    board = await room.command(third, "/take")  # the box doubled this turn
+    assert board[-1].text.splitlines()[1] == f"{box.title()} (box) to roll."
+    assert [button.label for button in board[-1].buttons] == ["Roll"]

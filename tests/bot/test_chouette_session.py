@@ -8,6 +8,7 @@ import random
 
 from bot.core.model import ChatRef
 from bot.core.service import Core
+from gammon.flow import Phase
 from storage import Database
 from tests.bot.chouette_play_helpers import (
     current,
@@ -137,3 +138,41 @@ async def test_two_starts_typed_at_once_start_one_game(room: Room) -> None:
     assert [message.text for message in refusal] == ["A game is being played already."]
     assert any("Seating dice" in message.text for message in started)
     assert (await current(room)).info.game_number == 1
+
+
+async def test_a_game_stopped_before_its_opening_roll_gets_it_at_the_next_action(
+    room: Room,
+) -> None:
+    """The process stopped between starting a game and writing its opening roll: the board
+    says so, and the next action of a player makes the opening roll."""
+    await room.command("ann", "/chouette")
+    await room.command("bob", "/chouette join")
+    await room.command("cy", "/chouette join")
+    info = (await current(room)).info
+    info = await room.core.chouettes.set_client_seed(info.id, info.version, "test:seed")
+    await room.core.chouettes.start_game(info.id, info.version, list(info.seats))
+    shown = await room.command("bob", "/chouette")
+    assert shown[-1].text.splitlines()[1] == "Ann (box) and Bob (captain): the opening roll, /roll."
+    assert [button.label for button in shown[-1].buttons] == ["Roll"]
+    answer = await room.command("bob", "/roll")
+    assert "Opening roll: Ann" in answer[0].text
+    game = (await current(room)).game
+    assert game is not None
+    assert game.board.phase is Phase.MOVING
+
+
+async def test_a_first_start_stopped_after_the_client_seed_still_seats_by_the_dice(
+    room: Room,
+) -> None:
+    """The process stopped after fixing the client seed and before starting the game: the
+    next /chouette start seats the players by the dice all the same (the same dice, read from
+    the same nonces), not in the order they sat down."""
+    await room.command("ann", "/chouette")
+    for name in ("bob", "cy", "dee"):
+        await room.command(name, "/chouette join")
+    info = (await current(room)).info
+    await room.core.chouettes.set_client_seed(info.id, info.version, "test:e5")
+    answer = await room.command("dee", "/chouette start")
+    assert answer[0].text.startswith("Seating dice: Ann ")
+    started = (await current(room)).info
+    assert started.game_nonce > info.dice_nonce  # the seating dice are spent

@@ -35,6 +35,7 @@ from gammon.chouette import (
     refusal,
     replay,
     settle,
+    settle_forfeit,
 )
 from gammon.flow import Phase, Refusal
 
@@ -461,3 +462,19 @@ def test_rotation_through_games_with_six_players() -> None:
     # Game by game (each cube dropped at 1): A -5 +1 -1 -1 +1; B +1 -3 +3 -1 +1;
     # C +1 -1 -1 -1 +1; D +1 +1 +1 +5 -5; E and F +1 +1 -1 -1 +1.
     assert scoreboard.as_dict() == {"A": -5, "B": 1, "C": -1, "D": 3, "E": 1, "F": 1}
+
+
+def test_a_side_out_of_time_pays_a_single_game_on_every_cube_still_in_play() -> None:
+    table = new_table(["A", "B", "C", "D"])  # A box, B captain, then C and D
+    game = opened(table, BOX)  # the team is on roll
+    game = run(
+        game,
+        MemberDoubles("C"),
+        MemberDoubles("D"),
+        BoxAnswers("A", "C", TAKE),  # C's cube at 2, the box owns it
+        BoxAnswers("A", "D", DROP),  # the box pays D 1, D is out
+    )
+    # The team is late: B's cube (1) and C's (2) go to the box; D keeps the 1 it won.
+    assert settle_forfeit(game, TEAM) == {"A": 2, "B": -1, "C": -2, "D": 1}
+    # The box is late: it pays every cube still in play, and D as before.
+    assert settle_forfeit(game, BOX) == {"A": -4, "B": 1, "C": 2, "D": 1}

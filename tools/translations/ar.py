@@ -550,7 +550,6 @@ TRANSLATIONS.update(
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "يلعب الشويت من ثلاثة إلى ثمانية لاعبين: واحد، الصندوق، ضد كل الآخرين، الفريق. يرمي كل لاعب نردًا واحدًا ليأخذ مكانه: صاحب الرمية الأعلى هو الصندوق، والتالي هو القائد، والباقون ينتظرون في الصف (ويعيد المتعادلون الرمي). يلعب الصندوق والقائد مباراة واحدة على المال على لوح واحد؛ يرمي القائد النرد ويحرك القطع باسم الفريق، ويجوز لبقية الأعضاء اقتراح النقلات (/suggest)، إلا إذا فُتحت الطاولة بخيار captain (القائد وحده) أو turned (لا يقترح إلا من قُلب مكعبه). لكل عضو مكعب خاص به أمام الصندوق، ويتخذ قرارات مكعبه بنفسه: قبل الرمي يجوز للصندوق أن يضاعف على بعض الأعضاء أو عليهم جميعًا، وفي دور الفريق يجوز لأي عضو أن يضاعف على الصندوق بمكعبه. من يرفض المضاعفة يدفع ويخرج من الجولة؛ وإذا رفض الصندوق دفع لذلك العضو. حين تنتهي الجولة على اللوح يدفع كل مكعب ما زال في اللعب قيمته مرة واحدة، ومرتين للغامون، وثلاث مرات للباكغامون. مكعب القائد وحده يقرر التناوب: إذا ربحه الصندوق بقي صندوقًا وذهب القائد إلى آخر الصف؛ وإذا ربحه القائد صار هو الصندوق وذهب الصندوق السابق إلى آخر الصف. ويصبح التالي في الصف هو القائد الجديد.",
         "A chouette is played in a group chat.": "يُلعب الشويت في محادثة جماعية.",
         "A chouette needs at least three players.": "يحتاج الشويت إلى ثلاثة لاعبين على الأقل.",
-        "A double is waiting for an answer: answer every double first.": "هناك مضاعفة تنتظر الرد: أجيبوا عن كل مضاعفة أولًا.",
         "A game is being played already.": "هناك جولة تُلعب بالفعل.",
         "A new table: who may advise the captain": "طاولة جديدة: من يجوز له نصح القائد",
         "At this table the captain decides alone: nobody advises.": "على هذه الطاولة يقرر القائد وحده: لا أحد يقدم النصح.",
@@ -590,7 +589,6 @@ TRANSLATIONS.update(
         "Sit down": "اجلس",
         "Take {name}": "قبول {name}",
         "That cube is out of this game: its double was dropped.": "هذا المكعب خارج الجولة: رُفضت مضاعفته.",
-        "That is not your role: the box and the acting captain roll and move, the box answers the team's doubles, each member their own cube.": "ليس هذا دورك: يرمي الصندوق والقائد الفعلي ويحركان، ويجيب الصندوق عن مضاعفات الفريق، وكل عضو عن مكعبه.",
         "The box has already doubled this turn.": "ضاعف الصندوق بالفعل في هذا الدور.",
         "The box plays alone: it does not advise the team.": "الصندوق يلعب وحده: لا ينصح الفريق.",
         "The chouette is over. Games played: {games}.": "انتهى الشويت. الجولات الملعوبة: {games}.",
@@ -692,5 +690,58 @@ TRANSLATIONS.update(
         "No game is being played at chouette #c{id} now.": "لا تُلعب الآن جولة في الشويت #c{id}.",
         "Done in chouette #c{id}: the board is in its chat.": "تم في الشويت #c{id}: الطاولة معروضة في دردشته.",
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "عدة ألعاب لك بانتظارك ({numbers}؛ و#c تعني شويت). اكتب الرقم أولًا، مثلًا #c{example} 13/10* 6/5، أو العب في دردشة اللعبة.",
+    }
+)
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "كل عضو يضاعف على الصندوق فقط، بمكعبه هو: اكتب /double دون اسم.",
+        "You are the box: name the members of the team you double.": "أنت الصندوق: سمِّ أعضاء الفريق الذين تضاعف عليهم.",
+    }
+)
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "رفض الصندوق مضاعفتك: انتهت جولتك، ولم تعد تقدم النصح.",
+    }
+)
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} يبقى على الطاولة.",
+        "{name} will not sit down after all.": "{name} لن يجلس في النهاية.",
+        "You asked already: you sit down when this game ends.": "طلبت ذلك بالفعل: ستجلس عندما تنتهي هذه الجولة.",
+        "You asked already: you leave the table when this game ends.": "طلبت ذلك بالفعل: ستغادر الطاولة عندما تنتهي هذه الجولة.",
+    }
+)
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "في هذه المحادثة طاولة شويت بالفعل؛ وتبقى خياراتها كما هي.",
+    }
+)
+
+# Refusals of a chouette action, by what was tried (bot/core/chouette_texts.py).
+TRANSLATIONS.update(
+    {
+        "Only the box doubles the members of the team and answers their doubles.": "الصندوق وحده يضاعف على أعضاء الفريق ويرد على مضاعفاتهم.",
+        "The box has no cube of its own: the members double the box and answer its doubles on their own cubes.": "ليس للصندوق مكعب خاص به: الأعضاء يضاعفون على الصندوق ويردون على مضاعفاته بمكعباتهم.",
+        "Only the box and the acting captain roll and move.": "الصندوق والقائد الفعلي وحدهما يرميان ويحركان.",
+        "You are out of this game: the double on your cube was dropped.": "أنت خارج هذه الجولة: رُفضت المضاعفة على مكعبك.",
+        "Your double waits for the box's answer.": "مضاعفتك تنتظر رد الصندوق.",
+        "Nobody rolls while a double waits for an answer.": "لا يرمي أحد ما دامت هناك مضاعفة تنتظر الرد.",
+    }
+)
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (الصندوق) يرمي.",
+        "{captain} (captain) to roll for the team.": "{captain} (القائد) يرمي باسم الفريق.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (الصندوق) و{captain} (القائد): رمية الافتتاح، /roll.",
     }
 )

@@ -504,7 +504,6 @@ TRANSLATIONS.update(
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Шуе се играе от трима до осем играчи: един, боксът, срещу всички останали, отбора. Всеки хвърля един зар за място: най-високият е боксът, следващият – капитанът, останалите чакат на опашка (при равенство хвърлят отново). Боксът и капитанът играят една игра на пари на една дъска; капитанът хвърля и мести за отбора, а другите членове могат да предлагат ходове (/suggest), освен ако масата не е отворена с captain (капитанът решава сам) или turned (съветват само онези, чийто куб е бил удвояван). Всеки член има свой куб срещу бокса и сам решава за него: преди да хвърли, боксът може да удвои някои или всички членове, а на хода на отбора всеки член може да удвои бокса на своя куб. Който откаже удвояване, плаща и излиза от играта; ако откаже боксът, той плаща на този член. Когато играта на дъската свърши, всеки куб, останал в игра, плаща стойността си веднъж, двойно за гамон и тройно за бекгамон. Ротацията решава само кубът на капитана: ако го е спечелил боксът, боксът остава, а капитанът отива в края на опашката; ако го е спечелил капитанът, той става бокс, а старият бокс отива в края на опашката. Следващият на опашката става новият капитан.",
         "A chouette is played in a group chat.": "Шуе се играе в групов чат.",
         "A chouette needs at least three players.": "За шуе са нужни поне трима играчи.",
-        "A double is waiting for an answer: answer every double first.": "Удвояване чака отговор: първо отговорете на всяко удвояване.",
         "A game is being played already.": "Вече се играе игра.",
         "A new table: who may advise the captain": "Нова маса: кой може да съветва капитана",
         "At this table the captain decides alone: nobody advises.": "На тази маса капитанът решава сам: никой не съветва.",
@@ -544,7 +543,6 @@ TRANSLATIONS.update(
         "Sit down": "Седни",
         "Take {name}": "{name}: приеми",
         "That cube is out of this game: its double was dropped.": "Този куб е извън играта: удвояването му беше отказано.",
-        "That is not your role: the box and the acting captain roll and move, the box answers the team's doubles, each member their own cube.": "Това не е твоята роля: хвърлят и местят боксът и действащият капитан, на удвояванията на отбора отговаря боксът, всеки член – за своя куб.",
         "The box has already doubled this turn.": "Боксът вече удвои този ход.",
         "The box plays alone: it does not advise the team.": "Боксът играе сам: той не съветва отбора.",
         "The chouette is over. Games played: {games}.": "Шуе приключи. Изиграни игри: {games}.",
@@ -646,5 +644,58 @@ TRANSLATIONS.update(
         "No game is being played at chouette #c{id} now.": "На шуе #c{id} сега не се играе игра.",
         "Done in chouette #c{id}: the board is in its chat.": "Готово в шуе #c{id}: дъската е в неговия чат.",
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Няколко твои игри те чакат ({numbers}; #c означава шуе). Напиши първо номера, напр. #c{example} 13/10* 6/5, или играй в чата на играта.",
+    }
+)
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "Всеки член удвоява само бокса, със своя куб: напиши /double без име.",
+        "You are the box: name the members of the team you double.": "Ти си боксът: назови членовете на отбора, които удвояваш.",
+    }
+)
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "Боксът отказа удвояването ти: играта ти свърши, вече не съветваш.",
+    }
+)
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} остава на масата.",
+        "{name} will not sit down after all.": "{name} все пак няма да седне.",
+        "You asked already: you sit down when this game ends.": "Вече поиска: ще седнеш, когато тази игра свърши.",
+        "You asked already: you leave the table when this game ends.": "Вече поиска: ще станеш от масата, когато тази игра свърши.",
+    }
+)
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "В този чат вече има маса за шуе; настройките ѝ остават същите.",
+    }
+)
+
+# Refusals of a chouette action, by what was tried (bot/core/chouette_texts.py).
+TRANSLATIONS.update(
+    {
+        "Only the box doubles the members of the team and answers their doubles.": "Само боксът удвоява членовете на отбора и отговаря на техните удвоявания.",
+        "The box has no cube of its own: the members double the box and answer its doubles on their own cubes.": "Боксът няма свой куб: членовете удвояват бокса и отговарят на удвояванията му със своите кубове.",
+        "Only the box and the acting captain roll and move.": "Само боксът и действащият капитан хвърлят и местят.",
+        "You are out of this game: the double on your cube was dropped.": "Извън тази игра си: удвояването на твоя куб беше отказано.",
+        "Your double waits for the box's answer.": "Удвояването ти чака отговора на бокса.",
+        "Nobody rolls while a double waits for an answer.": "Никой не хвърля, докато удвояване чака отговор.",
+    }
+)
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (бокс) хвърля.",
+        "{captain} (captain) to roll for the team.": "{captain} (капитан) хвърля за отбора.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) и {captain} (капитан): първото хвърляне, /roll.",
     }
 )

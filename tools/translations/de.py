@@ -543,7 +543,6 @@ TRANSLATIONS.update(
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Eine Chouette spielen drei bis acht Spieler: einer, die Box, gegen alle anderen, das Team. Jeder würfelt mit einem Würfel um seinen Platz: der höchste Wurf ist die Box, der nächste der Kapitän, die übrigen warten in der Reihe (bei Gleichstand wird neu gewürfelt). Box und Kapitän spielen ein Money-Spiel auf einem Brett; der Kapitän würfelt und zieht für das Team, und die anderen Mitglieder dürfen Züge vorschlagen (/suggest), außer der Tisch wurde mit captain (der Kapitän allein) oder turned (nur Mitglieder, deren Doppler gedreht wurde) eröffnet. Jedes Mitglied hat gegen die Box einen eigenen Doppler und trifft seine Dopplerentscheidungen selbst: vor dem Würfeln darf die Box einige oder alle Mitglieder doppeln, und wenn das Team am Zug ist, darf jedes Mitglied die Box auf seinem eigenen Doppler doppeln. Wer ein Doppel ablehnt, zahlt und ist aus dem Spiel; lehnt die Box ab, zahlt sie diesem Mitglied. Endet das Spiel auf dem Brett, zahlt jeder Doppler, der noch im Spiel ist, seinen Wert einfach, doppelt bei einem Gammon und dreifach bei einem Backgammon. Über die Rotation entscheidet nur der Doppler des Kapitäns: Gewinnt ihn die Box, bleibt sie Box und der Kapitän stellt sich hinten an; gewinnt ihn der Kapitän, wird er die Box und die alte Box stellt sich hinten an. Der Nächste in der Reihe wird der neue Kapitän.",
         "A chouette is played in a group chat.": "Eine Chouette wird in einem Gruppenchat gespielt.",
         "A chouette needs at least three players.": "Eine Chouette braucht mindestens drei Spieler.",
-        "A double is waiting for an answer: answer every double first.": "Ein Doppel wartet auf Antwort: Erst muss jedes Doppel beantwortet sein.",
         "A game is being played already.": "Es läuft bereits ein Spiel.",
         "A new table: who may advise the captain": "Neuer Tisch: wer den Kapitän beraten darf",
         "At this table the captain decides alone: nobody advises.": "An diesem Tisch entscheidet der Kapitän allein: Niemand berät.",
@@ -583,7 +582,6 @@ TRANSLATIONS.update(
         "Sit down": "Hinsetzen",
         "Take {name}": "{name} annehmen",
         "That cube is out of this game: its double was dropped.": "Dieser Doppler ist aus dem Spiel: Sein Doppel wurde abgelehnt.",
-        "That is not your role: the box and the acting captain roll and move, the box answers the team's doubles, each member their own cube.": "Das ist nicht deine Rolle: Box und amtierender Kapitän würfeln und ziehen, die Box beantwortet die Doppel des Teams, jedes Mitglied seinen eigenen Doppler.",
         "The box has already doubled this turn.": "Die Box hat in diesem Zug schon gedoppelt.",
         "The box plays alone: it does not advise the team.": "Die Box spielt allein: Sie berät das Team nicht.",
         "The chouette is over. Games played: {games}.": "Die Chouette ist zu Ende. Gespielte Spiele: {games}.",
@@ -685,5 +683,58 @@ TRANSLATIONS.update(
         "No game is being played at chouette #c{id} now.": "An der Chouette #c{id} läuft gerade kein Spiel.",
         "Done in chouette #c{id}: the board is in its chat.": "Erledigt in Chouette #c{id}: Das Brett steht in ihrem Chat.",
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Mehrere deiner Spiele warten auf dich ({numbers}; #c steht für eine Chouette). Schreib die Nummer davor, z. B. #c{example} 13/10* 6/5, oder spiel im Chat des Spiels.",
+    }
+)
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "Jedes Mitglied doppelt nur die Box, auf seinem eigenen Doppler: Schreib /double ohne Namen.",
+        "You are the box: name the members of the team you double.": "Du bist die Box: Nenne die Mitglieder des Teams, die du doppelst.",
+    }
+)
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "Die Box hat dein Doppel abgelehnt: Dein Spiel ist vorbei, du berätst nicht mehr.",
+    }
+)
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} bleibt am Tisch.",
+        "{name} will not sit down after all.": "{name} setzt sich nun doch nicht.",
+        "You asked already: you sit down when this game ends.": "Das hast du schon verlangt: Du setzt dich, wenn dieses Spiel endet.",
+        "You asked already: you leave the table when this game ends.": "Das hast du schon verlangt: Du stehst auf, wenn dieses Spiel endet.",
+    }
+)
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "In diesem Chat gibt es schon einen Chouette-Tisch; seine Optionen bleiben, wie sie sind.",
+    }
+)
+
+# Refusals of a chouette action, by what was tried (bot/core/chouette_texts.py).
+TRANSLATIONS.update(
+    {
+        "Only the box doubles the members of the team and answers their doubles.": "Nur die Box doppelt die Mitglieder des Teams und beantwortet ihre Doppel.",
+        "The box has no cube of its own: the members double the box and answer its doubles on their own cubes.": "Die Box hat keinen eigenen Doppler: Die Mitglieder doppeln die Box und beantworten ihre Doppel auf ihren eigenen Dopplern.",
+        "Only the box and the acting captain roll and move.": "Nur die Box und der amtierende Kapitän würfeln und ziehen.",
+        "You are out of this game: the double on your cube was dropped.": "Du bist aus diesem Spiel: Das Doppel auf deinem Doppler wurde abgelehnt.",
+        "Your double waits for the box's answer.": "Dein Doppel wartet auf die Antwort der Box.",
+        "Nobody rolls while a double waits for an answer.": "Niemand würfelt, solange ein Doppel auf Antwort wartet.",
+    }
+)
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (Box) würfelt.",
+        "{captain} (captain) to roll for the team.": "{captain} (Kapitän) würfelt für das Team.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (Box) und {captain} (Kapitän): der Eröffnungswurf, /roll.",
     }
 )

@@ -504,7 +504,6 @@ TRANSLATIONS.update(
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Η σουέτ παίζεται από τρεις έως οκτώ παίκτες: ένας, το κουτί, εναντίον όλων των άλλων, της ομάδας. Ο καθένας ρίχνει ένα ζάρι για να πάρει θέση: η μεγαλύτερη ζαριά είναι το κουτί, η επόμενη ο αρχηγός, οι υπόλοιποι περιμένουν στη σειρά (στις ισοπαλίες ξαναρίχνουν). Το κουτί και ο αρχηγός παίζουν μια παρτίδα με χρήματα σε ένα ταμπλό· ο αρχηγός ρίχνει και παίζει για την ομάδα, και τα άλλα μέλη μπορούν να προτείνουν κινήσεις (/suggest), εκτός αν το τραπέζι άνοιξε με captain (ο αρχηγός μόνος) ή turned (μόνο μέλη που ο κύβος τους έχει γυρίσει). Κάθε μέλος έχει δικό του κύβο απέναντι στο κουτί και αποφασίζει μόνο του για αυτόν: πριν ρίξει, το κουτί μπορεί να διπλασιάσει μερικά ή όλα τα μέλη, και στη σειρά της ομάδας κάθε μέλος μπορεί να διπλασιάσει το κουτί στον δικό του κύβο. Όποιο μέλος αρνείται πληρώνει και βγαίνει από την παρτίδα· αν αρνηθεί το κουτί, πληρώνει εκείνο το μέλος. Όταν τελειώσει η παρτίδα στο ταμπλό, κάθε κύβος που είναι ακόμη στο παιχνίδι πληρώνει την αξία του μία φορά, δύο για γκάμον και τρεις για μπακγκάμον. Την εναλλαγή την κρίνει μόνο ο κύβος του αρχηγού: αν τον κέρδισε το κουτί, το κουτί μένει και ο αρχηγός πάει στο τέλος της σειράς· αν τον κέρδισε ο αρχηγός, γίνεται κουτί και το παλιό κουτί πάει στο τέλος της σειράς. Ο επόμενος στη σειρά γίνεται ο νέος αρχηγός.",
         "A chouette is played in a group chat.": "Η σουέτ παίζεται σε ομαδική συνομιλία.",
         "A chouette needs at least three players.": "Η σουέτ χρειάζεται τουλάχιστον τρεις παίκτες.",
-        "A double is waiting for an answer: answer every double first.": "Ένας διπλασιασμός περιμένει απάντηση: απαντήστε πρώτα σε κάθε διπλασιασμό.",
         "A game is being played already.": "Ήδη παίζεται μια παρτίδα.",
         "A new table: who may advise the captain": "Νέο τραπέζι: ποιοι μπορούν να συμβουλεύουν τον αρχηγό",
         "At this table the captain decides alone: nobody advises.": "Σε αυτό το τραπέζι ο αρχηγός αποφασίζει μόνος: κανείς δεν συμβουλεύει.",
@@ -544,7 +543,6 @@ TRANSLATIONS.update(
         "Sit down": "Κάθισε",
         "Take {name}": "{name}: αποδοχή",
         "That cube is out of this game: its double was dropped.": "Αυτός ο κύβος είναι εκτός παρτίδας: ο διπλασιασμός του απορρίφθηκε.",
-        "That is not your role: the box and the acting captain roll and move, the box answers the team's doubles, each member their own cube.": "Δεν είναι ο ρόλος σου: ρίχνουν και παίζουν το κουτί και ο εν ενεργεία αρχηγός, στους διπλασιασμούς της ομάδας απαντά το κουτί, κάθε μέλος για τον δικό του κύβο.",
         "The box has already doubled this turn.": "Το κουτί έχει ήδη διπλασιάσει σε αυτή τη σειρά.",
         "The box plays alone: it does not advise the team.": "Το κουτί παίζει μόνο του: δεν συμβουλεύει την ομάδα.",
         "The chouette is over. Games played: {games}.": "Η σουέτ τελείωσε. Παρτίδες που παίχτηκαν: {games}.",
@@ -646,5 +644,58 @@ TRANSLATIONS.update(
         "No game is being played at chouette #c{id} now.": "Στη σουέτ #c{id} δεν παίζεται τώρα παρτίδα.",
         "Done in chouette #c{id}: the board is in its chat.": "Έγινε στη σουέτ #c{id}: το ταμπλό είναι στη συνομιλία της.",
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Σε περιμένουν αρκετά παιχνίδια ({numbers}· το #c σημαίνει σουέτ). Γράψε μπροστά τον αριθμό, π.χ. #c{example} 13/10* 6/5, ή παίξε στη συνομιλία του παιχνιδιού.",
+    }
+)
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "Κάθε μέλος διπλασιάζει μόνο το κουτί, με τον δικό του κύβο: γράψε /double χωρίς όνομα.",
+        "You are the box: name the members of the team you double.": "Εσύ είσαι το κουτί: γράψε τα μέλη της ομάδας που διπλασιάζεις.",
+    }
+)
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "Το κουτί αρνήθηκε τον διπλασιασμό σου: η παρτίδα σου τελείωσε, δεν συμβουλεύεις πια.",
+    }
+)
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} μένει στο τραπέζι.",
+        "{name} will not sit down after all.": "{name} τελικά δεν θα καθίσει.",
+        "You asked already: you sit down when this game ends.": "Το ζήτησες ήδη: θα καθίσεις όταν τελειώσει αυτή η παρτίδα.",
+        "You asked already: you leave the table when this game ends.": "Το ζήτησες ήδη: θα σηκωθείς όταν τελειώσει αυτή η παρτίδα.",
+    }
+)
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "Αυτή η συνομιλία έχει ήδη τραπέζι σουέτ· οι επιλογές του μένουν ως έχουν.",
+    }
+)
+
+# Refusals of a chouette action, by what was tried (bot/core/chouette_texts.py).
+TRANSLATIONS.update(
+    {
+        "Only the box doubles the members of the team and answers their doubles.": "Μόνο το κουτί διπλασιάζει τα μέλη της ομάδας και απαντά στους διπλασιασμούς τους.",
+        "The box has no cube of its own: the members double the box and answer its doubles on their own cubes.": "Το κουτί δεν έχει δικό του κύβο: τα μέλη διπλασιάζουν το κουτί και απαντούν στους διπλασιασμούς του με τους δικούς τους κύβους.",
+        "Only the box and the acting captain roll and move.": "Μόνο το κουτί και ο εν ενεργεία αρχηγός ρίχνουν και παίζουν.",
+        "You are out of this game: the double on your cube was dropped.": "Είσαι εκτός αυτής της παρτίδας: ο διπλασιασμός στον κύβο σου απορρίφθηκε.",
+        "Your double waits for the box's answer.": "Ο διπλασιασμός σου περιμένει την απάντηση του κουτιού.",
+        "Nobody rolls while a double waits for an answer.": "Κανείς δεν ρίχνει όσο ένας διπλασιασμός περιμένει απάντηση.",
+    }
+)
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (κουτί) ρίχνει.",
+        "{captain} (captain) to roll for the team.": "{captain} (αρχηγός) ρίχνει για την ομάδα.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (κουτί) και {captain} (αρχηγός): η εναρκτήρια ζαριά, /roll.",
     }
 )

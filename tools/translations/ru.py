@@ -511,7 +511,6 @@ TRANSLATIONS.update(
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "В шуэт играют от трёх до восьми человек: один, бокс, против всех остальных, команды. Каждый бросает одну кость, чтобы занять место: у кого больше всех, тот бокс, следующий – капитан, остальные ждут в очереди (при равенстве бросают заново). Бокс и капитан играют одну партию на деньги на одной доске; капитан бросает кости и ходит за команду, а другие участники могут предлагать ходы (/suggest), если стол не открыт с опцией captain (капитан решает один) или turned (советуют только те, чей куб уже удваивался). У каждого участника свой куб против бокса, и решения по кубу каждый принимает сам: перед броском бокс может удвоить некоторых или всех участников, а в ход команды любой участник может удвоить бокс на своём кубе. Кто отказывается от удвоения, платит и выбывает из партии; если отказывается бокс, он платит этому участнику. Когда партия на доске заканчивается, каждый куб, оставшийся в игре, платит свою стоимость один раз, дважды за марс и трижды за домашний марс. Ротацию решает только куб капитана: если его выиграл бокс, бокс остаётся, а капитан уходит в конец очереди; если его выиграл капитан, он становится боксом, а прежний бокс уходит в конец очереди. Следующий в очереди становится новым капитаном.",
         "A chouette is played in a group chat.": "В шуэт играют в групповом чате.",
         "A chouette needs at least three players.": "Для шуэта нужно не меньше трёх игроков.",
-        "A double is waiting for an answer: answer every double first.": "Удвоение ждёт ответа: сначала ответьте на все удвоения.",
         "A game is being played already.": "Партия уже идёт.",
         "A new table: who may advise the captain": "Новый стол: кто может советовать капитану",
         "At this table the captain decides alone: nobody advises.": "За этим столом капитан решает один: никто не советует.",
@@ -551,7 +550,6 @@ TRANSLATIONS.update(
         "Sit down": "Сесть за стол",
         "Take {name}": "{name}: принять",
         "That cube is out of this game: its double was dropped.": "Этот куб выбыл из партии: от его удвоения отказались.",
-        "That is not your role: the box and the acting captain roll and move, the box answers the team's doubles, each member their own cube.": "Это не ваша роль: бросают и ходят бокс и действующий капитан, на удвоения команды отвечает бокс, каждый участник – за свой куб.",
         "The box has already doubled this turn.": "Бокс уже удваивал в этот ход.",
         "The box plays alone: it does not advise the team.": "Бокс играет один: он не советует команде.",
         "The chouette is over. Games played: {games}.": "Шуэт окончен. Сыграно партий: {games}.",
@@ -653,5 +651,58 @@ TRANSLATIONS.update(
         "No game is being played at chouette #c{id} now.": "За столом шуэта #c{id} сейчас не идёт партия.",
         "Done in chouette #c{id}: the board is in its chat.": "Готово, шуэт #c{id}: доска — в его чате.",
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Вас ждут несколько игр ({numbers}; #c – это шуэт). Укажите в начале номер, например: #c{example} 13/10* 6/5, или ходите в чате игры.",
+    }
+)
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "Каждый участник удваивает только бокс, своим кубом: напишите /double без имени.",
+        "You are the box: name the members of the team you double.": "Вы – бокс: назовите участников команды, которых удваиваете.",
+    }
+)
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "Бокс отказался от вашего удвоения: ваша партия окончена, вы больше не советуете.",
+    }
+)
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} остаётся за столом.",
+        "{name} will not sit down after all.": "{name} всё-таки не сядет за стол.",
+        "You asked already: you sit down when this game ends.": "Вы уже просили: вы сядете за стол, когда эта партия закончится.",
+        "You asked already: you leave the table when this game ends.": "Вы уже просили: вы встанете из-за стола, когда эта партия закончится.",
+    }
+)
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "В этом чате уже есть стол для шуэта; его настройки остаются прежними.",
+    }
+)
+
+# Refusals of a chouette action, by what was tried (bot/core/chouette_texts.py).
+TRANSLATIONS.update(
+    {
+        "Only the box doubles the members of the team and answers their doubles.": "Только бокс удваивает участников команды и отвечает на их удвоения.",
+        "The box has no cube of its own: the members double the box and answer its doubles on their own cubes.": "У бокса нет своего куба: участники удваивают бокс и отвечают на его удвоения своими кубами.",
+        "Only the box and the acting captain roll and move.": "Бросают кости и ходят только бокс и действующий капитан.",
+        "You are out of this game: the double on your cube was dropped.": "Вы выбыли из этой партии: от удвоения вашего куба отказались.",
+        "Your double waits for the box's answer.": "Ваше удвоение ждёт ответа бокса.",
+        "Nobody rolls while a double waits for an answer.": "Никто не бросает кости, пока удвоение ждёт ответа.",
+    }
+)
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (бокс) бросает кости.",
+        "{captain} (captain) to roll for the team.": "{captain} (капитан) бросает за команду.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) и {captain} (капитан): первый бросок, /roll.",
     }
 )

@@ -504,7 +504,6 @@ TRANSLATIONS.update(
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Şuet üç ile sekiz oyuncuyla oynanır: biri, kutu, diğer herkese, takıma karşı. Yer almak için herkes tek zar atar: en yüksek atan kutu, sonraki kaptan olur, diğerleri sırada bekler (eşitlikte yeniden atılır). Kutu ile kaptan tek tahtada bir para oyunu oynar; kaptan takım adına zar atar ve oynar, diğer üyeler hamle önerebilir (/suggest), meğer ki masa captain (kaptan tek başına karar verir) ya da turned (yalnızca küpü çevrilmiş üyeler önerir) seçeneğiyle açılmış olsun. Her üyenin kutuya karşı kendi küpü vardır ve küp kararlarını kendisi verir: kutu zar atmadan önce üyelerin bir kısmına ya da hepsine katlayabilir, takımın sırasında da her üye kendi küpüyle kutuya katlayabilir. Katlamayı reddeden üye öder ve oyundan çıkar; kutu reddederse o üyeye öder. Tahtadaki oyun bitince oyunda kalan her küp değerini bir kez, mars için iki kez, katmerli mars için üç kez öder. Rotasyonu yalnızca kaptanın küpü belirler: onu kutu kazandıysa kutu yerinde kalır, kaptan sıranın sonuna geçer; kaptan kazandıysa kaptan kutu olur, eski kutu sıranın sonuna geçer. Sıradaki oyuncu yeni kaptan olur.",
         "A chouette is played in a group chat.": "Şuet bir grup sohbetinde oynanır.",
         "A chouette needs at least three players.": "Şuet için en az üç oyuncu gerekir.",
-        "A double is waiting for an answer: answer every double first.": "Bir katlama yanıt bekliyor: önce her katlamayı yanıtlayın.",
         "A game is being played already.": "Zaten bir oyun oynanıyor.",
         "A new table: who may advise the captain": "Yeni masa: kaptana kimler önerebilir",
         "At this table the captain decides alone: nobody advises.": "Bu masada kaptan tek başına karar verir: kimse öneride bulunmaz.",
@@ -544,7 +543,6 @@ TRANSLATIONS.update(
         "Sit down": "Otur",
         "Take {name}": "{name}: kabul et",
         "That cube is out of this game: its double was dropped.": "Bu küp oyun dışında: katlaması reddedildi.",
-        "That is not your role: the box and the acting captain roll and move, the box answers the team's doubles, each member their own cube.": "Bu senin rolün değil: zarı kutu ile görevdeki kaptan atar ve oynar, takımın katlamalarını kutu yanıtlar, her üye kendi küpünü.",
         "The box has already doubled this turn.": "Kutu bu sıra zaten katladı.",
         "The box plays alone: it does not advise the team.": "Kutu tek başına oynar: takıma öneride bulunmaz.",
         "The chouette is over. Games played: {games}.": "Şuet bitti. Oynanan oyun: {games}.",
@@ -646,5 +644,58 @@ TRANSLATIONS.update(
         "No game is being played at chouette #c{id} now.": "#c{id} numaralı şuette şu an oynanan bir oyun yok.",
         "Done in chouette #c{id}: the board is in its chat.": "#c{id} numaralı şuette yapıldı: tahta şuetin sohbetinde.",
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Birden fazla oyunun seni bekliyor ({numbers}; #c bir şueti gösterir). Numarayı başa yaz, örneğin #c{example} 13/10* 6/5, ya da oyunun kendi sohbetinde oyna.",
+    }
+)
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "Her üye yalnızca kutuya, kendi küpüyle katlar: /double yaz, ad verme.",
+        "You are the box: name the members of the team you double.": "Kutu sensin: katladığın takım üyelerinin adlarını yaz.",
+    }
+)
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "Kutu katlamanı reddetti: oyunun bitti, artık öneride bulunmuyorsun.",
+    }
+)
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} masada kalıyor.",
+        "{name} will not sit down after all.": "{name} sonunda masaya oturmayacak.",
+        "You asked already: you sit down when this game ends.": "Bunu zaten istedin: bu oyun bitince masaya oturacaksın.",
+        "You asked already: you leave the table when this game ends.": "Bunu zaten istedin: bu oyun bitince masadan kalkacaksın.",
+    }
+)
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "Bu sohbette zaten bir şuet masası var; seçenekleri olduğu gibi kalıyor.",
+    }
+)
+
+# Refusals of a chouette action, by what was tried (bot/core/chouette_texts.py).
+TRANSLATIONS.update(
+    {
+        "Only the box doubles the members of the team and answers their doubles.": "Takım üyelerine yalnızca kutu katlar ve onların katlamalarını yalnızca kutu yanıtlar.",
+        "The box has no cube of its own: the members double the box and answer its doubles on their own cubes.": "Kutunun kendi küpü yoktur: üyeler kendi küpleriyle kutuya katlar ve kutunun katlamalarını yanıtlar.",
+        "Only the box and the acting captain roll and move.": "Zarı yalnızca kutu ile görevdeki kaptan atar ve oynar.",
+        "You are out of this game: the double on your cube was dropped.": "Bu oyunun dışındasın: küpündeki katlama reddedildi.",
+        "Your double waits for the box's answer.": "Katlaman kutunun yanıtını bekliyor.",
+        "Nobody rolls while a double waits for an answer.": "Bir katlama yanıt beklerken kimse zar atmaz.",
+    }
+)
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (kutu) zar atacak.",
+        "{captain} (captain) to roll for the team.": "{captain} (kaptan) takım için zar atacak.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (kutu) ve {captain} (kaptan): açılış atışı, /roll.",
     }
 )

@@ -511,7 +511,6 @@ TRANSLATIONS.update(
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "У шует грають від трьох до восьми гравців: один, бокс, проти всіх інших, команди. Кожен кидає одну кістку, щоб зайняти місце: у кого найбільше, той бокс, наступний – капітан, решта чекають у черзі (за рівності кидають знову). Бокс і капітан грають одну партію на гроші на одній дошці; капітан кидає кістки й ходить за команду, а інші учасники можуть пропонувати ходи (/suggest), якщо стіл не відкрито з опцією captain (капітан вирішує сам) або turned (радять лише ті, чий куб уже подвоювався). Кожен учасник має власний куб проти бокса й сам ухвалює рішення щодо нього: перед кидком бокс може подвоїти декого або всіх учасників, а в хід команди будь-який учасник може подвоїти бокс на своєму кубі. Хто відмовляється від подвоєння, платить і вибуває з партії; якщо відмовляється бокс, він платить цьому учасникові. Коли партія на дошці закінчується, кожен куб, що лишився в грі, платить свою вартість один раз, двічі за марс і тричі за домашній марс. Ротацію вирішує лише куб капітана: якщо його виграв бокс, бокс лишається, а капітан іде в кінець черги; якщо його виграв капітан, він стає боксом, а колишній бокс іде в кінець черги. Наступний у черзі стає новим капітаном.",
         "A chouette is played in a group chat.": "У шует грають у груповому чаті.",
         "A chouette needs at least three players.": "Для шуету потрібно щонайменше три гравці.",
-        "A double is waiting for an answer: answer every double first.": "Подвоєння чекає на відповідь: спершу дайте відповідь на всі подвоєння.",
         "A game is being played already.": "Партія вже триває.",
         "A new table: who may advise the captain": "Новий стіл: хто може радити капітанові",
         "At this table the captain decides alone: nobody advises.": "За цим столом капітан вирішує сам: ніхто не радить.",
@@ -551,7 +550,6 @@ TRANSLATIONS.update(
         "Sit down": "Сісти за стіл",
         "Take {name}": "{name}: прийняти",
         "That cube is out of this game: its double was dropped.": "Цей куб вибув із партії: від його подвоєння відмовилися.",
-        "That is not your role: the box and the acting captain roll and move, the box answers the team's doubles, each member their own cube.": "Це не ваша роль: кидають і ходять бокс і чинний капітан, на подвоєння команди відповідає бокс, кожен учасник – за свій куб.",
         "The box has already doubled this turn.": "Бокс уже подвоював цього ходу.",
         "The box plays alone: it does not advise the team.": "Бокс грає сам: він не радить команді.",
         "The chouette is over. Games played: {games}.": "Шует закінчено. Зіграно партій: {games}.",
@@ -653,5 +651,58 @@ TRANSLATIONS.update(
         "No game is being played at chouette #c{id} now.": "За столом шуету #c{id} зараз не триває партія.",
         "Done in chouette #c{id}: the board is in its chat.": "Готово в шуеті #c{id}: дошка – у його чаті.",
         "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "На вас чекають кілька ігор ({numbers}; #c позначає шует). Спершу напишіть номер, наприклад #c{example} 13/10* 6/5, або грайте в чаті гри.",
+    }
+)
+
+# The box's typed /double names the members it doubles (bot/core/chouette_doubling.py).
+TRANSLATIONS.update(
+    {
+        "Each member doubles only the box, on their own cube: type /double without a name.": "Кожен учасник подвоює лише бокс, своїм кубом: напишіть /double без імені.",
+        "You are the box: name the members of the team you double.": "Ви – бокс: назвіть учасників команди, яких подвоюєте.",
+    }
+)
+
+# /suggest by a member whose double the box dropped (bot/core/chouette_advice.py).
+TRANSLATIONS.update(
+    {
+        "The box dropped your double: your game is over, you no longer advise.": "Бокс відмовився від вашого подвоєння: ваша партія скінчилася, ви більше не радите.",
+    }
+)
+
+# Requests to join or leave during a chouette game, taken back or made twice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "{name} stays at the table.": "{name} лишається за столом.",
+        "{name} will not sit down after all.": "{name} усе ж не сяде за стіл.",
+        "You asked already: you sit down when this game ends.": "Ви вже просили: ви сядете за стіл, коли ця партія скінчиться.",
+        "You asked already: you leave the table when this game ends.": "Ви вже просили: ви встанете з-за столу, коли ця партія скінчиться.",
+    }
+)
+
+# /chouette with options where a table is open (bot/core/chouettes.py).
+TRANSLATIONS.update(
+    {
+        "This chat has a chouette table already; its options stay as they are.": "У цьому чаті вже є стіл для шуету; його налаштування лишаються як є.",
+    }
+)
+
+# Refusals of a chouette action, by what was tried (bot/core/chouette_texts.py).
+TRANSLATIONS.update(
+    {
+        "Only the box doubles the members of the team and answers their doubles.": "Лише бокс подвоює учасників команди й відповідає на їхні подвоєння.",
+        "The box has no cube of its own: the members double the box and answer its doubles on their own cubes.": "У бокса немає власного куба: учасники подвоюють бокс і відповідають на його подвоєння своїми кубами.",
+        "Only the box and the acting captain roll and move.": "Кидають кістки й ходять лише бокс і чинний капітан.",
+        "You are out of this game: the double on your cube was dropped.": "Ви вибули з цієї партії: від подвоєння вашого куба відмовилися.",
+        "Your double waits for the box's answer.": "Ваше подвоєння чекає на відповідь бокса.",
+        "Nobody rolls while a double waits for an answer.": "Ніхто не кидає кістки, поки подвоєння чекає на відповідь.",
+    }
+)
+
+# The chouette board's headline when nobody may double, and before the opening roll (bot/core/chouette_view.py).
+TRANSLATIONS.update(
+    {
+        "{box} (box) to roll.": "{box} (бокс) кидає кістки.",
+        "{captain} (captain) to roll for the team.": "{captain} (капітан) кидає за команду.",
+        "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) і {captain} (капітан): перший кидок, /roll.",
     }
 )

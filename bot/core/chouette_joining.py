@@ -1,0 +1,111 @@
+"""Joining and leaving a chouette: at once between games, when it ends during a game (a
+request the other kind takes back), under the chouette's lock against the session as it is
+now."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot.core import chouette_texts
+from bot.core.context import Context
+from bot.core.locks import MatchLocks
+from bot.core.model import Message
+from bot.core.time_source import TimeSource
+from gammon.chouette import MAX_PLAYERS, ChouetteError
+from storage import ChouetteInfo, ChouetteRepository, ChouetteStatus, ConflictError
+
+JOIN, LEAVE = "join", "leave"  # what a player asks for during a game (ChouetteRepository.request)
+
+
+def seated_after(seats: Sequence[int], requests: Sequence[tuple[int, str]]) -> int:
+    """How many will sit at the table when the game ends: those seated who do not leave, and
+    those who asked to join."""
+    staying = [user for user in seats if (user, LEAVE) not in requests]
+    return len(staying) + sum(kind == JOIN for _user, kind in requests)
+
+
+class ChouetteJoining:
+    def __init__(self, chouettes: ChouetteRepository, locks: MatchLocks, time: TimeSource) -> None:
+        self.chouettes = chouettes
+        self.locks = locks
+        self.time = time
+
+    async def join(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        return await self._seat_change(context, info.id, self._join)
+
+    async def leave(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        return await self._seat_change(context, info.id, self._leave)
+
+    async def _seat_change(
+        self,
+        context: Context,
+        chouette_id: int,
+        change: Callable[[Context, ChouetteInfo], Awaitable[list[Message]]],
+    ) -> list[Message]:
+        """``change`` under the chouette's lock, against the session as it is now; once more
+        when another process changed it meanwhile."""
+        async with self.locks.hold(chouette_id):
+            for _attempt in range(2):
+                info = await self.chouettes.info(chouette_id)
+                if info.status is ChouetteStatus.ENDED:  # ended a moment ago
+                    return context.refuse(
+                        context._("There is no chouette in this chat. Open one with /chouette.")
+                    )
+                try:
+                    return await change(context, info)
+                except ConflictError:
+                    continue
+        return context.refuse(context._("Sorry, something went wrong. Please try again."))
+
+    async def _join(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        _ = context.for_chat
+        user, name = context.user.id, context.user.display_name
+        if info.status is ChouetteStatus.PLAYING:
+            requests = await self.chouettes.requests(info.id)
+            if info.is_seated(user):
+                if (user, LEAVE) not in requests:
+                    return context.refuse(context._("You already sit at this chouette."))
+                await self.chouettes.request(info.id, user, JOIN, now=self.time())
+                return [
+                    Message(context.request.chat, _("{name} stays at the table.").format(name=name))
+                ]
+            if (user, JOIN) in requests:
+                return context.refuse(
+                    context._("You asked already: you sit down when this game ends.")
+                )
+            if seated_after(info.seats, requests) >= MAX_PLAYERS:
+                return context.refuse(
+                    context._("The table is full: a chouette seats at most eight players.")
+                )
+            await self.chouettes.request(info.id, user, JOIN, now=self.time())
+            text = _("{name} sits down at the end of the line when this game ends.")
+            return [Message(context.request.chat, text.format(name=name))]
+        try:
+            await self.chouettes.join(info.id, user, info.version, now=self.time())
+        except ChouetteError as error:
+            return context.refuse(chouette_texts.refusal(context._, error))
+        text = _("{name} sits down at the chouette.").format(name=name)
+        return [Message(context.request.chat, text)]
+
+    async def _leave(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        _ = context.for_chat
+        user, name = context.user.id, context.user.display_name
+        if info.status is ChouetteStatus.PLAYING:
+            requests = await self.chouettes.requests(info.id)
+            if not info.is_seated(user):
+                if (user, JOIN) not in requests:
+                    return context.refuse(context._("You do not sit at this chouette."))
+                await self.chouettes.request(info.id, user, LEAVE, now=self.time())
+                text = _("{name} will not sit down after all.")
+                return [Message(context.request.chat, text.format(name=name))]
+            if (user, LEAVE) in requests:
+                return context.refuse(
+                    context._("You asked already: you leave the table when this game ends.")
+                )
+            await self.chouettes.request(info.id, user, LEAVE, now=self.time())
+            text = _("{name} leaves the table when this game ends.")
+            return [Message(context.request.chat, text.format(name=name))]
+        if not info.is_seated(user):
+            return context.refuse(context._("You do not sit at this chouette."))
+        await self.chouettes.leave(info.id, user, info.version, now=self.time())
+        return [Message(context.request.chat, _("{name} leaves the table.").format(name=name))]
