@@ -9,19 +9,25 @@
    requests with a picture per second the machine allows. A game's animation (drawn when a
    game ends, by the painter's process for long drawings) is timed alone too, and counted
    in boards: how many boards could have been drawn meanwhile (``animation_in_boards``).
-3. saturation: ``--matches`` 1-point matches started together and driven to their end as fast
-   as possible by scripted players (a closed loop, no think time): requests per second
+3. saturation: ``--matches`` matches at once for ``--saturation-seconds``, driven as fast as
+   they are answered (a closed loop, no think time): requests per second
    (``concurrent_requests_per_second``) and their share of the floor
    (``throughput_share_of_floor``: against the mean of the floor of phase 2 and the floor
    measured again right after this phase, ``floor_boards_per_second_after``, since the
    speed of a virtual machine drifts over minutes), with what a request drew
    (``boards_per_request``, ``animations_per_request``, and both in boards:
-   ``drawing_in_boards_per_request``); the
-   latency, which is about matches ÷ throughput whatever the bot does; the longest stall
-   of the event loop (a watcher task that asks to wake every 5 ms); and the cores used
-   meanwhile, by the bot (its process and its drawing processes) and by anything else on the
-   machine (``concurrent_cores_others``: another program running then makes the run count for
-   less, Linux only).
+   ``drawing_in_boards_per_request``); the latency, which is about matches ÷ throughput
+   whatever the bot does; the longest stall of the event loop (a watcher task that asks to
+   wake every 5 ms); and the cores used meanwhile, by the bot (its process and its drawing
+   processes) and by anything else on the machine (``concurrent_cores_others``: another
+   program running then makes the run count for less, Linux only).
+   The matches are at every stage, as a bot's are: each of the ``--matches`` places plays
+   three 1-point matches one after another, the first from a point drawn at random (a bot
+   that draws nothing plays them there before the clock starts), so games end, each with
+   its animation, all through the window. Matches started together would all end together
+   near the end, with one core idle until then. The players send requests recorded in a
+   first pass by random players (a bot started with the same seeds rolls the same dice), so
+   no player's own work (reading the match, choosing a play) runs in the bot's process.
 4. paced: ``--matches`` new matches at once, every player acting a human-like moment after
    its turn came (a think time drawn from 3 to 7 s: a play every 5 s, the human pace the
    adapter benchmarks use too) for ``--paced-seconds``:
@@ -30,10 +36,10 @@
    a 1-point match is about 80 requests, 400 s at this pace, so none ends in the window (match
    ends, with their animations, are in phase 3).
 
-Dice, plays and think times are seeded. Prints one JSON object as its last line; four to ten
+Dice, plays and think times are seeded. Prints one JSON object as its last line; six to ten
 minutes on two cores.
 
-    python benchmarks/core.py [--matches 200] [--paced-seconds 45]
+    python benchmarks/core.py [--matches 200] [--saturation-seconds 90] [--paced-seconds 45]
 """
 
 from __future__ import annotations
@@ -48,7 +54,7 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
@@ -70,6 +76,8 @@ FLOOR_BOARDS = 800
 FLOOR_IN_FLIGHT = 8  # per drawing process: more changes nothing measurable
 THINK_SECONDS = (3.0, 7.0)  # uniform: 5 s on average, as the adapter benchmarks' pace
 STALL_TICK = 0.005
+SATURATION_SEED = 2
+ROUNDS = 3  # matches each place of phase 3 has ready: ample for its window at any pace seen
 
 
 class CountingPainter(Painter):
@@ -216,7 +224,7 @@ async def start_matches(core: Core, count: int, prefix: str) -> list[tuple[dict[
 
 async def play(
     core: Core,
-    players: dict[int, Player],
+    players: Mapping[int, Player | Recorder],
     match_id: int,
     rng: random.Random,
     timings: list[float],
@@ -243,6 +251,51 @@ async def play(
         else:
             raise RuntimeError(f"unexpected phase {state.phase}")
     raise RuntimeError("match did not end")
+
+
+Script = list[tuple[str, str, str]]
+"""One match's requests in order: who sends it (the account), the command and its argument."""
+
+
+class Recorder:
+    """Stands in for a player in :func:`play`, writing down what it sends."""
+
+    def __init__(self, player: Player, script: Script) -> None:
+        self.player = player
+        self.script = script
+
+    async def say(self, command: str, argument: str = "", mention: str | None = None) -> float:
+        self.script.append((self.player.actor.user_id, command, argument))
+        return await self.player.say(command, argument, mention)
+
+
+async def record(
+    core: Core, players: dict[int, Player], match_id: int, rng: random.Random
+) -> Script:
+    """Play the match to its end as :func:`play` does, and say what was sent."""
+    script: Script = []
+    recorders = {user: Recorder(player, script) for user, player in players.items()}
+    await play(core, recorders, match_id, rng, [])
+    return script
+
+
+async def scripts(folder: Path, count: int, seed: int) -> list[Script]:
+    """The requests of ``count`` matches played to their end by random players, recorded by a
+    bot that draws nothing, in the order the matches were started: a bot started with the same
+    seed that starts the same matches in the same order rolls the same dice in them."""
+    database, core = await open_core(folder, "recorded", False, seed)
+    setups = await start_matches(core, count, "sat")
+    recorded = await asyncio.gather(
+        *(record(core, players, match_id, random.Random(match_id)) for players, match_id in setups)
+    )
+    await database.close()
+    return list(recorded)
+
+
+async def send(players: Mapping[str, Player], steps: Script, timings: list[float]) -> None:
+    """Send the steps in order, each once the one before was answered."""
+    for account, command, argument in steps:
+        timings.append(await players[account].say(command, argument))
 
 
 async def open_core(folder: Path, name: str, render: bool, seed: int) -> tuple[Database, Core]:
@@ -297,23 +350,56 @@ async def floor(painter: CountingPainter, animations: bool = True) -> dict[str, 
     }
 
 
-async def saturation(folder: Path, count: int, painter: CountingPainter) -> dict[str, float]:
-    """Phase 3: ``count`` matches played to their end as fast as they are answered."""
-    database, core = await open_core(folder, "saturation", True, seed=2)
-    setups = await start_matches(core, count, "sat")
+async def saturation(
+    folder: Path, count: int, painter: CountingPainter, recorded: list[Script], seconds: float
+) -> dict[str, float]:
+    """Phase 3: ``count`` matches at once, for ``seconds``, as fast as they are answered.
+
+    A bot with many matches going has them at every stage, so their ends (each with its
+    game's animation) come spread over time. Matches all started together would end together
+    (no animation for the first minutes, then all of them), so each of the ``count`` places
+    plays :data:`ROUNDS` recorded matches one after the other, the first one from a point
+    drawn at random: a bot that draws nothing starts all the matches and plays each place's
+    first match up to its point before the clock starts. Then the bot that draws plays on
+    until ``seconds`` have passed; requests under way then are answered and counted."""
+    setup_database, setup_core = await open_core(folder, "saturation", False, SATURATION_SEED)
+    setups = await start_matches(setup_core, count * ROUNDS, "sat")
+    rng = random.Random(SATURATION_SEED)
+    starts = [rng.randrange(len(script)) for script in recorded[:count]]
+    places = [
+        {player.actor.user_id: player for player in setups[place][0].values()}
+        for place in range(count)
+    ]
+    await asyncio.gather(
+        *(send(places[place], recorded[place][: starts[place]], []) for place in range(count))
+    )
+    await setup_database.close()
+    database, core = await open_core(folder, "saturation", True, SATURATION_SEED)
+    for players, _match_id in setups:
+        for player in players.values():
+            player.core = core
+    deadline = time.perf_counter() + seconds
+
+    async def keep_playing(place: int) -> None:
+        for round_ in range(ROUNDS):
+            number = place + round_ * count
+            players = {player.actor.user_id: player for player in setups[number][0].values()}
+            steps = recorded[number][starts[place] if round_ == 0 else 0 :]
+            for step in steps:
+                if time.perf_counter() >= deadline:
+                    return
+                await send(players, [step], timings)
+        ran_out.append(place)
+
     before = painter.counts()
     timings: list[float] = []
+    ran_out: list[int] = []
     watch = StallWatch()
     watch.start()
     cores = CoresUsed()
     cores.start()
     started = time.perf_counter()
-    await asyncio.gather(
-        *(
-            play(core, players, match_id, random.Random(match_id), timings)
-            for players, match_id in setups
-        )
-    )
+    await asyncio.gather(*(keep_playing(place) for place in range(count)))
     elapsed = time.perf_counter() - started
     used = cores.stop()
     await watch.stop()
@@ -323,6 +409,7 @@ async def saturation(folder: Path, count: int, painter: CountingPainter) -> dict
         "concurrent_matches": count,
         "concurrent_requests": len(timings),
         "concurrent_seconds": round(elapsed, 1),
+        "concurrent_places_that_ran_out_of_matches": len(ran_out),
         "concurrent_requests_per_second": round(len(timings) / elapsed, 1),
         "boards_per_request": round(boards / len(timings), 3),
         "animations_per_request": round(animations / len(timings), 4),
@@ -387,6 +474,7 @@ def counting_painter() -> Iterator[CountingPainter]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--saturation-seconds", type=float, default=90.0)
     parser.add_argument("--paced-seconds", type=float, default=45.0)
     arguments = parser.parse_args()
     freeze_startup_objects()  # as the bot does once it has started
@@ -406,7 +494,10 @@ def main() -> None:
         )
         drawn = asyncio.run(floor(painter))
         result.update(drawn)
-        busy = asyncio.run(saturation(folder, arguments.matches, painter))
+        recorded = asyncio.run(scripts(folder, arguments.matches * ROUNDS, SATURATION_SEED))
+        busy = asyncio.run(
+            saturation(folder, arguments.matches, painter, recorded, arguments.saturation_seconds)
+        )
         result.update(busy)
         # The floor again right after: a virtual machine's speed drifts over minutes, and
         # the share is taken against the mean of the floors on either side of phase 3.
