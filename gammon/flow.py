@@ -247,6 +247,18 @@ def replay(rules: MatchRules, actions: Iterable[Action]) -> MatchState:
     return state
 
 
+def replay_states(rules: MatchRules, actions: Iterable[Action]) -> list[MatchState]:
+    """The state after each action of a match record, in order; raises :class:`ActionError`
+    where the record breaks the rules. Readers that go through one record in several ways
+    (the .mat export and the dice check at a match's end) replay it once with this."""
+    states = []
+    state = new_match(rules)
+    for action in actions:
+        state = apply(state, action)
+        states.append(state)
+    return states
+
+
 def advance(state: MatchState, action: Action) -> tuple[MatchState, list[Action]]:
     """Apply ``action`` and what follows by itself; return the state and the actions recorded.
 

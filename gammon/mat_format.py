@@ -27,7 +27,7 @@ from gammon.actions import (
     Roll,
     Take,
 )
-from gammon.flow import MatchState, Phase, apply, new_match
+from gammon.flow import MatchState, Phase, new_match, replay_states
 from gammon.mat_import import MatFormatError, MatRecord, import_mat, read_mat
 from gammon.mat_layout import LEFT_WIDTH, RIGHT_COLUMN
 from gammon.match_rules import MatchRules
@@ -75,15 +75,24 @@ def _clean_name(name: str) -> str:
     return cleaned or "Player"
 
 
-def export_mat(state: MatchState, names: Sequence[str], *, event_date: str | None = None) -> str:
-    """The match so far as ``.mat`` text; ``names`` are players 0 and 1."""
+def export_mat(
+    state: MatchState,
+    names: Sequence[str],
+    *,
+    event_date: str | None = None,
+    states: Sequence[MatchState] | None = None,
+) -> str:
+    """The match so far as ``.mat`` text; ``names`` are players 0 and 1. ``states``: the
+    state after each of its actions, when the caller has replayed them already
+    (:func:`gammon.flow.replay_states`)."""
     if state.rules.is_money and state.variant is Variant.BACKGAMMON:
         raise ValueError("the .mat format holds matches; money sessions have no length")
     if len(names) != 2:
         raise ValueError("a match has two player names")
     player_names = [_clean_name(name) for name in names]
     lines = _header(player_names, state.rules, event_date)
-    current = new_match(state.rules)
+    after = replay_states(state.rules, state.actions) if states is None else states
+    befores = [new_match(state.rules), *after][: len(after)]
     game_lines: list[str] = []
     entries: list[_Entry] = []
 
@@ -94,9 +103,7 @@ def export_mat(state: MatchState, names: Sequence[str], *, event_date: str | Non
         lines.extend(game_lines)
         lines.append("")
 
-    for action in state.actions:
-        before = current
-        current = apply(current, action)
+    for action, before, current in zip(state.actions, befores, after, strict=True):
         if not game_lines:
             score = before.score
             game_lines.append(f" Game {before.game_number}")

@@ -9,13 +9,19 @@ from bot.core.model import Attachment
 from bot.web.check_data import CheckData, recorded_rolls
 from bot.web.page_text import PageText
 from gammon.actions import Action
+from gammon.flow import MatchState
 from storage import MatchInfo
 
 
 def check_data(
-    info: MatchInfo, names: Sequence[str], actions: Sequence[Action], seed: bytes | None
+    info: MatchInfo,
+    names: Sequence[str],
+    actions: Sequence[Action],
+    seed: bytes | None,
+    states: Sequence[MatchState] | None = None,
 ) -> CheckData:
-    """What the check page shows: ``seed`` is None until the match has ended."""
+    """What the check page shows: ``seed`` is None until the match has ended. ``states``:
+    the actions replayed already (:func:`gammon.flow.replay_states`)."""
     return CheckData(
         match_number=info.id,
         names=(names[0], names[1]),
@@ -25,15 +31,21 @@ def check_data(
         client_seeds=info.client_seeds,
         server_seed=None if seed is None else seed.hex(),
         finished=seed is not None,
-        rolls=recorded_rolls(info.rules, actions),
+        rolls=recorded_rolls(info.rules, actions, states),
     )
 
 
 def check_attachment(
-    info: MatchInfo, names: Sequence[str], actions: Sequence[Action], seed: bytes, locale: str
+    info: MatchInfo,
+    names: Sequence[str],
+    actions: Sequence[Action],
+    seed: bytes,
+    locale: str,
+    states: Sequence[MatchState] | None = None,
 ) -> Attachment:
     """``match-12-check.html``: the check page in the reader's language, as one file."""
     from bot.web.pages import check_file  # Jinja2 and the templates: only when a match ends
 
-    page = check_file(check_data(info, names, actions, seed), PageText.for_locale(locale))
+    data = check_data(info, names, actions, seed, states)
+    page = check_file(data, PageText.for_locale(locale))
     return Attachment(f"match-{info.id}-check.html", page)

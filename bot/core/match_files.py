@@ -10,6 +10,7 @@ from bot.core.dice_check import check_attachment
 from bot.core.model import Attachment
 from gammon.actions import OpeningRoll, Roll
 from gammon.fair_dice import FairDice, join_client_seeds, transcript
+from gammon.flow import replay_states
 from gammon.mat_format import export_mat
 from storage import LoadedMatch, MatchRepository
 
@@ -38,14 +39,19 @@ def _attachments(
 ) -> tuple[Attachment, ...]:
     files = []
     actions = loaded.state.actions
+    exported = not (loaded.state.rules.is_money and loaded.state.variant.value == "backgammon")
+    checked = seed is not None and check_locale is not None
+    # The check page and the export both go through the record game by game: replayed once.
+    states = replay_states(loaded.state.rules, actions) if exported or checked else None
     if seed is not None:
         dice = FairDice(seed, join_client_seeds(*loaded.info.client_seeds))
         rolls = [action.dice for action in actions if isinstance(action, OpeningRoll | Roll)]
         data = json.dumps(transcript(dice, rolls), indent=1).encode()
         files.append(Attachment(f"match-{loaded.info.id}-transcript.json", data))
         if check_locale is not None:
-            files.append(check_attachment(loaded.info, names, actions, seed, check_locale))
-    if not (loaded.state.rules.is_money and loaded.state.variant.value == "backgammon"):
-        mat = export_mat(loaded.state, names).encode()
+            page = check_attachment(loaded.info, names, actions, seed, check_locale, states)
+            files.append(page)
+    if exported:
+        mat = export_mat(loaded.state, names, states=states).encode()
         files.append(Attachment(f"match-{loaded.info.id}.mat", mat))
     return tuple(files)

@@ -2,8 +2,8 @@
 
 The page recomputes every roll in the browser, so it needs each dice event in nonce order with
 the dice that were recorded for it. The record holds the dice inside the actions; the game each
-roll belongs to only follows from the rules, so the actions are replayed with
-:func:`gammon.flow.apply` instead of being counted by hand.
+roll belongs to only follows from the rules, so the actions are replayed
+(:func:`gammon.flow.replay_states`) instead of being counted by hand.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from gammon.actions import Action, OpeningRoll, Roll
 from gammon.fair_dice import SEED_BYTES
-from gammon.flow import apply, new_match
+from gammon.flow import MatchState, new_match, replay_states
 from gammon.match_rules import MatchRules
 from gammon.position import Variant
 
@@ -60,8 +60,14 @@ class CheckData:
             raise ValueError(f"the server seed is {2 * SEED_BYTES} hex digits")
 
 
-def recorded_rolls(rules: MatchRules, actions: Sequence[Action]) -> tuple[RecordedRoll, ...]:
-    """Every dice event of the record, in order, with the game it belongs to.
+def recorded_rolls(
+    rules: MatchRules,
+    actions: Sequence[Action],
+    states: Sequence[MatchState] | None = None,
+) -> tuple[RecordedRoll, ...]:
+    """Every dice event of the record, in order, with the game it belongs to. ``states``: the
+    state after each action, when the caller has replayed them already
+    (:func:`gammon.flow.replay_states`).
 
     Raises :class:`gammon.flow.ActionError` if the record is not a legal match.
 
@@ -73,9 +79,10 @@ def recorded_rolls(rules: MatchRules, actions: Sequence[Action]) -> tuple[Record
     1 1 None True (3, 1)
     2 1 1 False (6, 4)
     """
-    state = new_match(rules)
+    after = replay_states(rules, actions) if states is None else states
     rolls: list[RecordedRoll] = []
-    for action in actions:
+    befores = [new_match(rules), *after][: len(after)]
+    for action, state in zip(actions, befores, strict=True):
         if isinstance(action, OpeningRoll | Roll):
             player = action.player if isinstance(action, Roll) else None
             rolls.append(
@@ -87,5 +94,4 @@ def recorded_rolls(rules: MatchRules, actions: Sequence[Action]) -> tuple[Record
                     dice=(action.dice[0], action.dice[1]),
                 )
             )
-        state = apply(state, action)
     return tuple(rolls)

@@ -17,7 +17,7 @@ from gammon.actions import (
     Take,
     WinKind,
 )
-from gammon.flow import MatchState, Phase, apply, new_match, replay
+from gammon.flow import MatchState, Phase, apply, new_match, replay, replay_states
 from gammon.mat_format import MatFormatError, export_mat, import_mat
 from gammon.match_rules import MatchRules
 from tests.gammon.selfplay import play_random_match
@@ -106,6 +106,14 @@ def test_random_matches_survive_export_and_import() -> None:
         text = export_mat(state, ["Ölaf Straße", "Борис"])
         rules, actions = import_mat(text)
         assert essentials(replay(rules, actions)) == essentials(state)
+
+
+def test_states_replayed_by_the_caller_give_the_same_export() -> None:
+    rng = random.Random(7)
+    state = play_random_match(rng, length=5)
+    states = replay_states(state.rules, state.actions)
+    assert states[-1] == state
+    assert export_mat(state, ["A", "B"], states=states) == export_mat(state, ["A", "B"])
 
 
 def test_a_running_match_is_exported_too() -> None:

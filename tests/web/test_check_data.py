@@ -8,6 +8,7 @@ import pytest
 
 from bot.web.check_data import RecordedRoll, recorded_rolls
 from gammon.actions import OpeningRoll, Roll
+from gammon.flow import replay_states
 from gammon.match_rules import MatchRules
 from gammon.position import Variant
 from tests.web.matches import check_data, play_match
@@ -48,6 +49,14 @@ def test_long_nardy_draws_lots_only_before_the_first_game() -> None:
     assert [item.nonce for item in rolls if item.opening] == [0]
     assert rolls[-1].game == len(match.state.games) == 3
     assert all(item.player in (0, 1) for item in rolls[1:])
+
+
+def test_states_replayed_by_the_caller_give_the_same_rolls() -> None:
+    match = play_match()
+    states = replay_states(match.rules, match.actions)
+    assert recorded_rolls(match.rules, match.actions, states) == recorded_rolls(
+        match.rules, match.actions
+    )
 
 
 def test_an_empty_record_has_no_rolls() -> None:
