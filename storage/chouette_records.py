@@ -90,15 +90,12 @@ class LoadedChouette:
     once ended). A game whose board has ended is still ``game`` until ``finish_game`` writes
     its points: after a restart in between, ``game.finished`` with status ``playing`` says the
     points are still to be written. ``scoreboard`` sums the finished games (rules' player
-    ids, as :class:`gammon.chouette.Scoreboard` keeps them); :meth:`total` reads it by user."""
+    ids, as :class:`gammon.chouette.Scoreboard` keeps them); :attr:`totals` reads it by user."""
 
     info: ChouetteInfo
     game: ChouetteGame | None
     scoreboard: Scoreboard
     games: tuple[ChouetteGameRecord, ...] = ()
-
-    def total(self, user_id: int) -> int:
-        return self.scoreboard.total(player_key(user_id))
 
     @property
     def totals(self) -> dict[int, int]:

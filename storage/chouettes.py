@@ -615,18 +615,6 @@ class ChouetteRepository:
         last = await self.last_action_at(chouette_id, user_id)
         return last is not None and last > since
 
-    async def history(self, chouette_id: int, game_number: int) -> tuple[ChouetteAction, ...]:
-        """The actions of one game of the session, in order (for a transcript or a replay)."""
-        rows = await self.engine.read(
-            sa.select(chouette_events.c.action)
-            .where(
-                chouette_events.c.chouette_id == chouette_id,
-                chouette_events.c.game_number == game_number,
-            )
-            .order_by(chouette_events.c.seq)
-        )
-        return tuple(chouette_action_from_dict(action) for (action,) in rows)
-
     async def applied(self, chouette_id: int, event_id: str) -> bool:
         """Whether the action of the platform event ``event_id`` is in the session's log."""
         found = await self.engine.read(
