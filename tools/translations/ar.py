@@ -689,7 +689,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "أنت لست جالسًا في الشويت #c{id}.",
         "No game is being played at chouette #c{id} now.": "لا تُلعب الآن جولة في الشويت #c{id}.",
         "Done in chouette #c{id}: the board is in its chat.": "تم في الشويت #c{id}: الطاولة معروضة في دردشته.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "عدة ألعاب لك بانتظارك ({numbers}؛ و#c تعني شويت). اكتب الرقم أولًا، مثلًا #c{example} 13/10* 6/5، أو العب في دردشة اللعبة.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "عدة ألعاب لك بانتظارك ({numbers}؛ و#c تعني شويت). اكتب الرقم أولًا، مثلًا {example}، أو العب في دردشة اللعبة.",
     }
 )
 

@@ -643,7 +643,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "Не седиш на шуе #c{id}.",
         "No game is being played at chouette #c{id} now.": "На шуе #c{id} сега не се играе игра.",
         "Done in chouette #c{id}: the board is in its chat.": "Готово в шуе #c{id}: дъската е в неговия чат.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Няколко твои игри те чакат ({numbers}; #c означава шуе). Напиши първо номера, напр. #c{example} 13/10* 6/5, или играй в чата на играта.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "Няколко твои игри те чакат ({numbers}; #c означава шуе). Напиши първо номера, напр. {example}, или играй в чата на играта.",
     }
 )
 

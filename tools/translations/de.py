@@ -682,7 +682,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "Du sitzt an keiner Chouette #c{id}.",
         "No game is being played at chouette #c{id} now.": "An der Chouette #c{id} läuft gerade kein Spiel.",
         "Done in chouette #c{id}: the board is in its chat.": "Erledigt in Chouette #c{id}: Das Brett steht in ihrem Chat.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Mehrere deiner Spiele warten auf dich ({numbers}; #c steht für eine Chouette). Schreib die Nummer davor, z. B. #c{example} 13/10* 6/5, oder spiel im Chat des Spiels.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "Mehrere deiner Spiele warten auf dich ({numbers}; #c steht für eine Chouette). Schreib die Nummer davor, z. B. {example}, oder spiel im Chat des Spiels.",
     }
 )
 

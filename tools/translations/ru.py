@@ -650,7 +650,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "Вы не сидите за столом шуэта #c{id}.",
         "No game is being played at chouette #c{id} now.": "За столом шуэта #c{id} сейчас не идёт партия.",
         "Done in chouette #c{id}: the board is in its chat.": "Готово, шуэт #c{id}: доска — в его чате.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Вас ждут несколько игр ({numbers}; #c – это шуэт). Укажите в начале номер, например: #c{example} 13/10* 6/5, или ходите в чате игры.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "Вас ждут несколько игр ({numbers}; #c – это шуэт). Укажите в начале номер, например: {example}, или ходите в чате игры.",
     }
 )
 

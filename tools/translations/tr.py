@@ -643,7 +643,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "#c{id} numaralı bir şuet masasında oturmuyorsun.",
         "No game is being played at chouette #c{id} now.": "#c{id} numaralı şuette şu an oynanan bir oyun yok.",
         "Done in chouette #c{id}: the board is in its chat.": "#c{id} numaralı şuette yapıldı: tahta şuetin sohbetinde.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Birden fazla oyunun seni bekliyor ({numbers}; #c bir şueti gösterir). Numarayı başa yaz, örneğin #c{example} 13/10* 6/5, ya da oyunun kendi sohbetinde oyna.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "Birden fazla oyunun seni bekliyor ({numbers}; #c bir şueti gösterir). Numarayı başa yaz, örneğin {example}, ya da oyunun kendi sohbetinde oyna.",
     }
 )
 

@@ -650,7 +650,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "Ви не сидите за столом шуету #c{id}.",
         "No game is being played at chouette #c{id} now.": "За столом шуету #c{id} зараз не триває партія.",
         "Done in chouette #c{id}: the board is in its chat.": "Готово в шуеті #c{id}: дошка – у його чаті.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "На вас чекають кілька ігор ({numbers}; #c позначає шует). Спершу напишіть номер, наприклад #c{example} 13/10* 6/5, або грайте в чаті гри.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "На вас чекають кілька ігор ({numbers}; #c позначає шует). Спершу напишіть номер, наприклад {example}, або грайте в чаті гри.",
     }
 )
 
