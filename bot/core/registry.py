@@ -441,8 +441,8 @@ COMMANDS: tuple[Command, ...] = (
         "chouette.chouette",
         N_("Chouette: one player, the box, against a team"),
         N_(
-            "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or "
-            "show it; /chouette join | leave | start | score | end"
+            "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – open a chouette "
+            "table here, or show it; /chouette join | leave | start | score | end"
         ),
         options=(
             Option(
