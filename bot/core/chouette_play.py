@@ -172,9 +172,9 @@ class ChouettePlay:
                 ).format(name=names[box])
             else:
                 note = _(
-                    "{name} (captain) has run out of time: the team loses this game as a "
-                    "single game on every cube still in play."
-                ).format(name=names[game.acting_captain or game.table.captain])
+                    "{name} has run out of time: the team loses this game as a single game "
+                    "on every cube still in play."
+                ).format(name=chouette_texts.playing_captain(_, game, names))
             return [
                 Message(context.request.chat, note),
                 *await self.rounds.forfeit(context, info, version, game, side),

@@ -175,7 +175,7 @@ async def test_the_board_after_a_time_up_calls_whoever_it_waits_for(timed: Timed
     assert loaded.info.deadline is not None
     time.now = loaded.info.deadline + timedelta(seconds=1)
     up = await clock.tick()  # the third, acting captain, did not roll: the team loses
-    assert up[0].text.startswith(f"{third.title()} (captain) has run out of time")
+    assert up[0].text.startswith(f"{third.title()} (acting captain) has run out of time")
     after = await current(room)
     assert [name_of(people, player) for player in after.info.table.order] == [captain, third, box]
     assert after.game is not None

@@ -631,8 +631,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (الصندوق) يلعب {roll}: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (الصندوق) يرمي أو يضاعف قبل الرمي.",
         "{box} (box) wins {kind} on the board.": "{box} (الصندوق) يفوز بـ{kind} على اللوح.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (القائد) يلعب {roll} باسم الفريق: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (القائد) يرمي باسم الفريق؛ ويجوز للأعضاء المضاعفة على الصندوق أولًا.",
+        "{captain} to play {roll} for the team: /move …": "{captain} يلعب {roll} باسم الفريق: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} يرمي باسم الفريق؛ ويجوز للأعضاء المضاعفة على الصندوق أولًا.",
         "{name} (acting captain)": "{name} (القائد الفعلي)",
         "{name} (captain)": "{name} (القائد)",
         "{name} doubles the box to {value}.": "{name} يضاعف على الصندوق إلى {value}.",
@@ -654,7 +654,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}، الشويت بانتظاركم: بقي {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} لم يجب في الوقت المحدد: يُحسب ذلك رفضًا.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (الصندوق) نفد وقته ويخسر هذه اللعبة كلعبة مفردة على كل مكعب ما زال في اللعب.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (القائد) نفد وقته: يخسر الفريق هذه اللعبة كلعبة مفردة على كل مكعب ما زال في اللعب.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} نفد وقته: يخسر الفريق هذه اللعبة كلعبة مفردة على كل مكعب ما زال في اللعب.",
         "Beaver {name}": "بيفر {name}",
         "{name} beavers the box's double: their cube is at {value}.": "{name} يرد بالبيفر على مضاعفة الصندوق: صار مكعبه {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (الصندوق) يرد بالبيفر على مضاعفة {name}: صار هذا المكعب {value}.",
@@ -741,7 +741,7 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (الصندوق) يرمي.",
-        "{captain} (captain) to roll for the team.": "{captain} (القائد) يرمي باسم الفريق.",
+        "{captain} to roll for the team.": "{captain} يرمي باسم الفريق.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (الصندوق) و{captain} (القائد): رمية الافتتاح، /roll.",
     }
 )

@@ -585,8 +585,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (бокс) играе {roll}: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (бокс) хвърля или удвоява преди хвърлянето.",
         "{box} (box) wins {kind} on the board.": "{box} (бокс) печели {kind} на дъската.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (капитан) играе {roll} за отбора: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (капитан) хвърля за отбора; членовете могат първо да удвоят бокса.",
+        "{captain} to play {roll} for the team: /move …": "{captain} играе {roll} за отбора: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} хвърля за отбора; членовете могат първо да удвоят бокса.",
         "{name} (acting captain)": "{name} (действащ капитан)",
         "{name} (captain)": "{name} (капитан)",
         "{name} doubles the box to {value}.": "{name} удвоява бокса на {value}.",
@@ -608,7 +608,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}, шуето ви чака: остава {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} не отговори навреме: това се брои за отказ.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (бокс) изчерпа времето си и губи тази игра като единична на всеки куб, който още е в играта.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (капитан) изчерпа времето си: отборът губи тази игра като единична на всеки куб, който още е в играта.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} изчерпа времето си: отборът губи тази игра като единична на всеки куб, който още е в играта.",
         "Beaver {name}": "{name}: бийвър",
         "{name} beavers the box's double: their cube is at {value}.": "{name} отговаря с бийвър на удвояването на бокса: кубът му вече е {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) отговаря с бийвър на удвояването на {name}: този куб вече е {value}.",
@@ -695,7 +695,7 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (бокс) хвърля.",
-        "{captain} (captain) to roll for the team.": "{captain} (капитан) хвърля за отбора.",
+        "{captain} to roll for the team.": "{captain} хвърля за отбора.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) и {captain} (капитан): първото хвърляне, /roll.",
     }
 )

@@ -624,8 +624,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (Box) zieht {roll}: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (Box) würfelt oder doppelt vor dem Würfeln.",
         "{box} (box) wins {kind} on the board.": "{box} (Box) gewinnt {kind} auf dem Brett.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (Kapitän) zieht {roll} für das Team: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (Kapitän) würfelt für das Team; die Mitglieder dürfen vorher die Box doppeln.",
+        "{captain} to play {roll} for the team: /move …": "{captain} zieht {roll} für das Team: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} würfelt für das Team; die Mitglieder dürfen vorher die Box doppeln.",
         "{name} (acting captain)": "{name} (amtierender Kapitän)",
         "{name} (captain)": "{name} (Kapitän)",
         "{name} doubles the box to {value}.": "{name} doppelt die Box auf {value}.",
@@ -647,7 +647,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}, die Chouette wartet auf euch: noch {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} hat nicht rechtzeitig geantwortet: Das zählt als Ablehnung.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (Box) hat die Zeit überschritten und verliert dieses Spiel als einfaches Spiel auf jedem Doppler, der noch im Spiel ist.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (Kapitän) hat die Zeit überschritten: Das Team verliert dieses Spiel als einfaches Spiel auf jedem Doppler, der noch im Spiel ist.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} hat die Zeit überschritten: Das Team verliert dieses Spiel als einfaches Spiel auf jedem Doppler, der noch im Spiel ist.",
         "Beaver {name}": "{name}: Beaver",
         "{name} beavers the box's double: their cube is at {value}.": "{name} beavert das Doppel der Box: Sein Doppler steht auf {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (Box) beavert das Doppel von {name}: Dieser Doppler steht auf {value}.",
@@ -734,7 +734,7 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (Box) würfelt.",
-        "{captain} (captain) to roll for the team.": "{captain} (Kapitän) würfelt für das Team.",
+        "{captain} to roll for the team.": "{captain} würfelt für das Team.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (Box) und {captain} (Kapitän): der Eröffnungswurf, /roll.",
     }
 )

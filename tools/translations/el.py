@@ -585,8 +585,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (κουτί) παίζει {roll}: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (κουτί) ρίχνει ή διπλασιάζει πριν ρίξει.",
         "{box} (box) wins {kind} on the board.": "{box} (κουτί) κερδίζει {kind} στο ταμπλό.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (αρχηγός) παίζει {roll} για την ομάδα: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (αρχηγός) ρίχνει για την ομάδα· τα μέλη μπορούν πρώτα να διπλασιάσουν το κουτί.",
+        "{captain} to play {roll} for the team: /move …": "{captain} παίζει {roll} για την ομάδα: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} ρίχνει για την ομάδα· τα μέλη μπορούν πρώτα να διπλασιάσουν το κουτί.",
         "{name} (acting captain)": "{name} (εν ενεργεία αρχηγός)",
         "{name} (captain)": "{name} (αρχηγός)",
         "{name} doubles the box to {value}.": "{name} διπλασιάζει το κουτί στο {value}.",
@@ -608,7 +608,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}, η σουέτ σάς περιμένει: έχετε ακόμα {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} δεν απάντησε εγκαίρως: μετράει ως απόρριψη.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (κουτί) έμεινε χωρίς χρόνο και χάνει αυτό το παιχνίδι ως απλό σε κάθε κύβο που είναι ακόμα στο παιχνίδι.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (αρχηγός) έμεινε χωρίς χρόνο: η ομάδα χάνει αυτό το παιχνίδι ως απλό σε κάθε κύβο που είναι ακόμα στο παιχνίδι.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} έμεινε χωρίς χρόνο: η ομάδα χάνει αυτό το παιχνίδι ως απλό σε κάθε κύβο που είναι ακόμα στο παιχνίδι.",
         "Beaver {name}": "{name}: beaver",
         "{name} beavers the box's double: their cube is at {value}.": "{name} απαντά με beaver στον διπλασιασμό του κουτιού: ο κύβος του είναι πια στο {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (κουτί) απαντά με beaver στον διπλασιασμό του/της {name}: αυτός ο κύβος είναι πια στο {value}.",
@@ -695,7 +695,7 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (κουτί) ρίχνει.",
-        "{captain} (captain) to roll for the team.": "{captain} (αρχηγός) ρίχνει για την ομάδα.",
+        "{captain} to roll for the team.": "{captain} ρίχνει για την ομάδα.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (κουτί) και {captain} (αρχηγός): η εναρκτήρια ζαριά, /roll.",
     }
 )

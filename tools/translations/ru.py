@@ -592,8 +592,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (бокс) ходит {roll}: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (бокс) бросает кости или удваивает перед броском.",
         "{box} (box) wins {kind} on the board.": "{box} (бокс) выигрывает {kind} на доске.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (капитан) ходит {roll} за команду: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (капитан) бросает за команду; участники могут сначала удвоить бокс.",
+        "{captain} to play {roll} for the team: /move …": "{captain} ходит {roll} за команду: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} бросает за команду; участники могут сначала удвоить бокс.",
         "{name} (acting captain)": "{name} (действующий капитан)",
         "{name} (captain)": "{name} (капитан)",
         "{name} doubles the box to {value}.": "{name} удваивает бокс до {value}.",
@@ -615,7 +615,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}, шуэт ждёт вас: осталось {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} не ответил вовремя: это считается отказом.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (бокс) не уложился во время и проигрывает эту партию как одиночную по каждому кубу, который ещё в игре.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (капитан) не уложился во время: команда проигрывает эту партию как одиночную по каждому кубу, который ещё в игре.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} не уложился во время: команда проигрывает эту партию как одиночную по каждому кубу, который ещё в игре.",
         "Beaver {name}": "{name}: бивер",
         "{name} beavers the box's double: their cube is at {value}.": "{name} отвечает бивером на удвоение бокса: его куб теперь {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) отвечает бивером на удвоение {name}: этот куб теперь {value}.",
@@ -702,7 +702,7 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (бокс) бросает кости.",
-        "{captain} (captain) to roll for the team.": "{captain} (капитан) бросает за команду.",
+        "{captain} to roll for the team.": "{captain} бросает за команду.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) и {captain} (капитан): первый бросок, /roll.",
     }
 )

@@ -585,8 +585,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (kutu) {roll} oynayacak: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (kutu) zar atacak ya da atmadan önce katlayacak.",
         "{box} (box) wins {kind} on the board.": "{box} (kutu) tahtada {kind} kazanıyor.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (kaptan) takım için {roll} oynayacak: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (kaptan) takım için zar atacak; üyeler önce kutuya katlayabilir.",
+        "{captain} to play {roll} for the team: /move …": "{captain} takım için {roll} oynayacak: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} takım için zar atacak; üyeler önce kutuya katlayabilir.",
         "{name} (acting captain)": "{name} (görevdeki kaptan)",
         "{name} (captain)": "{name} (kaptan)",
         "{name} doubles the box to {value}.": "{name} kutuya {value}'e katlıyor.",
@@ -608,7 +608,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}, şuet sizi bekliyor: {time} kaldı.",
         "{names} did not answer in time: it counts as a drop.": "{names} zamanında yanıt vermedi: bu, reddetme sayılır.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (kutu) süresini aştı ve bu oyunu, hâlâ oyunda olan her küpte tek oyun olarak kaybediyor.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (kaptan) süresini aştı: takım bu oyunu, hâlâ oyunda olan her küpte tek oyun olarak kaybediyor.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} süresini aştı: takım bu oyunu, hâlâ oyunda olan her küpte tek oyun olarak kaybediyor.",
         "Beaver {name}": "{name}: beaver",
         "{name} beavers the box's double: their cube is at {value}.": "{name} kutunun katlamasına beaver diyor: küpü artık {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (kutu) {name} oyuncusunun katlamasına beaver diyor: o küp artık {value}.",
@@ -695,7 +695,7 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (kutu) zar atacak.",
-        "{captain} (captain) to roll for the team.": "{captain} (kaptan) takım için zar atacak.",
+        "{captain} to roll for the team.": "{captain} takım için zar atacak.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (kutu) ve {captain} (kaptan): açılış atışı, /roll.",
     }
 )

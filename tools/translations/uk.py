@@ -592,8 +592,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (бокс) ходить {roll}: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (бокс) кидає кістки або подвоює перед кидком.",
         "{box} (box) wins {kind} on the board.": "{box} (бокс) виграє {kind} на дошці.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (капітан) ходить {roll} за команду: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (капітан) кидає за команду; учасники можуть спершу подвоїти бокс.",
+        "{captain} to play {roll} for the team: /move …": "{captain} ходить {roll} за команду: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} кидає за команду; учасники можуть спершу подвоїти бокс.",
         "{name} (acting captain)": "{name} (чинний капітан)",
         "{name} (captain)": "{name} (капітан)",
         "{name} doubles the box to {value}.": "{name} подвоює бокс до {value}.",
@@ -615,7 +615,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}, шуе чекає на вас: лишилося {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} не відповів вчасно: це вважається відмовою.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (бокс) не вклався в час і програє цю партію як одиночну за кожним кубом, який ще в грі.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (капітан) не вклався в час: команда програє цю партію як одиночну за кожним кубом, який ще в грі.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} не вклався в час: команда програє цю партію як одиночну за кожним кубом, який ще в грі.",
         "Beaver {name}": "{name}: бобер",
         "{name} beavers the box's double: their cube is at {value}.": "{name} відповідає бобром на подвоєння бокса: його куб тепер {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) відповідає бобром на подвоєння {name}: цей куб тепер {value}.",
@@ -702,7 +702,7 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (бокс) кидає кістки.",
-        "{captain} (captain) to roll for the team.": "{captain} (капітан) кидає за команду.",
+        "{captain} to roll for the team.": "{captain} кидає за команду.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) і {captain} (капітан): перший кидок, /roll.",
     }
 )
