@@ -745,3 +745,10 @@ TRANSLATIONS.update(
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (الصندوق) و{captain} (القائد): رمية الافتتاح، /roll.",
     }
 )
+
+# A tie's re-roll in the chouette's seating dice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "re-roll for a tie: {rolls}": "إعادة الرمي بسبب التعادل: {rolls}",
+    }
+)

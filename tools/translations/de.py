@@ -738,3 +738,10 @@ TRANSLATIONS.update(
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (Box) und {captain} (Kapitän): der Eröffnungswurf, /roll.",
     }
 )
+
+# A tie's re-roll in the chouette's seating dice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "re-roll for a tie: {rolls}": "Neuwurf wegen Gleichstand: {rolls}",
+    }
+)

@@ -706,3 +706,10 @@ TRANSLATIONS.update(
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) и {captain} (капитан): первый бросок, /roll.",
     }
 )
+
+# A tie's re-roll in the chouette's seating dice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "re-roll for a tie: {rolls}": "переброс из-за ничьей: {rolls}",
+    }
+)

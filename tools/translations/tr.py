@@ -699,3 +699,10 @@ TRANSLATIONS.update(
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (kutu) ve {captain} (kaptan): açılış atışı, /roll.",
     }
 )
+
+# A tie's re-roll in the chouette's seating dice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "re-roll for a tie: {rolls}": "beraberlik için yeniden atış: {rolls}",
+    }
+)
