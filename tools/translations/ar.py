@@ -752,3 +752,10 @@ TRANSLATIONS.update(
         "re-roll for a tie: {rolls}": "إعادة الرمي بسبب التعادل: {rolls}",
     }
 )
+
+# Discord's /double: the member a chouette's box doubles (bot/core/registry.py).
+TRANSLATIONS.update(
+    {
+        "A chouette's box: the member you double (without it: every member)": "صندوق الشويت: العضو الذي تضاعف عليه (من دونه: كل الأعضاء)",
+    }
+)

@@ -745,3 +745,10 @@ TRANSLATIONS.update(
         "re-roll for a tie: {rolls}": "Neuwurf wegen Gleichstand: {rolls}",
     }
 )
+
+# Discord's /double: the member a chouette's box doubles (bot/core/registry.py).
+TRANSLATIONS.update(
+    {
+        "A chouette's box: the member you double (without it: every member)": "Box einer Chouette: das Mitglied, das du doppelst (ohne: alle Mitglieder)",
+    }
+)

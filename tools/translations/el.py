@@ -706,3 +706,10 @@ TRANSLATIONS.update(
         "re-roll for a tie: {rolls}": "νέα ρίψη λόγω ισοπαλίας: {rolls}",
     }
 )
+
+# Discord's /double: the member a chouette's box doubles (bot/core/registry.py).
+TRANSLATIONS.update(
+    {
+        "A chouette's box: the member you double (without it: every member)": "Κουτί σουέτ: το μέλος που διπλασιάζεις (χωρίς αυτό: όλα τα μέλη)",
+    }
+)

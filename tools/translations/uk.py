@@ -713,3 +713,10 @@ TRANSLATIONS.update(
         "re-roll for a tie: {rolls}": "перекидання через нічию: {rolls}",
     }
 )
+
+# Discord's /double: the member a chouette's box doubles (bot/core/registry.py).
+TRANSLATIONS.update(
+    {
+        "A chouette's box: the member you double (without it: every member)": "Бокс у шуеті: учасник, якого ви подвоюєте (без нього – усі учасники)",
+    }
+)
