@@ -10,23 +10,20 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
-from bot.core.bot_accounts import DEFAULT_ID as BOT_ID
 from bot.core.chouette_play import ChouettePlay
 from bot.core.chouette_view import must_act
-from bot.core.context import Context, wants_private_notice
+from bot.core.context import clock_context, wants_private_notice
 from bot.core.i18n import Speech, room_locale, speech
-from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.model import ChatRef, Message
 from bot.core.notices import private_notices
 from bot.core.numbers import duration
 from storage import (
     AlreadyAppliedError,
-    ChatRecord,
     ChatRepository,
     ChouetteInfo,
     ChouetteRepository,
     ConflictError,
     NotFoundError,
-    UserRecord,
     UserRepository,
 )
 
@@ -48,14 +45,6 @@ def stage_at(info: ChouetteInfo, now: datetime) -> int:
     if now >= info.deadline - timedelta(seconds=info.move_time_limit) / 2:
         return HALF_TIME
     return 0
-
-
-def clock_context(chat: ChatRecord, where: ChatRef, locale: str) -> Context:
-    """The clock acting in the chat, as the bot's own account: nobody at the table, so each
-    board after a time-up calls whoever it waits for (the late player too: they were away)."""
-    bot = UserRecord(0, chat.platform, BOT_ID, BOT_ID, None, is_bot=True)
-    actor = Actor(chat.platform, BOT_ID, BOT_ID)
-    return Context(Request(actor, where), bot, chat, locale, locale)
 
 
 class ChouetteClock:
