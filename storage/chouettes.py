@@ -7,8 +7,10 @@ Every write is one short transaction whose first statement is the conditional up
 ``UPDATE chouettes ... WHERE id = ? AND version = ? AND status IN (...)``: it checks and bumps
 the version and takes the row's lock (PostgreSQL) or the write lock (SQLite) before anything
 else is read, so a stale writer gets :class:`ConflictError` and writes nothing, on either
-database and from any number of processes. An append carries the platform's event id; the
-same update handled twice gets :class:`AlreadyAppliedError`.
+database and from any number of processes. A write that adds to a game without changing the
+session (a seat request, a reminder's mark) begins by writing the row onto itself instead
+(:func:`storage.chouette_sql.hold`): the same lock, the version unchanged. An append carries
+the platform's event id; the same update handled twice gets :class:`AlreadyAppliedError`.
 
 Everything lives in the database: after a restart :meth:`ChouetteRepository.load` replays the
 current game from its events and sums the scoreboard from the finished games.
@@ -30,10 +32,10 @@ from datetime import datetime
 from typing import Final, TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, RowMapping
 
 from gammon.chouette import (
+    MAX_PLAYERS,
     ChouetteAction,
     ChouetteError,
     ChouetteGame,
@@ -59,6 +61,7 @@ from storage.chouette_sql import (
     JOIN,
     LEAVE,
     apply_seat_requests,
+    change_request,
     check_same_players,
     claim,
     deadline_after,
@@ -66,12 +69,15 @@ from storage.chouette_sql import (
     events_since,
     finished_games,
     game_record,
+    hold,
     info_from_row,
     now_utc,
     open_in,
     opened_by,
+    read_requests,
     requests_of,
     scoreboard_of,
+    seated_after,
     seated_condition,
     update_row,
 )
@@ -427,11 +433,19 @@ class ChouetteRepository:
         self, chouette_id: int, user_id: int, kind: str, *, now: datetime | None = None
     ) -> bool:
         """Remember that the user joins (``"join"``) or leaves (``"leave"``) when the game
-        being played ends (:meth:`finish_game` seats them). One short transaction that takes
-        no lock on the session and reads nothing first: a request of the other kind is
-        deleted (they changed their mind), else this one is inserted unless it is there
-        already, so requests made at once by any number of processes all survive. False
-        when the same request was there already."""
+        being played ends (:meth:`finish_game` seats them). One short transaction that first
+        holds the session's row while its game is being played (:func:`hold`: no new version,
+        so a play at the same moment still goes through), so requests made at once by any
+        number of processes are written one after the other and all survive, each counted
+        against those before it: a request of the other kind is deleted (they changed their
+        mind), else this one is inserted unless it is there already. False when the same
+        request was there already.
+
+        A join (or a leave taken back) that would seat more than eight when the game ends is
+        refused in the same transaction (:class:`ChouetteError` ``table_full``), so nobody is
+        promised a seat that is not there; :class:`ConflictError` once no game is being
+        played (it ended meanwhile: the player joins or leaves at once). Nothing is written
+        either way."""
         if kind not in (JOIN, LEAVE):
             raise ValueError(f"a request joins or leaves: {kind!r}")
         other = LEAVE if kind == JOIN else JOIN
@@ -443,25 +457,15 @@ class ChouetteRepository:
         }
 
         def write(connection: Connection) -> bool:
-            cancelled = connection.execute(
-                sa.delete(chouette_requests)
-                .where(
-                    chouette_requests.c.chouette_id == chouette_id,
-                    chouette_requests.c.user_id == user_id,
-                    chouette_requests.c.kind == other,
-                )
-                .returning(chouette_requests.c.user_id)
-            ).first()
-            if cancelled is not None:
-                return True
-            dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-            inserted = connection.execute(
-                dialect.insert(chouette_requests)
-                .on_conflict_do_nothing()
-                .returning(chouette_requests.c.user_id),
-                row,
-            ).first()
-            return inserted is not None
+            held = hold(connection, chouette_id)
+            if held is None:
+                raise ConflictError(f"chouette {chouette_id}: no game is being played")
+            changed = change_request(connection, row, other)
+            if kind == JOIN and changed:
+                requests = read_requests(connection, chouette_id)
+                if seated_after([int(user) for user in held["seats"]], requests) > MAX_PLAYERS:
+                    raise ChouetteError("table_full", f"chouette {chouette_id} seats no more")
+            return changed
 
         return await self.engine.write(write)
 
@@ -649,22 +653,12 @@ class ChouetteRepository:
     async def claim_reminder(self, chouette_id: int, version: int, stage: int) -> bool:
         """Mark that the reminder of ``stage`` went out for the session at ``version``: True
         for the one caller that marks it, False when it was marked already (by another
-        process's clock, say) or the session has moved on. The first statement writes the
-        session's row onto itself: it takes the row's lock (PostgreSQL) or the write lock
-        (SQLite) before the marker is read, so of two clocks the second reads the first's."""
+        process's clock, say) or the session has moved on. The first statement holds the
+        session's row (:func:`hold`) before the marker is read, so of two clocks the second
+        reads the first's."""
 
         def write(connection: Connection) -> bool:
-            row = connection.execute(
-                sa.update(chouettes)
-                .where(
-                    chouettes.c.id == chouette_id,
-                    chouettes.c.version == version,
-                    chouettes.c.status == PLAYING.value,
-                )
-                .values(version=chouettes.c.version)
-                .returning(chouettes.c.id)
-            ).first()
-            if row is None:
+            if hold(connection, chouette_id, version) is None:
                 return False
             marker = connection.execute(
                 sa.select(chouette_reminders.c.version, chouette_reminders.c.stage).where(

@@ -384,9 +384,10 @@ chouette_games = sa.Table(
 
 # Who asked to join or leave a chouette while a game was being played: one row per player
 # (a second request of the same kind is a no-op, the other kind cancels the first), written
-# with one insert that takes no lock on the session, so requests made at once by any number
-# of processes all survive. :meth:`storage.ChouetteRepository.finish_game` seats them and
-# deletes the rows it read, in the transaction that closes the game.
+# while the session's row is held (no new version), so requests made at once by any number
+# of processes all survive and a join is counted against every request before it (at most
+# eight seated when the game ends). :meth:`storage.ChouetteRepository.finish_game` seats them
+# and deletes the rows it read, in the transaction that closes the game.
 chouette_requests = sa.Table(
     "chouette_requests",
     metadata,

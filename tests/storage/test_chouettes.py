@@ -601,3 +601,56 @@ async def test_a_request_is_kept_once_and_the_other_kind_cancels_it(club: Club) 
     await club.chouettes.request(chouette_id, member, "leave", now=NOW)
     await club.chouettes.end(chouette_id, playing.version, now=NOW)
     assert await club.chouettes.requests(chouette_id) == []  # the session's end clears them
+
+
+async def _seven_playing(database: Database) -> tuple[Club, Playing, list[int]]:
+    """Seven at the table, a game being played, and three users not seated."""
+    club = await make_club(database, players=7)
+    users = UserRepository(database)
+    others = [(await users.upsert_user("telegram", f"39{n}", f"Other {n}")).id for n in range(3)]
+    return club, await start(club, await club.open()), others
+
+
+async def test_the_last_seat_asked_for_at_once_goes_to_one(
+    databases: tuple[Database, Database],
+) -> None:
+    """Two processes take a join for the last free seat at the same moment (the first holding
+    its transaction open after its insert): the second is refused at once, as the table is
+    full, and nothing of it is written."""
+    first, second = databases
+    club, playing, (newcomer, late, _other) = await _seven_playing(first)
+    chouette_id = playing.info.id
+    paused = pause_after_first_statement(first, "INSERT INTO chouette_requests", seconds=1.0)
+    slow = asyncio.create_task(club.chouettes.request(chouette_id, newcomer, "join", now=NOW))
+    assert await asyncio.to_thread(paused.wait, 5)
+    with pytest.raises(ChouetteError) as full:
+        await ChouetteRepository(second).request(chouette_id, late, "join", now=NOW)
+    assert full.value.reason == "table_full"
+    assert await slow
+    assert await club.chouettes.requests(chouette_id) == [(newcomer, "join")]
+
+
+async def test_a_leave_taken_back_after_its_seat_was_asked_for_is_refused(
+    databases: tuple[Database, Database],
+) -> None:
+    club, playing, (newcomer, extra, _other) = await _seven_playing(databases[0])
+    chouette_id, leaver = playing.info.id, club.players[3]
+    assert await club.chouettes.request(chouette_id, newcomer, "join", now=NOW)  # eight
+    assert await club.chouettes.request(chouette_id, leaver, "leave", now=NOW)
+    assert await club.chouettes.request(chouette_id, extra, "join", now=NOW)  # the leaver's
+    with pytest.raises(ChouetteError) as full:
+        await club.chouettes.request(chouette_id, leaver, "join", now=NOW)
+    assert full.value.reason == "table_full"
+    assert sorted(await club.chouettes.requests(chouette_id)) == sorted(
+        [(newcomer, "join"), (leaver, "leave"), (extra, "join")]
+    )
+
+
+async def test_a_request_after_the_game_ended_is_refused(club: Club) -> None:
+    """The game ended meanwhile: the player joins or leaves the table at once instead."""
+    playing = await start(club, await club.open())
+    await everyone_drops(playing)
+    await finish(club, playing)
+    with pytest.raises(ConflictError):
+        await club.chouettes.request(playing.info.id, club.players[1], "leave", now=NOW)
+    assert await club.chouettes.requests(playing.info.id) == []

@@ -759,3 +759,10 @@ TRANSLATIONS.update(
         "A chouette's box: the member you double (without it: every member)": "صندوق الشويت: العضو الذي تضاعف عليه (من دونه: كل الأعضاء)",
     }
 )
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "مقعدك موعود للاعب طلب الجلوس: تغادر الطاولة عندما تنتهي هذه اللعبة.",
+    }
+)

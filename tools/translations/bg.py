@@ -713,3 +713,10 @@ TRANSLATIONS.update(
         "A chouette's box: the member you double (without it: every member)": "Бокс в шуе: членът, когото удвояваш (без него: всички членове)",
     }
 )
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "Мястото ти е обещано на играч, който поиска да седне: ставаш от масата, когато тази игра свърши.",
+    }
+)

@@ -752,3 +752,10 @@ TRANSLATIONS.update(
         "A chouette's box: the member you double (without it: every member)": "Box einer Chouette: das Mitglied, das du doppelst (ohne: alle Mitglieder)",
     }
 )
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "Dein Platz ist einem Spieler zugesagt, der sich setzen wollte: Du verlässt den Tisch, wenn diese Partie endet.",
+    }
+)

@@ -713,3 +713,10 @@ TRANSLATIONS.update(
         "A chouette's box: the member you double (without it: every member)": "Κουτί σουέτ: το μέλος που διπλασιάζεις (χωρίς αυτό: όλα τα μέλη)",
     }
 )
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "Η θέση σου έχει υποσχεθεί σε παίκτη που ζήτησε να καθίσει: φεύγεις από το τραπέζι όταν τελειώσει αυτό το παιχνίδι.",
+    }
+)

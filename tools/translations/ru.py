@@ -720,3 +720,10 @@ TRANSLATIONS.update(
         "A chouette's box: the member you double (without it: every member)": "Бокс в шуэте: участник, которого вы удваиваете (без него – все участники)",
     }
 )
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "Ваше место обещано игроку, который попросил сесть: вы покидаете стол, когда закончится эта партия.",
+    }
+)

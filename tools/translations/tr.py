@@ -713,3 +713,10 @@ TRANSLATIONS.update(
         "A chouette's box: the member you double (without it: every member)": "Şuette kutu: katladığın üye (boş bırakılırsa: bütün üyeler)",
     }
 )
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "Yerin masaya katılmak isteyen bir oyuncuya verildi: bu oyun bitince masadan kalkıyorsun.",
+    }
+)

@@ -720,3 +720,10 @@ TRANSLATIONS.update(
         "A chouette's box: the member you double (without it: every member)": "Бокс у шуеті: учасник, якого ви подвоюєте (без нього – усі учасники)",
     }
 )
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "Ваше місце обіцяне гравцеві, який попросив сісти: ви залишаєте стіл, коли закінчиться ця партія.",
+    }
+)
