@@ -58,6 +58,7 @@ def info_from_row(data: RowMapping) -> ChouetteInfo:
         updated_at=data["updated_at"],
         ended_at=data["ended_at"],
         event_id=data["event_id"],
+        game_over_at=data["game_over_at"],
     )
 
 

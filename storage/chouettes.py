@@ -308,6 +308,7 @@ class ChouetteRepository:
         player_id: int | None,
         event_id: str | None = None,
         *,
+        game_over: bool = False,
         now: datetime | None = None,
     ) -> int:
         """Write ``actions`` (recorded by the rules from the game at ``version``: the
@@ -315,6 +316,10 @@ class ChouetteRepository:
         transaction, if the session is still at ``version``; returns the new version (one
         more per action). ``player_id`` is the user whose command it was, ``event_id`` the
         platform's id of it. The dice counter moves on by the rolls among the actions.
+        ``game_over``: the rules say the game is over after them; the session keeps the
+        moment (``game_over_at``) until :meth:`finish_game` writes the points, so that a
+        game whose settlement a stopped process left undone is found
+        (:meth:`unsettled_chouettes`).
 
         Raises :class:`AlreadyAppliedError` when ``event_id``'s action is in the log already
         and :class:`ConflictError` when another writer got there first (or no game runs);
@@ -338,6 +343,7 @@ class ChouetteRepository:
                     "version": new_version,
                     "dice_nonce": chouettes.c.dice_nonce + rolled,
                     "updated_at": moment,
+                    **({"game_over_at": moment} if game_over else {}),
                 },
             )
             if row["move_time_limit"]:
@@ -424,6 +430,7 @@ class ChouetteRepository:
                 "seats": apply_seat_requests(connection, chouette_id, order),
                 "game_number": row["game_number"] + 1,
                 "deadline": None,
+                "game_over_at": None,
             }
             return update_row(connection, chouette_id, values)
 
@@ -489,6 +496,7 @@ class ChouetteRepository:
                 "updated_at": moment,
                 "ended_at": moment,
                 "deadline": None,
+                "game_over_at": None,
             }
             row = claim(connection, chouette_id, version, _NOT_ENDED, values)
             connection.execute(
@@ -634,6 +642,17 @@ class ChouetteRepository:
         rows = await self.engine.read(
             sa.select(*INFO_COLUMNS)
             .where(chouettes.c.status == PLAYING.value, chouettes.c.deadline.is_not(None))
+            .order_by(chouettes.c.id)
+        )
+        return [info_from_row(row._mapping) for row in rows]
+
+    async def unsettled_chouettes(self, before: datetime) -> list[ChouetteInfo]:
+        """Sessions whose running game was over before ``before`` with its points not yet
+        written: the process that wrote its last action stopped before settling it (for the
+        clock, which settles it; ``before`` leaves a process that is settling it now alone)."""
+        rows = await self.engine.read(
+            sa.select(*INFO_COLUMNS)
+            .where(chouettes.c.status == PLAYING.value, chouettes.c.game_over_at <= before)
             .order_by(chouettes.c.id)
         )
         return [info_from_row(row._mapping) for row in rows]

@@ -124,7 +124,13 @@ class Playing:
         action = await self._with_fair_dice(action)
         self.game, recorded = advance(self.game, action)
         self.version = await self.chouettes.append(
-            self.info.id, self.version, recorded, user_of(action.player), event_id, now=NOW
+            self.info.id,
+            self.version,
+            recorded,
+            user_of(action.player),
+            event_id,
+            game_over=self.game.finished,
+            now=NOW,
         )
 
     async def _with_fair_dice(self, action: ChouetteAction) -> ChouetteAction:
@@ -492,6 +498,22 @@ async def test_a_move_time_limit_sets_the_deadline(club: Club) -> None:
     ended = await club.chouettes.end(info.id, playing.version + 1, now=later)
     assert ended.deadline is None
     assert await club.chouettes.timed_chouettes() == []
+
+
+async def test_a_game_over_and_not_settled_is_found_until_its_points_are_written(
+    club: Club,
+) -> None:
+    playing = await start(club, await club.open())
+    chouette_id = playing.info.id
+    await playing.act(BoardAction(playing.game.table.box, OpeningRoll((6, 1))))
+    assert (await club.chouettes.info(chouette_id)).game_over_at is None
+    await everyone_drops(playing)  # its last append says the game is over
+    found = await club.chouettes.unsettled_chouettes(NOW)
+    assert [(info.id, info.game_over_at) for info in found] == [(chouette_id, NOW)]
+    assert await club.chouettes.unsettled_chouettes(NOW - timedelta(seconds=1)) == []
+    await finish(club, playing)
+    assert await club.chouettes.unsettled_chouettes(NOW + timedelta(days=1)) == []
+    assert (await club.chouettes.info(chouette_id)).game_over_at is None
 
 
 # --- the dice and the seed ---------------------------------------------------------------
