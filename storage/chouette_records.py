@@ -39,7 +39,9 @@ class ChouetteInfo:
     order for the next game between games (newcomers at the end). ``game_number`` is the game
     being played, or the next one. ``dice_nonce`` is the session's next unused dice event:
     the next roll, whichever game or seating it is for, is ``dice_for(id, dice_nonce)``.
-    ``game_nonce`` is the first dice event of the game being (or last) played."""
+    ``game_nonce`` is the first dice event of the game being (or last) played.
+    ``game_over_at`` is when the running game's last action was written, until its points
+    are (``None`` otherwise)."""
 
     id: int
     chat_id: int
@@ -59,6 +61,7 @@ class ChouetteInfo:
     updated_at: datetime
     ended_at: datetime | None
     event_id: str | None
+    game_over_at: datetime | None
 
     @property
     def table(self) -> ChouetteTable:
@@ -89,16 +92,14 @@ class LoadedChouette:
     ``game`` is the game being played, rebuilt from its events (``None`` between games and
     once ended). A game whose board has ended is still ``game`` until ``finish_game`` writes
     its points: after a restart in between, ``game.finished`` with status ``playing`` says the
-    points are still to be written. ``scoreboard`` sums the finished games (rules' player
-    ids, as :class:`gammon.chouette.Scoreboard` keeps them); :meth:`total` reads it by user."""
+    points are still to be written (and ``info.game_over_at`` since when, for the clock).
+    ``scoreboard`` sums the finished games (rules' player ids, as
+    :class:`gammon.chouette.Scoreboard` keeps them); :attr:`totals` reads it by user."""
 
     info: ChouetteInfo
     game: ChouetteGame | None
     scoreboard: Scoreboard
     games: tuple[ChouetteGameRecord, ...] = ()
-
-    def total(self, user_id: int) -> int:
-        return self.scoreboard.total(player_key(user_id))
 
     @property
     def totals(self) -> dict[int, int]:

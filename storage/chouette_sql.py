@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any, Final, NoReturn
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, RowMapping
 
 from gammon.actions import OpeningRoll, Roll
@@ -58,6 +58,7 @@ def info_from_row(data: RowMapping) -> ChouetteInfo:
         updated_at=data["updated_at"],
         ended_at=data["ended_at"],
         event_id=data["event_id"],
+        game_over_at=data["game_over_at"],
     )
 
 
@@ -125,6 +126,25 @@ def refuse(
         raise ConflictError(f"chouette {chouette_id} is no longer at version {version}")
     wanted = " or ".join(status.value for status in statuses)
     raise ConflictError(f"chouette {chouette_id} is {found[1]}, not {wanted}")
+
+
+def hold(connection: Connection, chouette_id: int, version: int | None = None) -> RowMapping | None:
+    """The first statement of a write that adds to a game without changing the session: its
+    row written onto itself while a game is being played (at ``version``, when given). It
+    takes the row's lock (PostgreSQL) or the write lock (SQLite) for the rest of the
+    transaction without a new version, so that writers who hold it take turns, each reading
+    what the one before wrote, and a write planned at this version still goes through after
+    it. The row's seats, or None when no game is being played (at that version)."""
+    where = [chouettes.c.id == chouette_id, chouettes.c.status == ChouetteStatus.PLAYING.value]
+    if version is not None:
+        where.append(chouettes.c.version == version)
+    row = connection.execute(
+        sa.update(chouettes)
+        .where(*where)
+        .values(version=chouettes.c.version)
+        .returning(chouettes.c.seats)
+    ).first()
+    return None if row is None else row._mapping
 
 
 def update_row(connection: Connection, chouette_id: int, values: Mapping[str, Any]) -> RowMapping:
@@ -210,12 +230,49 @@ def requests_of(chouette_id: int) -> sa.Select[Any]:
     )
 
 
+def change_request(connection: Connection, row: Mapping[str, Any], other: str) -> bool:
+    """A seat request (``row``): the same player's request of the ``other`` kind deleted
+    (they changed their mind), else ``row`` inserted unless it is there already; whether
+    anything changed."""
+    cancelled = connection.execute(
+        sa.delete(chouette_requests)
+        .where(
+            chouette_requests.c.chouette_id == row["chouette_id"],
+            chouette_requests.c.user_id == row["user_id"],
+            chouette_requests.c.kind == other,
+        )
+        .returning(chouette_requests.c.user_id)
+    ).first()
+    if cancelled is not None:
+        return True
+    dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
+    inserted = connection.execute(
+        dialect.insert(chouette_requests)
+        .on_conflict_do_nothing()
+        .returning(chouette_requests.c.user_id),
+        row,
+    ).first()
+    return inserted is not None
+
+
+def read_requests(connection: Connection, chouette_id: int) -> list[tuple[int, str]]:
+    return [(int(user), str(kind)) for user, kind in connection.execute(requests_of(chouette_id))]
+
+
+def seated_after(seats: Sequence[int], requests: Sequence[tuple[int, str]]) -> int:
+    """How many will sit at the table when the game ends: those seated who do not leave, and
+    those not among them who asked to join."""
+    staying = {user for user in seats if (user, LEAVE) not in requests}
+    joining = {user for user, kind in requests if kind == JOIN} - staying
+    return len(staying) + len(joining)
+
+
 def apply_seat_requests(connection: Connection, chouette_id: int, order: list[int]) -> list[int]:
     """``order`` with the requests made during the game applied (those who asked to leave
     get up, then those who asked to join sit down at the end of the line while there is
     room; a join of someone seated meanwhile is dropped), and the requests read deleted. A
     request written after they were read stays for the next game."""
-    found = [(int(user), str(kind)) for user, kind in connection.execute(requests_of(chouette_id))]
+    found = read_requests(connection, chouette_id)
     if not found:
         return order
     seats = [user for user in order if (user, LEAVE) not in found]

@@ -7,8 +7,10 @@ Every write is one short transaction whose first statement is the conditional up
 ``UPDATE chouettes ... WHERE id = ? AND version = ? AND status IN (...)``: it checks and bumps
 the version and takes the row's lock (PostgreSQL) or the write lock (SQLite) before anything
 else is read, so a stale writer gets :class:`ConflictError` and writes nothing, on either
-database and from any number of processes. An append carries the platform's event id; the
-same update handled twice gets :class:`AlreadyAppliedError`.
+database and from any number of processes. A write that adds to a game without changing the
+session (a seat request, a reminder's mark) begins by writing the row onto itself instead
+(:func:`storage.chouette_sql.hold`): the same lock, the version unchanged. An append carries
+the platform's event id; the same update handled twice gets :class:`AlreadyAppliedError`.
 
 Everything lives in the database: after a restart :meth:`ChouetteRepository.load` replays the
 current game from its events and sums the scoreboard from the finished games.
@@ -30,10 +32,10 @@ from datetime import datetime
 from typing import Final, TypeVar
 
 import sqlalchemy as sa
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, RowMapping
 
 from gammon.chouette import (
+    MAX_PLAYERS,
     ChouetteAction,
     ChouetteError,
     ChouetteGame,
@@ -59,6 +61,7 @@ from storage.chouette_sql import (
     JOIN,
     LEAVE,
     apply_seat_requests,
+    change_request,
     check_same_players,
     claim,
     deadline_after,
@@ -66,12 +69,15 @@ from storage.chouette_sql import (
     events_since,
     finished_games,
     game_record,
+    hold,
     info_from_row,
     now_utc,
     open_in,
     opened_by,
+    read_requests,
     requests_of,
     scoreboard_of,
+    seated_after,
     seated_condition,
     update_row,
 )
@@ -302,6 +308,7 @@ class ChouetteRepository:
         player_id: int | None,
         event_id: str | None = None,
         *,
+        game_over: bool = False,
         now: datetime | None = None,
     ) -> int:
         """Write ``actions`` (recorded by the rules from the game at ``version``: the
@@ -309,6 +316,10 @@ class ChouetteRepository:
         transaction, if the session is still at ``version``; returns the new version (one
         more per action). ``player_id`` is the user whose command it was, ``event_id`` the
         platform's id of it. The dice counter moves on by the rolls among the actions.
+        ``game_over``: the rules say the game is over after them; the session keeps the
+        moment (``game_over_at``) until :meth:`finish_game` writes the points, so that a
+        game whose settlement a stopped process left undone is found
+        (:meth:`unsettled_chouettes`).
 
         Raises :class:`AlreadyAppliedError` when ``event_id``'s action is in the log already
         and :class:`ConflictError` when another writer got there first (or no game runs);
@@ -332,6 +343,7 @@ class ChouetteRepository:
                     "version": new_version,
                     "dice_nonce": chouettes.c.dice_nonce + rolled,
                     "updated_at": moment,
+                    **({"game_over_at": moment} if game_over else {}),
                 },
             )
             if row["move_time_limit"]:
@@ -418,6 +430,7 @@ class ChouetteRepository:
                 "seats": apply_seat_requests(connection, chouette_id, order),
                 "game_number": row["game_number"] + 1,
                 "deadline": None,
+                "game_over_at": None,
             }
             return update_row(connection, chouette_id, values)
 
@@ -427,11 +440,19 @@ class ChouetteRepository:
         self, chouette_id: int, user_id: int, kind: str, *, now: datetime | None = None
     ) -> bool:
         """Remember that the user joins (``"join"``) or leaves (``"leave"``) when the game
-        being played ends (:meth:`finish_game` seats them). One short transaction that takes
-        no lock on the session and reads nothing first: a request of the other kind is
-        deleted (they changed their mind), else this one is inserted unless it is there
-        already, so requests made at once by any number of processes all survive. False
-        when the same request was there already."""
+        being played ends (:meth:`finish_game` seats them). One short transaction that first
+        holds the session's row while its game is being played (:func:`hold`: no new version,
+        so a play at the same moment still goes through), so requests made at once by any
+        number of processes are written one after the other and all survive, each counted
+        against those before it: a request of the other kind is deleted (they changed their
+        mind), else this one is inserted unless it is there already. False when the same
+        request was there already.
+
+        A join (or a leave taken back) that would seat more than eight when the game ends is
+        refused in the same transaction (:class:`ChouetteError` ``table_full``), so nobody is
+        promised a seat that is not there; :class:`ConflictError` once no game is being
+        played (it ended meanwhile: the player joins or leaves at once). Nothing is written
+        either way."""
         if kind not in (JOIN, LEAVE):
             raise ValueError(f"a request joins or leaves: {kind!r}")
         other = LEAVE if kind == JOIN else JOIN
@@ -443,25 +464,15 @@ class ChouetteRepository:
         }
 
         def write(connection: Connection) -> bool:
-            cancelled = connection.execute(
-                sa.delete(chouette_requests)
-                .where(
-                    chouette_requests.c.chouette_id == chouette_id,
-                    chouette_requests.c.user_id == user_id,
-                    chouette_requests.c.kind == other,
-                )
-                .returning(chouette_requests.c.user_id)
-            ).first()
-            if cancelled is not None:
-                return True
-            dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
-            inserted = connection.execute(
-                dialect.insert(chouette_requests)
-                .on_conflict_do_nothing()
-                .returning(chouette_requests.c.user_id),
-                row,
-            ).first()
-            return inserted is not None
+            held = hold(connection, chouette_id)
+            if held is None:
+                raise ConflictError(f"chouette {chouette_id}: no game is being played")
+            changed = change_request(connection, row, other)
+            if kind == JOIN and changed:
+                requests = read_requests(connection, chouette_id)
+                if seated_after([int(user) for user in held["seats"]], requests) > MAX_PLAYERS:
+                    raise ChouetteError("table_full", f"chouette {chouette_id} seats no more")
+            return changed
 
         return await self.engine.write(write)
 
@@ -485,6 +496,7 @@ class ChouetteRepository:
                 "updated_at": moment,
                 "ended_at": moment,
                 "deadline": None,
+                "game_over_at": None,
             }
             row = claim(connection, chouette_id, version, _NOT_ENDED, values)
             connection.execute(
@@ -615,18 +627,6 @@ class ChouetteRepository:
         last = await self.last_action_at(chouette_id, user_id)
         return last is not None and last > since
 
-    async def history(self, chouette_id: int, game_number: int) -> tuple[ChouetteAction, ...]:
-        """The actions of one game of the session, in order (for a transcript or a replay)."""
-        rows = await self.engine.read(
-            sa.select(chouette_events.c.action)
-            .where(
-                chouette_events.c.chouette_id == chouette_id,
-                chouette_events.c.game_number == game_number,
-            )
-            .order_by(chouette_events.c.seq)
-        )
-        return tuple(chouette_action_from_dict(action) for (action,) in rows)
-
     async def applied(self, chouette_id: int, event_id: str) -> bool:
         """Whether the action of the platform event ``event_id`` is in the session's log."""
         found = await self.engine.read(
@@ -646,6 +646,17 @@ class ChouetteRepository:
         )
         return [info_from_row(row._mapping) for row in rows]
 
+    async def unsettled_chouettes(self, before: datetime) -> list[ChouetteInfo]:
+        """Sessions whose running game was over before ``before`` with its points not yet
+        written: the process that wrote its last action stopped before settling it (for the
+        clock, which settles it; ``before`` leaves a process that is settling it now alone)."""
+        rows = await self.engine.read(
+            sa.select(*INFO_COLUMNS)
+            .where(chouettes.c.status == PLAYING.value, chouettes.c.game_over_at <= before)
+            .order_by(chouettes.c.id)
+        )
+        return [info_from_row(row._mapping) for row in rows]
+
     async def reminded(self, chouette_id: int) -> tuple[int, int] | None:
         """The version and stage of the last reminder the clock sent, if any (a cheap read
         before :meth:`claim_reminder` writes)."""
@@ -661,22 +672,12 @@ class ChouetteRepository:
     async def claim_reminder(self, chouette_id: int, version: int, stage: int) -> bool:
         """Mark that the reminder of ``stage`` went out for the session at ``version``: True
         for the one caller that marks it, False when it was marked already (by another
-        process's clock, say) or the session has moved on. The first statement writes the
-        session's row onto itself: it takes the row's lock (PostgreSQL) or the write lock
-        (SQLite) before the marker is read, so of two clocks the second reads the first's."""
+        process's clock, say) or the session has moved on. The first statement holds the
+        session's row (:func:`hold`) before the marker is read, so of two clocks the second
+        reads the first's."""
 
         def write(connection: Connection) -> bool:
-            row = connection.execute(
-                sa.update(chouettes)
-                .where(
-                    chouettes.c.id == chouette_id,
-                    chouettes.c.version == version,
-                    chouettes.c.status == PLAYING.value,
-                )
-                .values(version=chouettes.c.version)
-                .returning(chouettes.c.id)
-            ).first()
-            if row is None:
+            if hold(connection, chouette_id, version) is None:
                 return False
             marker = connection.execute(
                 sa.select(chouette_reminders.c.version, chouette_reminders.c.stage).where(

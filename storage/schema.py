@@ -312,7 +312,9 @@ player_results = sa.Table(
 # change, checked and bumped by each write as for matches. One server seed for the whole
 # session, committed to when it opens and secret until it has ended; ``dice_nonce`` is the
 # next unused dice event of the session, across its games (``game_nonce``: the first of the
-# game being played), so that one commitment covers every roll.
+# game being played), so that one commitment covers every roll. ``game_over_at`` is when the
+# running game's last action was written, from then until its points are (the clock settles
+# a game that a stopped process left unsettled).
 chouettes = sa.Table(
     "chouettes",
     metadata,
@@ -335,8 +337,10 @@ chouettes = sa.Table(
     sa.Column("updated_at", UtcDateTime, nullable=False),
     sa.Column("ended_at", UtcDateTime),
     sa.Column("event_id", sa.String(128)),  # the platform's id of the /chouette that opened it
+    sa.Column("game_over_at", UtcDateTime),  # the game is over, its points not yet written
     sa.Index("ux_chouettes_event", "chat_id", "event_id", unique=True),
     sa.Index("ix_chouettes_status_deadline", "status", "deadline"),
+    sa.Index("ix_chouettes_status_game_over", "status", "game_over_at"),
 )
 
 # The chouette of a chat that has not ended: one row per chat, written in the transaction that
@@ -384,9 +388,10 @@ chouette_games = sa.Table(
 
 # Who asked to join or leave a chouette while a game was being played: one row per player
 # (a second request of the same kind is a no-op, the other kind cancels the first), written
-# with one insert that takes no lock on the session, so requests made at once by any number
-# of processes all survive. :meth:`storage.ChouetteRepository.finish_game` seats them and
-# deletes the rows it read, in the transaction that closes the game.
+# while the session's row is held (no new version), so requests made at once by any number
+# of processes all survive and a join is counted against every request before it (at most
+# eight seated when the game ends). :meth:`storage.ChouetteRepository.finish_game` seats them
+# and deletes the rows it read, in the transaction that closes the game.
 chouette_requests = sa.Table(
     "chouette_requests",
     metadata,

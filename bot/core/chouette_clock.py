@@ -3,30 +3,33 @@ for (:func:`bot.core.chouette_view.must_act`) is reminded at half time and in th
 each reminder once (claimed in the database, whatever the number of processes), and when time
 is up :meth:`bot.core.chouette_play.ChouettePlay.time_up` decides for them.
 
+In every chouette, timed or not, a game that is over but was never settled (the process that
+wrote its last action stopped before writing its points) is settled by the clock once it has
+been over for :data:`SETTLE_AFTER`: the points, the rotation, the next game and the messages,
+by one process (:meth:`bot.core.chouette_play.ChouettePlay.settle_stopped`).
+
 Called by :meth:`bot.core.scheduler.Clock.tick`, with the stages it uses for matches."""
 
 from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Final
 
-from bot.core.bot_accounts import DEFAULT_ID as BOT_ID
 from bot.core.chouette_play import ChouettePlay
 from bot.core.chouette_view import must_act
-from bot.core.context import Context, wants_private_notice
+from bot.core.context import Context, clock_context, wants_private_notice
 from bot.core.i18n import Speech, room_locale, speech
-from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.model import ChatRef, Message
 from bot.core.notices import private_notices
 from bot.core.numbers import duration
 from storage import (
     AlreadyAppliedError,
-    ChatRecord,
     ChatRepository,
     ChouetteInfo,
     ChouetteRepository,
     ConflictError,
     NotFoundError,
-    UserRecord,
     UserRepository,
 )
 
@@ -35,6 +38,10 @@ logger = logging.getLogger(__name__)
 HALF_TIME = 1
 LAST_HOUR = 2
 TIME_UP = 3
+
+# A game over for this long and not settled was left by a process that stopped: the one that
+# wrote its last action settles it at once, well within it.
+SETTLE_AFTER: Final = timedelta(minutes=1)
 
 
 def stage_at(info: ChouetteInfo, now: datetime) -> int:
@@ -48,14 +55,6 @@ def stage_at(info: ChouetteInfo, now: datetime) -> int:
     if now >= info.deadline - timedelta(seconds=info.move_time_limit) / 2:
         return HALF_TIME
     return 0
-
-
-def clock_context(chat: ChatRecord, where: ChatRef, locale: str) -> Context:
-    """The clock acting in the chat, as the bot's own account: nobody at the table, so each
-    board after a time-up calls whoever it waits for (the late player too: they were away)."""
-    bot = UserRecord(0, chat.platform, BOT_ID, BOT_ID, None, is_bot=True)
-    actor = Actor(chat.platform, BOT_ID, BOT_ID)
-    return Context(Request(actor, where), bot, chat, locale, locale)
 
 
 class ChouetteClock:
@@ -73,12 +72,29 @@ class ChouetteClock:
 
     async def tick(self, now: datetime) -> list[Message]:
         messages: list[Message] = []
+        for info in await self._chouettes.unsettled_chouettes(now - SETTLE_AFTER):
+            try:
+                messages += await self._settle(info)
+            except (ConflictError, NotFoundError):
+                logger.info("chouette %s was settled meanwhile", info.id)
         for info in await self._chouettes.timed_chouettes():
             try:
                 messages += await self._remind(info, now)
             except (ConflictError, AlreadyAppliedError, NotFoundError):
                 logger.info("chouette %s changed while reminding", info.id)
         return messages
+
+    async def _settle(self, info: ChouetteInfo) -> list[Message]:
+        """Settle a game that a stopped process left over and unsettled."""
+        logger.warning("chouette %s: settling game %s, left unsettled", info.id, info.game_number)
+        context = await self._context(info)
+        return context.outgoing(await self._play.settle_stopped(context, info.id, info.version))
+
+    async def _context(self, info: ChouetteInfo) -> Context:
+        """The clock acting in the chouette's chat, in the chat's language."""
+        chat = await self._chats.get_chat(info.chat_id)
+        where = ChatRef(chat.platform, chat.platform_chat_id, locale=chat.locale)
+        return clock_context(chat, where, room_locale(chat))  # the whole chat reads it
 
     async def _remind(self, info: ChouetteInfo, now: datetime) -> list[Message]:
         stage = stage_at(info, now)
@@ -94,12 +110,11 @@ class ChouetteClock:
         late = [await self._users.get_user(int(player)) for player in must_act(game)]
         if not late:
             return []
-        chat = await self._chats.get_chat(info.chat_id)
-        where = ChatRef(chat.platform, chat.platform_chat_id, locale=chat.locale)
-        locale = room_locale(chat)  # the whole chat reads it
         if stage == TIME_UP:
-            context = clock_context(chat, where, locale)
+            context = await self._context(info)
             return context.outgoing(await self._play.time_up(context, info.id, info.version))
+        chat = await self._chats.get_chat(info.chat_id)
+        locale = room_locale(chat)  # the whole chat reads it
         # Every process's clock ticks: the one that marks the reminder sends it.
         if not await self._chouettes.claim_reminder(info.id, info.version, stage):
             return []

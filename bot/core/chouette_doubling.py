@@ -1,10 +1,13 @@
 """``/double`` at a chouette, typed or pressed: the box doubles the members it names, or every
-member whose cube it may turn when it names none ([Double all]); a member doubles the box on
-their own cube and names nobody (naming themselves, or the box, means the same)."""
+member whose cube it may turn when it names none or types ``/double all`` ([Double all]); a
+member doubles the box on their own cube and names nobody (naming themselves, or the box,
+means the same)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from typing import Final
 
 from bot.core.chouette_answers import Users, named_players
 from bot.core.chouette_play import Make, OwnRefusalError
@@ -12,6 +15,15 @@ from bot.core.chouette_view import box_may_double, box_turnable
 from bot.core.i18n import Speech
 from bot.core.model import Actor
 from gammon.chouette import BoxDoubles, ChouetteAction, ChouetteGame, MemberDoubles
+
+# ``/double all``: every member, never read as a name (a player called Allan is named in full
+# or mentioned). A command word, in English in every language, as /chouette join is.
+EVERYONE: Final = "all"
+
+
+def names_everyone(argument: str) -> bool:
+    """Whether a typed /double says ``all`` (alone, or among names it then includes)."""
+    return EVERYONE in (word.casefold() for word in re.split(r"[\s,]+", argument))
 
 
 def box_doubles_all(_: Speech) -> Make:
@@ -34,13 +46,14 @@ def typed_double(_: Speech, seated: Users, mentions: Sequence[Actor], argument: 
 
     async def make(game: ChouetteGame, player: str, nonce: int) -> ChouetteAction:
         box = game.table.box
+        everyone_named = names_everyone(argument)
         named: list[str] = []
-        if mentions or argument.strip():
+        if not everyone_named and (mentions or argument.strip()):
             named = named_players(
                 _, await seated([int(key) for key in game.table.order]), mentions, argument
             )
         if player != box:
-            if any(key not in (player, box) for key in named):
+            if everyone_named or any(key not in (player, box) for key in named):
                 raise OwnRefusalError(
                     _(
                         "Each member doubles only the box, on their own cube: type /double "
@@ -50,7 +63,7 @@ def typed_double(_: Speech, seated: Users, mentions: Sequence[Actor], argument: 
             return MemberDoubles(player)  # the rules refuse anyone out of the team
         if box in named:
             raise OwnRefusalError(_("You are the box: name the members of the team you double."))
-        if not named:
+        if everyone_named or not named:
             return await everyone(game, player, nonce)
         return BoxDoubles(player, [key for key in game.table.order if key in named])
 

@@ -1,27 +1,22 @@
 """Joining and leaving a chouette: at once between games, when it ends during a game (a
 request the other kind takes back), under the chouette's lock against the session as it is
-now."""
+now. Whether a seat is left for a join during a game is counted by the database, in the
+transaction that writes the request (:meth:`storage.ChouetteRepository.request`), so two
+processes never promise the last seat twice."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 
 from bot.core import chouette_texts
 from bot.core.context import Context
 from bot.core.locks import MatchLocks
 from bot.core.model import Message
 from bot.core.time_source import TimeSource
-from gammon.chouette import MAX_PLAYERS, ChouetteError
+from gammon.chouette import ChouetteError
 from storage import ChouetteInfo, ChouetteRepository, ChouetteStatus, ConflictError
 
 JOIN, LEAVE = "join", "leave"  # what a player asks for during a game (ChouetteRepository.request)
-
-
-def seated_after(seats: Sequence[int], requests: Sequence[tuple[int, str]]) -> int:
-    """How many will sit at the table when the game ends: those seated who do not leave, and
-    those who asked to join."""
-    staying = [user for user in seats if (user, LEAVE) not in requests]
-    return len(staying) + sum(kind == JOIN for _user, kind in requests)
 
 
 class ChouetteJoining:
@@ -61,23 +56,28 @@ class ChouetteJoining:
         _ = context.for_chat
         user, name = context.user.id, context.user.display_name
         if info.status is ChouetteStatus.PLAYING:
-            requests = await self.chouettes.requests(info.id)
-            if info.is_seated(user):
-                if (user, LEAVE) not in requests:
-                    return context.refuse(context._("You already sit at this chouette."))
-                await self.chouettes.request(info.id, user, JOIN, now=self.time())
+            seated = info.is_seated(user)
+            if seated and (user, LEAVE) not in await self.chouettes.requests(info.id):
+                return context.refuse(context._("You already sit at this chouette."))
+            try:  # counted in the database against every request before it, in any process
+                made = await self.chouettes.request(info.id, user, JOIN, now=self.time())
+            except ChouetteError as error:  # the table would seat more than eight
+                if seated:
+                    return context.refuse(
+                        context._(
+                            "Your seat is promised to a player who asked to join: you leave "
+                            "the table when this game ends."
+                        )
+                    )
+                return context.refuse(chouette_texts.refusal(context._, error))
+            if seated:
                 return [
                     Message(context.request.chat, _("{name} stays at the table.").format(name=name))
                 ]
-            if (user, JOIN) in requests:
+            if not made:
                 return context.refuse(
                     context._("You asked already: you sit down when this game ends.")
                 )
-            if seated_after(info.seats, requests) >= MAX_PLAYERS:
-                return context.refuse(
-                    context._("The table is full: a chouette seats at most eight players.")
-                )
-            await self.chouettes.request(info.id, user, JOIN, now=self.time())
             text = _("{name} sits down at the end of the line when this game ends.")
             return [Message(context.request.chat, text.format(name=name))]
         try:

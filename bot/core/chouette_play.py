@@ -90,7 +90,7 @@ class ChouettePlay:
                         _("You do not sit at this chouette. Join with /chouette join.")
                     )
                 if game.finished:  # stopped between the last play and the settlement
-                    return await self.rounds.finish(context, info, info.version, game)
+                    return await self._settle(context, info, game)
                 if game.board.phase is Phase.OPENING:  # stopped before the opening roll
                     return await self.rounds.opening(context, info)
                 action: ChouetteAction | None = None
@@ -103,6 +103,7 @@ class ChouettePlay:
                         recorded,
                         context.user.id,
                         context.request.event_id or None,
+                        game_over=after.finished,
                         now=self.time(),
                     )
                 except OwnRefusalError as refused:
@@ -155,7 +156,13 @@ class ChouettePlay:
                     recorded += made
                 late = ", ".join(names[player] for player in must_act(game))
                 written = await self.chouettes.append(
-                    chouette_id, version, recorded, None, f"time-up:{version}", now=self.time()
+                    chouette_id,
+                    version,
+                    recorded,
+                    None,
+                    f"time-up:{version}",
+                    game_over=after.finished,
+                    now=self.time(),
                 )
                 note = _("{names} did not answer in time: it counts as a drop.").format(names=late)
                 return [
@@ -172,13 +179,43 @@ class ChouettePlay:
                 ).format(name=names[box])
             else:
                 note = _(
-                    "{name} (captain) has run out of time: the team loses this game as a "
-                    "single game on every cube still in play."
-                ).format(name=names[game.acting_captain or game.table.captain])
+                    "{name} has run out of time: the team loses this game as a single game "
+                    "on every cube still in play."
+                ).format(name=chouette_texts.playing_captain(_, game, names))
             return [
                 Message(context.request.chat, note),
                 *await self.rounds.forfeit(context, info, version, game, side),
             ]
+
+    async def settle_stopped(
+        self, context: Context, chouette_id: int, version: int
+    ) -> list[Message]:
+        """The clock: the session's game was over at ``version`` with its points not yet
+        written (the process that wrote its last action stopped). Settle it as the player's
+        next action would: the points, the rotation, the next game and their messages.
+        Nothing when the session moved on meanwhile; of several processes one settles it (the
+        write is conditional on ``version``), and only that one says so."""
+        async with self.locks.hold(chouette_id):
+            loaded = await self.chouettes.load(chouette_id)
+            info, game = loaded.info, loaded.game
+            if (
+                info.version != version
+                or info.status is not ChouetteStatus.PLAYING
+                or game is None
+                or not game.finished
+            ):
+                return []
+            return await self.rounds.finish(context, info, version, game)
+
+    async def _settle(
+        self, context: Context, info: ChouetteInfo, game: ChouetteGame
+    ) -> list[Message]:
+        """A player acts on a game that is over and not settled: settle it first. Another
+        process (its clock, say) may have settled it a moment ago: then the table as it is."""
+        try:
+            return await self.rounds.finish(context, info, info.version, game)
+        except ConflictError:
+            return await self.current(context, info.id)
 
     async def _applied_before(self, context: Context, chouette_id: int) -> bool:
         event_id = context.request.event_id

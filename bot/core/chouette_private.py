@@ -45,6 +45,12 @@ def numbered(chouettes: list[ChouetteInfo]) -> list[str]:
     return [f"#c{info.id}" for info in chouettes]
 
 
+def example(verb: str, number: str) -> str:
+    """The command typed with a game's number first: ``#c3 13/10* 6/5`` for a move,
+    ``/double #c3`` for ``/double``."""
+    return f"{number} 13/10* 6/5" if verb == "move" else f"/{verb} {number}"
+
+
 class ChouetteInPrivate:
     def __init__(self, chouettes: ChouetteRepository, finder: MatchFinder, act: InChat) -> None:
         self._chouettes = chouettes
@@ -69,7 +75,7 @@ class ChouetteInPrivate:
         waiting = [info for info in seated if await self._waits(context, info, verb)]
         mine, matches = await self._finder.waiting(context)
         if waiting and len(waiting) + len(matches) > 1:
-            return self._several(context, matches, waiting)
+            return self._several(context, matches, waiting, verb)
         if matches:
             return None
         if waiting:
@@ -128,12 +134,12 @@ class ChouetteInPrivate:
 
     @staticmethod
     def _several(
-        context: Context, matches: list[MatchInfo], chouettes: list[ChouetteInfo]
+        context: Context, matches: list[MatchInfo], chouettes: list[ChouetteInfo], verb: str
     ) -> list[Message]:
         numbers = [f"#{info.id}" for info in matches] + numbered(chouettes)
         return context.refuse(
             context._(
                 "Several of your games wait for you ({numbers}; #c marks a chouette). Put "
-                "the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat."
-            ).format(numbers=", ".join(numbers), example=chouettes[0].id)
+                "the number first, e.g. {example}, or play in the game's chat."
+            ).format(numbers=", ".join(numbers), example=example(verb, numbered(chouettes)[0]))
         )

@@ -164,24 +164,30 @@ class ChouetteSeating:
 
     async def _seating(self, context: Context, info: ChouetteInfo) -> tuple[list[int], int, str]:
         """One die each (the first die of one of the session's dice events per player), and
-        again for those who tie, until the order is settled."""
+        again for those who tie, until the order is settled. The line lists the first round,
+        then each tie's re-roll marked as one ("Seating dice: Ann 5, Bob 1, Cy 5; re-roll for a
+        tie: Ann 2, Cy 6.")."""
         _ = context.for_chat
         names = await self.rounds.names(context, info.seats)
         rolls: dict[str, list[int]] = {str(user): [] for user in info.seats}
-        rolling = list(rolls)
+        groups = [list(rolls)]  # who rolls together: everyone, then each tie
         nonce = info.dice_nonce
-        rounds = []
-        while rolling:
-            for player in rolling:
-                rolls[player].append((await self.chouettes.dice_for(info.id, nonce))[0])
-                nonce += 1
-            rounds.append(", ".join(f"{names[int(p)]} {rolls[p][-1]}" for p in rolling))
+        parts: list[str] = []
+        while groups:
+            for group in groups:
+                for player in group:
+                    rolls[player].append((await self.chouettes.dice_for(info.id, nonce))[0])
+                    nonce += 1
+                listed = ", ".join(f"{names[int(p)]} {rolls[p][-1]}" for p in group)
+                parts.append(
+                    _("re-roll for a tie: {rolls}").format(rolls=listed) if parts else listed
+                )
             by_dice: dict[tuple[int, ...], list[str]] = {}
             for player, dice in rolls.items():
                 by_dice.setdefault(tuple(dice), []).append(player)
-            rolling = [player for tied in by_dice.values() if len(tied) > 1 for player in tied]
+            groups = [tied for tied in by_dice.values() if len(tied) > 1]
         order = [int(player) for player in seat_order(rolls)]
-        line = _("Seating dice: {rolls}.").format(rolls="; ".join(rounds))
+        line = _("Seating dice: {rolls}.").format(rolls="; ".join(parts))
         return order, nonce - info.dice_nonce, line
 
     async def end(self, context: Context, info: ChouetteInfo) -> list[Message]:

@@ -82,14 +82,26 @@ def board_refusal(_: Speech, error: ActionError) -> str:
     return texts.action_refusal(_, error)
 
 
+def member_name(_: Speech, member: str, name: str, game: ChouetteGame) -> str:
+    """A team member's name with their role in the game: "Bob (captain)", "Cy (acting
+    captain)" (playing for the team once the captain's cube is out of the game), or the name
+    alone."""
+    if member == game.table.captain:
+        return _("{name} (captain)").format(name=name)
+    if member == game.acting_captain:
+        return _("{name} (acting captain)").format(name=name)
+    return name
+
+
+def playing_captain(_: Speech, game: ChouetteGame, names: Mapping[str, str]) -> str:
+    """Who rolls and moves for the team, with their role: the captain or the acting captain."""
+    player = game.acting_captain or game.table.captain
+    return member_name(_, player, names[player], game)
+
+
 def cube_line(_: Speech, cube: MemberCube, name: str, game: ChouetteGame) -> str:
     """One member's cube: "Bob (captain): cube 2, the box owns it"."""
-    if cube.member == game.table.captain:
-        who = _("{name} (captain)").format(name=name)
-    elif cube.member == game.acting_captain:
-        who = _("{name} (acting captain)").format(name=name)
-    else:
-        who = name
+    who = member_name(_, cube.member, name, game)
     if cube.dropped_by is Side.TEAM:
         state = _("dropped at {value}, out of this game").format(value=cube.value)
     elif cube.dropped_by is Side.BOX:

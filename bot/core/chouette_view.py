@@ -174,6 +174,7 @@ class ChouetteView:
         """What happens now, and who must act."""
         box = names[game.table.box]
         captain = names[game.acting_captain or game.table.captain]
+        playing = chouette_texts.playing_captain(_, game, names)  # the captain's role too
         actors = list(must_act(game))
         board = game.board
         dice = board.dice if board.phase is Phase.MOVING else None
@@ -194,15 +195,15 @@ class ChouetteView:
         elif board.player_on_roll == 0:
             text = _("{box} (box) to roll.").format(box=box)
         elif dice is not None:
-            text = _("{captain} (captain) to play {roll} for the team: /move …").format(
-                captain=captain, roll=roll_text(_.locale, dice)
+            text = _("{captain} to play {roll} for the team: /move …").format(
+                captain=playing, roll=roll_text(_.locale, dice)
             )
         elif team_may_double(game):
-            text = _(
-                "{captain} (captain) to roll for the team; members may double the box first."
-            ).format(captain=captain)
+            text = _("{captain} to roll for the team; members may double the box first.").format(
+                captain=playing
+            )
         else:
-            text = _("{captain} (captain) to roll for the team.").format(captain=captain)
+            text = _("{captain} to roll for the team.").format(captain=playing)
         return text, actors
 
     @staticmethod

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from bot.core.bot_accounts import DEFAULT_ID as BOT_ID
 from bot.core.direction import directed
 from bot.core.i18n import Speech, speech
-from bot.core.model import Message, Request
+from bot.core.model import Actor, ChatRef, Message, Request
 from gammon import parse_play
 from gammon.actions import Action, Move
 from gammon.flow import MatchState
@@ -50,6 +51,15 @@ class Context:
 
     def refuse(self, text: str) -> list[Message]:
         return [Message(self.request.chat, text, private_to=self.request.actor.user_id)]
+
+
+def clock_context(chat: ChatRecord, where: ChatRef, locale: str) -> Context:
+    """The clock acting in a chat (a time-up decided for a late player), as the bot's own
+    account: nobody at the table caused it, so each board after it calls whoever it waits for,
+    the late player too (they were away), as the end of a match calls both players."""
+    bot = UserRecord(0, chat.platform, BOT_ID, BOT_ID, None, is_bot=True)
+    actor = Actor(chat.platform, BOT_ID, BOT_ID)
+    return Context(Request(actor, where), bot, chat, locale, locale)
 
 
 def wants_private_notice(*users: UserRecord) -> tuple[str, ...]:

@@ -10,11 +10,11 @@ from dataclasses import dataclass
 
 from bot.core import texts
 from bot.core.automatic import follow_up
-from bot.core.context import Context
+from bot.core.context import Context, clock_context
 from bot.core.i18n import room_locale
 from bot.core.locks import MatchLocks
 from bot.core.match_finder import MatchFinder, answer_in_private
-from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.model import ChatRef, Message
 from bot.core.opponent import ComputerOpponent
 from bot.core.people import PlayerNames
 from bot.core.presenter import Presenter, without_boards
@@ -188,10 +188,12 @@ class MatchDriver:
             event_id=(event_id or None) if action is not None else None,
         )
 
-    async def settle_unanswered_resignation(self, match_id: int, locale: str) -> list[Message]:
+    async def settle_unanswered_resignation(self, match_id: int) -> list[Message]:
         """An offer to resign whose answerer let the time run out counts as accepted: the game
         ends as offered and the match goes on. (Claiming the match instead would let a player
-        who offers to lose a game win the match by the opponent's absence.)"""
+        who offers to lose a game win the match by the opponent's absence.) The clock accepts
+        it as the bot, not in the late player's name: the board after it calls whoever it waits
+        for, the late player too."""
         async with self.locks.hold(match_id):
             loaded = await self.matches.load_match(match_id)
             state = loaded.state
@@ -208,8 +210,7 @@ class MatchDriver:
             late = players[state.turn]
             chat = await self.chats.get_chat(loaded.info.chat_id)
             where = ChatRef(chat.platform, chat.platform_chat_id, locale=chat.locale)
-            actor = Actor(late.platform, late.platform_user_id, late.display_name)
-            context = Context(Request(actor, where), late, chat, locale, room_locale(chat))
+            context = clock_context(chat, where, room_locale(chat))
             try:
                 appended = await self._append(loaded, AcceptResignation(state.turn), players)
             except ConflictError:

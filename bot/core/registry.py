@@ -150,6 +150,10 @@ _CUBE: Final = Option(
 _MEMBER: Final = Option(
     "member", Kind.USER, N_("A chouette's box: the member whose double you answer")
 )
+# /double: the member a chouette's box doubles (one; typed, /double names several or all).
+_DOUBLED: Final = Option(
+    "member", Kind.USER, N_("A chouette's box: the member you double (without it: every member)")
+)
 # Written before the rest of the argument, as a game is named there in a private chat.
 _GAME: Final = Option(
     "game",
@@ -261,7 +265,7 @@ COMMANDS: tuple[Command, ...] = (
         N_("/roll, /double – at the start of your turn"),
         options=(_GAME,),
     ),
-    Command("double", "play.double", N_("Offer the cube"), options=(_GAME,)),
+    Command("double", "play.double", N_("Offer the cube"), options=(_GAME, _DOUBLED)),
     Command(
         "take",
         "play.take",
@@ -441,8 +445,8 @@ COMMANDS: tuple[Command, ...] = (
         "chouette.chouette",
         N_("Chouette: one player, the box, against a team"),
         N_(
-            "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or "
-            "show it; /chouette join | leave | start | score | end"
+            "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – open a chouette "
+            "table here, or show it; /chouette join | leave | start | score | end"
         ),
         options=(
             Option(

@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from bot.core.chouette_clock import ChouetteClock
 from bot.core.context import wants_private_notice
 from bot.core.direction import directed
-from bot.core.i18n import Speech, resolve_locale, room_locale, speech
+from bot.core.i18n import Speech, room_locale, speech
 from bot.core.model import Button, ChatRef, Message
 from bot.core.notices import private_notices
 from bot.core.numbers import duration
@@ -100,9 +100,7 @@ class Clock:
         if stage == TIME_UP:
             # A resignation left unanswered is settled as accepted (the answerer was on the
             # clock; nobody claims a match by offering to lose a game).
-            settled = await self._driver.settle_unanswered_resignation(
-                info.id, resolve_locale(late, chat)
-            )
+            settled = await self._driver.settle_unanswered_resignation(info.id)
             if settled:
                 return settled
         # Every process's clock ticks: the one that marks the reminder sends it.

@@ -4,15 +4,17 @@ captain out of time loses a single game on every cube still in play)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.core.chouette_view import must_act
 from bot.core.chouettes import parse_rules
-from bot.core.model import ChatRef
+from bot.core.model import ChatRef, Message
 from bot.core.scheduler import Clock
 from bot.core.service import Core
 from gammon.chouette import ChouetteRules, Side
@@ -26,6 +28,7 @@ from tests.bot.chouette_play_helpers import (
 )
 from tests.bot.scripted import PLATFORM, Room
 from tests.seeds import fixed_seeds
+from tests.storage.pauses import pause_after_first_statement
 
 
 class FakeTime:
@@ -175,10 +178,100 @@ async def test_the_board_after_a_time_up_calls_whoever_it_waits_for(timed: Timed
     assert loaded.info.deadline is not None
     time.now = loaded.info.deadline + timedelta(seconds=1)
     up = await clock.tick()  # the third, acting captain, did not roll: the team loses
-    assert up[0].text.startswith(f"{third.title()} (captain) has run out of time")
+    assert up[0].text.startswith(f"{third.title()} (acting captain) has run out of time")
     after = await current(room)
     assert [name_of(people, player) for player in after.info.table.order] == [captain, third, box]
     assert after.game is not None
     waited = [name_of(people, player) for player in must_act(after.game)]
     assert waited == [third]  # these dice: the late player starts the next game
     assert up[-1].mention == (third,)
+
+
+async def _left_unsettled(
+    room: Room, monkeypatch: pytest.MonkeyPatch
+) -> tuple[dict[str, int], list[str]]:
+    """Three play; the box doubles both members, who drop; the bot stops after writing the
+    last drop, before settling the game: the players, and their names in the table's order."""
+    people = await open_and_start(room, "ann", "bob", "cy")
+    game = await play_until_rolling(room, people, 0, random.Random(2))
+    box, captain, third = (name_of(people, player) for player in game.table.order)
+    await room.press(box, "Double all")
+    await room.command(captain, "/drop")
+
+    async def stopped(*_arguments: object) -> None:
+        raise RuntimeError("the process stopped")
+
+    monkeypatch.setattr(room.core.chouette_service.play.rounds, "finish", stopped)
+    await room.command(third, "/drop")  # written, then the bot stops
+    monkeypatch.undo()
+    left = await current(room)
+    assert left.game is not None
+    assert left.game.finished
+    assert left.info.game_number == 1
+    return people, [box, captain, third]
+
+
+@asynccontextmanager
+async def _another_process_settling(
+    database_url: str, time: FakeTime
+) -> AsyncIterator[asyncio.Task[list[Message]]]:
+    """Another process's clock ticks and stands still in the middle of settling the game (the
+    session's row written, not committed): its tick, to await."""
+    database = Database(database_url)
+    other = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
+    paused = pause_after_first_statement(database, "UPDATE chouettes", seconds=1.0)
+    try:
+        tick = asyncio.create_task(Clock(other).tick())
+        assert await asyncio.to_thread(paused.wait, 5)
+        yield tick
+        await tick
+    finally:
+        await database.close()
+
+
+async def test_a_game_left_unsettled_is_settled_by_one_clock(
+    timed: Timed, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stopped after writing a game's last drop and before settling it: nobody at
+    the table has to act; after a minute the clock settles it, with the settlement's messages
+    and the next game. Of two processes' clocks one does, even when the other ticks while the
+    first is in the middle of writing it."""
+    room, clock, time = timed
+    people, (box, captain, third) = await _left_unsettled(room, monkeypatch)
+    time.now += timedelta(seconds=30)  # the process that wrote it might still be settling it
+    assert await clock.tick() == []
+    time.now += timedelta(minutes=1)
+    async with _another_process_settling(database_url, time) as first:
+        assert await clock.tick() == []
+        settled = await first
+    texts = [message.text for message in settled]
+    assert texts[0].splitlines()[:2] == [
+        "Every team member's game is over: the game ends.",
+        f"This game: {box.title()} +2, {captain.title()} −1, {third.title()} −1",
+    ]
+    assert texts[-1].startswith("Chouette, game 2")
+    after = await current(room)
+    assert (after.info.game_number, len(after.games)) == (2, 1)
+    assert after.game is not None
+    waited = [name_of(people, player) for player in must_act(after.game)]
+    assert settled[-1].mention == tuple(waited)  # the clock caused it: nobody is spared
+    assert await clock.tick() == []
+
+
+async def test_a_player_acting_while_the_clock_settles_gets_the_table_as_it_is(
+    timed: Timed, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player acts on the game left unsettled while another process's clock is settling
+    it: the player's process loses the race and shows the table, without an apology and
+    without settling the game a second time."""
+    room, _clock, time = timed
+    _people, (box, _captain, _third) = await _left_unsettled(room, monkeypatch)
+    time.now += timedelta(minutes=2)
+    async with _another_process_settling(database_url, time) as settling:
+        answer = await room.command(box, "/roll")
+        settled = await settling
+    assert any(message.text.startswith("Chouette, game 2") for message in settled)
+    texts = "\n".join(message.text for message in answer)
+    assert "went wrong" not in texts
+    assert "This game:" not in texts
+    assert len((await current(room)).games) == 1

@@ -228,3 +228,16 @@ async def test_the_board_offers_a_double_only_to_those_who_may_double(room: Room
     board = await room.command(third, "/take")  # the box doubled this turn
     assert board[-1].text.splitlines()[1] == f"{box.title()} (box) to roll."
     assert [button.label for button in board[-1].buttons] == ["Roll"]
+
+
+async def test_the_headline_names_an_acting_captain_as_such(room: Room) -> None:
+    """The box drops the captain's double: the captain's game is won and over, the next
+    member in line plays for the team, and the board and the notice call them acting captain."""
+    _people, _rng, (box, captain, third) = await at_the_start_of_a_turn(
+        room, 1, 15, "ann", "bob", "cy"
+    )
+    await room.command(captain, "/double")
+    board = await room.command(box, f"/drop {captain}")
+    assert board[-1].text.splitlines()[1] == (
+        f"{third.title()} (acting captain) to roll for the team; members may double the box first."
+    )

@@ -176,8 +176,13 @@ async def test_a_roll_typed_privately_names_the_chouette_first(room: Room) -> No
     assert rolling.game is not None
     assert rolling.game.board.phase is Phase.ROLLING
     private = _private(room, roller)
-    bare = await private.command(roller, "/roll")
-    assert bare[0].text.startswith("Several of your games wait for you")
+    numbers = f"#{match_id}, #c{rolling.info.id}; #c marks a chouette"
+    for command in ("/roll", "/double"):  # the example is the command typed, not a move
+        bare = await private.command(roller, command)
+        assert [message.text for message in bare] == [
+            f"Several of your games wait for you ({numbers}). Put the number first, e.g. "
+            f"{command} #c{rolling.info.id}, or play in the game's chat."
+        ]
     assert (await current(room)).info.version == rolling.info.version
     rolled = await private.command(roller, f"/roll #c{rolling.info.id}")
     assert rolled[-1].text == f"Done in chouette #c{rolling.info.id}: the board is in its chat."

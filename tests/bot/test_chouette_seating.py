@@ -4,11 +4,13 @@ and seat changes that meet another process's."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
 from bot.core.model import ChatRef
-from storage import ChouetteInfo
+from bot.core.service import Core
+from storage import ChouetteInfo, Database
 from tests.bot.chouette_play_helpers import (
     current,
     ids,
@@ -17,6 +19,8 @@ from tests.bot.chouette_play_helpers import (
     play_until_rolling,
 )
 from tests.bot.scripted import PLATFORM, Room
+from tests.seeds import fixed_seeds
+from tests.storage.pauses import pause_after_first_statement
 
 
 async def _end_the_game(room: Room, people: dict[str, int], seed: int) -> None:
@@ -65,6 +69,14 @@ async def test_a_seat_the_game_frees_may_be_asked_for_during_it(room: Room) -> N
     assert joined[0].text == "A9 sits down at the end of the line when this game ends."
     full = await room.command("a10", "/chouette join")
     assert full[0].text == "The table is full: a chouette seats at most eight players."
+    back = await room.command(leaver, "/chouette join")  # too late: A9 was promised the seat
+    assert [(message.text, message.private_to) for message in back] == [
+        (
+            "Your seat is promised to a player who asked to join: you leave the table when "
+            "this game ends.",
+            leaver,
+        )
+    ]
     await _end_the_game(room, people, 2)
     seats = (await current(room)).info.seats
     newcomer = (await ids(room, "a9"))["a9"]
@@ -133,3 +145,35 @@ async def test_a_play_command_between_games_says_no_game_is_being_played(room: R
     assert named[0].text == f"No game is being played at chouette #c{number} now."
     stranger = await room.command("eve", "/roll")  # not at the table: their match is meant
     assert stranger[0].text.startswith("You have no match in this chat")
+
+
+async def test_the_last_seat_asked_for_in_two_processes_at_once_goes_to_one(
+    database_url: str,
+) -> None:
+    """Seven play; two newcomers ask for the last seat at the same moment, each through
+    another process, the second while the first stands still at its first statement on the
+    requests (where it read them, or wrote its own): one is promised the seat, the other is
+    refused at once, and the game's end seats the one."""
+    first, second = Database(database_url), Database(database_url)
+    await first.migrate()
+    chat = ChatRef(PLATFORM, "group")
+    one = Room(Core(first, render_images=False, server_seeds=fixed_seeds()), chat, prefix="one-")
+    two = Room(Core(second, render_images=False, server_seeds=fixed_seeds()), chat, prefix="two-")
+    try:
+        people = await open_and_start(one, "a1", "a2", "a3", "a4", "a5", "a6", "a7")
+        paused = pause_after_first_statement(first, "chouette_requests", seconds=1.0)
+        slow = asyncio.create_task(one.command("a8", "/chouette join"))
+        assert await asyncio.to_thread(paused.wait, 5)
+        refused = await two.command("a9", "/chouette join")
+        assert [(message.text, message.private_to) for message in refused] == [
+            ("The table is full: a chouette seats at most eight players.", "a9")
+        ]
+        joined = await slow
+        assert joined[0].text == "A8 sits down at the end of the line when this game ends."
+        await _end_the_game(one, people, 2)
+        seats = (await current(one)).info.seats
+        assert len(seats) == 8
+        assert seats[-1] == (await ids(one, "a8"))["a8"]
+    finally:
+        await first.close()
+        await second.close()

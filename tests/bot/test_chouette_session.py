@@ -176,3 +176,16 @@ async def test_a_first_start_stopped_after_the_client_seed_still_seats_by_the_di
     assert answer[0].text.startswith("Seating dice: Ann ")
     started = (await current(room)).info
     assert started.game_nonce > info.dice_nonce  # the seating dice are spent
+
+
+async def test_the_seating_dice_mark_each_tie_s_re_roll(room: Room) -> None:
+    """Three tie at 3 and two at 5: each tie rolls again on its own, marked as a re-roll, and
+    the two still tied after it roll once more."""
+    await room.command("ann", "/chouette")
+    for name in ("bob", "cy", "dee", "eve", "fay"):
+        await room.command(name, "/chouette join")
+    answer = await room.command("fay", "/chouette start")
+    assert answer[0].text == (
+        "Seating dice: Ann 3, Bob 2, Cy 3, Dee 5, Eve 5, Fay 3; re-roll for a tie: Ann 5, Cy 4, "
+        "Fay 4; re-roll for a tie: Dee 2, Eve 3; re-roll for a tie: Cy 6, Fay 1."
+    )

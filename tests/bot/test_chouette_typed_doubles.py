@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import random
 
-from tests.bot.chouette_play_helpers import current, name_of, open_and_start, play_until_rolling
+from tests.bot.chouette_play_helpers import (
+    at_the_start_of_a_turn,
+    current,
+    name_of,
+    open_and_start,
+    play_until_rolling,
+)
 from tests.bot.scripted import Room
 
 
@@ -59,3 +65,28 @@ async def test_a_member_doubles_only_their_own_cube(room: Room) -> None:
     assert after.pending == ()
     own = await room.command(second, f"/double {box}")  # the box is whom a member doubles
     assert own[0].text == f"{second.title()} doubles the box to 2."
+
+
+async def test_double_all_doubles_every_member_and_is_no_name(room: Room) -> None:
+    """The word all is not read as the start of Allan's name: the box doubles the team."""
+    people, _rng, (box, captain, second) = await at_the_start_of_a_turn(
+        room, 0, 7, "ann", "bob", "allan"
+    )
+    doubled = await room.command(box, "/double All")
+    assert doubled[0].text == f"{box.title()} (box) doubles {captain.title()}, {second.title()}."
+    after = (await current(room)).game
+    assert after is not None
+    assert {name_of(people, cube.member) for cube in after.pending} == {captain, second}
+
+
+async def test_a_member_s_double_all_is_refused(room: Room) -> None:
+    _people, _rng, (_box, _captain, second) = await at_the_start_of_a_turn(
+        room, 1, 6, "ann", "bob", "cy"
+    )
+    refused = await room.command(second, "/double all")
+    assert refused[0].text == (
+        "Each member doubles only the box, on their own cube: type /double without a name."
+    )
+    after = (await current(room)).game
+    assert after is not None
+    assert after.pending == ()

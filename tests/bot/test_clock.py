@@ -182,3 +182,19 @@ async def test_two_processes_clocks_remind_once(database_url: str) -> None:
     finally:
         for database in databases:
             await database.close()
+
+
+async def test_the_clock_accepts_a_resignation_as_the_bot_and_calls_the_late_player(
+    timed: tuple[Room, Clock, FakeTime],
+) -> None:
+    """The answerer let the time run out: the clock accepts for them, and the end of the
+    match that follows calls both players, the late answerer too (they were away)."""
+    room, clock, time = timed
+    resigner, answerer, _match_id = await _started(room, "1 time=4h")
+    await room.command(resigner, "/resign")
+    await room.press(resigner, "Resign")
+    time.now += timedelta(hours=4, minutes=1)
+    settled = await clock.tick()
+    assert settled[-1].text.startswith(f"Match over: {answerer.title()} wins 1–0.")
+    assert sorted(settled[-1].mention) == sorted([resigner, answerer])
+    assert answerer in settled[-1].notify  # away for four hours

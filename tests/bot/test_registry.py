@@ -137,6 +137,12 @@ async def test_help_has_the_registry_lines_in_order(room: Room) -> None:
     assert lines[1:] == [command.help for command in registry.COMMANDS if command.help]
 
 
+async def test_the_chouette_help_line_names_the_time_limit(room: Room) -> None:
+    lines = (await room.command("anna", "/help"))[0].text.split("\n")
+    chouette = next(line for line in lines if line.startswith("/chouette "))
+    assert chouette.startswith("/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – ")
+
+
 async def test_every_registered_command_is_answered(room: Room) -> None:
     for command in registry.COMMANDS:
         answer = await room.command("anna", f"/{command.name}")

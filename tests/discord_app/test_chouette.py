@@ -92,9 +92,22 @@ async def _senders(bot: Bot) -> dict[str, int]:
     return found
 
 
-async def _play_until_the_team_rolls(bot: Bot, senders: dict[str, int]) -> ChouetteGame:
+async def _three_started(bot: Bot) -> tuple[dict[str, int], list[int]]:
+    """Anna opens a table, Bob and Carl join, Carl starts it: the senders, and the Discord
+    users in the table's order (box, captain, third)."""
+    await _slash(bot, ANNA, "chouette")
+    await _slash(bot, BOB, "chouette", action="join")
+    await _slash(bot, CARL, "chouette", action="join")
+    await _slash(bot, CARL, "chouette", action="start")
+    senders = await _senders(bot)
+    return senders, [senders[str(seat)] for seat in (await _current(bot)).info.seats]
+
+
+async def _play_until_the_team_rolls(
+    bot: Bot, senders: dict[str, int], side: int = 1
+) -> ChouetteGame:
     """[Roll] clicked and the first legal play sent with /move, by the box and the captain in
-    turn, until the team is at the start of its turn."""
+    turn, until the team (``side`` 1; 0: the box) is at the start of its turn."""
     for _step in range(200):
         loaded = await _current(bot)
         game = loaded.game
@@ -103,7 +116,7 @@ async def _play_until_the_team_rolls(bot: Bot, senders: dict[str, int]) -> Choue
         board = game.board
         mover = senders[game.table.box if board.player_on_roll == 0 else game.acting_captain or ""]
         if board.phase is Phase.ROLLING:
-            if board.player_on_roll == 1:
+            if board.player_on_roll == side:
                 return game
             await _click(bot, mover, "Roll")
         elif board.phase is Phase.MOVING:
@@ -180,12 +193,7 @@ def test_every_kind_of_token_fits_the_button_template() -> None:
 
 
 async def test_the_box_answers_with_the_member_option_of_the_slash_commands(bot: Bot) -> None:
-    await _slash(bot, ANNA, "chouette")
-    await _slash(bot, BOB, "chouette", action="join")
-    await _slash(bot, CARL, "chouette", action="join")
-    await _slash(bot, CARL, "chouette", action="start")
-    senders = await _senders(bot)
-    box, captain, third = (senders[str(seat)] for seat in (await _current(bot)).info.seats)
+    senders, (box, captain, third) = await _three_started(bot)
     b, c, t = NAMES[box], NAMES[captain], NAMES[third]
     await _play_until_the_team_rolls(bot, senders)
     await _click(bot, captain, "Double the box")
@@ -215,6 +223,24 @@ async def test_the_box_answers_with_the_member_option_of_the_slash_commands(bot:
     game = (await _current(bot)).game
     assert game is not None
     assert [(cube.value, cube.live) for cube in game.cubes] == [(2, True), (1, False)]
+
+
+async def test_the_box_doubles_one_member_with_the_member_option_of_double(bot: Bot) -> None:
+    senders, (box, captain, _third) = await _three_started(bot)
+    await _play_until_the_team_rolls(bot, senders, side=0)
+    user = {"id": str(captain), "username": NAMES[captain].lower(), "discriminator": "0"}
+    mark = len(bot.fake.calls)
+    sent = await bot.fake.slash(
+        box,
+        "double",
+        [{"name": "member", "type": 6, "value": str(captain)}],
+        resolved={"users": {str(captain): user | {"avatar": None}}},
+    )
+    await _done(bot, sent, mark)
+    assert f"{NAMES[box]} (box) doubles {NAMES[captain]}." in _written(bot, mark)
+    game = (await _current(bot)).game
+    assert game is not None
+    assert [senders[cube.member] for cube in game.pending] == [captain]
 
 
 def _dms(bot: Bot) -> list[tuple[int, str]]:

@@ -124,7 +124,13 @@ class Playing:
         action = await self._with_fair_dice(action)
         self.game, recorded = advance(self.game, action)
         self.version = await self.chouettes.append(
-            self.info.id, self.version, recorded, user_of(action.player), event_id, now=NOW
+            self.info.id,
+            self.version,
+            recorded,
+            user_of(action.player),
+            event_id,
+            game_over=self.game.finished,
+            now=NOW,
         )
 
     async def _with_fair_dice(self, action: ChouetteAction) -> ChouetteAction:
@@ -243,12 +249,13 @@ async def test_a_session_from_opening_to_the_second_game(club: Club) -> None:
     second = await start(club, between)
     assert second.info.game_nonce == playing.nonce  # the session's dice go on counting
     await everyone_drops(second)
+    replayed = (await ChouetteRepository(club.database).load(info.id)).game
+    assert replayed is not None  # from the log alone: nothing of it in that one's memory
+    assert replayed.actions == second.game.actions
     await finish(club, second)
     loaded = await club.chouettes.load(info.id)
     assert loaded.scoreboard.games == 2
     assert sum(loaded.totals.values()) == 0
-    history = await club.chouettes.history(info.id, 2)
-    assert history == second.game.actions
 
 
 async def test_the_game_in_memory_follows_the_log(club: Club) -> None:
@@ -493,6 +500,22 @@ async def test_a_move_time_limit_sets_the_deadline(club: Club) -> None:
     assert await club.chouettes.timed_chouettes() == []
 
 
+async def test_a_game_over_and_not_settled_is_found_until_its_points_are_written(
+    club: Club,
+) -> None:
+    playing = await start(club, await club.open())
+    chouette_id = playing.info.id
+    await playing.act(BoardAction(playing.game.table.box, OpeningRoll((6, 1))))
+    assert (await club.chouettes.info(chouette_id)).game_over_at is None
+    await everyone_drops(playing)  # its last append says the game is over
+    found = await club.chouettes.unsettled_chouettes(NOW)
+    assert [(info.id, info.game_over_at) for info in found] == [(chouette_id, NOW)]
+    assert await club.chouettes.unsettled_chouettes(NOW - timedelta(seconds=1)) == []
+    await finish(club, playing)
+    assert await club.chouettes.unsettled_chouettes(NOW + timedelta(days=1)) == []
+    assert (await club.chouettes.info(chouette_id)).game_over_at is None
+
+
 # --- the dice and the seed ---------------------------------------------------------------
 
 
@@ -600,3 +623,56 @@ async def test_a_request_is_kept_once_and_the_other_kind_cancels_it(club: Club) 
     await club.chouettes.request(chouette_id, member, "leave", now=NOW)
     await club.chouettes.end(chouette_id, playing.version, now=NOW)
     assert await club.chouettes.requests(chouette_id) == []  # the session's end clears them
+
+
+async def _seven_playing(database: Database) -> tuple[Club, Playing, list[int]]:
+    """Seven at the table, a game being played, and three users not seated."""
+    club = await make_club(database, players=7)
+    users = UserRepository(database)
+    others = [(await users.upsert_user("telegram", f"39{n}", f"Other {n}")).id for n in range(3)]
+    return club, await start(club, await club.open()), others
+
+
+async def test_the_last_seat_asked_for_at_once_goes_to_one(
+    databases: tuple[Database, Database],
+) -> None:
+    """Two processes take a join for the last free seat at the same moment (the first holding
+    its transaction open after its insert): the second is refused at once, as the table is
+    full, and nothing of it is written."""
+    first, second = databases
+    club, playing, (newcomer, late, _other) = await _seven_playing(first)
+    chouette_id = playing.info.id
+    paused = pause_after_first_statement(first, "INSERT INTO chouette_requests", seconds=1.0)
+    slow = asyncio.create_task(club.chouettes.request(chouette_id, newcomer, "join", now=NOW))
+    assert await asyncio.to_thread(paused.wait, 5)
+    with pytest.raises(ChouetteError) as full:
+        await ChouetteRepository(second).request(chouette_id, late, "join", now=NOW)
+    assert full.value.reason == "table_full"
+    assert await slow
+    assert await club.chouettes.requests(chouette_id) == [(newcomer, "join")]
+
+
+async def test_a_leave_taken_back_after_its_seat_was_asked_for_is_refused(
+    databases: tuple[Database, Database],
+) -> None:
+    club, playing, (newcomer, extra, _other) = await _seven_playing(databases[0])
+    chouette_id, leaver = playing.info.id, club.players[3]
+    assert await club.chouettes.request(chouette_id, newcomer, "join", now=NOW)  # eight
+    assert await club.chouettes.request(chouette_id, leaver, "leave", now=NOW)
+    assert await club.chouettes.request(chouette_id, extra, "join", now=NOW)  # the leaver's
+    with pytest.raises(ChouetteError) as full:
+        await club.chouettes.request(chouette_id, leaver, "join", now=NOW)
+    assert full.value.reason == "table_full"
+    assert sorted(await club.chouettes.requests(chouette_id)) == sorted(
+        [(newcomer, "join"), (leaver, "leave"), (extra, "join")]
+    )
+
+
+async def test_a_request_after_the_game_ended_is_refused(club: Club) -> None:
+    """The game ended meanwhile: the player joins or leaves the table at once instead."""
+    playing = await start(club, await club.open())
+    await everyone_drops(playing)
+    await finish(club, playing)
+    with pytest.raises(ConflictError):
+        await club.chouettes.request(playing.info.id, club.players[1], "leave", now=NOW)
+    assert await club.chouettes.requests(playing.info.id) == []

@@ -545,7 +545,7 @@ TRANSLATIONS.update(
 # The chouette (bot/core/chouette*.py, /rules chouette).
 TRANSLATIONS.update(
     {
-        "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] – افتح طاولة شويت هنا أو اعرضها؛ /chouette join | leave | start | score | end",
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – افتح طاولة شويت هنا أو اعرضها؛ /chouette join | leave | start | score | end",
         "/suggest 13/10* 6/5 – suggest a play to your chouette captain": "/suggest 13/10* 6/5 – اقترح نقلة على قائدك في الشويت",
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "يلعب الشويت من ثلاثة إلى ثمانية لاعبين: واحد، الصندوق، ضد كل الآخرين، الفريق. يرمي كل لاعب نردًا واحدًا ليأخذ مكانه: صاحب الرمية الأعلى هو الصندوق، والتالي هو القائد، والباقون ينتظرون في الصف (ويعيد المتعادلون الرمي). يلعب الصندوق والقائد مباراة واحدة على المال على لوح واحد؛ يرمي القائد النرد ويحرك القطع باسم الفريق، ويجوز لبقية الأعضاء اقتراح النقلات (/suggest)، إلا إذا فُتحت الطاولة بخيار captain (القائد وحده) أو turned (لا يقترح إلا من قُلب مكعبه). لكل عضو مكعب خاص به أمام الصندوق، ويتخذ قرارات مكعبه بنفسه: قبل الرمي يجوز للصندوق أن يضاعف على بعض الأعضاء أو عليهم جميعًا، وفي دور الفريق يجوز لأي عضو أن يضاعف على الصندوق بمكعبه. من يرفض المضاعفة يدفع ويخرج من الجولة؛ وإذا رفض الصندوق دفع لذلك العضو. حين تنتهي الجولة على اللوح يدفع كل مكعب ما زال في اللعب قيمته مرة واحدة، ومرتين للغامون، وثلاث مرات للباكغامون. مكعب القائد وحده يقرر التناوب: إذا ربحه الصندوق بقي صندوقًا وذهب القائد إلى آخر الصف؛ وإذا ربحه القائد صار هو الصندوق وذهب الصندوق السابق إلى آخر الصف. ويصبح التالي في الصف هو القائد الجديد.",
         "A chouette is played in a group chat.": "يُلعب الشويت في محادثة جماعية.",
@@ -631,8 +631,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (الصندوق) يلعب {roll}: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (الصندوق) يرمي أو يضاعف قبل الرمي.",
         "{box} (box) wins {kind} on the board.": "{box} (الصندوق) يفوز بـ{kind} على اللوح.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (القائد) يلعب {roll} باسم الفريق: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (القائد) يرمي باسم الفريق؛ ويجوز للأعضاء المضاعفة على الصندوق أولًا.",
+        "{captain} to play {roll} for the team: /move …": "{captain} يلعب {roll} باسم الفريق: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} يرمي باسم الفريق؛ ويجوز للأعضاء المضاعفة على الصندوق أولًا.",
         "{name} (acting captain)": "{name} (القائد الفعلي)",
         "{name} (captain)": "{name} (القائد)",
         "{name} doubles the box to {value}.": "{name} يضاعف على الصندوق إلى {value}.",
@@ -654,7 +654,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}، الشويت بانتظاركم: بقي {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} لم يجب في الوقت المحدد: يُحسب ذلك رفضًا.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (الصندوق) نفد وقته ويخسر هذه اللعبة كلعبة مفردة على كل مكعب ما زال في اللعب.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (القائد) نفد وقته: يخسر الفريق هذه اللعبة كلعبة مفردة على كل مكعب ما زال في اللعب.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} نفد وقته: يخسر الفريق هذه اللعبة كلعبة مفردة على كل مكعب ما زال في اللعب.",
         "Beaver {name}": "بيفر {name}",
         "{name} beavers the box's double: their cube is at {value}.": "{name} يرد بالبيفر على مضاعفة الصندوق: صار مكعبه {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (الصندوق) يرد بالبيفر على مضاعفة {name}: صار هذا المكعب {value}.",
@@ -689,7 +689,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "أنت لست جالسًا في الشويت #c{id}.",
         "No game is being played at chouette #c{id} now.": "لا تُلعب الآن جولة في الشويت #c{id}.",
         "Done in chouette #c{id}: the board is in its chat.": "تم في الشويت #c{id}: الطاولة معروضة في دردشته.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "عدة ألعاب لك بانتظارك ({numbers}؛ و#c تعني شويت). اكتب الرقم أولًا، مثلًا #c{example} 13/10* 6/5، أو العب في دردشة اللعبة.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "عدة ألعاب لك بانتظارك ({numbers}؛ و#c تعني شويت). اكتب الرقم أولًا، مثلًا {example}، أو العب في دردشة اللعبة.",
     }
 )
 
@@ -741,7 +741,28 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (الصندوق) يرمي.",
-        "{captain} (captain) to roll for the team.": "{captain} (القائد) يرمي باسم الفريق.",
+        "{captain} to roll for the team.": "{captain} يرمي باسم الفريق.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (الصندوق) و{captain} (القائد): رمية الافتتاح، /roll.",
+    }
+)
+
+# A tie's re-roll in the chouette's seating dice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "re-roll for a tie: {rolls}": "إعادة الرمي بسبب التعادل: {rolls}",
+    }
+)
+
+# Discord's /double: the member a chouette's box doubles (bot/core/registry.py).
+TRANSLATIONS.update(
+    {
+        "A chouette's box: the member you double (without it: every member)": "صندوق الشويت: العضو الذي تضاعف عليه (من دونه: كل الأعضاء)",
+    }
+)
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "مقعدك موعود للاعب طلب الجلوس: تغادر الطاولة عندما تنتهي هذه اللعبة.",
     }
 )

@@ -499,7 +499,7 @@ TRANSLATIONS.update(
 # The chouette (bot/core/chouette*.py, /rules chouette).
 TRANSLATIONS.update(
     {
-        "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] – отвори тук маса за шуе или я покажи; /chouette join | leave | start | score | end",
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – отвори тук маса за шуе или я покажи; /chouette join | leave | start | score | end",
         "/suggest 13/10* 6/5 – suggest a play to your chouette captain": "/suggest 13/10* 6/5 – предложи ход на капитана си в шуе",
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Шуе се играе от трима до осем играчи: един, боксът, срещу всички останали, отбора. Всеки хвърля един зар за място: най-високият е боксът, следващият – капитанът, останалите чакат на опашка (при равенство хвърлят отново). Боксът и капитанът играят една игра на пари на една дъска; капитанът хвърля и мести за отбора, а другите членове могат да предлагат ходове (/suggest), освен ако масата не е отворена с captain (капитанът решава сам) или turned (съветват само онези, чийто куб е бил удвояван). Всеки член има свой куб срещу бокса и сам решава за него: преди да хвърли, боксът може да удвои някои или всички членове, а на хода на отбора всеки член може да удвои бокса на своя куб. Който откаже удвояване, плаща и излиза от играта; ако откаже боксът, той плаща на този член. Когато играта на дъската свърши, всеки куб, останал в игра, плаща стойността си веднъж, двойно за гамон и тройно за бекгамон. Ротацията решава само кубът на капитана: ако го е спечелил боксът, боксът остава, а капитанът отива в края на опашката; ако го е спечелил капитанът, той става бокс, а старият бокс отива в края на опашката. Следващият на опашката става новият капитан.",
         "A chouette is played in a group chat.": "Шуе се играе в групов чат.",
@@ -585,8 +585,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (бокс) играе {roll}: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (бокс) хвърля или удвоява преди хвърлянето.",
         "{box} (box) wins {kind} on the board.": "{box} (бокс) печели {kind} на дъската.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (капитан) играе {roll} за отбора: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (капитан) хвърля за отбора; членовете могат първо да удвоят бокса.",
+        "{captain} to play {roll} for the team: /move …": "{captain} играе {roll} за отбора: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} хвърля за отбора; членовете могат първо да удвоят бокса.",
         "{name} (acting captain)": "{name} (действащ капитан)",
         "{name} (captain)": "{name} (капитан)",
         "{name} doubles the box to {value}.": "{name} удвоява бокса на {value}.",
@@ -608,7 +608,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}, шуето ви чака: остава {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} не отговори навреме: това се брои за отказ.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (бокс) изчерпа времето си и губи тази игра като единична на всеки куб, който още е в играта.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (капитан) изчерпа времето си: отборът губи тази игра като единична на всеки куб, който още е в играта.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} изчерпа времето си: отборът губи тази игра като единична на всеки куб, който още е в играта.",
         "Beaver {name}": "{name}: бийвър",
         "{name} beavers the box's double: their cube is at {value}.": "{name} отговаря с бийвър на удвояването на бокса: кубът му вече е {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) отговаря с бийвър на удвояването на {name}: този куб вече е {value}.",
@@ -643,7 +643,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "Не седиш на шуе #c{id}.",
         "No game is being played at chouette #c{id} now.": "На шуе #c{id} сега не се играе игра.",
         "Done in chouette #c{id}: the board is in its chat.": "Готово в шуе #c{id}: дъската е в неговия чат.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Няколко твои игри те чакат ({numbers}; #c означава шуе). Напиши първо номера, напр. #c{example} 13/10* 6/5, или играй в чата на играта.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "Няколко твои игри те чакат ({numbers}; #c означава шуе). Напиши първо номера, напр. {example}, или играй в чата на играта.",
     }
 )
 
@@ -695,7 +695,28 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (бокс) хвърля.",
-        "{captain} (captain) to roll for the team.": "{captain} (капитан) хвърля за отбора.",
+        "{captain} to roll for the team.": "{captain} хвърля за отбора.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) и {captain} (капитан): първото хвърляне, /roll.",
+    }
+)
+
+# A tie's re-roll in the chouette's seating dice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "re-roll for a tie: {rolls}": "ново хвърляне заради равенство: {rolls}",
+    }
+)
+
+# Discord's /double: the member a chouette's box doubles (bot/core/registry.py).
+TRANSLATIONS.update(
+    {
+        "A chouette's box: the member you double (without it: every member)": "Бокс в шуе: членът, когото удвояваш (без него: всички членове)",
+    }
+)
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "Мястото ти е обещано на играч, който поиска да седне: ставаш от масата, когато тази игра свърши.",
     }
 )

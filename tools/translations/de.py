@@ -538,7 +538,7 @@ TRANSLATIONS.update(
 # The chouette (bot/core/chouette*.py, /rules chouette).
 TRANSLATIONS.update(
     {
-        "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] – hier einen Chouette-Tisch eröffnen oder zeigen; /chouette join | leave | start | score | end",
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – hier einen Chouette-Tisch eröffnen oder zeigen; /chouette join | leave | start | score | end",
         "/suggest 13/10* 6/5 – suggest a play to your chouette captain": "/suggest 13/10* 6/5 – deinem Chouette-Kapitän einen Zug vorschlagen",
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Eine Chouette spielen drei bis acht Spieler: einer, die Box, gegen alle anderen, das Team. Jeder würfelt mit einem Würfel um seinen Platz: der höchste Wurf ist die Box, der nächste der Kapitän, die übrigen warten in der Reihe (bei Gleichstand wird neu gewürfelt). Box und Kapitän spielen ein Money-Spiel auf einem Brett; der Kapitän würfelt und zieht für das Team, und die anderen Mitglieder dürfen Züge vorschlagen (/suggest), außer der Tisch wurde mit captain (der Kapitän allein) oder turned (nur Mitglieder, deren Doppler gedreht wurde) eröffnet. Jedes Mitglied hat gegen die Box einen eigenen Doppler und trifft seine Dopplerentscheidungen selbst: vor dem Würfeln darf die Box einige oder alle Mitglieder doppeln, und wenn das Team am Zug ist, darf jedes Mitglied die Box auf seinem eigenen Doppler doppeln. Wer ein Doppel ablehnt, zahlt und ist aus dem Spiel; lehnt die Box ab, zahlt sie diesem Mitglied. Endet das Spiel auf dem Brett, zahlt jeder Doppler, der noch im Spiel ist, seinen Wert einfach, doppelt bei einem Gammon und dreifach bei einem Backgammon. Über die Rotation entscheidet nur der Doppler des Kapitäns: Gewinnt ihn die Box, bleibt sie Box und der Kapitän stellt sich hinten an; gewinnt ihn der Kapitän, wird er die Box und die alte Box stellt sich hinten an. Der Nächste in der Reihe wird der neue Kapitän.",
         "A chouette is played in a group chat.": "Eine Chouette wird in einem Gruppenchat gespielt.",
@@ -624,8 +624,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (Box) zieht {roll}: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (Box) würfelt oder doppelt vor dem Würfeln.",
         "{box} (box) wins {kind} on the board.": "{box} (Box) gewinnt {kind} auf dem Brett.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (Kapitän) zieht {roll} für das Team: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (Kapitän) würfelt für das Team; die Mitglieder dürfen vorher die Box doppeln.",
+        "{captain} to play {roll} for the team: /move …": "{captain} zieht {roll} für das Team: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} würfelt für das Team; die Mitglieder dürfen vorher die Box doppeln.",
         "{name} (acting captain)": "{name} (amtierender Kapitän)",
         "{name} (captain)": "{name} (Kapitän)",
         "{name} doubles the box to {value}.": "{name} doppelt die Box auf {value}.",
@@ -647,7 +647,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}, die Chouette wartet auf euch: noch {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} hat nicht rechtzeitig geantwortet: Das zählt als Ablehnung.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (Box) hat die Zeit überschritten und verliert dieses Spiel als einfaches Spiel auf jedem Doppler, der noch im Spiel ist.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (Kapitän) hat die Zeit überschritten: Das Team verliert dieses Spiel als einfaches Spiel auf jedem Doppler, der noch im Spiel ist.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} hat die Zeit überschritten: Das Team verliert dieses Spiel als einfaches Spiel auf jedem Doppler, der noch im Spiel ist.",
         "Beaver {name}": "{name}: Beaver",
         "{name} beavers the box's double: their cube is at {value}.": "{name} beavert das Doppel der Box: Sein Doppler steht auf {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (Box) beavert das Doppel von {name}: Dieser Doppler steht auf {value}.",
@@ -682,7 +682,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "Du sitzt an keiner Chouette #c{id}.",
         "No game is being played at chouette #c{id} now.": "An der Chouette #c{id} läuft gerade kein Spiel.",
         "Done in chouette #c{id}: the board is in its chat.": "Erledigt in Chouette #c{id}: Das Brett steht in ihrem Chat.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Mehrere deiner Spiele warten auf dich ({numbers}; #c steht für eine Chouette). Schreib die Nummer davor, z. B. #c{example} 13/10* 6/5, oder spiel im Chat des Spiels.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "Mehrere deiner Spiele warten auf dich ({numbers}; #c steht für eine Chouette). Schreib die Nummer davor, z. B. {example}, oder spiel im Chat des Spiels.",
     }
 )
 
@@ -734,7 +734,28 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (Box) würfelt.",
-        "{captain} (captain) to roll for the team.": "{captain} (Kapitän) würfelt für das Team.",
+        "{captain} to roll for the team.": "{captain} würfelt für das Team.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (Box) und {captain} (Kapitän): der Eröffnungswurf, /roll.",
+    }
+)
+
+# A tie's re-roll in the chouette's seating dice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "re-roll for a tie: {rolls}": "Neuwurf wegen Gleichstand: {rolls}",
+    }
+)
+
+# Discord's /double: the member a chouette's box doubles (bot/core/registry.py).
+TRANSLATIONS.update(
+    {
+        "A chouette's box: the member you double (without it: every member)": "Box einer Chouette: das Mitglied, das du doppelst (ohne: alle Mitglieder)",
+    }
+)
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "Dein Platz ist einem Spieler zugesagt, der sich setzen wollte: Du verlässt den Tisch, wenn diese Partie endet.",
     }
 )

@@ -499,7 +499,7 @@ TRANSLATIONS.update(
 # The chouette (bot/core/chouette*.py, /rules chouette).
 TRANSLATIONS.update(
     {
-        "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] – άνοιξε εδώ τραπέζι σουέτ ή δείξε το· /chouette join | leave | start | score | end",
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – άνοιξε εδώ τραπέζι σουέτ ή δείξε το· /chouette join | leave | start | score | end",
         "/suggest 13/10* 6/5 – suggest a play to your chouette captain": "/suggest 13/10* 6/5 – πρότεινε μια κίνηση στον αρχηγό σου στη σουέτ",
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Η σουέτ παίζεται από τρεις έως οκτώ παίκτες: ένας, το κουτί, εναντίον όλων των άλλων, της ομάδας. Ο καθένας ρίχνει ένα ζάρι για να πάρει θέση: η μεγαλύτερη ζαριά είναι το κουτί, η επόμενη ο αρχηγός, οι υπόλοιποι περιμένουν στη σειρά (στις ισοπαλίες ξαναρίχνουν). Το κουτί και ο αρχηγός παίζουν μια παρτίδα με χρήματα σε ένα ταμπλό· ο αρχηγός ρίχνει και παίζει για την ομάδα, και τα άλλα μέλη μπορούν να προτείνουν κινήσεις (/suggest), εκτός αν το τραπέζι άνοιξε με captain (ο αρχηγός μόνος) ή turned (μόνο μέλη που ο κύβος τους έχει γυρίσει). Κάθε μέλος έχει δικό του κύβο απέναντι στο κουτί και αποφασίζει μόνο του για αυτόν: πριν ρίξει, το κουτί μπορεί να διπλασιάσει μερικά ή όλα τα μέλη, και στη σειρά της ομάδας κάθε μέλος μπορεί να διπλασιάσει το κουτί στον δικό του κύβο. Όποιο μέλος αρνείται πληρώνει και βγαίνει από την παρτίδα· αν αρνηθεί το κουτί, πληρώνει εκείνο το μέλος. Όταν τελειώσει η παρτίδα στο ταμπλό, κάθε κύβος που είναι ακόμη στο παιχνίδι πληρώνει την αξία του μία φορά, δύο για γκάμον και τρεις για μπακγκάμον. Την εναλλαγή την κρίνει μόνο ο κύβος του αρχηγού: αν τον κέρδισε το κουτί, το κουτί μένει και ο αρχηγός πάει στο τέλος της σειράς· αν τον κέρδισε ο αρχηγός, γίνεται κουτί και το παλιό κουτί πάει στο τέλος της σειράς. Ο επόμενος στη σειρά γίνεται ο νέος αρχηγός.",
         "A chouette is played in a group chat.": "Η σουέτ παίζεται σε ομαδική συνομιλία.",
@@ -585,8 +585,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (κουτί) παίζει {roll}: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (κουτί) ρίχνει ή διπλασιάζει πριν ρίξει.",
         "{box} (box) wins {kind} on the board.": "{box} (κουτί) κερδίζει {kind} στο ταμπλό.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (αρχηγός) παίζει {roll} για την ομάδα: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (αρχηγός) ρίχνει για την ομάδα· τα μέλη μπορούν πρώτα να διπλασιάσουν το κουτί.",
+        "{captain} to play {roll} for the team: /move …": "{captain} παίζει {roll} για την ομάδα: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} ρίχνει για την ομάδα· τα μέλη μπορούν πρώτα να διπλασιάσουν το κουτί.",
         "{name} (acting captain)": "{name} (εν ενεργεία αρχηγός)",
         "{name} (captain)": "{name} (αρχηγός)",
         "{name} doubles the box to {value}.": "{name} διπλασιάζει το κουτί στο {value}.",
@@ -608,7 +608,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}, η σουέτ σάς περιμένει: έχετε ακόμα {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} δεν απάντησε εγκαίρως: μετράει ως απόρριψη.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (κουτί) έμεινε χωρίς χρόνο και χάνει αυτό το παιχνίδι ως απλό σε κάθε κύβο που είναι ακόμα στο παιχνίδι.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (αρχηγός) έμεινε χωρίς χρόνο: η ομάδα χάνει αυτό το παιχνίδι ως απλό σε κάθε κύβο που είναι ακόμα στο παιχνίδι.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} έμεινε χωρίς χρόνο: η ομάδα χάνει αυτό το παιχνίδι ως απλό σε κάθε κύβο που είναι ακόμα στο παιχνίδι.",
         "Beaver {name}": "{name}: beaver",
         "{name} beavers the box's double: their cube is at {value}.": "{name} απαντά με beaver στον διπλασιασμό του κουτιού: ο κύβος του είναι πια στο {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (κουτί) απαντά με beaver στον διπλασιασμό του/της {name}: αυτός ο κύβος είναι πια στο {value}.",
@@ -643,7 +643,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "Δεν κάθεσαι σε σουέτ #c{id}.",
         "No game is being played at chouette #c{id} now.": "Στη σουέτ #c{id} δεν παίζεται τώρα παρτίδα.",
         "Done in chouette #c{id}: the board is in its chat.": "Έγινε στη σουέτ #c{id}: το ταμπλό είναι στη συνομιλία της.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Σε περιμένουν αρκετά παιχνίδια ({numbers}· το #c σημαίνει σουέτ). Γράψε μπροστά τον αριθμό, π.χ. #c{example} 13/10* 6/5, ή παίξε στη συνομιλία του παιχνιδιού.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "Σε περιμένουν αρκετά παιχνίδια ({numbers}· το #c σημαίνει σουέτ). Γράψε μπροστά τον αριθμό, π.χ. {example}, ή παίξε στη συνομιλία του παιχνιδιού.",
     }
 )
 
@@ -695,7 +695,28 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (κουτί) ρίχνει.",
-        "{captain} (captain) to roll for the team.": "{captain} (αρχηγός) ρίχνει για την ομάδα.",
+        "{captain} to roll for the team.": "{captain} ρίχνει για την ομάδα.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (κουτί) και {captain} (αρχηγός): η εναρκτήρια ζαριά, /roll.",
+    }
+)
+
+# A tie's re-roll in the chouette's seating dice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "re-roll for a tie: {rolls}": "νέα ρίψη λόγω ισοπαλίας: {rolls}",
+    }
+)
+
+# Discord's /double: the member a chouette's box doubles (bot/core/registry.py).
+TRANSLATIONS.update(
+    {
+        "A chouette's box: the member you double (without it: every member)": "Κουτί σουέτ: το μέλος που διπλασιάζεις (χωρίς αυτό: όλα τα μέλη)",
+    }
+)
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "Η θέση σου έχει υποσχεθεί σε παίκτη που ζήτησε να καθίσει: φεύγεις από το τραπέζι όταν τελειώσει αυτό το παιχνίδι.",
     }
 )

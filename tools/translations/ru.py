@@ -506,7 +506,7 @@ TRANSLATIONS.update(
 # The chouette (bot/core/chouette*.py, /rules chouette).
 TRANSLATIONS.update(
     {
-        "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] – открыть здесь стол шуэта или показать его; /chouette join | leave | start | score | end",
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – открыть здесь стол шуэта или показать его; /chouette join | leave | start | score | end",
         "/suggest 13/10* 6/5 – suggest a play to your chouette captain": "/suggest 13/10* 6/5 – предложить ход капитану в шуэте",
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "В шуэт играют от трёх до восьми человек: один, бокс, против всех остальных, команды. Каждый бросает одну кость, чтобы занять место: у кого больше всех, тот бокс, следующий – капитан, остальные ждут в очереди (при равенстве бросают заново). Бокс и капитан играют одну партию на деньги на одной доске; капитан бросает кости и ходит за команду, а другие участники могут предлагать ходы (/suggest), если стол не открыт с опцией captain (капитан решает один) или turned (советуют только те, чей куб уже удваивался). У каждого участника свой куб против бокса, и решения по кубу каждый принимает сам: перед броском бокс может удвоить некоторых или всех участников, а в ход команды любой участник может удвоить бокс на своём кубе. Кто отказывается от удвоения, платит и выбывает из партии; если отказывается бокс, он платит этому участнику. Когда партия на доске заканчивается, каждый куб, оставшийся в игре, платит свою стоимость один раз, дважды за марс и трижды за домашний марс. Ротацию решает только куб капитана: если его выиграл бокс, бокс остаётся, а капитан уходит в конец очереди; если его выиграл капитан, он становится боксом, а прежний бокс уходит в конец очереди. Следующий в очереди становится новым капитаном.",
         "A chouette is played in a group chat.": "В шуэт играют в групповом чате.",
@@ -592,8 +592,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (бокс) ходит {roll}: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (бокс) бросает кости или удваивает перед броском.",
         "{box} (box) wins {kind} on the board.": "{box} (бокс) выигрывает {kind} на доске.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (капитан) ходит {roll} за команду: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (капитан) бросает за команду; участники могут сначала удвоить бокс.",
+        "{captain} to play {roll} for the team: /move …": "{captain} ходит {roll} за команду: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} бросает за команду; участники могут сначала удвоить бокс.",
         "{name} (acting captain)": "{name} (действующий капитан)",
         "{name} (captain)": "{name} (капитан)",
         "{name} doubles the box to {value}.": "{name} удваивает бокс до {value}.",
@@ -615,7 +615,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}, шуэт ждёт вас: осталось {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} не ответил вовремя: это считается отказом.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (бокс) не уложился во время и проигрывает эту партию как одиночную по каждому кубу, который ещё в игре.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (капитан) не уложился во время: команда проигрывает эту партию как одиночную по каждому кубу, который ещё в игре.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} не уложился во время: команда проигрывает эту партию как одиночную по каждому кубу, который ещё в игре.",
         "Beaver {name}": "{name}: бивер",
         "{name} beavers the box's double: their cube is at {value}.": "{name} отвечает бивером на удвоение бокса: его куб теперь {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) отвечает бивером на удвоение {name}: этот куб теперь {value}.",
@@ -650,7 +650,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "Вы не сидите за столом шуэта #c{id}.",
         "No game is being played at chouette #c{id} now.": "За столом шуэта #c{id} сейчас не идёт партия.",
         "Done in chouette #c{id}: the board is in its chat.": "Готово, шуэт #c{id}: доска — в его чате.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Вас ждут несколько игр ({numbers}; #c – это шуэт). Укажите в начале номер, например: #c{example} 13/10* 6/5, или ходите в чате игры.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "Вас ждут несколько игр ({numbers}; #c – это шуэт). Укажите в начале номер, например: {example}, или ходите в чате игры.",
     }
 )
 
@@ -702,7 +702,28 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (бокс) бросает кости.",
-        "{captain} (captain) to roll for the team.": "{captain} (капитан) бросает за команду.",
+        "{captain} to roll for the team.": "{captain} бросает за команду.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) и {captain} (капитан): первый бросок, /roll.",
+    }
+)
+
+# A tie's re-roll in the chouette's seating dice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "re-roll for a tie: {rolls}": "переброс из-за ничьей: {rolls}",
+    }
+)
+
+# Discord's /double: the member a chouette's box doubles (bot/core/registry.py).
+TRANSLATIONS.update(
+    {
+        "A chouette's box: the member you double (without it: every member)": "Бокс в шуэте: участник, которого вы удваиваете (без него – все участники)",
+    }
+)
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "Ваше место обещано игроку, который попросил сесть: вы покидаете стол, когда закончится эта партия.",
     }
 )

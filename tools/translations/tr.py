@@ -499,7 +499,7 @@ TRANSLATIONS.update(
 # The chouette (bot/core/chouette*.py, /rules chouette).
 TRANSLATIONS.update(
     {
-        "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] – burada bir şuet masası aç ya da göster; /chouette join | leave | start | score | end",
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – burada bir şuet masası aç ya da göster; /chouette join | leave | start | score | end",
         "/suggest 13/10* 6/5 – suggest a play to your chouette captain": "/suggest 13/10* 6/5 – şuette kaptanına bir hamle öner",
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "Şuet üç ile sekiz oyuncuyla oynanır: biri, kutu, diğer herkese, takıma karşı. Yer almak için herkes tek zar atar: en yüksek atan kutu, sonraki kaptan olur, diğerleri sırada bekler (eşitlikte yeniden atılır). Kutu ile kaptan tek tahtada bir para oyunu oynar; kaptan takım adına zar atar ve oynar, diğer üyeler hamle önerebilir (/suggest), meğer ki masa captain (kaptan tek başına karar verir) ya da turned (yalnızca küpü çevrilmiş üyeler önerir) seçeneğiyle açılmış olsun. Her üyenin kutuya karşı kendi küpü vardır ve küp kararlarını kendisi verir: kutu zar atmadan önce üyelerin bir kısmına ya da hepsine katlayabilir, takımın sırasında da her üye kendi küpüyle kutuya katlayabilir. Katlamayı reddeden üye öder ve oyundan çıkar; kutu reddederse o üyeye öder. Tahtadaki oyun bitince oyunda kalan her küp değerini bir kez, mars için iki kez, katmerli mars için üç kez öder. Rotasyonu yalnızca kaptanın küpü belirler: onu kutu kazandıysa kutu yerinde kalır, kaptan sıranın sonuna geçer; kaptan kazandıysa kaptan kutu olur, eski kutu sıranın sonuna geçer. Sıradaki oyuncu yeni kaptan olur.",
         "A chouette is played in a group chat.": "Şuet bir grup sohbetinde oynanır.",
@@ -585,8 +585,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (kutu) {roll} oynayacak: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (kutu) zar atacak ya da atmadan önce katlayacak.",
         "{box} (box) wins {kind} on the board.": "{box} (kutu) tahtada {kind} kazanıyor.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (kaptan) takım için {roll} oynayacak: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (kaptan) takım için zar atacak; üyeler önce kutuya katlayabilir.",
+        "{captain} to play {roll} for the team: /move …": "{captain} takım için {roll} oynayacak: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} takım için zar atacak; üyeler önce kutuya katlayabilir.",
         "{name} (acting captain)": "{name} (görevdeki kaptan)",
         "{name} (captain)": "{name} (kaptan)",
         "{name} doubles the box to {value}.": "{name} kutuya {value}'e katlıyor.",
@@ -608,7 +608,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}, şuet sizi bekliyor: {time} kaldı.",
         "{names} did not answer in time: it counts as a drop.": "{names} zamanında yanıt vermedi: bu, reddetme sayılır.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (kutu) süresini aştı ve bu oyunu, hâlâ oyunda olan her küpte tek oyun olarak kaybediyor.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (kaptan) süresini aştı: takım bu oyunu, hâlâ oyunda olan her küpte tek oyun olarak kaybediyor.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} süresini aştı: takım bu oyunu, hâlâ oyunda olan her küpte tek oyun olarak kaybediyor.",
         "Beaver {name}": "{name}: beaver",
         "{name} beavers the box's double: their cube is at {value}.": "{name} kutunun katlamasına beaver diyor: küpü artık {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (kutu) {name} oyuncusunun katlamasına beaver diyor: o küp artık {value}.",
@@ -643,7 +643,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "#c{id} numaralı bir şuet masasında oturmuyorsun.",
         "No game is being played at chouette #c{id} now.": "#c{id} numaralı şuette şu an oynanan bir oyun yok.",
         "Done in chouette #c{id}: the board is in its chat.": "#c{id} numaralı şuette yapıldı: tahta şuetin sohbetinde.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "Birden fazla oyunun seni bekliyor ({numbers}; #c bir şueti gösterir). Numarayı başa yaz, örneğin #c{example} 13/10* 6/5, ya da oyunun kendi sohbetinde oyna.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "Birden fazla oyunun seni bekliyor ({numbers}; #c bir şueti gösterir). Numarayı başa yaz, örneğin {example}, ya da oyunun kendi sohbetinde oyna.",
     }
 )
 
@@ -695,7 +695,28 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (kutu) zar atacak.",
-        "{captain} (captain) to roll for the team.": "{captain} (kaptan) takım için zar atacak.",
+        "{captain} to roll for the team.": "{captain} takım için zar atacak.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (kutu) ve {captain} (kaptan): açılış atışı, /roll.",
+    }
+)
+
+# A tie's re-roll in the chouette's seating dice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "re-roll for a tie: {rolls}": "beraberlik için yeniden atış: {rolls}",
+    }
+)
+
+# Discord's /double: the member a chouette's box doubles (bot/core/registry.py).
+TRANSLATIONS.update(
+    {
+        "A chouette's box: the member you double (without it: every member)": "Şuette kutu: katladığın üye (boş bırakılırsa: bütün üyeler)",
+    }
+)
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "Yerin masaya katılmak isteyen bir oyuncuya verildi: bu oyun bitince masadan kalkıyorsun.",
     }
 )

@@ -506,7 +506,7 @@ TRANSLATIONS.update(
 # The chouette (bot/core/chouette*.py, /rules chouette).
 TRANSLATIONS.update(
     {
-        "/chouette [team|turned|captain] [jacoby] [beaver] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] – відкрити тут стіл шуету або показати його; /chouette join | leave | start | score | end",
+        "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – open a chouette table here, or show it; /chouette join | leave | start | score | end": "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – відкрити тут стіл шуету або показати його; /chouette join | leave | start | score | end",
         "/suggest 13/10* 6/5 – suggest a play to your chouette captain": "/suggest 13/10* 6/5 – запропонувати хід капітанові в шуеті",
         "A chouette is played by three to eight players: one, the box, against all the others, the team. Everyone rolls one die to take a seat: the highest is the box, the next the captain, the rest wait in line (ties roll again). The box and the captain play one money game on one board; the captain rolls and moves for the team, and the other members may suggest plays (/suggest), unless the table was opened with captain (the captain alone) or turned (only members whose cube was turned). Every member has a cube of their own against the box and makes their own cube decisions: before rolling, the box may double some or all members, and on the team's turn any member may double the box on their own cube. A member who drops pays and is out of the game; a cube the box drops pays that member. When the board game ends, each cube still in play pays its value once, twice for a gammon, three times for a backgammon. Only the captain's cube decides the rotation: if the box won it, the box stays and the captain goes to the end of the line; if the captain won it, the captain becomes the box and the old box goes to the end of the line. The next in line is the new captain.": "У шует грають від трьох до восьми гравців: один, бокс, проти всіх інших, команди. Кожен кидає одну кістку, щоб зайняти місце: у кого найбільше, той бокс, наступний – капітан, решта чекають у черзі (за рівності кидають знову). Бокс і капітан грають одну партію на гроші на одній дошці; капітан кидає кістки й ходить за команду, а інші учасники можуть пропонувати ходи (/suggest), якщо стіл не відкрито з опцією captain (капітан вирішує сам) або turned (радять лише ті, чий куб уже подвоювався). Кожен учасник має власний куб проти бокса й сам ухвалює рішення щодо нього: перед кидком бокс може подвоїти декого або всіх учасників, а в хід команди будь-який учасник може подвоїти бокс на своєму кубі. Хто відмовляється від подвоєння, платить і вибуває з партії; якщо відмовляється бокс, він платить цьому учасникові. Коли партія на дошці закінчується, кожен куб, що лишився в грі, платить свою вартість один раз, двічі за марс і тричі за домашній марс. Ротацію вирішує лише куб капітана: якщо його виграв бокс, бокс лишається, а капітан іде в кінець черги; якщо його виграв капітан, він стає боксом, а колишній бокс іде в кінець черги. Наступний у черзі стає новим капітаном.",
         "A chouette is played in a group chat.": "У шует грають у груповому чаті.",
@@ -592,8 +592,8 @@ TRANSLATIONS.update(
         "{box} (box) to play {roll}: /move …": "{box} (бокс) ходить {roll}: /move …",
         "{box} (box) to roll, or to double before rolling.": "{box} (бокс) кидає кістки або подвоює перед кидком.",
         "{box} (box) wins {kind} on the board.": "{box} (бокс) виграє {kind} на дошці.",
-        "{captain} (captain) to play {roll} for the team: /move …": "{captain} (капітан) ходить {roll} за команду: /move …",
-        "{captain} (captain) to roll for the team; members may double the box first.": "{captain} (капітан) кидає за команду; учасники можуть спершу подвоїти бокс.",
+        "{captain} to play {roll} for the team: /move …": "{captain} ходить {roll} за команду: /move …",
+        "{captain} to roll for the team; members may double the box first.": "{captain} кидає за команду; учасники можуть спершу подвоїти бокс.",
         "{name} (acting captain)": "{name} (чинний капітан)",
         "{name} (captain)": "{name} (капітан)",
         "{name} doubles the box to {value}.": "{name} подвоює бокс до {value}.",
@@ -615,7 +615,7 @@ TRANSLATIONS.update(
         "{names}, the chouette is waiting for you: {time} left.": "{names}, шуе чекає на вас: лишилося {time}.",
         "{names} did not answer in time: it counts as a drop.": "{names} не відповів вчасно: це вважається відмовою.",
         "{name} (box) has run out of time and loses this game as a single game on every cube still in play.": "{name} (бокс) не вклався в час і програє цю партію як одиночну за кожним кубом, який ще в грі.",
-        "{name} (captain) has run out of time: the team loses this game as a single game on every cube still in play.": "{name} (капітан) не вклався в час: команда програє цю партію як одиночну за кожним кубом, який ще в грі.",
+        "{name} has run out of time: the team loses this game as a single game on every cube still in play.": "{name} не вклався в час: команда програє цю партію як одиночну за кожним кубом, який ще в грі.",
         "Beaver {name}": "{name}: бобер",
         "{name} beavers the box's double: their cube is at {value}.": "{name} відповідає бобром на подвоєння бокса: його куб тепер {value}.",
         "{box} (box) beavers {name}'s double: that cube is at {value}.": "{box} (бокс) відповідає бобром на подвоєння {name}: цей куб тепер {value}.",
@@ -650,7 +650,7 @@ TRANSLATIONS.update(
         "You do not sit at a chouette #c{id}.": "Ви не сидите за столом шуету #c{id}.",
         "No game is being played at chouette #c{id} now.": "За столом шуету #c{id} зараз не триває партія.",
         "Done in chouette #c{id}: the board is in its chat.": "Готово в шуеті #c{id}: дошка – у його чаті.",
-        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. #c{example} 13/10* 6/5, or play in the game's chat.": "На вас чекають кілька ігор ({numbers}; #c позначає шует). Спершу напишіть номер, наприклад #c{example} 13/10* 6/5, або грайте в чаті гри.",
+        "Several of your games wait for you ({numbers}; #c marks a chouette). Put the number first, e.g. {example}, or play in the game's chat.": "На вас чекають кілька ігор ({numbers}; #c позначає шует). Спершу напишіть номер, наприклад {example}, або грайте в чаті гри.",
     }
 )
 
@@ -702,7 +702,28 @@ TRANSLATIONS.update(
 TRANSLATIONS.update(
     {
         "{box} (box) to roll.": "{box} (бокс) кидає кістки.",
-        "{captain} (captain) to roll for the team.": "{captain} (капітан) кидає за команду.",
+        "{captain} to roll for the team.": "{captain} кидає за команду.",
         "{box} (box) and {captain} (captain): the opening roll, /roll.": "{box} (бокс) і {captain} (капітан): перший кидок, /roll.",
+    }
+)
+
+# A tie's re-roll in the chouette's seating dice (bot/core/chouette_seating.py).
+TRANSLATIONS.update(
+    {
+        "re-roll for a tie: {rolls}": "перекидання через нічию: {rolls}",
+    }
+)
+
+# Discord's /double: the member a chouette's box doubles (bot/core/registry.py).
+TRANSLATIONS.update(
+    {
+        "A chouette's box: the member you double (without it: every member)": "Бокс у шуеті: учасник, якого ви подвоюєте (без нього – усі учасники)",
+    }
+)
+
+# A player who asked to leave takes it back, but their seat was asked for meanwhile (bot/core/chouette_joining.py).
+TRANSLATIONS.update(
+    {
+        "Your seat is promised to a player who asked to join: you leave the table when this game ends.": "Ваше місце обіцяне гравцеві, який попросив сісти: ви залишаєте стіл, коли закінчиться ця партія.",
     }
 )
