@@ -20,7 +20,7 @@ from typing import Protocol
 
 from bot.core.chouette_view import must_act, team_may_double
 from bot.core.context import Context
-from bot.core.match_finder import MatchFinder, delivered_in_private
+from bot.core.match_finder import MatchFinder, delivered_in_private, example
 from bot.core.model import Message
 from gammon.chouette import ChouetteGame
 from storage import ChouetteInfo, ChouetteRepository, ChouetteStatus, MatchInfo, NotFoundError
@@ -43,12 +43,6 @@ def waits_for(game: ChouetteGame, player: str, verb: str) -> bool:
 def numbered(chouettes: list[ChouetteInfo]) -> list[str]:
     """How a private chat names chouettes: ``#c`` and the number."""
     return [f"#c{info.id}" for info in chouettes]
-
-
-def example(verb: str, number: str) -> str:
-    """The command typed with a game's number first: ``#c3 13/10* 6/5`` for a move,
-    ``/double #c3`` for ``/double``."""
-    return f"{number} 13/10* 6/5" if verb == "move" else f"/{verb} {number}"
 
 
 class ChouetteInPrivate:

@@ -49,8 +49,8 @@ class MatchFinder:
             return context.refuse(
                 _(
                     "Several of your matches wait for you ({numbers}). Put the match number "
-                    "first, e.g. #{example} 13/10* 6/5, or play in the match's chat."
-                ).format(numbers=numbers, example=waiting[0].id)
+                    "first, e.g. {example}, or play in the match's chat."
+                ).format(numbers=numbers, example=example(typed(context), f"#{waiting[0].id}"))
             )
         if not waiting and len(mine) > 1:
             numbers = ", ".join(f"#{info.id}" for info in mine)
@@ -107,6 +107,23 @@ class MatchFinder:
             chat=chat,
             chat_locale=room_locale(chat),
         )
+
+
+# The commands that take a game's number in a private chat after their name: /roll #12,
+# /double #c3. A move takes it before the play: #12 13/10* 6/5.
+_NUMBERED_COMMANDS = frozenset({"roll", "double", "take", "drop", "beaver", "resign", "board"})
+
+
+def typed(context: Context) -> str:
+    """The command the request typed, as dispatched ("move" for a plain move)."""
+    return (context.request.command or "move").lower()
+
+
+def example(verb: str, number: str) -> str:
+    """The command ``verb`` typed with a game's number (``#12``, ``#c3``), for a refusal that
+    asks for one: ``/double #c3`` for ``/double``, a move (``#12 13/10* 6/5``) for a move and
+    for a command that takes no number."""
+    return f"/{verb} {number}" if verb in _NUMBERED_COMMANDS else f"{number} 13/10* 6/5"
 
 
 # In a private chat, a game named before the rest of a command: "#12 13/10* 6/5" is a move

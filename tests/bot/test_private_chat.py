@@ -115,7 +115,8 @@ async def _until_it_waits_for_a_roll(room: Room, match_id: int, roller: str, oth
 async def test_roll_and_double_name_the_match_when_several_wait(room: Room) -> None:
     """/roll and /double typed privately take the match number as their argument, as moves
     take it first: with two matches waiting for a roll, the bare command is refused and
-    names both, /roll #N rolls in match N and /double #M doubles in match M."""
+    names both with the command typed as the example, /roll #N rolls in match N and
+    /double #M doubles in match M."""
     first, _mover = await _start(room)
     await _until_it_waits_for_a_roll(room, first.info.id, "anna", "bob")
     other = Room(room.core, ChatRef(PLATFORM, "group-2"), events=room.events + 50)
@@ -128,11 +129,12 @@ async def test_roll_and_double_name_the_match_when_several_wait(room: Room) -> N
     await _until_it_waits_for_a_roll(other, second.info.id, "anna", "carl")
     private = _private(room, "anna")
     ids = sorted((first.info.id, second.info.id))
-    bare = await private.command("anna", "/roll")
-    assert [message.text for message in bare] == [
-        f"Several of your matches wait for you (#{ids[0]}, #{ids[1]}). Put the match number "
-        f"first, e.g. #{ids[0]} 13/10* 6/5, or play in the match's chat."
-    ]
+    for command in ("roll", "double"):  # the example is the command typed, not a move
+        bare = await private.command("anna", f"/{command}")
+        assert [message.text for message in bare] == [
+            f"Several of your matches wait for you (#{ids[0]}, #{ids[1]}). Put the match "
+            f"number first, e.g. /{command} #{ids[0]}, or play in the match's chat."
+        ]
     rolled = await private.command("anna", f"/roll #{second.info.id}")
     assert rolled[-1].text == f"Done in match {second.info.id}: the board is in the match's chat."
     assert (await room.core.matches.load_match(second.info.id)).state.phase is Phase.MOVING

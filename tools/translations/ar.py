@@ -231,7 +231,7 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "Seeds": "البذور",
     "Server seed": "بذرة الخادم",
     "Setup": "ترتيب الحجارة",
-    "Several of your matches wait for you ({numbers}). Put the match number first, e.g. #{example} 13/10* 6/5, or play in the match's chat.": "عدة مباريات لك بانتظارك ({numbers}). اكتب رقم المباراة أولًا، مثلًا #{example} 13/10* 6/5، أو العب في دردشة المباراة.",
+    "Several of your matches wait for you ({numbers}). Put the match number first, e.g. {example}, or play in the match's chat.": "عدة مباريات لك بانتظارك ({numbers}). اكتب رقم المباراة أولًا، مثلًا {example}، أو العب في دردشة المباراة.",
     "Show the board again": "عرض الطاولة مرة أخرى",
     "Show this chat's defaults": "عرض الإعدادات الافتراضية لهذه الدردشة",
     "Sorry, something went wrong. Please try again.": "عذرًا، حدث خطأ ما. حاول مرة أخرى من فضلك.",

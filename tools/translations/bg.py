@@ -250,7 +250,7 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "Seeds": "Сийдове",
     "Server seed": "Сървърен сийд",
     "Setup": "Подредба",
-    "Several of your matches wait for you ({numbers}). Put the match number first, e.g. #{example} 13/10* 6/5, or play in the match's chat.": "Няколко твои мача те чакат ({numbers}). Напиши първо номера на мача, напр. #{example} 13/10* 6/5, или играй в чата на мача.",
+    "Several of your matches wait for you ({numbers}). Put the match number first, e.g. {example}, or play in the match's chat.": "Няколко твои мача те чакат ({numbers}). Напиши първо номера на мача, напр. {example}, или играй в чата на мача.",
     "Show the board again": "Покажи дъската отново",
     "Show this chat's defaults": "Покажи настройките на чата по подразбиране",
     "Sorry, something went wrong. Please try again.": "Съжалявам, нещо се обърка. Моля, опитай отново.",

@@ -248,7 +248,7 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "Seeds": "Seeds",
     "Server seed": "Server seed",
     "Setup": "Στήσιμο",
-    "Several of your matches wait for you ({numbers}). Put the match number first, e.g. #{example} 13/10* 6/5, or play in the match's chat.": "Σε περιμένουν αρκετά ματς ({numbers}). Γράψε μπροστά τον αριθμό του ματς, π.χ. #{example} 13/10* 6/5, ή παίξε στη συνομιλία του ματς.",
+    "Several of your matches wait for you ({numbers}). Put the match number first, e.g. {example}, or play in the match's chat.": "Σε περιμένουν αρκετά ματς ({numbers}). Γράψε μπροστά τον αριθμό του ματς, π.χ. {example}, ή παίξε στη συνομιλία του ματς.",
     "Show the board again": "Δείξε ξανά το ταμπλό",
     "Show this chat's defaults": "Εμφάνιση των προεπιλογών της συνομιλίας",
     "Sorry, something went wrong. Please try again.": "Συγγνώμη, κάτι πήγε στραβά. Δοκίμασε ξανά.",

@@ -252,7 +252,7 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "Seeds": "Сиды",
     "Server seed": "Серверный сид",
     "Setup": "Расстановка",
-    "Several of your matches wait for you ({numbers}). Put the match number first, e.g. #{example} 13/10* 6/5, or play in the match's chat.": "Тебя ждут несколько матчей ({numbers}). Укажи в начале номер матча, например: #{example} 13/10* 6/5, или ходи в чате матча.",
+    "Several of your matches wait for you ({numbers}). Put the match number first, e.g. {example}, or play in the match's chat.": "Тебя ждут несколько матчей ({numbers}). Укажи в начале номер матча, например: {example}, или ходи в чате матча.",
     "Show the board again": "Показать доску ещё раз",
     "Show this chat's defaults": "Показать настройки этого чата",
     "Sorry, something went wrong. Please try again.": "Извини, что-то пошло не так. Попробуй ещё раз.",

@@ -250,7 +250,7 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "Seeds": "Seed'ler",
     "Server seed": "Sunucu seed'i",
     "Setup": "Diziliş",
-    "Several of your matches wait for you ({numbers}). Put the match number first, e.g. #{example} 13/10* 6/5, or play in the match's chat.": "Birden fazla maçın seni bekliyor ({numbers}). Maç numarasını başa yaz, örneğin #{example} 13/10* 6/5, ya da maçın kendi sohbetinde oyna.",
+    "Several of your matches wait for you ({numbers}). Put the match number first, e.g. {example}, or play in the match's chat.": "Birden fazla maçın seni bekliyor ({numbers}). Maç numarasını başa yaz, örneğin {example}, ya da maçın kendi sohbetinde oyna.",
     "Show the board again": "Tahtayı yeniden göster",
     "Show this chat's defaults": "Bu sohbetin varsayılan ayarlarını göster",
     "Sorry, something went wrong. Please try again.": "Üzgünüm, bir şeyler ters gitti. Lütfen yeniden dene.",

@@ -252,7 +252,7 @@ TRANSLATIONS: dict[str | tuple[str, str], str | tuple[str, ...]] = {
     "Seeds": "Сіди",
     "Server seed": "Серверний сід",
     "Setup": "Розстановка",
-    "Several of your matches wait for you ({numbers}). Put the match number first, e.g. #{example} 13/10* 6/5, or play in the match's chat.": "На тебе чекають кілька матчів ({numbers}). Спершу напиши номер матчу, наприклад #{example} 13/10* 6/5, або грай у чаті матчу.",
+    "Several of your matches wait for you ({numbers}). Put the match number first, e.g. {example}, or play in the match's chat.": "На тебе чекають кілька матчів ({numbers}). Спершу напиши номер матчу, наприклад {example}, або грай у чаті матчу.",
     "Show the board again": "Показати дошку ще раз",
     "Show this chat's defaults": "Показати типові налаштування чату",
     "Sorry, something went wrong. Please try again.": "Вибач, щось пішло не так. Спробуй ще раз.",
