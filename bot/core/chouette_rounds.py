@@ -130,10 +130,8 @@ class ChouetteRounds:
         _ = context.for_chat
         points = {int(player): won for player, won in settle(game).items()}
         order = [int(player) for player in next_table(game).order]
-        names = await self.names(context, info.seats)
-        result = chouette_texts.result_line(
-            _, game, names[info.seats[0]], names[int(game.table.captain)]
-        )
+        users = await self.seated(context, info.seats)
+        result = chouette_texts.result_line(_, game, by_key(users))
         return await self._close(context, info, version, points, order, result)
 
     async def forfeit(

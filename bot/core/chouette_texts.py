@@ -145,15 +145,20 @@ def order_line(_: Speech, order: Sequence[int], names: Mapping[int, str]) -> str
     return text
 
 
-def result_line(_: Speech, game: ChouetteGame, box: str, captain: str) -> str:
-    """How a finished game ended on the board, or that no member was left in it."""
+def result_line(_: Speech, game: ChouetteGame, names: Mapping[str, str]) -> str:
+    """How a finished game ended on the board, or that no member was left in it. The team is
+    named by who played for it at the end: the captain, or the acting captain once the
+    captain's cube was out of the game."""
     result = game.result
     if result is None:
         return _("Every team member's game is over: the game ends.")
     kind = texts.resignation_name(_, WinKind(result.kind))
     if result.winner is Side.BOX:
-        return _("{box} (box) wins {kind} on the board.").format(box=box, kind=kind)
-    return _("The team ({captain}) wins {kind} on the board.").format(captain=captain, kind=kind)
+        return _("{box} (box) wins {kind} on the board.").format(
+            box=names[game.table.box], kind=kind
+        )
+    played = names[game.acting_captain or game.table.captain]
+    return _("The team ({captain}) wins {kind} on the board.").format(captain=played, kind=kind)
 
 
 def settlement_line(_: Speech, points: Mapping[int, int], names: Mapping[int, str]) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from bot.core.model import Message
 from gammon.chouette import ChouetteGame
 from gammon.flow import Phase
 from storage import LoadedChouette
@@ -71,9 +72,14 @@ async def play_until_rolling(
 
 
 async def play_to_the_end(
-    room: Room, people: dict[str, int], rng: random.Random, limit: int = 3000
+    room: Room,
+    people: dict[str, int],
+    rng: random.Random,
+    limit: int = 3000,
+    said: list[Message] | None = None,
 ) -> int:
-    """Roll and move until the game being played ends; the game number played."""
+    """Roll and move until the game being played ends; the game number played. ``said``
+    gets every answer of the bot on the way."""
     number = (await current(room)).info.game_number
     for _step in range(limit):
         loaded = await current(room)
@@ -87,9 +93,11 @@ async def play_to_the_end(
             else loaded.game.acting_captain or "",
         )
         if board.phase is Phase.ROLLING:
-            await room.command(mover, "/roll")
+            answer = await room.command(mover, "/roll")
         else:
-            await room.command(mover, f"/move {rng.choice(board.legal_plays())}")
+            answer = await room.command(mover, f"/move {rng.choice(board.legal_plays())}")
+        if said is not None:
+            said += answer
     raise AssertionError("the game did not end")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+from bot.core.model import Message
 from gammon.chouette import CubeOwner
 from tests.bot.chouette_play_helpers import (
     at_the_start_of_a_turn,
@@ -241,3 +242,18 @@ async def test_the_headline_names_an_acting_captain_as_such(room: Room) -> None:
     assert board[-1].text.splitlines()[1] == (
         f"{third.title()} (acting captain) to roll for the team; members may double the box first."
     )
+
+
+async def test_the_result_names_who_played_for_the_team(room: Room) -> None:
+    """The captain dropped the box's double: the next member in line, the acting captain,
+    plays on and wins on the board; the result names them, not the captain who was out."""
+    people, rng, (box, captain, third) = await at_the_start_of_a_turn(
+        room, 0, 2, "ann", "bob", "cy"
+    )
+    await room.press(box, f"Double {captain.title()}")
+    await room.command(captain, "/drop")
+    said: list[Message] = []
+    await play_to_the_end(room, people, rng, said=said)
+    ended = [message.text for message in said if "on the board" in message.text]
+    assert (box, captain, third) == ("bob", "cy", "ann")  # these dice: Ann plays, and wins
+    assert ended[0].splitlines()[0] == "The team (Ann) wins a single game on the board."
