@@ -36,6 +36,7 @@ from sqlalchemy.engine import Connection, RowMapping
 
 from gammon.chouette import (
     MAX_PLAYERS,
+    MIN_PLAYERS,
     ChouetteAction,
     ChouetteError,
     ChouetteGame,
@@ -395,6 +396,7 @@ class ChouetteRepository:
         points: Mapping[int, int],
         next_order: Sequence[int],
         *,
+        start_next: bool = False,
         now: datetime | None = None,
     ) -> ChouetteInfo:
         """Close the running game in one transaction: its points (user id to points won or
@@ -404,7 +406,13 @@ class ChouetteRepository:
         next game (status ``open``, ``game_number`` one more). Storage does not replay the
         game: the caller settled it. Points that do not add up to zero are refused
         (:class:`ChouetteError` ``not_zero_sum``); points or an order for other players than
-        those at the table are a caller's bug (``ValueError``)."""
+        those at the table are a caller's bug (``ValueError``).
+
+        ``start_next``: the next game starts in the same transaction when three or more are
+        seated then (status ``playing``, as :meth:`start_game` starts it: its rolls take the
+        session's next nonces, its deadline runs from now), so that no other start can come
+        between the settlement and the game that follows it. Its opening roll is the
+        caller's next write."""
         if sum(points.values()) != 0:
             raise ChouetteError("not_zero_sum", f"a game's points add up to zero: {points}")
         moment = now or now_utc()
@@ -425,13 +433,20 @@ class ChouetteRepository:
                     "ended_at": moment,
                 },
             )
+            seats = apply_seat_requests(connection, chouette_id, order)
             values = {
                 "status": OPEN.value,
-                "seats": apply_seat_requests(connection, chouette_id, order),
+                "seats": seats,
                 "game_number": row["game_number"] + 1,
                 "deadline": None,
                 "game_over_at": None,
             }
+            if start_next and len(seats) >= MIN_PLAYERS:
+                values |= {
+                    "status": PLAYING.value,
+                    "game_nonce": row["dice_nonce"],
+                    "deadline": deadline_after(row["move_time_limit"], moment),
+                }
             return update_row(connection, chouette_id, values)
 
         return info_from_row(await self.engine.write(write))

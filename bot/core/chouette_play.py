@@ -81,7 +81,7 @@ class ChouettePlay:
                     return stale
                 if version is not None and version != info.version:
                     if await self._applied_before(context, chouette_id):
-                        return await self.current(context, chouette_id)
+                        return await self.rounds.current(context, chouette_id)
                     return stale
                 if info.status is not ChouetteStatus.PLAYING or game is None:
                     return context.refuse(_("No chouette game is being played here."))
@@ -92,7 +92,7 @@ class ChouettePlay:
                 if game.finished:  # stopped between the last play and the settlement
                     return await self._settle(context, info, game)
                 if game.board.phase is Phase.OPENING:  # stopped before the opening roll
-                    return await self.rounds.opening(context, info)
+                    return await self.rounds.opened(context, info)
                 action: ChouetteAction | None = None
                 try:
                     action = await make(game, str(context.user.id), info.dice_nonce)
@@ -109,10 +109,10 @@ class ChouettePlay:
                 except OwnRefusalError as refused:
                     return context.refuse(str(refused))
                 except AlreadyAppliedError:
-                    return await self.current(context, chouette_id)
+                    return await self.rounds.current(context, chouette_id)
                 except ChouetteError as error:
                     if await self._applied_before(context, chouette_id):
-                        return await self.current(context, chouette_id)
+                        return await self.rounds.current(context, chouette_id)
                     return context.refuse(chouette_texts.refusal(_, error, action))
                 except ConflictError:
                     if version is not None or attempt:
@@ -215,18 +215,11 @@ class ChouettePlay:
         try:
             return await self.rounds.finish(context, info, info.version, game)
         except ConflictError:
-            return await self.current(context, info.id)
+            return await self.rounds.current(context, info.id)
 
     async def _applied_before(self, context: Context, chouette_id: int) -> bool:
         event_id = context.request.event_id
         return bool(event_id) and await self.chouettes.applied(chouette_id, event_id)
-
-    async def current(self, context: Context, chouette_id: int) -> list[Message]:
-        """The board as it is now (a request handled before gets it again)."""
-        loaded = await self.chouettes.load(chouette_id)
-        if loaded.game is None:
-            return context.refuse(context._("No chouette game is being played here."))
-        return [await self.rounds.board(context, loaded.info, loaded.game, loaded.totals)]
 
     async def _after(
         self,
@@ -244,7 +237,10 @@ class ChouettePlay:
             Message(context.request.chat, note) for note in describe(_, after, recorded, names)
         ]
         if after.finished:
-            return notes + await self.rounds.finish(context, info, version, after)
+            try:
+                return notes + await self.rounds.finish(context, info, version, after)
+            except ConflictError:  # another process settled it a moment ago: its messages
+                return notes + await self.rounds.current(context, info.id)
         board_actions = tuple(a.action for a in recorded if isinstance(a, BoardAction))
         last = last_play(before.board, board_actions)
         totals = (await self.chouettes.load(info.id)).totals

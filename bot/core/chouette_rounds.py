@@ -1,6 +1,6 @@
 """A chouette from game to game: the opening roll of a game, a finished game settled and
 stored, the players who asked to join or leave during it seated or let go, and the next game
-started at once while three or more remain."""
+started in the same write while three or more remain."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from bot.core.model import Message
 from bot.core.time_source import TimeSource
 from gammon.actions import OpeningRoll
 from gammon.chouette import (
-    MIN_PLAYERS,
     BoardAction,
     ChouetteAction,
     ChouetteGame,
@@ -27,7 +26,14 @@ from gammon.chouette import (
 )
 from gammon.flow import Phase
 from rendering import LastPlay
-from storage import ChouetteInfo, ChouetteRepository, UserRepository
+from storage import (
+    AlreadyAppliedError,
+    ChouetteInfo,
+    ChouetteRepository,
+    ChouetteStatus,
+    ConflictError,
+    UserRepository,
+)
 
 
 class ChouetteRounds:
@@ -70,9 +76,27 @@ class ChouetteRounds:
         users = await self.seated(context, list(dict.fromkeys([*info.seats, *totals])))
         return await self.view.board(context, info, game, users, totals, last)
 
+    async def current(self, context: Context, chouette_id: int) -> list[Message]:
+        """The board as it is now (a request handled before, or beaten by another process's
+        write, gets it)."""
+        loaded = await self.chouettes.load(chouette_id)
+        if loaded.game is None:
+            return context.refuse(context._("No chouette game is being played here."))
+        return [await self.board(context, loaded.info, loaded.game, loaded.totals)]
+
+    async def opened(self, context: Context, info: ChouetteInfo) -> list[Message]:
+        """:meth:`opening`, or the table as it is when another process wrote the opening roll
+        first (a player's [Roll] there): one roll is written, and this answer
+        still goes out."""
+        try:
+            return await self.opening(context, info)
+        except (ConflictError, AlreadyAppliedError):
+            return await self.current(context, info.id)
+
     async def opening(self, context: Context, info: ChouetteInfo) -> list[Message]:
         """Roll the opening roll of the game that just started (again after a tie) and show
-        the board."""
+        the board. Raises :class:`ConflictError` when the session moved on meanwhile (another
+        process rolled it)."""
         _ = context.for_chat
         loaded = await self.chouettes.load(info.id)
         game = loaded.game
@@ -159,14 +183,18 @@ class ChouetteRounds:
         three or more remain."""
         _ = context.for_chat
         names = await self.names(context, info.seats)
-        ended = await self.chouettes.finish_game(info.id, version, points, order, now=self.time())
+        # The next game starts in the same write: a /chouette start at this moment, in any
+        # process, finds it being played, and the settlement's messages all go out.
+        ended = await self.chouettes.finish_game(
+            info.id, version, points, order, start_next=True, now=self.time()
+        )
         lines = [] if result is None else [result]
         lines.append(chouette_texts.settlement_line(_, points, names))
         lines += await self.moved(context, order, ended.seats)
         loaded = await self.chouettes.load(ended.id)
         names = await self.names(context, [*ended.seats, *loaded.totals])
         lines.append(chouette_texts.scores_line(_, loaded.totals, names))
-        if len(ended.seats) < MIN_PLAYERS:
+        if ended.status is not ChouetteStatus.PLAYING:  # fewer than three are left
             lines.append(
                 _(
                     "Fewer than three players are left: /chouette join to sit down, "
@@ -174,13 +202,7 @@ class ChouetteRounds:
                 )
             )
             return [Message(context.request.chat, "\n".join(lines), slot=f"chouette:{info.id}")]
-        started = await self.chouettes.start_game(
-            ended.id, ended.version, ended.seats, now=self.time()
-        )
-        return [
-            Message(context.request.chat, "\n".join(lines)),
-            *await self.opening(context, started),
-        ]
+        return [Message(context.request.chat, "\n".join(lines)), *await self.opened(context, ended)]
 
     # --- joining and leaving during a game ----------------------------------------------------
 

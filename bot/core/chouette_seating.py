@@ -127,21 +127,27 @@ class ChouetteSeating:
         return [Message(context.request.chat, text)]
 
     async def start(self, context: Context, info: ChouetteInfo) -> list[Message]:
-        """Seat the players by the dice (the first game) and start a game."""
+        """Seat the players by the dice (the first game) and start a game. Under the
+        chouette's lock, against the table as it is now, once more when another process
+        changed it meanwhile: of two starts at once (or a start and the next game that a
+        settlement starts in its own write) one starts the game, the other is told that a
+        game is being played already."""
         async with self.locks.hold(info.id):
-            info = await self.chouettes.info(info.id)  # as it is now: two may start at once
-            if info.status is not ChouetteStatus.OPEN:
-                return context.refuse(context._("A game is being played already."))
-            if not info.is_seated(context.user.id):
-                return context.refuse(
-                    context._("You do not sit at this chouette. Join with /chouette join.")
-                )
-            if not MIN_PLAYERS <= len(info.seats) <= MAX_PLAYERS:
-                return context.refuse(context._("A chouette needs at least three players."))
-            try:
-                return await self._start(context, info)
-            except ConflictError:  # another process changed the table meanwhile
-                return context.refuse(context._("Sorry, something went wrong. Please try again."))
+            for _attempt in range(2):
+                info = await self.chouettes.info(info.id)  # as it is now
+                if info.status is not ChouetteStatus.OPEN:
+                    return context.refuse(context._("A game is being played already."))
+                if not info.is_seated(context.user.id):
+                    return context.refuse(
+                        context._("You do not sit at this chouette. Join with /chouette join.")
+                    )
+                if not MIN_PLAYERS <= len(info.seats) <= MAX_PLAYERS:
+                    return context.refuse(context._("A chouette needs at least three players."))
+                try:
+                    return await self._start(context, info)
+                except ConflictError:  # another process changed the table meanwhile
+                    continue
+            return context.refuse(context._("Sorry, something went wrong. Please try again."))
 
     async def _start(self, context: Context, info: ChouetteInfo) -> list[Message]:
         _ = context.for_chat
@@ -159,7 +165,7 @@ class ChouetteSeating:
         started = await self.chouettes.start_game(
             info.id, info.version, order, seating_dice=used, now=self.time()
         )
-        opening = await self.rounds.opening(context, started)
+        opening = await self.rounds.opened(context, started)
         return [Message(context.request.chat, "\n".join(notes)), *opening] if notes else opening
 
     async def _seating(self, context: Context, info: ChouetteInfo) -> tuple[list[int], int, str]:

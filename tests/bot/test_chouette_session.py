@@ -9,7 +9,7 @@ import random
 from bot.core.model import ChatRef
 from bot.core.service import Core
 from gammon.flow import Phase
-from storage import Database
+from storage import ChouetteStatus, Database
 from tests.bot.chouette_play_helpers import (
     current,
     name_of,
@@ -104,6 +104,29 @@ async def test_join_and_leave_during_a_game_take_effect_when_it_ends(room: Room)
     loaded = await current(room)
     dee = (await room.core.users.upsert_user(PLATFORM, "dee", "Dee")).id
     assert list(loaded.info.seats) == [people[box], people[captain], dee]
+
+
+async def test_a_game_that_leaves_two_at_the_table_starts_no_other(room: Room) -> None:
+    """The points and the next game's start are one write, made only while three or more
+    are seated then: a leave that leaves two ends the game with the table open."""
+    people = await open_and_start(room, "ann", "bob", "cy")
+    box, captain, third = names(people, (await current(room)).info.seats)
+    await room.command(third, "/chouette leave")
+    await play_until_rolling(room, people, 0, random.Random(5))
+    await room.press(box, "Double all")
+    await room.press(captain, "Drop")
+    answer = await room.press(third, "Drop")
+    assert answer[-1].text.endswith(
+        "Fewer than three players are left: /chouette join to sit down, "
+        "/chouette start to play on, or /chouette end."
+    )
+    loaded = await current(room)
+    assert (loaded.info.status, loaded.info.game_number, loaded.game) == (
+        ChouetteStatus.OPEN,
+        2,
+        None,
+    )
+    assert list(loaded.info.seats) == [people[box], people[captain]]
 
 
 async def test_a_restarted_bot_continues_the_game(room: Room, database_url: str) -> None:
