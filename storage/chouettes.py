@@ -412,7 +412,7 @@ class ChouetteRepository:
         seated then (status ``playing``, as :meth:`start_game` starts it: its rolls take the
         session's next nonces, its deadline runs from now), so that no other start can come
         between the settlement and the game that follows it. Its opening roll is the
-        caller's next write."""
+        caller's next write (:meth:`unrolled_chouettes` finds it, had the caller stopped)."""
         if sum(points.values()) != 0:
             raise ChouetteError("not_zero_sum", f"a game's points add up to zero: {points}")
         moment = now or now_utc()
@@ -668,6 +668,23 @@ class ChouetteRepository:
         rows = await self.engine.read(
             sa.select(*INFO_COLUMNS)
             .where(chouettes.c.status == PLAYING.value, chouettes.c.game_over_at <= before)
+            .order_by(chouettes.c.id)
+        )
+        return [info_from_row(row._mapping) for row in rows]
+
+    async def unrolled_chouettes(self, before: datetime) -> list[ChouetteInfo]:
+        """Sessions whose running game started before ``before`` and has no roll yet, not even
+        its opening roll: the process that started it stopped before writing the roll (for
+        the clock, which makes it; ``before`` leaves a process that is writing it now alone).
+        A game's first dice event is its opening roll, so the dice counter is still at the
+        game's first nonce; the session's row is written with every action."""
+        rows = await self.engine.read(
+            sa.select(*INFO_COLUMNS)
+            .where(
+                chouettes.c.status == PLAYING.value,
+                chouettes.c.dice_nonce == chouettes.c.game_nonce,
+                chouettes.c.updated_at <= before,
+            )
             .order_by(chouettes.c.id)
         )
         return [info_from_row(row._mapping) for row in rows]

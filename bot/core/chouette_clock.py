@@ -3,10 +3,12 @@ for (:func:`bot.core.chouette_view.must_act`) is reminded at half time and in th
 each reminder once (claimed in the database, whatever the number of processes), and when time
 is up :meth:`bot.core.chouette_play.ChouettePlay.time_up` decides for them.
 
-In every chouette, timed or not, a game that is over but was never settled (the process that
-wrote its last action stopped before writing its points) is settled by the clock once it has
-been over for :data:`SETTLE_AFTER`: the points, the rotation, the next game and the messages,
-by one process (:meth:`bot.core.chouette_play.ChouettePlay.settle_stopped`).
+In every chouette, timed or not, the clock takes over the bot's own next write when the
+process that was to make it stopped, once :data:`SETTLE_AFTER` has passed, by one process
+(:meth:`bot.core.chouette_play.ChouettePlay.resume_stopped`): a game that is over but was never
+settled (its last action written, not its points) gets its points, the rotation, the next game
+and the messages; a game started without its opening roll (the next game starts in the
+settlement's own write, the first one at /chouette start) gets it and its board.
 
 Called by :meth:`bot.core.scheduler.Clock.tick`, with the stages it uses for matches."""
 
@@ -39,8 +41,9 @@ HALF_TIME = 1
 LAST_HOUR = 2
 TIME_UP = 3
 
-# A game over for this long and not settled was left by a process that stopped: the one that
-# wrote its last action settles it at once, well within it.
+# A game over for this long and not settled, or started this long ago without its opening roll,
+# was left by a process that stopped: the one that wrote its last action (or started it) makes
+# the next write at once, well within it.
 SETTLE_AFTER: Final = timedelta(minutes=1)
 
 
@@ -72,11 +75,15 @@ class ChouetteClock:
 
     async def tick(self, now: datetime) -> list[Message]:
         messages: list[Message] = []
-        for info in await self._chouettes.unsettled_chouettes(now - SETTLE_AFTER):
+        left = [
+            *await self._chouettes.unsettled_chouettes(now - SETTLE_AFTER),
+            *await self._chouettes.unrolled_chouettes(now - SETTLE_AFTER),
+        ]
+        for info in left:
             try:
-                messages += await self._settle(info)
-            except (ConflictError, NotFoundError):
-                logger.info("chouette %s was settled meanwhile", info.id)
+                messages += await self._resume(info)
+            except (ConflictError, AlreadyAppliedError, NotFoundError):
+                logger.info("chouette %s moved on meanwhile", info.id)
         for info in await self._chouettes.timed_chouettes():
             try:
                 messages += await self._remind(info, now)
@@ -84,11 +91,12 @@ class ChouetteClock:
                 logger.info("chouette %s changed while reminding", info.id)
         return messages
 
-    async def _settle(self, info: ChouetteInfo) -> list[Message]:
-        """Settle a game that a stopped process left over and unsettled."""
-        logger.warning("chouette %s: settling game %s, left unsettled", info.id, info.game_number)
+    async def _resume(self, info: ChouetteInfo) -> list[Message]:
+        """Settle a game that a stopped process left over and unsettled, or roll the opening
+        roll of one it started."""
+        logger.warning("chouette %s: game %s left by a stopped process", info.id, info.game_number)
         context = await self._context(info)
-        return context.outgoing(await self._play.settle_stopped(context, info.id, info.version))
+        return context.outgoing(await self._play.resume_stopped(context, info.id, info.version))
 
     async def _context(self, info: ChouetteInfo) -> Context:
         """The clock acting in the chouette's chat, in the chat's language."""

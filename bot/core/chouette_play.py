@@ -92,7 +92,7 @@ class ChouettePlay:
                 if game.finished:  # stopped between the last play and the settlement
                     return await self._settle(context, info, game)
                 if game.board.phase is Phase.OPENING:  # stopped before the opening roll
-                    return await self.rounds.opened(context, info)
+                    return await self.rounds.opened(context, info, acted=True)
                 action: ChouetteAction | None = None
                 try:
                     action = await make(game, str(context.user.id), info.dice_nonce)
@@ -187,25 +187,25 @@ class ChouettePlay:
                 *await self.rounds.forfeit(context, info, version, game, side),
             ]
 
-    async def settle_stopped(
+    async def resume_stopped(
         self, context: Context, chouette_id: int, version: int
     ) -> list[Message]:
-        """The clock: the session's game was over at ``version`` with its points not yet
-        written (the process that wrote its last action stopped). Settle it as the player's
-        next action would: the points, the rotation, the next game and their messages.
-        Nothing when the session moved on meanwhile; of several processes one settles it (the
+        """The clock: the process that wrote the session's game up to ``version`` stopped
+        before the bot's next write. A game over with its points not yet written is settled as
+        the player's next action would settle it: the points, the rotation, the next game and
+        their messages; a game started without its opening roll gets it, and its board.
+        Nothing when the session moved on meanwhile; of several processes one writes it (the
         write is conditional on ``version``), and only that one says so."""
         async with self.locks.hold(chouette_id):
             loaded = await self.chouettes.load(chouette_id)
             info, game = loaded.info, loaded.game
-            if (
-                info.version != version
-                or info.status is not ChouetteStatus.PLAYING
-                or game is None
-                or not game.finished
-            ):
+            if info.version != version or info.status is not ChouetteStatus.PLAYING:
                 return []
-            return await self.rounds.finish(context, info, version, game)
+            if game is not None and game.finished:
+                return await self.rounds.finish(context, info, version, game)
+            if game is not None and game.board.phase is Phase.OPENING:
+                return await self.rounds.opening(context, info)
+            return []
 
     async def _settle(
         self, context: Context, info: ChouetteInfo, game: ChouetteGame

@@ -84,19 +84,24 @@ class ChouetteRounds:
             return context.refuse(context._("No chouette game is being played here."))
         return [await self.board(context, loaded.info, loaded.game, loaded.totals)]
 
-    async def opened(self, context: Context, info: ChouetteInfo) -> list[Message]:
+    async def opened(
+        self, context: Context, info: ChouetteInfo, acted: bool = False
+    ) -> list[Message]:
         """:meth:`opening`, or the table as it is when another process wrote the opening roll
-        first (a player's [Roll] there): one roll is written, and this answer
+        first (a player's [Roll] there, or its clock): one roll is written, and this answer
         still goes out."""
         try:
-            return await self.opening(context, info)
+            return await self.opening(context, info, acted)
         except (ConflictError, AlreadyAppliedError):
             return await self.current(context, info.id)
 
-    async def opening(self, context: Context, info: ChouetteInfo) -> list[Message]:
+    async def opening(
+        self, context: Context, info: ChouetteInfo, acted: bool = False
+    ) -> list[Message]:
         """Roll the opening roll of the game that just started (again after a tie) and show
-        the board. Raises :class:`ConflictError` when the session moved on meanwhile (another
-        process rolled it)."""
+        the board. ``acted``: the caller's command is what makes it (the game had been left
+        before its opening roll), written as theirs. Raises :class:`ConflictError` when the
+        session moved on meanwhile (another process rolled it)."""
         _ = context.for_chat
         loaded = await self.chouettes.load(info.id)
         game = loaded.game
@@ -119,7 +124,14 @@ class ChouetteRounds:
             game, made = advance(game, BoardAction(game.table.box, OpeningRoll(dice)))
             recorded += made
             notes.append(self.opening_note(_, game, dice, names))
-        await self.chouettes.append(info.id, loaded.info.version, recorded, None, now=self.time())
+        await self.chouettes.append(
+            info.id,
+            loaded.info.version,
+            recorded,
+            context.user.id if acted else None,
+            (context.request.event_id or None) if acted else None,
+            now=self.time(),
+        )
         shown = await self.chouettes.info(info.id)
         return [
             Message(context.request.chat, "\n".join(notes)),

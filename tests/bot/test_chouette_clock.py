@@ -18,6 +18,7 @@ from bot.core.model import ChatRef, Message
 from bot.core.scheduler import Clock
 from bot.core.service import Core
 from gammon.chouette import ChouetteRules, Side
+from gammon.flow import Phase
 from storage import Database
 from tests.bot.chouette_play_helpers import (
     current,
@@ -275,3 +276,64 @@ async def test_a_player_acting_while_the_clock_settles_gets_the_table_as_it_is(
     assert "went wrong" not in texts
     assert "This game:" not in texts
     assert len((await current(room)).games) == 1
+
+
+async def _left_before_its_opening_roll(room: Room, time: FakeTime) -> None:
+    """Ann opens a table with a two-hour limit, Bob and Cy join, and the bot stops after
+    starting the first game, before writing its opening roll."""
+    await room.command("ann", "/chouette time=2h")
+    await room.command("bob", "/chouette join")
+    await room.command("cy", "/chouette join")
+    info = (await current(room)).info
+    info = await room.core.chouettes.set_client_seed(info.id, info.version, "test:seed")
+    await room.core.chouettes.start_game(info.id, info.version, list(info.seats), now=time.now)
+
+
+async def test_a_game_left_before_its_opening_roll_gets_it_from_one_clock(
+    timed: Timed, database_url: str
+) -> None:
+    """Nobody has to press [Roll]: a minute after the start the clock makes the opening roll
+    and posts the board, as the bot (mentioning whoever the game then waits for); of two
+    processes' clocks one does, and the move time runs from the roll."""
+    room, clock, time = timed
+    await _left_before_its_opening_roll(room, time)
+    time.now += timedelta(seconds=30)  # the process that started it might still be rolling
+    assert await clock.tick() == []
+    time.now += timedelta(minutes=1)
+    async with _another_process_settling(database_url, time) as first:
+        assert await clock.tick() == []
+        rolled = await first
+    assert rolled[0].text.startswith("Game 1: Box: Ann · captain: Bob · then: Cy\nOpening roll:")
+    assert rolled[-1].text.startswith("Chouette, game 1\n")
+    after = await current(room)
+    assert after.game is not None
+    assert after.game.board.phase is Phase.MOVING
+    people = await ids(room, "ann", "bob", "cy")
+    waited = [name_of(people, player) for player in must_act(after.game)]
+    assert rolled[-1].mention == tuple(waited)  # the clock caused it: nobody is spared
+    assert after.info.deadline == time.now + timedelta(hours=2)
+    assert await clock.tick() == []
+
+
+async def test_the_roll_pressed_on_a_game_left_before_its_opening_roll_makes_it(
+    timed: Timed,
+) -> None:
+    """The board of a game left before its opening roll offers [Roll] to everyone at the
+    table; pressed, it makes the opening roll as the presser's action, so the same press
+    delivered again gets the board, not "out of date"; the move time runs from the roll, not
+    from the start."""
+    room, _clock, time = timed
+    await _left_before_its_opening_roll(room, time)
+    time.now += timedelta(seconds=20)
+    shown = await room.command("cy", "/chouette")
+    assert [button.label for button in shown[-1].buttons] == ["Roll"]
+    time.now += timedelta(minutes=20)
+    pressed = await room.press("cy", "Roll")
+    assert pressed[0].text.startswith("Game 1: Box: Ann · captain: Bob · then: Cy\nOpening roll:")
+    after = await current(room)
+    assert after.game is not None
+    assert after.game.board.phase is Phase.MOVING
+    assert after.info.deadline == time.now + timedelta(hours=2)
+    room.events -= 1  # the platform delivers the same press again
+    again = await room.press("cy", "Roll")
+    assert [message.text for message in again] == [pressed[-1].text]
