@@ -58,7 +58,7 @@ _RAIL: Final = 0.12  # the rail's thickness
 _CUBE: Final = 0.66
 _CUBE_INSET: Final = 0.45  # from a rail's ends to the centre of a cube owned there
 _FADED: Final = 0.4  # how much of an out member's checker and cube shows
-_TAG_MAX: Final = 3.2  # the widest word in a frame
+_TAG_MAX: Final = 4.0  # the widest word in a frame ("Действующий капитан")
 
 
 @dataclass(frozen=True)

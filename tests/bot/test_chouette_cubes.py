@@ -6,8 +6,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
+
+from bot.core.i18n import LOCALES, speech
 from bot.core.model import Message
 from gammon.chouette import CubeOwner
+from rendering import DEFAULT_LABELS
 from tests.bot.chouette_play_helpers import (
     at_the_start_of_a_turn,
     current,
@@ -257,3 +261,18 @@ async def test_the_result_names_who_played_for_the_team(room: Room) -> None:
     ended = [message.text for message in said if "on the board" in message.text]
     assert (box, captain, third) == ("bob", "cy", "ann")  # these dice: Ann plays, and wins
     assert ended[0].splitlines()[0] == "The team (Ann) wins a single game on the board."
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_picture_calls_the_captain_and_the_acting_captain_as_the_texts_do(
+    locale: str,
+) -> None:
+    """The tags on the picture's panel are the roles the board's text gives, in every
+    language: "Cy (acting captain) to roll" above a picture that tags Cy "Acting captain"."""
+    _ = speech(locale)
+    for key, role in (
+        ("chouette_captain", "{name} (captain)"),
+        ("chouette_acting", "{name} (acting captain)"),
+    ):
+        tag = _(DEFAULT_LABELS[key])
+        assert _(role).format(name="Cy").casefold() == f"Cy ({tag})".casefold()

@@ -537,7 +537,7 @@ TRANSLATIONS.update(
     {
         "Box": "الصندوق",
         "Captain": "القائد",
-        "Acting captain": "القائد بالنيابة",
+        "Acting captain": "القائد الفعلي",
         "out": "خارج اللعب",
     }
 )

@@ -491,7 +491,7 @@ TRANSLATIONS.update(
     {
         "Box": "Бокс",
         "Captain": "Капитан",
-        "Acting captain": "И. д. капитан",
+        "Acting captain": "Действащ капитан",
         "out": "извън играта",
     }
 )

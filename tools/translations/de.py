@@ -530,7 +530,7 @@ TRANSLATIONS.update(
     {
         "Box": "Box",
         "Captain": "Kapitän",
-        "Acting captain": "Ersatzkapitän",
+        "Acting captain": "Amtierender Kapitän",
         "out": "aus",
     }
 )

@@ -491,7 +491,7 @@ TRANSLATIONS.update(
     {
         "Box": "Κουτί",
         "Captain": "Αρχηγός",
-        "Acting captain": "Υπαρχηγός",
+        "Acting captain": "Εν ενεργεία αρχηγός",
         "out": "εκτός",
     }
 )

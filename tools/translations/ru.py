@@ -498,7 +498,7 @@ TRANSLATIONS.update(
     {
         "Box": "Бокс",
         "Captain": "Капитан",
-        "Acting captain": "И. о. капитана",
+        "Acting captain": "Действующий капитан",
         "out": "вне игры",
     }
 )

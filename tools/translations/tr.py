@@ -491,7 +491,7 @@ TRANSLATIONS.update(
     {
         "Box": "Kutu",
         "Captain": "Kaptan",
-        "Acting captain": "Vekil kaptan",
+        "Acting captain": "Görevdeki kaptan",
         "out": "oyun dışı",
     }
 )

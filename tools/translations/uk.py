@@ -498,7 +498,7 @@ TRANSLATIONS.update(
     {
         "Box": "Бокс",
         "Captain": "Капітан",
-        "Acting captain": "В. о. капітана",
+        "Acting captain": "Чинний капітан",
         "out": "поза грою",
     }
 )
