@@ -36,9 +36,8 @@ async def test_expired_challenges_do_not_count(room: Room) -> None:
     assert (await room.command("anna", "/challenge @player5 3"))[0].buttons
 
 
-async def test_a_chat_may_have_twenty_open_challenges(database_url: str) -> None:
-    database = Database(database_url)
-    await database.migrate()
+async def test_a_chat_may_have_twenty_open_challenges(migrated_url: str) -> None:
+    database = Database(migrated_url)
     limits = ChallengeLimits(per_user=5, per_chat=3)
     core = Core(database, render_images=False, challenge_limits=limits, server_seeds=fixed_seeds())
     room = Room(core, ChatRef(PLATFORM, "group-1"))
@@ -88,9 +87,8 @@ async def test_mentioned_names_are_cut_and_cleaned(room: Room) -> None:
     assert odd  # answered, no crash
 
 
-async def test_the_limit_holds_for_two_processes_challenging_at_once(database_url: str) -> None:
-    first, second = Database(database_url), Database(database_url)
-    await first.migrate()
+async def test_the_limit_holds_for_two_processes_challenging_at_once(migrated_url: str) -> None:
+    first, second = Database(migrated_url), Database(migrated_url)
     limits = ChallengeLimits(per_user=1, per_chat=20)
     cores = [
         Core(

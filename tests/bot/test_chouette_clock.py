@@ -39,9 +39,8 @@ Timed = tuple[Room, Clock, FakeTime]
 
 
 @pytest.fixture
-async def timed(database_url: str) -> AsyncIterator[Timed]:
-    database = Database(database_url)
-    await database.migrate()
+async def timed(migrated_url: str) -> AsyncIterator[Timed]:
+    database = Database(migrated_url)
     time = FakeTime()
     core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
     yield Room(core, ChatRef(PLATFORM, "group")), Clock(core), time

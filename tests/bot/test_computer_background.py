@@ -26,12 +26,6 @@ class BrokenComputer(Computer):
         raise RuntimeError("the engine worker died")
 
 
-async def _database(database_url: str) -> Database:
-    database = Database(database_url)
-    await database.migrate()
-    return database
-
-
 async def _move_until_the_bot_is_to_act(room: Room) -> None:
     for _turn in range(20):
         loaded = await room.match_of("anna")
@@ -46,8 +40,8 @@ async def _move_until_the_bot_is_to_act(room: Room) -> None:
     raise AssertionError("the bot never came to act")
 
 
-async def test_a_failed_bot_turn_is_played_by_the_clock_after_a_restart(database_url: str) -> None:
-    database = await _database(database_url)
+async def test_a_failed_bot_turn_is_played_by_the_clock_after_a_restart(migrated_url: str) -> None:
+    database = Database(migrated_url)
     broken = Core(
         database,
         render_images=False,
@@ -101,9 +95,9 @@ async def _finished_match_against_the_bot(room: Room) -> int:
 
 
 async def test_an_analysis_in_the_worker_process_never_stalls_the_event_loop(
-    database_url: str,
+    migrated_url: str,
 ) -> None:
-    database = await _database(database_url)
+    database = Database(migrated_url)
     threads = Computer(processes=False)
     core = Core(database, render_images=False, server_seeds=fixed_seeds(), computer=threads)
     match_id = await _finished_match_against_the_bot(Room(core, ChatRef(PLATFORM, "group-1")))

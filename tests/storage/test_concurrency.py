@@ -99,10 +99,10 @@ def acknowledged(output: str) -> dict[int, int]:
 
 
 async def test_killing_a_writer_never_loses_an_acknowledged_action(
-    table: Table, database_url: str
+    table: Table, migrated_url: str
 ) -> None:
     match_ids = [(await table.new_match()).info.id for _ in range(4)]
-    url = database_url
+    url = migrated_url
     await table.database.close()
     rng = random.Random(99)
     promised: dict[int, int] = {}
@@ -120,10 +120,10 @@ async def test_killing_a_writer_never_loses_an_acknowledged_action(
 
 
 async def test_two_processes_on_one_database_neither_corrupt_nor_double_apply(
-    table: Table, database_url: str, backend: str
+    table: Table, migrated_url: str, backend: str
 ) -> None:
     match_ids = [(await table.new_match()).info.id for _ in range(3)]
-    url = database_url
+    url = migrated_url
     await table.database.close()
     writers = [start_writer(url, seed, 4.0, match_ids) for seed in (1, 2)]
     outputs = [writer.communicate(timeout=60)[0] for writer in writers]

@@ -12,13 +12,14 @@ from selenium.webdriver.chrome.webdriver import WebDriver
 
 from gammon.actions import OpeningRoll, Roll
 from tests.bot.scripted import Room, play_to_the_end
+from tests.databases import sqlite_copy
 from tests.web.pages_in_browser import errors_logged, read_check
 from tests.web.served import serving
 
 
 @pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[tuple[Room, str]]:
-    async with serving(tmp_path) as (room, server):
+async def served(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[tuple[Room, str]]:
+    async with serving(sqlite_copy(migrated_sqlite, tmp_path / "web.db")) as (room, server):
         yield room, f"http://127.0.0.1:{server.bound_port}"
 
 
