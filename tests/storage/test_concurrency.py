@@ -89,6 +89,17 @@ def start_writer(
     )
 
 
+def killed_while_writing(writer: subprocess.Popen[str], rng: random.Random) -> str:
+    """SIGKILL ``writer`` at a random moment of its first second of writing (after its first
+    acknowledged append, however long its start took): all it printed."""
+    assert writer.stdout is not None
+    first = writer.stdout.readline()
+    time.sleep(rng.random())
+    writer.send_signal(signal.SIGKILL)
+    rest, _ = writer.communicate(timeout=30)
+    return first + rest
+
+
 def acknowledged(output: str) -> dict[int, int]:
     latest: dict[int, int] = {}
     for line in output.splitlines():
@@ -108,9 +119,7 @@ async def test_killing_a_writer_never_loses_an_acknowledged_action(
     promised: dict[int, int] = {}
     for round_number in range(5):
         writer = start_writer(url, round_number, 30.0, match_ids)
-        time.sleep(1.2 + rng.random())
-        writer.send_signal(signal.SIGKILL)
-        output, _ = writer.communicate(timeout=30)
+        output = killed_while_writing(writer, rng)
         for match_id, version in acknowledged(output).items():
             promised[match_id] = max(promised.get(match_id, 0), version)
     assert promised, "the writer acknowledged nothing before being killed"
