@@ -91,7 +91,8 @@ def start_writer(
 
 def killed_while_writing(writer: subprocess.Popen[str], rng: random.Random) -> str:
     """SIGKILL ``writer`` at a random moment of its first second of writing (after its first
-    acknowledged append, however long its start took): all it printed."""
+    acknowledged append, however long its start took): all it printed. A writer whose matches
+    are all over writes nothing and ends by itself."""
     assert writer.stdout is not None
     first = writer.stdout.readline()
     time.sleep(rng.random())
