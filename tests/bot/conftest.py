@@ -14,10 +14,9 @@ from tests.seeds import fixed_seeds
 
 
 @pytest.fixture
-async def room(database_url: str) -> AsyncIterator[Room]:
-    """A group chat with a bot that draws no pictures, on a fresh SQLite file."""
-    database = Database(database_url)
-    await database.migrate()
+async def room(migrated_url: str) -> AsyncIterator[Room]:
+    """A group chat with a bot that draws no pictures, on a fresh database."""
+    database = Database(migrated_url)
     core = Core(database, render_images=False, server_seeds=fixed_seeds())
     yield Room(core, ChatRef(PLATFORM, "group-1"))
     await database.close()

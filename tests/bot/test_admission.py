@@ -33,9 +33,8 @@ class SlowComputer(Computer):
         return Hint(dice, (HintPlay("8/5 6/5", 0.1, 0.0),), None)
 
 
-async def test_requests_waiting_for_the_engine_do_not_block_others(database_url: str) -> None:
-    database = Database(database_url)
-    await database.migrate()
+async def test_requests_waiting_for_the_engine_do_not_block_others(migrated_url: str) -> None:
+    database = Database(migrated_url)
     computer = SlowComputer()
     core = Core(database, render_images=False, server_seeds=fixed_seeds(), computer=computer)
     players = [f"p{number}" for number in range(REQUESTS_AT_ONCE + 2)]
@@ -101,12 +100,11 @@ class HeldPainter(Painter):
 
 
 async def test_requests_waiting_for_their_board_do_not_block_others(
-    database_url: str, monkeypatch: pytest.MonkeyPatch
+    migrated_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     painter = HeldPainter()
     monkeypatch.setattr(painter_module, "_SHARED", painter)
-    database = Database(database_url)
-    await database.migrate()
+    database = Database(migrated_url)
     core = Core(database, server_seeds=fixed_seeds())  # pictures on
     players = [f"p{number}" for number in range(REQUESTS_AT_ONCE + 2)]
     boards = [

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from functools import partial
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection
 
 from bot.core.model import Actor, ChatRef, Request
 from bot.core.service import Core
 from gammon.match_rules import MatchRules
 from storage import ChallengeLimits, Database
+from storage.schema import challenges
 from tests.bot.scripted import PLATFORM, Room
 from tests.seeds import fixed_seeds
 
@@ -36,9 +41,8 @@ async def test_expired_challenges_do_not_count(room: Room) -> None:
     assert (await room.command("anna", "/challenge @player5 3"))[0].buttons
 
 
-async def test_a_chat_may_have_twenty_open_challenges(database_url: str) -> None:
-    database = Database(database_url)
-    await database.migrate()
+async def test_a_chat_may_have_twenty_open_challenges(migrated_url: str) -> None:
+    database = Database(migrated_url)
     limits = ChallengeLimits(per_user=5, per_chat=3)
     core = Core(database, render_images=False, challenge_limits=limits, server_seeds=fixed_seeds())
     room = Room(core, ChatRef(PLATFORM, "group-1"))
@@ -58,20 +62,32 @@ async def test_accept_takes_the_newest_offer_for_the_user_among_thousands(room: 
     anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
     bob = await room.core.users.upsert_user(PLATFORM, "bob", "Bob")
     carl = await room.core.users.upsert_user(PLATFORM, "carl", "Carl")
-    rules = MatchRules(length=3)
-    for target in [carl.id] * 1500 + [bob.id, None] + [carl.id] * 1500:
-        await room.core.challenges.create_challenge(
-            chat_id=chat.id,
-            challenger_id=anna.id,
-            challenged_id=target,
-            rules=rules,
-            move_time_limit=None,
-            server_seed=bytes(32),
-        )
+    first = await room.core.challenges.create_challenge(
+        chat_id=chat.id,
+        challenger_id=anna.id,
+        challenged_id=carl.id,
+        rules=MatchRules(length=3),
+        move_time_limit=None,
+        server_seed=bytes(32),
+    )
+    targets = [carl.id] * 1499 + [bob.id, None] + [carl.id] * 1500
+    await room.core.challenges.engine.write(partial(_copies, first.id, targets))
+    assert [(await room.core.challenges.get_challenge(n)).challenged_id for n in (1501, 1502)] == [
+        bob.id,
+        None,
+    ]
     started = await room.command("bob", "/accept")
     assert started[0].text.startswith("Match 1: Anna vs Bob")
     offer = await room.core.challenges.get_challenge(1502)  # the open one, newer than bob's
     assert offer.state == "accepted"
+
+
+def _copies(template: int, targets: list[int | None], connection: Connection) -> None:
+    """Copies of offer ``template`` as the repository wrote it, one to each of ``targets`` in
+    this order, in one transaction (one write each took seconds)."""
+    row = connection.execute(sa.select(challenges).where(challenges.c.id == template)).one()
+    values = {name: value for name, value in row._mapping.items() if name != "id"}
+    connection.execute(sa.insert(challenges), [values | {"challenged_id": t} for t in targets])
 
 
 async def test_mentioned_names_are_cut_and_cleaned(room: Room) -> None:
@@ -88,9 +104,8 @@ async def test_mentioned_names_are_cut_and_cleaned(room: Room) -> None:
     assert odd  # answered, no crash
 
 
-async def test_the_limit_holds_for_two_processes_challenging_at_once(database_url: str) -> None:
-    first, second = Database(database_url), Database(database_url)
-    await first.migrate()
+async def test_the_limit_holds_for_two_processes_challenging_at_once(migrated_url: str) -> None:
+    first, second = Database(migrated_url), Database(migrated_url)
     limits = ChallengeLimits(per_user=1, per_chat=20)
     cores = [
         Core(

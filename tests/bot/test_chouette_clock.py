@@ -44,9 +44,8 @@ Timed = tuple[Room, Clock, FakeTime]
 
 
 @pytest.fixture
-async def timed(database_url: str) -> AsyncIterator[Timed]:
-    database = Database(database_url)
-    await database.migrate()
+async def timed(migrated_url: str) -> AsyncIterator[Timed]:
+    database = Database(migrated_url)
     time = FakeTime()
     core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
     yield Room(core, ChatRef(PLATFORM, "group")), Clock(core), time
@@ -214,11 +213,11 @@ async def _left_unsettled(
 
 @asynccontextmanager
 async def _another_process_settling(
-    database_url: str, time: FakeTime
+    migrated_url: str, time: FakeTime
 ) -> AsyncIterator[asyncio.Task[list[Message]]]:
     """Another process's clock ticks and stands still in the middle of settling the game (the
     session's row written, not committed): its tick, to await."""
-    database = Database(database_url)
+    database = Database(migrated_url)
     other = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
     paused = pause_after_first_statement(database, "UPDATE chouettes", seconds=1.0)
     try:
@@ -231,7 +230,7 @@ async def _another_process_settling(
 
 
 async def test_a_game_left_unsettled_is_settled_by_one_clock(
-    timed: Timed, database_url: str, monkeypatch: pytest.MonkeyPatch
+    timed: Timed, migrated_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The bot stopped after writing a game's last drop and before settling it: nobody at
     the table has to act; after a minute the clock settles it, with the settlement's messages
@@ -242,7 +241,7 @@ async def test_a_game_left_unsettled_is_settled_by_one_clock(
     time.now += timedelta(seconds=30)  # the process that wrote it might still be settling it
     assert await clock.tick() == []
     time.now += timedelta(minutes=1)
-    async with _another_process_settling(database_url, time) as first:
+    async with _another_process_settling(migrated_url, time) as first:
         assert await clock.tick() == []
         settled = await first
     texts = [message.text for message in settled]
@@ -260,7 +259,7 @@ async def test_a_game_left_unsettled_is_settled_by_one_clock(
 
 
 async def test_a_player_acting_while_the_clock_settles_gets_the_table_as_it_is(
-    timed: Timed, database_url: str, monkeypatch: pytest.MonkeyPatch
+    timed: Timed, migrated_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A player acts on the game left unsettled while another process's clock is settling
     it: the player's process loses the race and shows the table, without an apology and
@@ -268,7 +267,7 @@ async def test_a_player_acting_while_the_clock_settles_gets_the_table_as_it_is(
     room, _clock, time = timed
     _people, (box, _captain, _third) = await _left_unsettled(room, monkeypatch)
     time.now += timedelta(minutes=2)
-    async with _another_process_settling(database_url, time) as settling:
+    async with _another_process_settling(migrated_url, time) as settling:
         answer = await room.command(box, "/roll")
         settled = await settling
     assert any(message.text.startswith("Chouette, game 2") for message in settled)
@@ -290,7 +289,7 @@ async def _left_before_its_opening_roll(room: Room, time: FakeTime) -> None:
 
 
 async def test_a_game_left_before_its_opening_roll_gets_it_from_one_clock(
-    timed: Timed, database_url: str
+    timed: Timed, migrated_url: str
 ) -> None:
     """Nobody has to press [Roll]: a minute after the start the clock makes the opening roll
     and posts the board, as the bot (mentioning whoever the game then waits for); of two
@@ -300,7 +299,7 @@ async def test_a_game_left_before_its_opening_roll_gets_it_from_one_clock(
     time.now += timedelta(seconds=30)  # the process that started it might still be rolling
     assert await clock.tick() == []
     time.now += timedelta(minutes=1)
-    async with _another_process_settling(database_url, time) as first:
+    async with _another_process_settling(migrated_url, time) as first:
         assert await clock.tick() == []
         rolled = await first
     assert rolled[0].text.startswith("Game 1: Box: Ann · captain: Bob · then: Cy\nOpening roll:")

@@ -21,9 +21,9 @@ from tests.seeds import fixed_seeds
 
 
 @pytest.fixture
-async def other(room: Room, database_url: str) -> AsyncIterator[Room]:
+async def other(room: Room, migrated_url: str) -> AsyncIterator[Room]:
     """The same chat served by another process: a bot of its own on the same database."""
-    database = Database(database_url)
+    database = Database(migrated_url)
     core = Core(database, render_images=False, server_seeds=fixed_seeds())
     yield Room(core, room.chat, prefix="o")
     await database.close()

@@ -148,13 +148,13 @@ async def test_a_play_command_between_games_says_no_game_is_being_played(room: R
 
 
 async def test_the_last_seat_asked_for_in_two_processes_at_once_goes_to_one(
-    database_url: str,
+    migrated_url: str,
 ) -> None:
     """Seven play; two newcomers ask for the last seat at the same moment, each through
     another process, the second while the first stands still at its first statement on the
     requests (where it read them, or wrote its own): one is promised the seat, the other is
     refused at once, and the game's end seats the one."""
-    first, second = Database(database_url), Database(database_url)
+    first, second = Database(migrated_url), Database(migrated_url)
     await first.migrate()
     chat = ChatRef(PLATFORM, "group")
     one = Room(Core(first, render_images=False, server_seeds=fixed_seeds()), chat, prefix="one-")

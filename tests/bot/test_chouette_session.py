@@ -129,12 +129,12 @@ async def test_a_game_that_leaves_two_at_the_table_starts_no_other(room: Room) -
     assert list(loaded.info.seats) == [people[box], people[captain]]
 
 
-async def test_a_restarted_bot_continues_the_game(room: Room, database_url: str) -> None:
+async def test_a_restarted_bot_continues_the_game(room: Room, migrated_url: str) -> None:
     people = await open_and_start(room, "ann", "bob", "cy")
     rng = random.Random(7)
     game = await play_until_rolling(room, people, 1, rng)
     captain = name_of(people, game.table.captain)
-    database = Database(database_url)
+    database = Database(migrated_url)
     restarted = Room(
         Core(database, render_images=False, server_seeds=fixed_seeds()),
         ChatRef(PLATFORM, "group-1"),

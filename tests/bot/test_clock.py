@@ -25,9 +25,8 @@ class FakeTime:
 
 
 @pytest.fixture
-async def timed(database_url: str) -> AsyncIterator[tuple[Room, Clock, FakeTime]]:
-    database = Database(database_url)
-    await database.migrate()
+async def timed(migrated_url: str) -> AsyncIterator[tuple[Room, Clock, FakeTime]]:
+    database = Database(migrated_url)
     time = FakeTime()
     core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
     yield Room(core, ChatRef(PLATFORM, "group")), Clock(core), time
@@ -145,11 +144,10 @@ async def test_only_the_player_who_waited_for_a_cube_answer_may_claim(
     assert any("ran out of time" in message.text for message in claimed)
 
 
-async def test_two_processes_clocks_remind_once(database_url: str) -> None:
+async def test_two_processes_clocks_remind_once(migrated_url: str) -> None:
     """Every bot process ticks its clock each minute: a reminder, a time-up notice and an
     expired challenge go out once in all, whichever process gets there first."""
-    databases = [Database(database_url), Database(database_url)]
-    await databases[0].migrate()
+    databases = [Database(migrated_url), Database(migrated_url)]
     time = FakeTime()
     cores = [
         Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())

@@ -21,9 +21,8 @@ from tests.seeds import fixed_seeds
 
 
 @pytest.fixture
-async def bot_room(database_url: str) -> AsyncIterator[Room]:
-    database = Database(database_url)
-    await database.migrate()
+async def bot_room(migrated_url: str) -> AsyncIterator[Room]:
+    database = Database(migrated_url)
     computer = Computer(processes=False)
     core = Core(database, render_images=False, server_seeds=fixed_seeds(), computer=computer)
     yield Room(core, ChatRef(PLATFORM, "group-1"))

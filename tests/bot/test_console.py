@@ -160,10 +160,9 @@ async def test_input_lines_are_decoded_leniently_across_reads() -> None:
 
 
 async def test_a_finished_game_is_replayed_and_stepped_in_the_console(
-    tmp_path: Path, database_url: str
+    tmp_path: Path, migrated_url: str
 ) -> None:
-    database = Database(database_url)
-    await database.migrate()
+    database = Database(migrated_url)
     core = Core(database, server_seeds=fixed_seeds())
     output = io.StringIO()
     chat = ConsoleChat(core, output, image_dir=tmp_path / "boards")

@@ -44,10 +44,9 @@ class Console:
 
 
 @pytest.fixture
-async def console(tmp_path: Path, database_url: str) -> AsyncIterator[Console]:
+async def console(tmp_path: Path, migrated_url: str) -> AsyncIterator[Console]:
     """A console whose engine works in threads; it draws no boards, but the analysis picture."""
-    database = Database(database_url)
-    await database.migrate()
+    database = Database(migrated_url)
     core = Core(
         database,
         render_images=False,

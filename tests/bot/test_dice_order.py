@@ -22,10 +22,9 @@ COMMITMENT = hashlib.sha256(SEED).hexdigest()
 
 
 @pytest.fixture
-async def fixed(database_url: str) -> AsyncIterator[Room]:
+async def fixed(migrated_url: str) -> AsyncIterator[Room]:
     """A bot whose server seeds all come from one fixed source: the same dice every run."""
-    database = Database(database_url)
-    await database.migrate()
+    database = Database(migrated_url)
     core = Core(database, render_images=False, server_seeds=lambda: SEED)
     yield Room(core, ChatRef(PLATFORM, "group"))
     await database.close()

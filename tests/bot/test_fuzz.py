@@ -21,6 +21,7 @@ from gammon.actions import action_from_dict
 from gammon.flow import Phase, replay
 from storage import Database, MatchRepository
 from storage.schema import match_events, matches
+from tests.databases import sqlite_copy
 from tests.seeds import fixed_seeds
 
 USERS = ("anna", "bob", "carl")
@@ -60,9 +61,9 @@ step = st.tuples(
 )
 
 
-async def run_steps(steps: list[tuple[str, str, str, int, str]], folder: Path) -> list[Message]:
-    database = Database(f"sqlite+aiosqlite:///{folder / 'fuzz.db'}")
-    await database.migrate()
+async def run_steps(steps: list[tuple[str, str, str, int, str]], url: str) -> list[Message]:
+    """``steps`` on the migrated database at ``url``: what the bot said."""
+    database = Database(url)
     core = Core(database, render_images=False, server_seeds=fixed_seeds())
     seen: list[Message] = []
     for index, (user, chat_name, kind, number, text) in enumerate(steps):
@@ -131,12 +132,15 @@ async def check_every_match(database: Database) -> None:
 
 @settings(max_examples=25, deadline=None)
 @given(st.lists(step, min_size=5, max_size=40))
-def test_random_traffic_never_breaks_anything(steps: list[tuple[str, str, str, int, str]]) -> None:
+def test_random_traffic_never_breaks_anything(
+    migrated_sqlite: Path, steps: list[tuple[str, str, str, int, str]]
+) -> None:
     with tempfile.TemporaryDirectory() as folder:
         handler = _Recorder()
         logging.getLogger("bot.core.service").addHandler(handler)
         try:
-            messages = asyncio.run(run_steps(steps, Path(folder)))
+            url = sqlite_copy(migrated_sqlite, Path(folder) / "fuzz.db")
+            messages = asyncio.run(run_steps(steps, url))
         finally:
             logging.getLogger("bot.core.service").removeHandler(handler)
     assert not handler.failures, handler.failures[:1]
@@ -153,7 +157,7 @@ class _Recorder(logging.Handler):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_long_random_sessions(seed: int, tmp_path: Path) -> None:
+def test_long_random_sessions(seed: int, tmp_path: Path, migrated_sqlite: Path) -> None:
     rng = random.Random(seed)
     steps = [
         (
@@ -165,6 +169,6 @@ def test_long_random_sessions(seed: int, tmp_path: Path) -> None:
         )
         for _ in range(250)
     ]
-    messages = asyncio.run(run_steps(steps, tmp_path))
+    messages = asyncio.run(run_steps(steps, sqlite_copy(migrated_sqlite, tmp_path / "fuzz.db")))
     assert not any("something went wrong" in message.text for message in messages)
     assert any("Position ID" in message.text for message in messages)

@@ -3,6 +3,8 @@ older version left before its opening roll is rolled as soon as anyone touches i
 
 from __future__ import annotations
 
+import asyncio
+import io
 import os
 import queue
 import signal
@@ -18,8 +20,11 @@ from typing import IO
 import pytest
 import sqlalchemy as sa
 
+from bot.console_app.chat import ConsoleChat
+from bot.core.service import Core
 from gammon.flow import Phase
 from gammon.match_rules import MatchRules
+from storage import Database
 from storage.schema import challenges, match_events, matches
 from tests.bot.scripted import PLATFORM, Room
 from tests.storage.players import create_match
@@ -131,14 +136,32 @@ def _talk(tmp_path: Path, lines: list[str]) -> str:
     return output
 
 
+def _challenge(tmp_path: Path) -> None:
+    """Alice challenges Bob in the console's main chat, on the console's database: the line
+    handled in this process as the console handles it (a console's start costs seconds)."""
+
+    async def challenge() -> None:
+        database = Database(f"sqlite:///{tmp_path / 'bot.db'}")
+        await database.migrate()
+        try:
+            chat = ConsoleChat(Core(database, render_images=False), io.StringIO())
+            await chat.line("alice: /challenge @bob 3")
+        finally:
+            await database.close()
+
+    asyncio.run(challenge())
+
+
 def _lines_into(stream: IO[str], lines: queue.Queue[str]) -> None:
     for line in stream:
         lines.put(line)
 
 
 def _kill_after_commits(tmp_path: Path, line: str, commits: int) -> None:
-    """Send ``line`` and SIGKILL the console right after its ``commits``-th commit (or when it
-    has answered, if it needs fewer)."""
+    """Send ``line`` and SIGKILL the console right after the ``commits``-th commit it makes
+    for that line (or when it has answered, if it needs fewer). The commits of the console's
+    start (the migrations, the clock) and of its first line are not counted: ``line`` is sent
+    once an unreadable line in another chat has been answered."""
     console = _console(tmp_path, pause=0.5)
     assert console.stdin is not None
     assert console.stdout is not None
@@ -146,19 +169,27 @@ def _kill_after_commits(tmp_path: Path, line: str, commits: int) -> None:
     said: queue.Queue[str] = queue.Queue()
     for stream in (console.stdout, console.stderr):
         threading.Thread(target=_lines_into, args=(stream, said), daemon=True).start()
+    deadline = time.monotonic() + 60
+
+    def heard() -> str | None:
+        try:
+            return said.get(timeout=max(0, deadline - time.monotonic()))
+        except queue.Empty:
+            return None
+
+    console.stdin.write("#elsewhere hello\n")
+    console.stdin.flush()
+    while (started := heard()) not in ("--\n", None):
+        pass
+    assert started == "--\n", "the console never answered its first line"
     console.stdin.write(line + "\n")
     console.stdin.flush()
     seen = 0
-    deadline = time.monotonic() + 60
-    while seen < commits and time.monotonic() < deadline:
-        try:
-            heard = said.get(timeout=deadline - time.monotonic())
-        except queue.Empty:
-            break
-        if heard == "--\n":
+    while seen < commits and (heard_now := heard()) is not None:
+        if heard_now == "--\n":
             time.sleep(1)  # answered with fewer commits: the last one's pause, then the kill
             break
-        seen += heard.startswith("gammonbot-test: committed")
+        seen += heard_now.startswith("gammonbot-test: committed")
     os.killpg(console.pid, signal.SIGKILL)
     console.wait(timeout=30)
 
@@ -167,7 +198,7 @@ def _kill_after_commits(tmp_path: Path, line: str, commits: int) -> None:
 def test_killed_right_after_any_write_of_an_accept_no_match_is_stuck(
     tmp_path: Path, commits: int
 ) -> None:
-    _talk(tmp_path, ["alice: /challenge @bob 3"])
+    _challenge(tmp_path)
     _kill_after_commits(tmp_path, "bob: /accept", commits)
     with sqlite3.connect(tmp_path / "bot.db") as database:
         rows = database.execute(

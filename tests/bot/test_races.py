@@ -23,11 +23,10 @@ from tests.storage.players import create_match
 
 
 @pytest.fixture
-async def two_processes(database_url: str) -> AsyncIterator[tuple[Room, Room]]:
+async def two_processes(migrated_url: str) -> AsyncIterator[tuple[Room, Room]]:
     """Two bots on one SQLite file, each with its own connections and database thread, as two
     processes would be."""
-    first, second = Database(database_url), Database(database_url)
-    await first.migrate()
+    first, second = Database(migrated_url), Database(migrated_url)
     chat = ChatRef(PLATFORM, "group")
     yield (
         Room(Core(first, render_images=False, server_seeds=fixed_seeds()), chat, prefix="one-"),

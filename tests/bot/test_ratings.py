@@ -145,9 +145,8 @@ async def test_random_matches_rebuild_to_the_stored_ratings(room: Room) -> None:
     assert report.matches == 3
 
 
-async def test_a_forfeit_by_time_is_rated(database_url: str) -> None:
-    database = Database(database_url)
-    await database.migrate()
+async def test_a_forfeit_by_time_is_rated(migrated_url: str) -> None:
+    database = Database(migrated_url)
     now = [datetime.now(UTC)]
     core = Core(database, render_images=False, server_seeds=fixed_seeds())
     core.clock = lambda: now[0]

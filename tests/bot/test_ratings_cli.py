@@ -20,7 +20,7 @@ from tests.storage.postgres import sync_url
 
 async def _three_rated_matches(url: str) -> int:
     """Anna beats Bob three times; Bob's user id."""
-    table = await open_table(url)
+    table = await open_table(url, migrate=False)
     try:
         anna, bob = table.player_ids
         for _ in range(3):
@@ -47,20 +47,20 @@ def _rebuild(url: str, *options: str) -> tuple[int, dict[str, object]]:
     return result.exit_code, json.loads(result.output.strip().splitlines()[-1])
 
 
-def test_rebuild_finds_the_stored_ratings_and_repairs_a_changed_one(database_url: str) -> None:
-    bob = asyncio.run(_three_rated_matches(database_url))
-    code, report = _rebuild(database_url, "--check")
+def test_rebuild_finds_the_stored_ratings_and_repairs_a_changed_one(migrated_url: str) -> None:
+    bob = asyncio.run(_three_rated_matches(migrated_url))
+    code, report = _rebuild(migrated_url, "--check")
     assert code == 0
     assert report["identical"] is True
     assert (report["rated_matches"], report["players"]) == (3, 2)
-    engine = sa.create_engine(sync_url(database_url))
+    engine = sa.create_engine(sync_url(migrated_url))
     with engine.begin() as connection:
         connection.execute(sa.update(ratings).where(ratings.c.user_id == bob).values(rating=1.0))
     engine.dispose()
-    code, report = _rebuild(database_url, "--check")
+    code, report = _rebuild(migrated_url, "--check")
     assert code == 1
     assert (report["differing_players"], report["written"]) == (1, False)
-    code, report = _rebuild(database_url)
+    code, report = _rebuild(migrated_url)
     assert (code, report["written"]) == (0, True)
-    code, report = _rebuild(database_url, "--check")
+    code, report = _rebuild(migrated_url, "--check")
     assert (code, report["identical"]) == (0, True)

@@ -27,9 +27,8 @@ BASE = "https://gammon.example.org"
 
 
 @pytest.fixture
-async def database(database_url: str) -> AsyncIterator[Database]:
-    opened = Database(database_url)
-    await opened.migrate()
+async def database(migrated_url: str) -> AsyncIterator[Database]:
+    opened = Database(migrated_url)
     yield opened
     await opened.close()
 

@@ -115,13 +115,13 @@ def payload_json(call: Call) -> dict[str, Any]:
     return json.loads(json.dumps(call.json))
 
 
-async def open_bot(database_url: str, core_class: type[Core] = Core, **core: Any) -> Bot:
+async def open_bot(url: str, core_class: type[Core] = Core, **core: Any) -> Bot:
+    """A bot on the migrated database at ``url``, not started."""
     fake = FakeDiscord()
     await fake.start()
     for user_id, name in NAMES.items():
         fake.add_user(user_id, name)
-    database = Database(database_url)
-    await database.migrate()
+    database = Database(url)
     core.setdefault("server_seeds", fixed_seeds())  # the same dice in every run
     engine = core_class(database, **core)
     return Bot(fake, database, engine, adapter(engine))
@@ -136,9 +136,9 @@ def adapter(core: Core, sharded: bool = False, **more: Any) -> DiscordAdapter:
 
 
 @pytest.fixture
-async def bot(database_url: str) -> AsyncIterator[Bot]:
+async def bot(migrated_url: str) -> AsyncIterator[Bot]:
     """A running bot that draws no pictures (the wire test draws them)."""
-    running = await open_bot(database_url, render_images=False)
+    running = await open_bot(migrated_url, render_images=False)
     with running.fake.routed():
         await running.adapter.start()
         yield running

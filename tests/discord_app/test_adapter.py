@@ -41,8 +41,8 @@ class SlowCore(Core):
         return await super().handle(request)
 
 
-async def test_a_slow_answer_is_acknowledged_before_the_core_works(database_url: str) -> None:
-    bot = await open_bot(database_url, SlowCore, render_images=False)
+async def test_a_slow_answer_is_acknowledged_before_the_core_works(migrated_url: str) -> None:
+    bot = await open_bot(migrated_url, SlowCore, render_images=False)
     slow = bot.core
     assert isinstance(slow, SlowCore)
     slow.release, slow.entered = asyncio.Event(), asyncio.Event()
@@ -189,10 +189,10 @@ async def test_the_clock_posts_through_the_channel_and_private_notes_as_dms(bot:
 
 
 @asynccontextmanager
-async def started(database_url: str, **settings: Any) -> AsyncIterator[Bot]:
+async def started(url: str, **settings: Any) -> AsyncIterator[Bot]:
     """A bot started with ``settings`` (to look at how it connected), that then answers
     /help; stopped after."""
-    bot = await open_bot(database_url, render_images=False)
+    bot = await open_bot(url, render_images=False)
     bot.adapter = adapter(bot.core, **settings)
     with bot.fake.routed():
         await bot.adapter.start()
@@ -207,19 +207,19 @@ async def started(database_url: str, **settings: Any) -> AsyncIterator[Bot]:
             await bot.database.close()
 
 
-async def test_a_sharded_client_plays_too(database_url: str) -> None:
-    async with started(database_url, sharded=True) as bot:
+async def test_a_sharded_client_plays_too(migrated_url: str) -> None:
+    async with started(migrated_url, sharded=True) as bot:
         assert any(call.path == "/gateway/bot" for call in bot.fake.calls)
         assert bot.fake.identified == 1
 
 
 @pytest.mark.parametrize(("shard_ids", "syncs"), [((1,), False), ((0,), True)])
 async def test_a_process_runs_the_shards_it_is_given(
-    database_url: str, shard_ids: tuple[int, ...], syncs: bool
+    migrated_url: str, shard_ids: tuple[int, ...], syncs: bool
 ) -> None:
     """Two processes share the bot's 2 shards: each connects as its own, and only the one with
     shard 0 registers the commands; both answer them."""
-    async with started(database_url, discord_shard_count=2, discord_shard_ids=shard_ids) as bot:
+    async with started(migrated_url, discord_shard_count=2, discord_shard_ids=shard_ids) as bot:
         assert bot.fake.shards == [[shard_ids[0], 2]]
         registered = [call for call in bot.fake.calls if call.path.endswith("/commands")]
         assert bool(registered) is syncs

@@ -21,10 +21,10 @@ BOT_NOTE = re.compile(r"gammonbot rolled (\d)-(\d) and played \S")
 
 
 @pytest.fixture
-async def bot(database_url: str) -> AsyncIterator[Bot]:
+async def bot(migrated_url: str) -> AsyncIterator[Bot]:
     """A running bot whose engine works in threads (no worker processes) and that draws no
     boards (the analysis picture is drawn all the same)."""
-    running = await open_bot(database_url, render_images=False, computer=Computer(processes=False))
+    running = await open_bot(migrated_url, render_images=False, computer=Computer(processes=False))
     with running.fake.routed():
         await running.adapter.start()
         try:

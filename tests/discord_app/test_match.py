@@ -66,10 +66,10 @@ async def move(bot: Bot, board: Call) -> Call:
     return await bot.next_post(mark, "<@")
 
 
-async def test_challenge_accept_moves_double_take_resign_end(database_url: str) -> None:
+async def test_challenge_accept_moves_double_take_resign_end(migrated_url: str) -> None:
     """The wire-level match: boards as PNG attachments, buttons as components, pings limited
     to the player to act, ephemeral confirmations, and the files at the end."""
-    bot = await open_bot(database_url)  # draws the board pictures
+    bot = await open_bot(migrated_url)  # draws the board pictures
     with bot.fake.routed():
         await bot.adapter.start()
         try:

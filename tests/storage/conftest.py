@@ -1,6 +1,6 @@
 """Every storage test that touches a database runs on SQLite and on PostgreSQL (the
-``database_url`` fixture of tests/databases.py); two Database objects on one database, or a
-chat and two players where a test asks for the ``table``."""
+``database_url`` and ``migrated_url`` fixtures of tests/databases.py); two Database objects on
+one database, or a chat and two players where a test asks for the ``table``."""
 
 from __future__ import annotations
 
@@ -13,17 +13,16 @@ from tests.storage.players import Table, open_table
 
 
 @pytest.fixture
-async def databases(database_url: str) -> AsyncIterator[tuple[Database, Database]]:
+async def databases(migrated_url: str) -> AsyncIterator[tuple[Database, Database]]:
     """Two Database objects on one database, each with its own connections: two processes."""
-    first, second = Database(database_url), Database(database_url)
-    await first.migrate()
+    first, second = Database(migrated_url), Database(migrated_url)
     yield first, second
     await first.close()
     await second.close()
 
 
 @pytest.fixture
-async def table(database_url: str) -> AsyncIterator[Table]:
-    opened = await open_table(database_url)
+async def table(migrated_url: str) -> AsyncIterator[Table]:
+    opened = await open_table(migrated_url, migrate=False)
     yield opened
     await opened.database.close()

@@ -16,14 +16,14 @@ from tests.storage.players import Table, open_table
 
 async def test_a_backup_holds_every_match(
     table: Table,
-    database_url: str,
+    migrated_url: str,
     backend: str,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     for _ in range(3):
         await table.new_match()
-    monkeypatch.setenv("DATABASE_URL", database_url)
+    monkeypatch.setenv("DATABASE_URL", migrated_url)
     target = tmp_path / "copies" / "backup.db"
     result = CliRunner().invoke(main, ["backup", str(target)])
     if backend == "postgresql":  # the server's own tool makes the copy, and is named

@@ -17,9 +17,8 @@ from tests.storage.test_chouettes import NOW, RULES, SEED, Club, make_club, star
 
 
 @pytest.fixture
-async def club(database_url: str) -> AsyncIterator[Club]:
-    database = Database(database_url)
-    await database.migrate()
+async def club(migrated_url: str) -> AsyncIterator[Club]:
+    database = Database(migrated_url)
     yield await make_club(database)
     await database.close()
 

@@ -101,9 +101,8 @@ async def make_club(database: Database, players: int = 4, chat: str = "-700") ->
 
 
 @pytest.fixture
-async def club(database_url: str) -> AsyncIterator[Club]:
-    database = Database(database_url)
-    await database.migrate()
+async def club(migrated_url: str) -> AsyncIterator[Club]:
+    database = Database(migrated_url)
     yield await make_club(database)
     await database.close()
 
@@ -272,7 +271,7 @@ async def test_the_game_in_memory_follows_the_log(club: Club) -> None:
     assert (await other.load(playing.info.id)).game == playing.game
 
 
-async def test_a_restart_loads_the_same_session(club: Club, database_url: str) -> None:
+async def test_a_restart_loads_the_same_session(club: Club, migrated_url: str) -> None:
     info = await club.open()
     first = await start(club, info, by_dice=True)
     await everyone_drops(first)
@@ -282,7 +281,7 @@ async def test_a_restart_loads_the_same_session(club: Club, database_url: str) -
     before = await club.chouettes.load(info.id)
     await club.database.close()
 
-    restarted = Database(database_url)
+    restarted = Database(migrated_url)
     try:
         await restarted.migrate()
         chouettes = ChouetteRepository(restarted)
@@ -444,9 +443,8 @@ async def test_the_rules_of_seating(club: Club) -> None:
     assert (await club.chouettes.info(info.id)).version == info.version
 
 
-async def test_a_full_table(database_url: str) -> None:
-    database = Database(database_url)
-    await database.migrate()
+async def test_a_full_table(migrated_url: str) -> None:
+    database = Database(migrated_url)
     try:
         club = await make_club(database, players=9)
         info = await club.chouettes.open_table(

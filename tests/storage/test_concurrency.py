@@ -89,6 +89,18 @@ def start_writer(
     )
 
 
+def killed_while_writing(writer: subprocess.Popen[str], rng: random.Random) -> str:
+    """SIGKILL ``writer`` at a random moment of its first second of writing (after its first
+    acknowledged append, however long its start took): all it printed. A writer whose matches
+    are all over writes nothing and ends by itself."""
+    assert writer.stdout is not None
+    first = writer.stdout.readline()
+    time.sleep(rng.random())
+    writer.send_signal(signal.SIGKILL)
+    rest, _ = writer.communicate(timeout=30)
+    return first + rest
+
+
 def acknowledged(output: str) -> dict[int, int]:
     latest: dict[int, int] = {}
     for line in output.splitlines():
@@ -99,18 +111,16 @@ def acknowledged(output: str) -> dict[int, int]:
 
 
 async def test_killing_a_writer_never_loses_an_acknowledged_action(
-    table: Table, database_url: str
+    table: Table, migrated_url: str
 ) -> None:
     match_ids = [(await table.new_match()).info.id for _ in range(4)]
-    url = database_url
+    url = migrated_url
     await table.database.close()
     rng = random.Random(99)
     promised: dict[int, int] = {}
     for round_number in range(5):
         writer = start_writer(url, round_number, 30.0, match_ids)
-        time.sleep(1.2 + rng.random())
-        writer.send_signal(signal.SIGKILL)
-        output, _ = writer.communicate(timeout=30)
+        output = killed_while_writing(writer, rng)
         for match_id, version in acknowledged(output).items():
             promised[match_id] = max(promised.get(match_id, 0), version)
     assert promised, "the writer acknowledged nothing before being killed"
@@ -120,10 +130,10 @@ async def test_killing_a_writer_never_loses_an_acknowledged_action(
 
 
 async def test_two_processes_on_one_database_neither_corrupt_nor_double_apply(
-    table: Table, database_url: str, backend: str
+    table: Table, migrated_url: str, backend: str
 ) -> None:
     match_ids = [(await table.new_match()).info.id for _ in range(3)]
-    url = database_url
+    url = migrated_url
     await table.database.close()
     writers = [start_writer(url, seed, 4.0, match_ids) for seed in (1, 2)]
     outputs = [writer.communicate(timeout=60)[0] for writer in writers]

@@ -178,10 +178,9 @@ def rolls_of(actions: tuple[Action, ...]) -> list[tuple[int, int]]:
 
 
 async def test_a_match_resumed_after_a_restart_ends_with_its_whole_record(
-    database_url: str,
+    migrated_url: str,
 ) -> None:
-    database = Database(database_url)
-    await database.migrate()
+    database = Database(migrated_url)
     room = Room(new_core(database), ChatRef(PLATFORM, "group-1"))
     await room.command("anna", "/challenge @bob 3")
     await room.press("bob", "Accept")

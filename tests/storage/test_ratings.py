@@ -70,13 +70,13 @@ async def test_a_match_is_rated_once(table: Table) -> None:
 
 
 async def test_matches_ending_at_once_in_two_processes_are_rated_one_after_the_other(
-    database_url: str,
+    migrated_url: str,
 ) -> None:
     """Anna finishes 10 matches against Bob through two Database objects (two processes) at
     once: no change is computed from a rating another has already replaced, and a rebuild
     gives exactly the stored numbers."""
-    table = await open_table(database_url)
-    other = Database(database_url)
+    table = await open_table(migrated_url, migrate=False)
+    other = Database(migrated_url)
     try:
         anna, bob = table.player_ids
         match_ids = [(await table.new_match()).info.id for _ in range(10)]

@@ -33,9 +33,9 @@ async def test_a_match_comes_with_its_players(table: Table) -> None:
     assert {user.display_name for user in players.values()} == {"Anna", "Bob"}
 
 
-async def test_acted_since_is_never_wrong_across_two_processes(database_url: str) -> None:
-    table = await open_table(database_url)
-    other_process = Database(database_url)
+async def test_acted_since_is_never_wrong_across_two_processes(migrated_url: str) -> None:
+    table = await open_table(migrated_url, migrate=False)
+    other_process = Database(migrated_url)
     try:
         theirs = MatchRepository(other_process)
         anna, bob = table.player_ids

@@ -174,9 +174,8 @@ async def test_the_downgrade_puts_the_state_back(at_0003: str) -> None:
 
 
 @pytest.fixture
-async def users(database_url: str) -> AsyncIterator[UserRepository]:
-    database = Database(database_url)
-    await database.migrate()
+async def users(migrated_url: str) -> AsyncIterator[UserRepository]:
+    database = Database(migrated_url)
     yield UserRepository(database)
     await database.close()
 
@@ -217,11 +216,10 @@ async def test_two_presses_at_once_take_the_move_once(users: UserRepository) -> 
         ]
 
 
-async def test_two_processes_take_the_move_once(database_url: str) -> None:
+async def test_two_processes_take_the_move_once(migrated_url: str) -> None:
     """The first take stalls after its first statement, with its transaction open, while
     another database on the same file takes: that one must wait and find nothing."""
-    first, second = Database(database_url), Database(database_url)
-    await first.migrate()
+    first, second = Database(migrated_url), Database(migrated_url)
     try:
         mine, theirs = UserRepository(first), UserRepository(second)
         user = await mine.upsert_user("telegram", "1001", "Anna")

@@ -3,7 +3,8 @@
     python -m tests.storage.writer URL SEED SECONDS MATCH_ID [MATCH_ID ...]
 
 Prints ``ack MATCH VERSION`` after every committed append (flushed at once), so a parent that
-kills it knows exactly what was acknowledged.
+kills it knows exactly what was acknowledged. Ends after SECONDS, or sooner once none of its
+matches is active any more.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ async def main(url: str, seed: int, seconds: float, match_ids: list[int]) -> Non
     table = await open_table(url, migrate=False)
     rng = random.Random(seed)
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        match_id = rng.choice(match_ids)
+    active = list(match_ids)
+    while active and time.monotonic() < deadline:
+        match_id = rng.choice(active)
         loaded = await table.matches.load_match(match_id)
         if loaded.info.status != "active":
+            active.remove(match_id)
             continue
         action = await next_action(table.dice, match_id, loaded.state, rng)
         try:

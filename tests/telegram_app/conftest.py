@@ -82,9 +82,8 @@ class Harness:
 
 
 @pytest.fixture
-async def telegram(database_url: str) -> AsyncIterator[Harness]:
-    database = Database(database_url)
-    await database.migrate()
+async def telegram(migrated_url: str) -> AsyncIterator[Harness]:
+    database = Database(migrated_url)
     core = Core(database, server_seeds=fixed_seeds())
     api = FakeBotApi()
     adapter = TelegramAdapter(

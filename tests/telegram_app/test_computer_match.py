@@ -27,11 +27,10 @@ ANNA_BOARD = "\nAnna to play "  # no mention: Anna has just played and is at the
 
 
 @pytest.fixture
-async def telegram(database_url: str) -> AsyncIterator[Harness]:
+async def telegram(migrated_url: str) -> AsyncIterator[Harness]:
     """The adapter logged in as the bot (so the core knows its account), the engine in
     threads, no board pictures (the analysis picture is drawn all the same)."""
-    database = Database(database_url)
-    await database.migrate()
+    database = Database(migrated_url)
     core = Core(
         database,
         render_images=False,

@@ -30,11 +30,10 @@ def _texts(api: FakeBotApi) -> list[str]:
 
 
 async def test_long_polling_over_http_plays_the_first_turn(
-    database_url: str, caplog: pytest.LogCaptureFixture
+    migrated_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    database = Database(database_url)
-    await database.migrate()
+    database = Database(migrated_url)
     api = FakeBotApi()
     with FakeBotServer(api) as server:
         adapter = TelegramAdapter(
@@ -103,9 +102,8 @@ def _webhook_settings(server: FakeBotServer) -> Settings:
     return webhook.model_copy(update={"telegram_webhook_port": 0})
 
 
-async def test_webhook_mode_takes_updates_that_carry_the_secret(database_url: str) -> None:
-    database = Database(database_url)
-    await database.migrate()
+async def test_webhook_mode_takes_updates_that_carry_the_secret(migrated_url: str) -> None:
+    database = Database(migrated_url)
     api = FakeBotApi()
     with FakeBotServer(api) as server:
         webhook = _webhook_settings(server)
@@ -141,12 +139,11 @@ async def test_webhook_mode_takes_updates_that_carry_the_secret(database_url: st
     assert "/challenge" in answers[0].params["text"]  # the help, not the rules
 
 
-async def test_two_processes_behind_one_webhook_handle_an_update_once(database_url: str) -> None:
+async def test_two_processes_behind_one_webhook_handle_an_update_once(migrated_url: str) -> None:
     """Telegram sends an update again when its answer was late, here to the other process:
     only its first arrival is handled. An update stored by a process that died before handling
     it is taken over by another process, once."""
-    databases = [Database(database_url), Database(database_url)]
-    await databases[0].migrate()
+    databases = [Database(migrated_url), Database(migrated_url)]
     api = FakeBotApi()
     with FakeBotServer(api) as server:
         adapters = [

@@ -84,12 +84,11 @@ async def test_a_long_text_is_clipped_without_breaking_its_markup(telegram: Harn
 
 
 async def test_a_message_telegram_refuses_for_flooding_is_sent_after_the_wait(
-    database_url: str,
+    migrated_url: str,
 ) -> None:
     """Several processes of one bot may pass Telegram's limits together: a 429 is waited out
     and the call made again, not lost."""
-    database = Database(database_url)
-    await database.migrate()
+    database = Database(migrated_url)
     api = FakeBotApi()
     adapter = TelegramAdapter(
         Core(database, render_images=False, server_seeds=fixed_seeds()),

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 
 from bot.core.model import ChatRef
 from bot.core.service import Core
@@ -16,9 +15,9 @@ from tests.seeds import fixed_seeds
 
 
 @asynccontextmanager
-async def serving(folder: Path) -> AsyncIterator[tuple[Room, WebServer]]:
-    database = Database(f"sqlite+aiosqlite:///{folder / 'web.db'}")
-    await database.migrate()
+async def serving(url: str) -> AsyncIterator[tuple[Room, WebServer]]:
+    """The server on the migrated database at ``url``."""
+    database = Database(url)
     core = Core(database, server_seeds=fixed_seeds(), web_base_url="http://127.0.0.1")
     server = WebServer(core, "127.0.0.1", 0)
     await server.start()

@@ -17,6 +17,7 @@ from PIL import Image
 from bot.web.server import WebServer
 from storage.schema import matches
 from tests.bot.scripted import PLATFORM, Room, play_to_the_end
+from tests.databases import sqlite_copy
 from tests.web.served import serving
 
 EVIL = "<script>alert(1)</script>"
@@ -47,8 +48,9 @@ class Site:
 
 
 @pytest.fixture
-async def site(tmp_path: Path) -> AsyncIterator[Site]:
-    async with serving(tmp_path) as (room, server), aiohttp.ClientSession() as session:
+async def site(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Site]:
+    url = sqlite_copy(migrated_sqlite, tmp_path / "web.db")
+    async with serving(url) as (room, server), aiohttp.ClientSession() as session:
         yield Site(room, server, session)
 
 
