@@ -56,7 +56,15 @@ def generate_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
     return _to_plays(position, (high, low), _generate(position, high, low))
 
 
-@lru_cache(maxsize=512)
+# A bot with 200 matches going asks for a match's plays again a request or two later (the roll
+# finds them, the move is checked against them), after the other matches' requests: about 2.4
+# new entries each, so 512 entries were evicted before they were asked for again (3.6 misses a
+# request against 1.2 with no bound, in benchmarks/core.py's closed loop). An entry is about
+# 11.5 KB (the plays and their positions), so 2,048 of them are about 23 MB.
+_KEPT_ROLLS = 2048
+
+
+@lru_cache(maxsize=_KEPT_ROLLS)
 def _cached_plays(position: Position, high: int, low: int) -> tuple[Play, ...]:
     return _to_plays(position, (high, low), _generate(position, high, low))
 
