@@ -22,15 +22,16 @@ import itertools
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from PIL import GifImagePlugin, Image, ImageChops
+from PIL.Image import ImagePointHandler
 
 from rendering.changes import Piece
 from rendering.marks import Box
 
 _LOOP_FOREVER = b"!\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00"  # the extension chat apps loop by
 _TRAILER = b";"
-_CHANGED = [0, *(255,) * 255]  # a palette index difference other than 0: changed (a "1" mask)
 _Change = tuple[Box, Image.Image, Image.Image]  # where, its colours, the mask of changed pixels
 MAX_BANDS = 3
 """A frame's changes are stored as up to this many rectangles, one band of rows each."""
@@ -66,6 +67,21 @@ def gif_frames(
     return changes.frames
 
 
+class _ChangedPixels(ImagePointHandler):
+    """``difference.point(CHANGED)``: the "1" mask of a palette index difference's nonzero
+    pixels. Given a table, Pillow's ``point`` rounds its 256 entries in Python on every call
+    (3 % of an animation's time over five calls a frame); this hands the table, whole
+    numbers already, to Pillow's core as that method does after the rounding."""
+
+    _TABLE: Final = [0, *(255,) * 255]
+
+    def point(self, im: Image.Image) -> Image.Image:
+        return im._new(im.im.point(self._TABLE, "1"))
+
+
+CHANGED: Final = _ChangedPixels()
+
+
 class _Changes:
     """The frames of a GIF, from pictures given as pieces in palette colours."""
 
@@ -95,7 +111,7 @@ class _Changes:
         the piece and the mask of its changed pixels; the shown frame takes the piece."""
         assert self._shown is not None
         region, colours = piece
-        changed = ImageChops.subtract_modulo(colours, self._shown.crop(region)).point(_CHANGED, "1")
+        changed = ImageChops.subtract_modulo(colours, self._shown.crop(region)).point(CHANGED)
         inside = changed.getbbox()
         if inside is None:
             return None
