@@ -36,7 +36,7 @@
    a 1-point match is about 80 requests, 400 s at this pace, so none ends in the window (match
    ends, with their animations, are in phase 3).
 
-Dice, plays and think times are seeded. Prints one JSON object as its last line; six to ten
+Dice, plays and think times are seeded. Prints one JSON object as its last line; ten to sixteen
 minutes on two cores.
 
     python benchmarks/core.py [--matches 200] [--saturation-seconds 90] [--paced-seconds 45]
