@@ -116,12 +116,12 @@ def test_a_frame_like_the_one_before_lengthens_it() -> None:
     assert (left + moved.image.width <= 50, top + moved.image.height <= 26) == (True, True)
 
 
-def _moved_in_four_bands(duration: int) -> list[GifFrame]:
-    """A 40x200 picture whose second frame moves one checker sideways in each of four bands of
-    rows: y 0-20, 40-60, 130-150 and 180-200."""
+def _moved_in_five_bands(duration: int) -> list[GifFrame]:
+    """A 40x200 picture whose second frame moves one checker sideways in each of five bands of
+    rows: y 0-20, 40-60, 100-120, 150-170 and 180-200."""
     background = Image.new("RGB", (40, 200), (200, 180, 140))
     sprite = checker(THEMES["classic"], True, 20)
-    rows = (0, 40, 130, 180)
+    rows = (0, 40, 100, 150, 180)
     before = [SpriteMark(sprite, (0, row)) for row in rows]
     after = [SpriteMark(sprite, (20, row)) for row in rows]
     redrawing = Redrawing(background)
@@ -132,24 +132,24 @@ def _moved_in_four_bands(duration: int) -> list[GifFrame]:
 
 
 def test_a_frame_is_stored_as_bands_of_rows_cut_at_the_largest_gaps() -> None:
-    first, *bands = _moved_in_four_bands(1000)
+    first, *bands = _moved_in_five_bands(1000)
     assert first.at is None
-    assert len(bands) == MAX_BANDS == 3
-    # Rows 20-40 (20 rows), 60-130 (70) and 150-180 (30) changed nothing: the two tallest
-    # gaps are cut, the checkers at rows 0 and 40 share the first band.
+    assert len(bands) == MAX_BANDS == 4
+    # Rows 20-40 (20 rows), 60-100 (40), 120-150 (30) and 170-180 (10) changed nothing: the
+    # three tallest gaps are cut, the checkers at rows 150 and 180 share the last band.
     spans = [(band.at[1], band.at[1] + band.image.height) for band in bands if band.at]
-    assert len(spans) == 3
-    inside = [(0, 60), (130, 150), (180, 200)]
+    assert len(spans) == 4
+    inside = [(0, 20), (40, 60), (100, 120), (150, 200)]
     pairs = zip(spans, inside, strict=True)
     assert all(low <= top and bottom <= high for (top, bottom), (low, high) in pairs)
-    assert [band.duration for band in bands] == [STEP_MS, STEP_MS, 1000 - 2 * STEP_MS]
+    assert [band.duration for band in bands] == [STEP_MS, STEP_MS, STEP_MS, 1000 - 3 * STEP_MS]
 
 
 def test_a_frame_too_short_for_its_bands_is_one_rectangle() -> None:
-    _first, only = _moved_in_four_bands(2 * STEP_MS)
+    _first, only = _moved_in_five_bands(3 * STEP_MS)
     assert only.at is not None
     assert (only.at[1], only.at[1] + only.image.height) == (0, 200)
-    assert only.duration == 2 * STEP_MS
+    assert only.duration == 3 * STEP_MS
 
 
 def test_a_long_game_stores_its_frames_in_bands() -> None:
