@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import gc
 import json
 import multiprocessing
 import os
@@ -503,7 +502,6 @@ def main() -> None:
         # The recorded requests (hundreds of thousands of objects) are this benchmark's own:
         # a bot has none of them, nor the collector's passes over them in phase 4.
         del recorded
-        gc.collect()
         # The floor again right after: a virtual machine's speed drifts over minutes, and
         # the share is taken against the mean of the floors on either side of phase 3.
         again = asyncio.run(floor(painter, animations=False))["floor_boards_per_second"]

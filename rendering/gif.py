@@ -69,7 +69,7 @@ def gif_frames(
 
 
 class _ChangedPixels(ImagePointHandler):
-    """``difference.point(CHANGED)``: the "1" mask of a palette index difference's nonzero
+    """``difference.point(_CHANGED)``: the "1" mask of a palette index difference's nonzero
     pixels. Given a table, Pillow's ``point`` rounds its 256 entries in Python on every call
     (3 % of an animation's time over five calls a frame); this hands the table, whole
     numbers already, to Pillow's core as that method does after the rounding."""
@@ -80,7 +80,7 @@ class _ChangedPixels(ImagePointHandler):
         return im._new(im.im.point(self._TABLE, "1"))
 
 
-CHANGED: Final = _ChangedPixels()
+_CHANGED: Final = _ChangedPixels()
 
 
 class _Changes:
@@ -112,7 +112,7 @@ class _Changes:
         the piece and the mask of its changed pixels; the shown frame takes the piece."""
         assert self._shown is not None
         region, colours = piece
-        changed = ImageChops.subtract_modulo(colours, self._shown.crop(region)).point(CHANGED)
+        changed = ImageChops.subtract_modulo(colours, self._shown.crop(region)).point(_CHANGED)
         inside = changed.getbbox()
         if inside is None:
             return None

@@ -290,13 +290,7 @@ class ChouetteRepository:
                 raise ValueError(f"chouette {chouette_id}: set the client seed before rolling")
             check_same_players(players, row["seats"], "the order")
             first = row["dice_nonce"] + seating_dice
-            values = {
-                "status": PLAYING.value,
-                "seats": players,
-                "dice_nonce": first,
-                "game_nonce": first,
-                "deadline": deadline_after(row["move_time_limit"], moment),
-            }
+            values = {"seats": players, "dice_nonce": first, **_game_started(row, first, moment)}
             return update_row(connection, chouette_id, values)
 
         return info_from_row(await self.engine.write(write))
@@ -442,11 +436,7 @@ class ChouetteRepository:
                 "game_over_at": None,
             }
             if start_next and len(seats) >= MIN_PLAYERS:
-                values |= {
-                    "status": PLAYING.value,
-                    "game_nonce": row["dice_nonce"],
-                    "deadline": deadline_after(row["move_time_limit"], moment),
-                }
+                values |= _game_started(row, row["dice_nonce"], moment)
             return update_row(connection, chouette_id, values)
 
         return info_from_row(await self.engine.write(write))
@@ -774,3 +764,13 @@ class ChouetteRepository:
         if row[0] != ENDED:
             raise SeedStillSecretError(f"chouette {chouette_id} is still being played")
         return bytes.fromhex(row[1])
+
+
+def _game_started(row: RowMapping, first_nonce: int, moment: datetime) -> dict[str, object]:
+    """The columns of a session whose next game starts at ``moment``: being played, its rolls
+    from dice event ``first_nonce`` on, its move time (if any) running from now."""
+    return {
+        "status": PLAYING.value,
+        "game_nonce": first_nonce,
+        "deadline": deadline_after(row["move_time_limit"], moment),
+    }
