@@ -337,6 +337,13 @@ def apply(state: MatchState, action: Action) -> MatchState:
     return _recorded(state, handler(state, action), action)
 
 
+def apply_move(state: MatchState, action: Move) -> tuple[MatchState, Play]:
+    """:func:`apply` for a move, with the play its text was read as (a replay shows it)."""
+    _need_unfinished(state)
+    play = _parse(state, action)
+    return _recorded(state, _play(state, action.player, play), action), play
+
+
 def _recorded(before: MatchState, after: MatchState, action: Action) -> MatchState:
     return replace(after, actions=(*before.actions, action))
 

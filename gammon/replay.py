@@ -35,9 +35,8 @@ from gammon.actions import (
     OpeningRoll,
     Take,
 )
-from gammon.flow import GameResult, MatchState, Phase, apply, new_match
+from gammon.flow import GameResult, MatchState, Phase, apply, apply_move, new_match
 from gammon.match_rules import MatchRules
-from gammon.notation import parse_play
 from gammon.play import Play
 from gammon.position import Position
 
@@ -140,9 +139,14 @@ class _Cutter:
 
     def add(self, action: Action) -> None:
         before = self.state
+        play = None
+        if isinstance(action, Move):
+            after, play = apply_move(before, action)  # the play is read once, for both
+        else:
+            after = apply(before, action)
         # Each state's history is dropped at once: frames do not keep it, and appending to it
         # on every step would make a long record quadratic.
-        after = replace(apply(before, action), actions=())
+        after = replace(after, actions=())
         self.state = after
         if self.frames is None:
             if isinstance(action, OpeningRoll):
@@ -150,15 +154,17 @@ class _Cutter:
                     self.open(after, action.dice)
                 return
             self.open(before, None)  # a long nardy game whose starter the rules named
-        self.record(before, after, action)
+        self.record(before, after, action, play)
 
     def open(self, state: MatchState, dice: tuple[int, int] | None) -> None:
         self.number = state.game_number
         self.frames = [ReplayFrame(self.number, FrameKind.START, state, None, dice, None, None)]
 
-    def record(self, before: MatchState, after: MatchState, action: Action) -> None:
+    def record(
+        self, before: MatchState, after: MatchState, action: Action, play: Play | None
+    ) -> None:
         assert self.frames is not None
-        frame = _frame(self.number, before, after, action)
+        frame = _frame(self.number, before, after, action, play)
         if len(after.games) == len(before.games):
             if frame is not None:
                 self.frames.append(frame)
@@ -176,13 +182,12 @@ class _Cutter:
 
 
 def _frame(
-    number: int, before: MatchState, after: MatchState, action: Action
+    number: int, before: MatchState, after: MatchState, action: Action, play: Play | None
 ) -> ReplayFrame | None:
     """The frame ``action`` makes, without a result; ``None`` for actions not shown. The
     endings (a drop, an accepted resignation, a forfeit) are among those: the game's end
     turns them into END frames (see :meth:`_Cutter.record`)."""
     if isinstance(action, Move):
-        play = _play_of(before, action)
         return ReplayFrame(number, FrameKind.PLAY, after, action.player, before.dice, play, None)
     if isinstance(action, CannotMove):
         kind = FrameKind.CANNOT_MOVE
@@ -192,14 +197,6 @@ def _frame(
         player = getattr(action, "player", None)
         return ReplayFrame(number, kind_of_cube, after, player, None, None, None)
     return None
-
-
-def _play_of(before: MatchState, action: Move) -> Play:
-    """The play ``action`` made, read as :func:`gammon.flow.apply` read it."""
-    assert before.dice is not None  # apply accepted the move, so the dice were rolled
-    if action.value is not None and action.value in before.legal_plays():
-        return action.value
-    return parse_play(action.play, before.position, before.dice)
 
 
 def _closing_state(

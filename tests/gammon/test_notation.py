@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from unittest import mock
 
 import pytest
 from hypothesis import given
@@ -17,6 +18,7 @@ from gammon import (
     format_play,
     legal_plays,
     parse_play,
+    play_parser,
 )
 from gammon.notation import MAX_INPUT_LENGTH
 from tests.oracle import oracle_cases
@@ -209,6 +211,36 @@ def test_any_text_gives_a_play_or_one_of_the_three_errors(case: object, text: st
         return
     assert play in legal_plays(position, dice)
     assert sum(play.result.player) == sum(play.result.opponent) == 15
+
+
+def _outcome(text: str, position: Position, dice: tuple[int, int]) -> tuple[object, ...]:
+    try:
+        play = parse_play(text, position, dice)
+    except (InvalidNotationError, IllegalPlayError, AmbiguousPlayError) as error:
+        return (type(error).__name__, str(error))
+    return ("play", play, play.result, str(play), play.hits())
+
+
+@given(st.data())
+def test_reading_a_whole_play_agrees_with_the_search(data: st.DataObject) -> None:
+    """Whatever is typed, reading a play that moves every die without listing the legal
+    plays gives what matching against them gives: the same play, text and hits, or the same
+    error and message. Texts are legal plays' moves reordered, cut short, with hits dropped
+    or added, or anything at all."""
+    case = data.draw(cases)
+    position = Position.from_id(case.position_id)
+    plays = legal_plays(position, case.dice)
+    moves = data.draw(st.sampled_from([format_play(play) for play in plays] or ["24/18"])).split()
+    typed = data.draw(st.permutations(moves))
+    typed = typed[: data.draw(st.integers(1, len(typed)))]
+    if data.draw(st.booleans()):
+        typed = [move.replace("*", "") for move in typed]
+    text = " ".join(typed) + data.draw(st.sampled_from(["", "*"]))
+    text = data.draw(st.sampled_from([text, text.replace("/", " / ")]) | notation_text)
+    fast = _outcome(text, position, case.dice)
+    with mock.patch.object(play_parser, "_whole_play", return_value=None):
+        searched = _outcome(text, position, case.dice)
+    assert fast == searched
 
 
 def test_a_long_ambiguity_names_five_and_counts_the_rest() -> None:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from gammon import Position, format_play, legal_plays, parse_play
+from typing import NoReturn
+
+import pytest
+
+from gammon import Position, format_play, legal_plays, parse_play, play_parser
 from tests.oracle import oracle_cases
 
 
@@ -51,3 +55,32 @@ def test_every_result_keeps_fifteen_checkers_a_side() -> None:
             assert sum(play.result.player) == 15
             assert sum(play.result.opponent) == 15
             assert all(count >= 0 for count in play.result.player + play.result.opponent)
+
+
+def test_a_play_of_every_die_is_read_without_listing_the_legal_plays(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The whole-play reading (``play_parser._whole_play``) must find, for the text of every
+    legal play that moves every die, GNU Backgammon's result and the same text, with no list
+    of legal plays to match against (listing them here fails the test)."""
+    listed = {
+        case: legal_plays(Position.from_id(case.position_id), case.dice) for case in oracle_cases()
+    }
+
+    def no_listing(position: Position, roll: tuple[int, int]) -> NoReturn:
+        raise AssertionError("the legal plays were listed")
+
+    monkeypatch.setattr(play_parser, "_results_of", no_listing)
+    read = 0
+    for case, plays in listed.items():
+        dice = 4 if case.dice[0] == case.dice[1] else 2
+        for play in plays:
+            if len(play.steps) < dice:
+                continue
+            text = format_play(play)
+            parsed = parse_play(text, play.start, case.dice)
+            assert parsed.result.id() in case.result_ids
+            assert (parsed, parsed.result, str(parsed)) == (play, play.result, text)
+            assert parsed.hits() == play.hits()
+            read += 1
+    assert read > 20_000
