@@ -12,9 +12,12 @@
 3. saturation: ``--matches`` matches at once for ``--saturation-seconds``, driven as fast as
    they are answered (a closed loop, no think time): requests per second
    (``concurrent_requests_per_second``) and their share of the floor
-   (``throughput_share_of_floor``: against the mean of the floor of phase 2 and the floor
-   measured again right after this phase, ``floor_boards_per_second_after``, since the
-   speed of a virtual machine drifts over minutes), with what a request drew
+   (``throughput_share_of_floor``). The speed of a virtual machine drifts by a tenth and more
+   within minutes, so the window is played in slices with the floor drawn again before, between
+   and after them (``slice_floors_boards_per_second``; the last one is
+   ``floor_boards_per_second_after``): each slice's requests a second
+   (``slice_requests_per_second``) are taken against the mean of the floors on either side
+   (``slice_shares_of_floor``), and the share is the median of those. With what a request drew
    (``boards_per_request``, ``animations_per_request``, and both in boards:
    ``drawing_in_boards_per_request``); the latency, which is about matches ÷ throughput
    whatever the bot does; the longest stall of the event loop (a watcher task that asks to
@@ -78,6 +81,8 @@ THINK_SECONDS = (3.0, 7.0)  # uniform: 5 s on average, as the adapter benchmarks
 STALL_TICK = 0.005
 SATURATION_SEED = 2
 ROUNDS = 3  # matches each place of phase 3 has ready: ample for its window at any pace seen
+SLICES = 6  # phase 3's window in slices, the floor measured between them
+SLICE_FLOOR_BOARDS = 400
 
 
 class CountingPainter(Painter):
@@ -88,6 +93,7 @@ class CountingPainter(Painter):
         super().__init__()
         self.boards = 0
         self.animations = 0
+        self._drawing = 0  # asked for and not drawn yet
         self.kept_boards: list[Drawing] = []
         self.kept_animations: list[Drawing] = []
 
@@ -101,10 +107,19 @@ class CountingPainter(Painter):
             self.boards += 1
             if len(self.kept_boards) < FLOOR_BOARDS:
                 self.kept_boards.append(drawing)
-        return await super().paint(drawing)
+        self._drawing += 1
+        try:
+            return await super().paint(drawing)
+        finally:
+            self._drawing -= 1
 
     def counts(self) -> tuple[int, int]:
         return self.boards, self.animations
+
+    async def settled(self) -> None:
+        """Once everything asked for is drawn."""
+        while self._drawing:
+            await asyncio.sleep(0.01)
 
 
 class StallWatch:
@@ -136,12 +151,14 @@ class StallWatch:
 
 
 class CoresUsed:
-    """The cores used between :meth:`start` and :meth:`stop`: by this process, by its drawing
-    processes, by the whole machine (``/proc``; zeros where there is none)."""
+    """The cores used between :meth:`start` and :meth:`stop`, over every such window: by this
+    process, by its drawing processes, by the whole machine (``/proc``; zeros where there is
+    none)."""
 
     def __init__(self) -> None:
         self._started: tuple[float, float, dict[int, float]] = (0.0, 0.0, {})
-        self._wall = 0.0
+        self._at = 0.0
+        self._wall = self._own = self._drawing = self._machine = 0.0
 
     @staticmethod
     def _now() -> tuple[float, float, dict[int, float]]:
@@ -149,17 +166,25 @@ class CoresUsed:
         return own.user + own.system, _machine_busy_seconds(), _children_seconds()
 
     def start(self) -> None:
-        self._started, self._wall = self._now(), time.perf_counter()
+        self._started, self._at = self._now(), time.perf_counter()
 
-    def stop(self) -> dict[str, float]:
-        (own, machine, children), wall = self._now(), time.perf_counter() - self._wall
+    def stop(self) -> None:
+        (own, machine, children), wall = self._now(), time.perf_counter() - self._at
         own_before, machine_before, children_before = self._started
-        drawing = sum(seconds - children_before.get(pid, 0.0) for pid, seconds in children.items())
-        bot = own - own_before + drawing
+        self._wall += wall
+        self._own += own - own_before
+        self._drawing += sum(
+            seconds - children_before.get(pid, 0.0) for pid, seconds in children.items()
+        )
+        self._machine += machine - machine_before
+
+    def used(self) -> dict[str, float]:
+        wall = self._wall or 1.0
+        others = max(0.0, self._machine - self._own - self._drawing)
         return {
-            "concurrent_cores_bot_process": round((own - own_before) / wall, 2),
-            "concurrent_cores_child_processes": round(drawing / wall, 2),
-            "concurrent_cores_others": round(max(0.0, machine - machine_before - bot) / wall, 2),
+            "concurrent_cores_bot_process": round(self._own / wall, 2),
+            "concurrent_cores_child_processes": round(self._drawing / wall, 2),
+            "concurrent_cores_others": round(others / wall, 2),
         }
 
 
@@ -317,24 +342,26 @@ async def single_requests(folder: Path, render: bool) -> list[float]:
     return timings
 
 
-async def floor(painter: CountingPainter, animations: bool = True) -> dict[str, float]:
-    """Phase 2: boards per second drawn alone, and (``animations``) an animation's time
-    counted in boards."""
-    boards = painter.kept_boards
-    in_flight = FLOOR_IN_FLIGHT * max(1, painter.processes)
-    numbers = iter(range(FLOOR_BOARDS))
+async def floor_rate(painter: CountingPainter, boards: int = SLICE_FLOOR_BOARDS) -> float:
+    """Boards a second drawn alone, as :func:`floor` draws them (``boards`` of them)."""
+    drawings = painter.kept_boards
+    numbers = iter(range(boards))
 
     async def draw() -> None:
         for number in numbers:
-            await Painter.paint(painter, boards[number % len(boards)])
+            await Painter.paint(painter, drawings[number % len(drawings)])
 
-    for drawing in boards[:in_flight]:  # every process warm
-        await Painter.paint(painter, drawing)
     started = time.perf_counter()
-    await asyncio.gather(*(draw() for _ in range(in_flight)))
-    per_second = FLOOR_BOARDS / (time.perf_counter() - started)
-    if not animations:
-        return {"floor_boards_per_second": round(per_second, 1)}
+    await asyncio.gather(*(draw() for _ in range(FLOOR_IN_FLIGHT * max(1, painter.processes))))
+    return boards / (time.perf_counter() - started)
+
+
+async def floor(painter: CountingPainter) -> dict[str, float]:
+    """Phase 2: boards per second drawn alone, and an animation's time counted in boards."""
+    in_flight = FLOOR_IN_FLIGHT * max(1, painter.processes)
+    for drawing in painter.kept_boards[:in_flight]:  # every process warm
+        await Painter.paint(painter, drawing)
+    per_second = await floor_rate(painter, FLOOR_BOARDS)
     animation_seconds = []
     for drawing in painter.kept_animations:
         started = time.perf_counter()
@@ -352,7 +379,7 @@ async def floor(painter: CountingPainter, animations: bool = True) -> dict[str, 
 
 async def saturation(
     folder: Path, count: int, painter: CountingPainter, recorded: list[Script], seconds: float
-) -> dict[str, float]:
+) -> tuple[dict[str, float], dict[str, list[float]]]:
     """Phase 3: ``count`` matches at once, for ``seconds``, as fast as they are answered.
 
     A bot with many matches going has them at every stage, so their ends (each with its
@@ -360,8 +387,15 @@ async def saturation(
     (no animation for the first minutes, then all of them), so each of the ``count`` places
     plays :data:`ROUNDS` recorded matches one after the other, the first one from a point
     drawn at random: a bot that draws nothing starts all the matches and plays each place's
-    first match up to its point before the clock starts. Then the bot that draws plays on
-    until ``seconds`` have passed; requests under way then are answered and counted."""
+    first match up to its point before the clock starts.
+
+    Then the bot that draws plays on in :data:`SLICES` slices of the window, the floor drawn
+    again before the first and after each (:data:`SLICE_FLOOR_BOARDS` boards): the speed of a
+    virtual machine drifts by a tenth and more within minutes, so each slice's requests a
+    second are taken against the mean of the floors on either side of it, and the share is
+    the median of the slices'. In a slice every place plays until its time is up; requests
+    under way then are answered and counted (a request that ends a game is answered with its
+    animation, so nothing a slice asked for is drawn during the floor after it)."""
     setup_database, setup_core = await open_core(folder, "saturation", False, SATURATION_SEED)
     setups = await start_matches(setup_core, count * ROUNDS, "sat")
     rng = random.Random(SATURATION_SEED)
@@ -378,34 +412,56 @@ async def saturation(
     for players, _match_id in setups:
         for player in players.values():
             player.core = core
-    deadline = time.perf_counter() + seconds
 
-    async def keep_playing(place: int) -> None:
+    def steps_of(place: int) -> Iterator[tuple[dict[str, Player], tuple[str, str, str]]]:
         for round_ in range(ROUNDS):
             number = place + round_ * count
             players = {player.actor.user_id: player for player in setups[number][0].values()}
-            steps = recorded[number][starts[place] if round_ == 0 else 0 :]
-            for step in steps:
-                if time.perf_counter() >= deadline:
-                    return
-                await send(players, [step], timings)
-        ran_out.append(place)
+            for step in recorded[number][starts[place] if round_ == 0 else 0 :]:
+                yield players, step
 
-    before = painter.counts()
+    queues = [steps_of(place) for place in range(count)]
+    ran_out: set[int] = set()
+
+    async def keep_playing(place: int, deadline: float, timings: list[float]) -> None:
+        while time.perf_counter() < deadline:
+            following = next(queues[place], None)
+            if following is None:
+                ran_out.add(place)
+                return
+            players, step = following
+            await send(players, [step], timings)
+
     timings: list[float] = []
-    ran_out: list[int] = []
+    slice_rates: list[float] = []
+    elapsed = 0.0
+    floors = [await floor_rate(painter)]
+    before = painter.counts()
     watch = StallWatch()
-    watch.start()
     cores = CoresUsed()
-    cores.start()
-    started = time.perf_counter()
-    await asyncio.gather(*(keep_playing(place) for place in range(count)))
-    elapsed = time.perf_counter() - started
-    used = cores.stop()
-    await watch.stop()
+    for _slice in range(SLICES):
+        slice_timings: list[float] = []
+        deadline = time.perf_counter() + seconds / SLICES
+        watch.start()
+        cores.start()
+        started = time.perf_counter()
+        await asyncio.gather(
+            *(keep_playing(place, deadline, slice_timings) for place in range(count))
+        )
+        took = time.perf_counter() - started
+        cores.stop()
+        await watch.stop()
+        await painter.settled()
+        floors.append(await floor_rate(painter))
+        elapsed += took
+        timings += slice_timings
+        slice_rates.append(len(slice_timings) / took)
     await database.close()
     boards, animations = (now - then for now, then in zip(painter.counts(), before, strict=True))
-    return {
+    shares = [
+        rate / statistics.mean(floors[index : index + 2]) for index, rate in enumerate(slice_rates)
+    ]
+    figures = {
         "concurrent_matches": count,
         "concurrent_requests": len(timings),
         "concurrent_seconds": round(elapsed, 1),
@@ -417,8 +473,16 @@ async def saturation(
         "concurrent_latency_ms_p99": round(p99(timings), 1),
         "concurrent_event_loop_longest_stall_ms": watch.longest(),
         "concurrent_event_loop_stalls_over_50ms": watch.over(50),
-        **used,
+        **cores.used(),
+        "floor_boards_per_second_after": round(floors[-1], 1),
+        "throughput_share_of_floor": round(statistics.median(shares), 3),
     }
+    slices = {
+        "slice_requests_per_second": [round(rate, 1) for rate in slice_rates],
+        "slice_floors_boards_per_second": [round(rate, 1) for rate in floors],
+        "slice_shares_of_floor": [round(share, 3) for share in shares],
+    }
+    return figures, slices
 
 
 async def paced(folder: Path, count: int, seconds: float) -> dict[str, float]:
@@ -495,25 +559,18 @@ def main() -> None:
         drawn = asyncio.run(floor(painter))
         result.update(drawn)
         recorded = asyncio.run(scripts(folder, arguments.matches * ROUNDS, SATURATION_SEED))
-        busy = asyncio.run(
+        busy, slices = asyncio.run(
             saturation(folder, arguments.matches, painter, recorded, arguments.saturation_seconds)
         )
         result.update(busy)
+        result.update(slices)
         # The recorded requests (hundreds of thousands of objects) are this benchmark's own:
         # a bot has none of them, nor the collector's passes over them in phase 4.
         del recorded
-        # The floor again right after: a virtual machine's speed drifts over minutes, and
-        # the share is taken against the mean of the floors on either side of phase 3.
-        again = asyncio.run(floor(painter, animations=False))["floor_boards_per_second"]
-        result["floor_boards_per_second_after"] = again
-        floors = (drawn["floor_boards_per_second"] + again) / 2
         result["drawing_in_boards_per_request"] = round(
             busy["boards_per_request"]
             + busy["animations_per_request"] * drawn["animation_in_boards"],
             3,
-        )
-        result["throughput_share_of_floor"] = round(
-            busy["concurrent_requests_per_second"] / floors, 3
         )
         result.update(asyncio.run(paced(folder, arguments.matches, arguments.paced_seconds)))
     print(json.dumps(result))
