@@ -83,4 +83,4 @@ def test_a_play_of_every_die_is_read_without_listing_the_legal_plays(
             assert (parsed, parsed.result, str(parsed)) == (play, play.result, text)
             assert parsed.hits() == play.hits()
             read += 1
-    assert read > 20_000
+    assert read > 35_000  # of the 35,221 legal plays gnubg lists, nearly all move every die
