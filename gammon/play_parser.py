@@ -128,7 +128,9 @@ def _whole_play(position: Position, roll: tuple[int, int], typed: TypedPlay) -> 
     A play that moves every die by legal single steps is legal: the rules ask for as many
     dice as can be played, and for the larger die only when just one can be. So when every
     way the text can be played on the board moves every die and all of them reach the same
-    layout, that layout is the play the search below would find, and the only one. Replaying
+    layout, that layout is the play the search below would find, and the only one (unless
+    two checkers land where a blot was hit: the text names the first as the hitter, and which
+    one is first is the listed play's order, so the search settles it). Replaying
     a match record (every finished game, its animation, its files) reads each play so, in
     about a sixth of the time of listing the legal plays and matching against them (the
     moves of random games, caches cold).
@@ -148,6 +150,9 @@ def _whole_play(position: Position, roll: tuple[int, int], typed: TypedPlay) -> 
     (((board, mask, left), steps),) = reached.items()
     if left:
         return None
+    ends = [end for _start, end, _die, _hit in steps]
+    if any(hit and ends.count(end) > 1 for _start, end, _die, hit in steps):
+        return None  # which of the checkers landing there hit is the listed play's to say
     result = Position._trusted(with_hits(position.opponent, mask), board, position.variant)
     return Play(position, roll, steps, result)
 

