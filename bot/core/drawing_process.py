@@ -63,7 +63,8 @@ class RemoteTracebackError(Exception):
 
 
 def serve(requests: Connection, answers: Connection, parent: int, niceness: int) -> None:
-    """A drawing process's life: tie it to the bot's, warm up, then draw what comes.
+    """A drawing process's life: tie it to the bot's, warm up, then draw what comes, until
+    the requests end or nobody reads the answers.
 
     Ctrl-C reaches every process of the terminal's group: the bot stops its drawing processes
     itself (by closing their pipes), so a drawing process ignores SIGINT instead of dying
@@ -74,8 +75,13 @@ def serve(requests: Connection, answers: Connection, parent: int, niceness: int)
         os.nice(niceness)
     _warm_up()
     incoming, outgoing = requests.fileno(), answers.fileno()
-    while (request := _read_message(incoming)) is not None:
-        _write_all(outgoing, _answer(request))
+    try:
+        while (request := _read_message(incoming)) is not None:
+            _write_all(outgoing, _answer(request))
+    except BrokenPipeError:
+        # Nobody reads the answers any more: the bot was killed (before the parent watch
+        # noticed) or stopped reading. Nothing is left to answer; end without a traceback.
+        return
 
 
 def watch_parent(parent: int, every: float = PARENT_CHECK_SECONDS) -> None:

@@ -12,7 +12,7 @@ from functools import partial
 
 import pytest
 
-from bot.core.drawing_process import AHEAD, DrawingProcess, pickled
+from bot.core.drawing_process import _LENGTH, AHEAD, DrawingProcess, pickled, serve
 from bot.core.painter import Painter
 
 
@@ -87,3 +87,22 @@ def test_closing_a_painter_that_never_drew_is_quick() -> None:
     painter.close()
     painter.close()
     assert time.perf_counter() - started < 1
+
+
+def test_a_process_whose_answers_nobody_reads_ends_quietly() -> None:
+    """A killed bot's drawing process may finish a drawing before it notices its parent is
+    gone: writing the picture then finds no reader, and the process ends with exit code 0,
+    not with a traceback in the bot's log."""
+    spawn = multiprocessing.get_context("spawn")
+    requests, to_process = spawn.Pipe(duplex=False)
+    from_process, answers = spawn.Pipe(duplex=False)
+    process = spawn.Process(target=serve, args=(requests, answers, os.getpid(), 0))
+    process.start()
+    requests.close()
+    answers.close()
+    from_process.close()  # nobody reads the answers from now on
+    request = _LENGTH.pack(1) + pickled(partial(pid_after, 0.2))
+    os.write(to_process.fileno(), _LENGTH.pack(len(request)) + request)
+    to_process.close()
+    process.join(timeout=30)
+    assert process.exitcode == 0
