@@ -93,7 +93,6 @@ class CountingPainter(Painter):
         super().__init__()
         self.boards = 0
         self.animations = 0
-        self._drawing = 0  # asked for and not drawn yet
         self.kept_boards: list[Drawing] = []
         self.kept_animations: list[Drawing] = []
 
@@ -107,19 +106,10 @@ class CountingPainter(Painter):
             self.boards += 1
             if len(self.kept_boards) < FLOOR_BOARDS:
                 self.kept_boards.append(drawing)
-        self._drawing += 1
-        try:
-            return await super().paint(drawing)
-        finally:
-            self._drawing -= 1
+        return await super().paint(drawing)
 
     def counts(self) -> tuple[int, int]:
         return self.boards, self.animations
-
-    async def settled(self) -> None:
-        """Once everything asked for is drawn."""
-        while self._drawing:
-            await asyncio.sleep(0.01)
 
 
 class StallWatch:
@@ -451,7 +441,6 @@ async def saturation(
         took = time.perf_counter() - started
         cores.stop()
         await watch.stop()
-        await painter.settled()
         floors.append(await floor_rate(painter))
         elapsed += took
         timings += slice_timings
