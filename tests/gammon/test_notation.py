@@ -213,6 +213,14 @@ def test_any_text_gives_a_play_or_one_of_the_three_errors(case: object, text: st
     assert sum(play.result.player) == sum(play.result.opponent) == 15
 
 
+@pytest.mark.parametrize("text", ["9/8 11/8", "11/8 9/8", "9/8* 11/8", "11/8* 9/8"])
+def test_two_checkers_landing_on_a_blot_are_written_with_the_listed_hitter(text: str) -> None:
+    """Two checkers land on the blot on 8: the text names the hitter as the listed play
+    does, however the moves were typed (the whole-play reading once wrote 11/8 9/8*)."""
+    position = Position.from_id("PkoA1QY3IIXEJg")
+    assert str(parse_play(text, position, (3, 1))) == "11/8* 9/8"
+
+
 def _outcome(text: str, position: Position, dice: tuple[int, int]) -> tuple[object, ...]:
     try:
         play = parse_play(text, position, dice)
