@@ -140,3 +140,11 @@ def test_the_compiled_catalog_is_not_stale(locale: str) -> None:
         else:
             in_po[str(message.id)] = message.string
     assert in_mo == in_po, FIX
+
+
+@pytest.mark.parametrize("locale", TRANSLATED)
+def test_no_translation_waits_for_review(locale: str) -> None:
+    """A fuzzy entry is a suggestion the merge made for a changed text; gettext would show it
+    as if it were checked."""
+    fuzzy = [message.id for message in catalog(locale) if message.id and message.fuzzy]
+    assert fuzzy == [], FIX
