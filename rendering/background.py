@@ -72,7 +72,7 @@ def board_background(theme: Theme, width: int, variant: Variant) -> Image.Image:
 def _draw_point_numbers(image: Image.Image, theme: Theme, width: int) -> None:
     geo = geometry(width)
     draw = ImageDraw.Draw(image)
-    number_font = font(round(0.3 * geo.u))
+    number_font = font(geo.text_size)
     top_y = (geo.board[1] + geo.play_top) / 2
     bottom_y = (geo.play_bottom + geo.board[3]) / 2
     for point in range(1, 25):

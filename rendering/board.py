@@ -9,8 +9,8 @@ copy.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache, partial
 from typing import Final
 
 from PIL import Image
@@ -34,13 +34,18 @@ from rendering.marks import (
 from rendering.palette import encode_in_palette, shared_palette
 from rendering.palette_samples import SAMPLE_NAMES, palette_samples
 from rendering.sprites import checker, cube, die, ring
-from rendering.text import fitted
+from rendering.text import clean, fitted, shrunk
 from rendering.theme import DEFAULT_THEME, THEMES, Theme
 from rendering.view import BoardView, LastPlay
 
 DEFAULT_WIDTH: Final = 960
 MIN_WIDTH: Final = 480
 MAX_WIDTH: Final = 2400
+# In checker diameters: a name in a band is cut to the room the band's other texts leave,
+# but to no less than the least and no more than the most.
+_NAME_LEAST: Final = 3.2
+_NAME_MOST: Final = 5.6
+_SMALLEST_TEXT: Final = 0.44  # a band's right text is set down to this size before it is cut
 
 
 def render_board(
@@ -53,7 +58,7 @@ def render_board(
     last_play: LastPlay | None = None,
     labels: Mapping[str, str] = DEFAULT_LABELS,
 ) -> bytes:
-    """The board as PNG bytes, ``size`` pixels wide (the height follows, about 0.82 of it).
+    """The board as PNG bytes, ``size`` pixels wide (the height follows, about 0.88 of it).
 
     ``perspective`` is the player whose home is drawn at the bottom right (default: the player
     to act). ``names`` are players 0 and 1 (empty: "Player 1", "Player 2"). ``last_play`` is
@@ -209,8 +214,7 @@ class _Painter:
 
     def count_label(self, centre: tuple[float, float], count: int, light: bool) -> None:
         colour = self.theme.label_on_light if light else self.theme.label_on_dark
-        size = round(self.geo.u * (0.44 if count < 10 else 0.38))
-        self.text(centre, str(count), size, colour, "mm")
+        self.text(centre, str(count), self.geo.text_size, colour, "mm")
 
     def stack_position(self, point: int, index: int) -> tuple[float, float]:
         return self.geo.stack_centre(point, min(index, VISIBLE_STACK - 1))
@@ -273,7 +277,7 @@ class _Painter:
                 )
             )
         filled_edge = box[3] - count * slab if from_bottom else box[1] + count * slab
-        text_y = filled_edge - 0.32 * self.geo.u if from_bottom else filled_edge + 0.32 * self.geo.u
+        text_y = filled_edge - 0.4 * self.geo.u if from_bottom else filled_edge + 0.4 * self.geo.u
         if count == 15:
             text_y = (box[1] + box[3]) / 2
             self.count_label(((box[0] + box[2]) / 2, text_y), count, light)
@@ -281,7 +285,7 @@ class _Painter:
         self.text(
             ((box[0] + box[2]) / 2, text_y),
             str(count),
-            round(0.36 * self.geo.u),
+            self.geo.text_size,
             self.theme.text,
             "mm",
         )
@@ -290,7 +294,7 @@ class _Painter:
         view = self.view
         if view.variant is Variant.LONG_NARDY or not view.cube_visible:
             return
-        size = round(0.8 * self.geo.u)
+        size = self.d  # as big as a checker: its number as big as the other words
         panel = self.geo.left_panel
         x = (panel[0] + panel[2]) / 2
         if view.double_offered and view.on_roll is None and view.turn is not None:
@@ -381,69 +385,97 @@ class _Painter:
             text += " · " + label(self.labels, "crawford")
         return text
 
-    def status_text(self) -> str:
+    def status_text(self, name: Callable[[int], str] | None = None) -> str:
+        """What just happened, naming player p as ``name(p)`` (by default the full name)."""
         view = self.view
+        named = name or self.names.__getitem__
         if view.winner is not None:
-            return label(self.labels, "wins", name=self.names[view.winner])
+            return label(self.labels, "wins", name=named(view.winner))
         if view.double_offered and view.turn is not None:
             doubler = 1 - view.turn
-            return label(
-                self.labels, "doubles", name=self.names[doubler], value=view.cube_value * 2
-            )
+            return label(self.labels, "doubles", name=named(doubler), value=view.cube_value * 2)
         if self.last_play is not None:
-            name = self.names[self.last_play.mover]
-            return label(self.labels, "played", name=name, play=self.last_play.text)
+            return label(
+                self.labels, "played", name=named(self.last_play.mover), play=self.last_play.text
+            )
         return ""
 
+    def short_name(self, size: int, width: int, player: int) -> str:
+        return fitted(self.names[player], size, width)
+
+    def status_fitted(self, size: int, smallest: int, room: int) -> tuple[str, int]:
+        """:meth:`status_text` set as large as ``room`` allows, down to ``smallest``; if it is
+        still too wide the name in it is cut, not the play."""
+        text, shown_size = shrunk(self.status_text(), size, smallest, room)
+        if not text.endswith("…"):
+            return text, shown_size
+        face = text_font(smallest)
+        for name_width in range(round(4 * self.geo.u), 0, -max(1, round(self.geo.u / 4))):
+            text = clean(self.status_text(partial(self.short_name, smallest, name_width)))
+            if face.getlength(text) <= room:
+                return text, smallest
+        return shrunk(text, smallest, smallest, room)
+
     def paint_band(self, player: int, top: bool) -> None:
+        """From the left: an arrow if the player is to act, a checker of the player's colour,
+        the name, the score and the pip count; at the right the match (above) or what just
+        happened (below), set smaller or cut if it does not fit."""
         geo = self.geo
-        band = geo.top_band if top else geo.bottom_band
         u = geo.u
+        face = text_font(geo.text_size)
+        band = geo.top_band if top else geo.bottom_band
         y = (band[1] + band[3]) / 2
         active = self.view.turn == player
-        x = 0.3 * u
-        if active:
-            self.marks.append(
-                PolygonMark(
-                    [(x, y - 0.2 * u), (x + 0.3 * u, y), (x, y + 0.2 * u)], self.theme.accent
-                )
-            )
-        x += 0.5 * u
-        icon = checker(self.theme, self.is_light(player), round(0.62 * u))
-        self.paste(icon, (x + 0.31 * u, y))
-        if active:
-            self.paste(ring(self.theme.accent, round(0.8 * u), 0.1), (x + 0.31 * u, y))
-        x += 0.85 * u
-        name_size = round(0.4 * u)
-        name = fitted(self.names[player], name_size, round(4.6 * u))
-        colour = self.theme.accent if active else self.theme.text
-        self.text((x, y), name, name_size, colour, "lm")
-        x += text_font(name_size).getlength(name) + 0.35 * u
+        x = self.paint_marker(player, y, active)
         score = str(self.view.score[player])
-        score_font = text_font(round(0.36 * u))
-        box_width = score_font.getlength(score) + 0.36 * u
+        box_width = face.getlength(score) + 0.4 * u
+        pips = label(self.labels, "pips", pips=self.view.pips()[player])
+        right_text = self.match_text() if top else self.status_text()
+        right = geo.width - 0.4 * u
+        # The name takes the room the rest leaves, within limits; the right text then shrinks.
+        rest = 0.3 * u + box_width + 0.3 * u + face.getlength(pips) + 0.5 * u
+        wanted = face.getlength(right_text) if right_text else 0
+        room = min(_NAME_MOST * u, max(_NAME_LEAST * u, right - x - rest - wanted))
+        name = fitted(self.names[player], geo.text_size, round(room))
+        self.text(
+            (x, y), name, geo.text_size, self.theme.accent if active else self.theme.text, "lm"
+        )
+        x += face.getlength(name) + 0.3 * u
         self.marks.append(
             RoundedRectangleMark(
-                (x, y - 0.28 * u, x + box_width, y + 0.28 * u),
-                round(0.1 * u),
+                (x, y - 0.4 * u, x + box_width, y + 0.4 * u),
+                round(0.12 * u),
                 self.theme.frame,
                 self.theme.frame_edge,
             )
         )
-        self.text((x + box_width / 2, y), score, round(0.36 * u), self.theme.text, "mm")
-        x += box_width + 0.35 * u
-        pips = label(self.labels, "pips", pips=self.view.pips()[player])
-        pips_font = text_font(round(0.3 * u), False)
-        self.text((x, y), pips, round(0.3 * u), self.theme.muted_text, "lm", bold=False)
-        x += pips_font.getlength(pips)
-        right_text = self.match_text() if top else self.status_text()
+        self.text((x + box_width / 2, y), score, geo.text_size, self.theme.text, "mm")
+        x += box_width + 0.3 * u
+        self.text((x, y), pips, geo.text_size, self.theme.muted_text, "lm")
+        x += face.getlength(pips)
         if right_text:
-            limit = round(geo.width - 0.4 * u - x - 0.5 * u)
-            fitted_text = fitted(right_text, round(0.32 * u), max(limit, round(2 * u)))
-            self.text(
-                (geo.width - 0.4 * u, y),
-                fitted_text,
-                round(0.32 * u),
-                self.theme.text if top else self.theme.accent,
-                "rm",
-            )
+            self.paint_right_text(right_text, top, (right, y), max(right - x - 0.5 * u, 2 * u))
+
+    def paint_marker(self, player: int, y: float, active: bool) -> float:
+        """The arrow of the player to act and a checker of the player's colour (ringed if
+        active) at the left of a band; where the name starts."""
+        u = self.geo.u
+        x = 0.3 * u
+        if active:
+            arrow = [(x, y - 0.22 * u), (x + 0.33 * u, y), (x, y + 0.22 * u)]
+            self.marks.append(PolygonMark(arrow, self.theme.accent))
+        centre = (x + 0.9 * u, y)
+        self.paste(checker(self.theme, self.is_light(player), round(0.7 * u)), centre)
+        if active:
+            self.paste(ring(self.theme.accent, round(0.9 * u), 0.1), centre)
+        return x + 1.5 * u
+
+    def paint_right_text(self, text: str, top: bool, end: tuple[float, float], room: float) -> None:
+        """The match (``top``) or the status, ending at ``end``, at most ``room`` wide."""
+        size, smallest = self.geo.text_size, round(_SMALLEST_TEXT * self.geo.u)
+        if top:
+            shown, shown_size = shrunk(text, size, smallest, round(room))
+        else:
+            shown, shown_size = self.status_fitted(size, smallest, round(room))
+        colour = self.theme.text if top else self.theme.accent
+        self.text(end, shown, shown_size, colour, "rm")

@@ -26,7 +26,7 @@ from PIL import Image, ImageDraw
 
 from gammon.chouette import MAX_PLAYERS, ChouetteGame, Side
 from rendering.board import DEFAULT_WIDTH, render_image
-from rendering.geometry import geometry
+from rendering.geometry import TEXT, geometry
 from rendering.labels import DEFAULT_LABELS, label
 from rendering.palette import encode
 from rendering.sprites import checker, cube, font, ring
@@ -42,23 +42,23 @@ OWNERS: Final = ("centre", "box", "member")
 # The panel, in checker diameters (u) like the board's geometry.
 _MARGIN: Final = 0.3  # the panel's frame from the picture's edges (sides and bottom)
 _PAD: Final = 0.2  # inside the frame, above the first line and below the last
-_ROW: Final = 0.9  # one member's line
-_BOX_HEIGHT: Final = 2.0  # the box's block at least (a team of two is shorter)
-_ICON_X: Final = 0.85  # centre of the team's checker on each line
-_ICON: Final = 0.56
-_NAME_X: Final = 1.35
-_NAME_SIZE: Final = 0.38
-_TAG_SIZE: Final = 0.26
-_TAG_HEIGHT: Final = 0.42
-_TAG_PAD: Final = 0.14
+_ROW: Final = 1.0  # one member's line
+_BOX_HEIGHT: Final = 2.4  # the box's block at least (a team of two is shorter)
+_ICON_X: Final = 0.9  # centre of the team's checker on each line
+_ICON: Final = 0.7
+_NAME_X: Final = 1.5
+_NAME_SIZE: Final = TEXT
+_TAG_SIZE: Final = 0.42
+_TAG_HEIGHT: Final = 0.6
+_TAG_PAD: Final = 0.18
 _GAP: Final = 0.2
-_RAIL_LEFT: Final = 8.4
-_BOX_LEFT: Final = 12.9  # the box's block, to the panel's right edge
+_RAIL_LEFT: Final = 8.8
+_BOX_LEFT: Final = 13.2  # the box's block, to the panel's right edge
 _RAIL: Final = 0.12  # the rail's thickness
-_CUBE: Final = 0.66
-_CUBE_INSET: Final = 0.45  # from a rail's ends to the centre of a cube owned there
+_CUBE: Final = 0.9
+_CUBE_INSET: Final = 0.55  # from a rail's ends to the centre of a cube owned there
 _FADED: Final = 0.4  # how much of an out member's checker and cube shows
-_TAG_MAX: Final = 4.0  # the widest word in a frame ("Действующий капитан")
+_TAG_MAX: Final = 4.4  # the widest word in a frame ("Действующий капитан")
 
 
 @dataclass(frozen=True)
@@ -366,8 +366,8 @@ class _Panel:
         )
         middle_x = (left + right) / 2
         middle_y = (top + bottom) / 2
-        icon = checker(theme, self.view.light == BOX, self.px(0.62))
-        self.paste(icon, (middle_x, middle_y - self.x(0.62)))
+        icon = checker(theme, self.view.light == BOX, self.px(0.7))
+        self.paste(icon, (middle_x, middle_y - self.x(0.78)))
         size = self.px(_NAME_SIZE)
         room = round(right - left - self.x(0.3))
         shown = fitted(name, size, room) or fitted(
@@ -376,4 +376,4 @@ class _Panel:
         self.text((middle_x, middle_y + self.x(0.02)), shown, size, theme.text, "mm", bold=True)
         word = label(self.labels, "chouette_box")
         width = self.tag_width(word, right - left - self.x(0.3))
-        self.tag(middle_x - width / 2, middle_y + self.x(0.58), word, width, "strong")
+        self.tag(middle_x - width / 2, middle_y + self.x(0.72), word, width, "strong")

@@ -12,17 +12,22 @@ from functools import lru_cache
 from typing import Final
 
 # Widths and heights in checker diameters (u).
-_RIM: Final = 0.5
+_RIM: Final = 0.5  # the rim at the sides
+_NUMBERS: Final = 0.8  # the rim above and below the points, holding their numbers
 _PANEL: Final = 1.3
 _DIVIDER: Final = 0.2
 _BAR: Final = 1.1
 _HALF_WIDTH: Final = 6.0
-_BAND: Final = 1.0
+_BAND: Final = 1.2
 _HALF_HEIGHT: Final = 5.0
 _MIDDLE: Final = 1.0
 WIDTH_UNITS: Final = 2 * (_RIM + _PANEL + _DIVIDER + _HALF_WIDTH) + _BAR
-HEIGHT_UNITS: Final = 2 * (_BAND + _RIM + _HALF_HEIGHT) + _MIDDLE
+HEIGHT_UNITS: Final = 2 * (_BAND + _NUMBERS + _HALF_HEIGHT) + _MIDDLE
 VISIBLE_STACK: Final = 5
+TEXT: Final = 0.56
+"""The size of the words and numbers on a picture: a digit or capital is then 8.5 pixels tall
+when a phone shows the picture 360 pixels wide (DejaVu Sans: 0.73 of the size; a checker is
+1/17.1 of the width)."""
 
 Box = tuple[int, int, int, int]
 
@@ -45,6 +50,11 @@ class Geometry:
     play_top: float  # felt top edge (top row bases)
     play_bottom: float
     middle: float  # vertical centre of the board
+
+    @property
+    def text_size(self) -> int:
+        """:data:`TEXT` in pixels."""
+        return round(TEXT * self.u)
 
     def slot_x(self, slot: int) -> float:
         """Centre x of column 0..11 from the left."""
@@ -103,8 +113,8 @@ def geometry(width: int) -> Geometry:
     top = px(_BAND)
     bottom = height - px(_BAND)
     board = (0, top, width, bottom)
-    inner_top = top + px(_RIM)
-    inner_bottom = bottom - px(_RIM)
+    inner_top = top + px(_NUMBERS)
+    inner_bottom = bottom - px(_NUMBERS)
     x = px(_RIM)
     left_panel = (x, inner_top, x + px(_PANEL), inner_bottom)
     left_felt = left_panel[2] + px(_DIVIDER)

@@ -135,6 +135,6 @@ def cube(theme: Theme, value: int, size: int, offered: bool) -> Image.Image:
         fill=(*theme.cube, 255),
     )
     text = str(value)
-    text_font = font(round(big * (0.55 if len(text) <= 2 else 0.42 if len(text) == 3 else 0.3)))
+    text_font = font(round(big * (0.58 if len(text) <= 2 else 0.42 if len(text) == 3 else 0.3)))
     draw.text((big / 2, big / 2), text, font=text_font, fill=theme.cube_text, anchor="mm")
     return _downsampled(image, size)

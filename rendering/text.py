@@ -1,5 +1,5 @@
 """Text that fits: names cleaned of characters the bundled font cannot draw, shortened with an
-ellipsis to a width."""
+ellipsis to a width, or set a little smaller first."""
 
 from __future__ import annotations
 
@@ -44,3 +44,17 @@ def fitted(text: str, size: int, max_width: int, bold: bool = True) -> str:
         else:
             high = middle - 1
     return cleaned[:low].rstrip() + "…"
+
+
+def shrunk(text: str, size: int, smallest: int, max_width: int) -> tuple[str, int]:
+    """``text`` cleaned, and the largest size from ``size`` down to ``smallest`` at which it is
+    at most ``max_width`` pixels wide; at ``smallest`` cut with an ellipsis if it must be."""
+    cleaned = clean(text)
+    width = font(size).getlength(cleaned)
+    if width <= max_width:
+        return cleaned, size
+    guess = max(smallest, min(size - 1, int(size * max_width / width)))  # width ~ size
+    for tried in range(guess, smallest, -1):
+        if font(tried).getlength(cleaned) <= max_width:
+            return cleaned, tried
+    return fitted(cleaned, smallest, max_width), smallest

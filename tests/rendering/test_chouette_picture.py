@@ -44,7 +44,7 @@ from rendering.chouette import MAX_MEMBERS, chouette_image
 from tests.rendering.compare import difference, picture
 
 GOLDEN = Path(__file__).parent / "golden"
-WIDTH, BOARD_HEIGHT = 960, 786
+WIDTH, BOARD_HEIGHT = 960, 842
 TAKE, DROP = Answer.TAKE, Answer.DROP
 
 
@@ -221,7 +221,7 @@ def test_eight_players_fit_and_names_stay_in_their_place() -> None:
     assert len(members) == MAX_MEMBERS == 7
     plain = chouette_image(view, box="B", captain="C", members=members, theme="dark")
     assert plain.width == WIDTH
-    assert BOARD_HEIGHT + 7 * 40 < plain.height < 1.3 * WIDTH  # still a phone's picture
+    assert BOARD_HEIGHT + 7 * 40 < plain.height < WIDTH * 4 / 3  # a portrait photo at most
     hostile = tuple(replace(line, name="\u202e🎲" + "Ж" * 300 + "\x00") for line in members)
     wild = chouette_image(view, box="W" * 300, captain="C", members=hostile, theme="dark")
     assert wild.size == plain.size

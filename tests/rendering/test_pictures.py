@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -14,13 +15,14 @@ from PIL import ImageFont
 from bot.cli import main
 from gammon import Position, Variant
 from rendering import BoardView, LastPlay, encode, render_board, render_image, sprites
-from rendering.text import clean, fitted
+from rendering.text import clean, fitted, shrunk
 from tests.oracle import oracle_cases
 from tests.rendering.compare import difference, picture
 from tests.rendering.scenarios import SCENES, state_for_tests
 
 GOLDEN = Path(__file__).parent / "golden"
-WIDTH, HEIGHT = 960, 786
+WIDTH, HEIGHT = 960, 842
+BAND = 67  # each player's band, above and below the board
 
 
 @pytest.mark.parametrize("name", sorted(SCENES))
@@ -79,15 +81,27 @@ def test_names_with_emoji_or_200_characters_keep_the_layout() -> None:
     plain = picture(render_board(state, names=("Anna", "Bob")))
     hostile = picture(render_board(state, names=("🎲" * 50 + long_name, "x" * 200)))
     # The board and the right-hand quarter of both bands are untouched by the names.
-    board = (0, 56, WIDTH, HEIGHT - 56)
+    board = (0, BAND, WIDTH, HEIGHT - BAND)
     right = WIDTH * 3 // 4
-    for box in (board, (right, 0, WIDTH, 56), (right, HEIGHT - 56, WIDTH, HEIGHT)):
+    for box in (board, (right, 0, WIDTH, BAND), (right, HEIGHT - BAND, WIDTH, HEIGHT)):
         # (Each picture gets its own palette, so colours may shift by a step, never more.)
         mean, far = difference(plain.crop(box), hostile.crop(box))
         assert far == 0, box
         assert mean < 0.5, box
     emoji_only = picture(render_board(state, names=("🎲🎲🎲", "")))
     assert emoji_only.size == (WIDTH, HEIGHT)
+
+
+def test_a_text_too_wide_is_set_smaller_before_it_is_cut() -> None:
+    text = "Match to 7 · Crawford"
+    room = math.ceil(sprites.font(24).getlength(text))
+    assert sprites.font(25).getlength(text) > room
+    assert shrunk(text, 30, 20, room) == (text, 24)  # the largest size that fits
+    assert shrunk("Bob 🎲", 30, 20, 500) == ("Bob", 30)
+    cut, size = shrunk(text, 30, 20, 100)
+    assert size == 20
+    assert cut.endswith("…")
+    assert sprites.font(20).getlength(cut) <= 100
 
 
 def test_rendering_in_threads_gives_the_same_pictures() -> None:
@@ -109,7 +123,7 @@ def test_bad_options_are_refused() -> None:
     with pytest.raises(ValueError, match="size"):
         render_board(state_for_tests(), size=100)
     small = picture(render_board(state_for_tests(), size=480))
-    assert small.size == (480, 393)
+    assert small.size == (480, 421)
     with pytest.raises(ValueError, match="perspective"):
         render_board(state_for_tests(), perspective=2)
     with pytest.raises(KeyError):

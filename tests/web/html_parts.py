@@ -7,6 +7,13 @@ from html.parser import HTMLParser
 
 
 @dataclass
+class Button:
+    attributes: dict[str, str | None]
+    text: str = ""  # the characters written in it (an icon drawn in it is no text)
+    inside: list[tuple[str, dict[str, str | None]]] = field(default_factory=list)  # elements
+
+
+@dataclass
 class Parts:
     scripts: list[str] = field(default_factory=list)  # inline scripts the browser runs
     styles: list[str] = field(default_factory=list)
@@ -14,6 +21,7 @@ class Parts:
     meta_policy: str | None = None
     text: list[str] = field(default_factory=list)  # text nodes outside script and style
     urls: list[tuple[str, str, str]] = field(default_factory=list)  # (tag, src or href, value)
+    buttons: dict[str, Button] = field(default_factory=dict)  # by id
 
 
 class _Reader(HTMLParser):
@@ -22,9 +30,15 @@ class _Reader(HTMLParser):
         self.parts = Parts()
         self._inside: tuple[str, dict[str, str | None]] | None = None
         self._buffer: list[str] = []
+        self._button: Button | None = None
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
+        if tag == "button":
+            self._button = Button(values)
+            self.parts.buttons[str(values.get("id"))] = self._button
+        elif self._button is not None:
+            self._button.inside.append((tag, values))
         for name in ("src", "href"):
             if values.get(name) is not None:
                 self.parts.urls.append((tag, name, str(values[name])))
@@ -33,7 +47,12 @@ class _Reader(HTMLParser):
         elif tag == "meta" and values.get("http-equiv") == "Content-Security-Policy":
             self.parts.meta_policy = values.get("content")
 
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.handle_starttag(tag, attrs)  # <path/>: no end tag follows
+
     def handle_endtag(self, tag: str) -> None:
+        if tag == "button":
+            self._button = None
         if self._inside is None or tag != self._inside[0]:
             return
         kind, values = self._inside
@@ -47,6 +66,8 @@ class _Reader(HTMLParser):
         self._inside = None
 
     def handle_data(self, data: str) -> None:
+        if self._button is not None:
+            self._button.text += data
         if self._inside is not None:
             self._buffer.append(data)
         elif data.strip():

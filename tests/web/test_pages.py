@@ -187,3 +187,29 @@ def test_the_replay_page_starts_at_the_first_frame() -> None:
     assert parts(nothing).scripts == []
     with pytest.raises(ValueError, match="at least one frame"):
         ReplayPageData(5, ("A", "B"), ((),))
+
+
+def test_the_replay_buttons_are_drawn_icons_named_in_the_reader_s_language() -> None:
+    """⏮ and ⏭ are missing from many systems' fonts (the page loads none): an empty box. The
+    buttons hold no characters, only a drawn icon that takes the text's colour, and say what
+    they do in their label and tooltip."""
+    german = PageText(speech("de"), "de")
+    names = {
+        ENGLISH: ("First position", "Previous position", "Next position", "Last position"),
+        german: ("Erste Stellung", "Vorige Stellung", "Nächste Stellung", "Letzte Stellung"),
+    }
+    for text, wanted in names.items():
+        page = replay_page(ReplayPageData(3, ("A", "B"), ((Frame("/x.png", "x"),),)), text)
+        buttons = parts(page.html).buttons
+        for button_id, name in zip(("first", "previous", "next", "last"), wanted, strict=True):
+            button = buttons[button_id]
+            assert button.text.strip() == "", (button_id, button.text)
+            assert button.attributes["aria-label"] == button.attributes["title"] == name
+            tags = [tag for tag, _attributes in button.inside]
+            assert tags[0] == "svg"
+            assert {"path", "rect"} & set(tags[1:])
+            svg = button.inside[0][1]
+            assert svg["aria-hidden"] == "true"
+            assert svg["fill"] == "currentColor"
+            for _tag, attributes in button.inside:  # the policy allows no style attribute
+                assert "style" not in attributes

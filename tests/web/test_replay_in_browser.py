@@ -7,9 +7,10 @@ import io
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageOps
 from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
@@ -131,3 +132,60 @@ def test_arrow_keys_home_and_end(browser: WebDriver, site: str) -> None:
     assert not alert_open(browser)
     assert browser.find_element("id", "title").text == f"Replay of match 9: Alice vs {HOSTILE}"
     assert errors_logged(browser) == []
+
+
+def _ink(browser: WebDriver, button_id: str) -> Image.Image:
+    """What is drawn inside a button (its border and rounded corners left out), as a mask."""
+    shot = Image.open(io.BytesIO(browser.find_element("id", button_id).screenshot_as_png))
+    inside = shot.convert("RGB").crop((4, 4, shot.width - 4, shot.height - 4))
+    background = Image.new("RGB", inside.size, inside.getpixel((0, 0)))
+    red, green, blue = ImageChops.difference(inside, background).split()
+    strongest = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    return strongest.point(lambda value: 255 if value > 64 else 0)
+
+
+def _overlap(first: Image.Image, second: Image.Image) -> float:
+    """Intersection over union of two masks of one size."""
+    both = ImageChops.multiply(first, second).histogram()[255]
+    either = ImageChops.lighter(first, second).histogram()[255]
+    return both / either if either else 0.0
+
+
+def test_the_buttons_show_icons_that_point_their_way(browser: WebDriver, site: str) -> None:
+    """Each button draws its icon (a font without ⏮ shows an empty box, the same both ways):
+    ⏭ and ▶ point right, ⏮ and ◀ are their mirror images."""
+    browser.get(f"{site}/replay")
+    Select(browser.find_element("id", "game")).select_by_index(1)
+    browser.find_element("id", "next").click()  # the middle position: no button is greyed
+    assert _shown(browser)[2] == "Play 2 of 3"
+    ink = {name: _ink(browser, name) for name in ("first", "previous", "next", "last")}
+    for name, mask in ink.items():
+        assert mask.histogram()[255] > 40, f"{name}: nothing drawn"
+        assert _overlap(mask, ImageOps.mirror(mask)) < 0.7, f"{name}: points nowhere"
+    assert _overlap(ink["first"], ImageOps.mirror(ink["last"])) > 0.8
+    assert _overlap(ink["previous"], ImageOps.mirror(ink["next"])) > 0.8
+    # ▶ points right: more of its ink is left of its middle (the flat side), as ⏭'s triangle.
+    for name in ("next", "last"):
+        box = ink[name].getbbox()
+        assert box is not None
+        middle = (box[0] + box[2]) // 2
+        left = ink[name].crop((box[0], 0, middle, ink[name].height)).histogram()[255]
+        right = ink[name].crop((middle, 0, box[2], ink[name].height)).histogram()[255]
+        assert left > right, name
+    assert errors_logged(browser) == []
+
+
+def test_the_steps_run_left_to_right_in_arabic_too(browser: WebDriver, tmp_path: Path) -> None:
+    """As the keys ← and → do, and a player's controls in every language: ⏮ ◀ … ▶ ⏭."""
+    page = replay_page(ReplayPageData(9, ("علي", "سارة"), GAMES), PageText.for_locale("ar"))
+    path = tmp_path / "replay.html"
+    path.write_text(page.html, encoding="utf-8")
+    browser.get(path.as_uri())
+    assert browser.find_element("tag name", "html").get_attribute("dir") == "rtl"
+    lefts = [
+        browser.find_element("id", name).rect["x"]
+        for name in ("first", "previous", "counter", "next", "last")
+    ]
+    assert lefts == sorted(lefts)
+    # Opened as a file the pictures are missing; nothing else may be complained of.
+    assert all(".png" in error for error in errors_logged(browser))
