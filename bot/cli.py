@@ -1,34 +1,31 @@
-"""The ``gammonbot`` command line."""
+"""The ``gammonbot`` command line.
+
+Only click and the standard library are imported when it starts: each command imports what
+it needs when it runs (storage and SQLAlchemy, the renderer, the engine, the chat
+platforms), so ``gammonbot --help`` answers at once and ``gammonbot hint`` loads the engine
+alone.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sys
 import time
 from collections.abc import Coroutine
 from functools import partial
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
-from pydantic import ValidationError
 
-from bot.config import Settings, load_settings
-from bot.console_app.main import run_console
-from bot.hosting import AdapterFactory, StartError, WebSettings, host
-from bot.logs import RedactSecrets, configure_logging
-from bot.moves_tool import request_lines, serve
-from engine.api import DEFAULT_LEVEL, Level
-from gammon import Variant
-from gammon.fair_dice import MalformedTranscriptError, load_transcript, verify_transcript
-from gammon.mat_format import MatFormatError, MatRecord, read_mat
-from rendering import DEFAULT_THEME, DEFAULT_WIDTH, THEMES, BoardView, LastPlay, render_board
-from storage import StorageError
-from storage.database import backup_sqlite, check_database, pg_dump_advice
-from storage.health import schema_state
-from storage.health import upgrade as upgrade_schema
-from storage.rating_repository import rebuild_ratings
+from bot.cli_help import DeferredOptions, ListsSettings
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+    from bot.hosting import AdapterFactory, WebSettings
+    from engine.api import Level
+    from gammon.mat_format import MatRecord
 
 T = TypeVar("T")
 
@@ -54,6 +51,8 @@ def moves() -> None:
          or {"error": {"kind": "invalid" | "illegal" | "ambiguous", "message": "..."}}
     Add "variant": "long_nardy" for long nardy positions.
     """
+    from bot.moves_tool import request_lines, serve
+
     # Raw bytes, not sys.stdin's text: an undecodable line must be answered, not crash us.
     serve(request_lines(sys.stdin.buffer), sys.stdout)
 
@@ -66,6 +65,8 @@ def verify(transcript: str) -> None:
     Prints "OK: N rolls verified" and exits 0; names the first mismatch and exits 1; exits 2
     when the file cannot be read as a transcript.
     """
+    from gammon.fair_dice import MalformedTranscriptError, load_transcript, verify_transcript
+
     try:
         with open(transcript, encoding="utf-8") as handle:
             text = handle.read(10_000_000)
@@ -83,31 +84,50 @@ def verify(transcript: str) -> None:
     sys.exit(1)
 
 
-@main.command()
-@click.option("--position-id", required=True, help="GNU Backgammon Position ID.")
-@click.option("--match-id", help="GNU Backgammon Match ID: dice, cube, score, whose turn.")
-@click.option(
-    "--variant",
-    type=click.Choice([variant.value for variant in Variant]),
-    default=Variant.BACKGAMMON.value,
-    show_default=True,
-)
-@click.option("--last-play", help='The play to highlight, e.g. "8/5 6/5" ("*" marks hits).')
-@click.option(
-    "--theme", type=click.Choice(sorted(THEMES)), default=DEFAULT_THEME, show_default=True
-)
-@click.option(
-    "--size",
-    type=click.IntRange(480, 2400),
-    default=DEFAULT_WIDTH,
-    show_default=True,
-    help="Width in pixels.",
-)
-@click.option(
-    "--perspective", type=click.IntRange(0, 1), help="Player at the bottom (default: to act)."
-)
-@click.option("--names", nargs=2, default=("", ""), help="Names of players 0 and 1.")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="PNG file.")
+def _render_options() -> list[click.Parameter]:
+    from gammon import Variant
+    from rendering import DEFAULT_THEME, DEFAULT_WIDTH, THEMES
+
+    return [
+        click.Option(["--position-id"], required=True, help="GNU Backgammon Position ID."),
+        click.Option(
+            ["--match-id"], help="GNU Backgammon Match ID: dice, cube, score, whose turn."
+        ),
+        click.Option(
+            ["--variant"],
+            type=click.Choice([variant.value for variant in Variant]),
+            default=Variant.BACKGAMMON.value,
+            show_default=True,
+        ),
+        click.Option(
+            ["--last-play"], help='The play to highlight, e.g. "8/5 6/5" ("*" marks hits).'
+        ),
+        click.Option(
+            ["--theme"], type=click.Choice(sorted(THEMES)), default=DEFAULT_THEME, show_default=True
+        ),
+        click.Option(
+            ["--size"],
+            type=click.IntRange(480, 2400),
+            default=DEFAULT_WIDTH,
+            show_default=True,
+            help="Width in pixels.",
+        ),
+        click.Option(
+            ["--perspective"],
+            type=click.IntRange(0, 1),
+            help="Player at the bottom (default: to act).",
+        ),
+        click.Option(["--names"], nargs=2, default=("", ""), help="Names of players 0 and 1."),
+        click.Option(
+            ["-o", "--output"],
+            required=True,
+            type=click.Path(dir_okay=False),
+            help="PNG file.",
+        ),
+    ]
+
+
+@main.command(cls=DeferredOptions, options=_render_options)
 def render(
     position_id: str,
     match_id: str | None,
@@ -120,6 +140,9 @@ def render(
     output: str,
 ) -> None:
     """Draw a position as a PNG, from GNU Backgammon IDs."""
+    from gammon import Variant
+    from rendering import BoardView, LastPlay, render_board
+
     try:
         view = BoardView.from_ids(position_id, match_id, variant)
         highlight = None
@@ -141,10 +164,17 @@ def render(
     click.echo(f"wrote {output} ({len(png) // 1024} KB)")
 
 
-@main.command()
+def _hint_level() -> list[click.Parameter]:
+    from engine.api import DEFAULT_LEVEL
+
+    return [
+        click.Option(["--level"], default=DEFAULT_LEVEL.value, show_default=True, help=_LEVEL_HELP)
+    ]
+
+
+@main.command(cls=DeferredOptions, options=_hint_level)
 @click.option("--position-id", required=True, help="GNU Backgammon Position ID.")
 @click.option("--match-id", required=True, help="GNU Backgammon Match ID: dice, cube, score.")
-@click.option("--level", default=DEFAULT_LEVEL.value, show_default=True, help=_LEVEL_HELP)
 def hint(position_id: str, match_id: str, level: str) -> None:
     """The engine's hint as JSON: the best plays for the dice in the Match ID, or the cube
     action (verdict and the three equities) when no dice are rolled yet.
@@ -177,6 +207,7 @@ def analyse(mat_file: str, level: str | None) -> None:
     from engine.analysis import analyse_match
     from engine.levels import ANALYSIS_LEVEL
     from engine.records import analysis_to_json
+    from gammon import Variant
 
     record = _mat_record_or_exit(mat_file)
     if record.rules.variant is not Variant.BACKGAMMON:
@@ -194,6 +225,8 @@ def analyse(mat_file: str, level: str | None) -> None:
 
 def _level_or_exit(name: str) -> Level:
     """A level by name; "world-class" and "worldclass" are world_class too."""
+    from engine.api import Level
+
     key = name.strip().lower().replace("-", "_").replace(" ", "_")
     try:
         return Level("world_class" if key == "worldclass" else key)
@@ -207,6 +240,8 @@ def _mat_record_or_exit(path: str) -> MatRecord:
     """The match in a .mat file. UTF-8 (with or without a byte order mark) as gnubg and
     eXtreme Gammon write it, else Latin-1 as older programs did: every byte then reads, and
     what is no .mat text fails as one."""
+    from gammon.mat_format import MatFormatError, read_mat
+
     try:
         with open(path, "rb") as handle:
             data = handle.read(_MAT_LIMIT + 1)
@@ -232,6 +267,9 @@ def _mat_record_or_exit(path: str) -> MatRecord:
 def backup(path: str) -> None:
     """Write a consistent copy of the SQLite database to PATH, while the bot keeps running
     (for PostgreSQL it names pg_dump)."""
+    from storage import StorageError
+    from storage.database import backup_sqlite, pg_dump_advice
+
     settings = _settings_or_exit()
     advice = pg_dump_advice(settings.database_url)
     if advice is not None:
@@ -255,6 +293,8 @@ def db() -> None:
 def upgrade() -> None:
     """Bring the schema to the newest migration (the bot also does at start; run this first
     where several processes start together, or with a role that may not change the schema)."""
+    from storage.health import upgrade as upgrade_schema
+
     settings = _settings_or_exit()
     state = _stored_or_exit(upgrade_schema(settings.database_url))
     click.echo(f"database schema at revision {state.revision}, the newest")
@@ -271,6 +311,8 @@ def rebuild(check: bool) -> None:
     """Recompute every rating from the rated matches, in the order they were rated, and
     compare with the stored numbers; write the recomputed ones where they differ (not with
     --check). Prints one JSON object; exits 1 when --check found a difference."""
+    from storage.rating_repository import rebuild_ratings
+
     settings = _settings_or_exit()
     started = time.perf_counter()
     report = _stored_or_exit(rebuild_ratings(settings.database_url, write=not check))
@@ -293,6 +335,8 @@ def rebuild(check: bool) -> None:
 def health() -> None:
     """Exit 0 when the database is reachable and its schema current (a service's health
     check); else say why on one line and exit 1."""
+    from storage.health import schema_state
+
     settings = _settings_or_exit()
     state = _stored_or_exit(schema_state(settings.database_url), "unhealthy:", status=1)
     if not state.current:
@@ -310,46 +354,67 @@ def health() -> None:
 def console() -> None:
     """The local console chat: play by typing NAME: TEXT lines."""
     settings = _settings_or_exit()
-    _database_or_exit(settings.database_url)
-    asyncio.run(run_console(settings.database_url, settings.console_image_dir, _web(settings)))
+    _database_or_exit(settings)
+    _run_console(settings)
 
 
-@main.command()
+@main.command(cls=ListsSettings)
 def run() -> None:
     """Start every chat platform whose token is set; with none, the console chat."""
     settings = _settings_or_exit()
-    _database_or_exit(settings.database_url)
+    _database_or_exit(settings)
     factories = _adapter_factories(settings)
     if factories:
-        secrets = [
-            token.get_secret_value()
-            for token in (
-                settings.discord_token,
-                settings.telegram_token,
-                settings.telegram_webhook_secret,
-            )
-            if token is not None
-        ]
-        configure_logging(secrets)
-        try:
-            asyncio.run(
-                host(
-                    settings.database_url,
-                    factories,
-                    tick_seconds=settings.clock_seconds,
-                    web=_web(settings),
-                )
-            )
-        except StartError as error:
-            click.echo(RedactSecrets(secrets).redact(str(error)), err=True)
-            sys.exit(1)
+        _host_or_exit(settings, factories)
         return
     click.echo("No DISCORD_TOKEN or TELEGRAM_TOKEN set: starting the console chat.", err=True)
+    _run_console(settings)
+
+
+def _host_or_exit(settings: Settings, factories: list[AdapterFactory]) -> None:
+    import asyncio
+
+    from bot.hosting import StartError, host
+    from bot.logs import RedactSecrets, configure_logging
+
+    secrets = [
+        token.get_secret_value()
+        for token in (
+            settings.discord_token,
+            settings.telegram_token,
+            settings.telegram_webhook_secret,
+        )
+        if token is not None
+    ]
+    configure_logging(secrets, settings.log_level)
+    try:
+        asyncio.run(
+            host(
+                settings.database_url,
+                factories,
+                tick_seconds=settings.clock_seconds,
+                web=_web(settings),
+            )
+        )
+    except StartError as error:
+        click.echo(RedactSecrets(secrets).redact(str(error)), err=True)
+        sys.exit(1)
+
+
+def _run_console(settings: Settings) -> None:
+    import asyncio
+
+    from bot.console_app.main import run_console
+    from bot.logs import configure_logging
+
+    configure_logging([], settings.log_level)
     asyncio.run(run_console(settings.database_url, settings.console_image_dir, _web(settings)))
 
 
 def _web(settings: Settings) -> WebSettings | None:
     """The web pages' settings, when ``WEB_BASE_URL`` asks for them."""
+    from bot.hosting import WebSettings
+
     if settings.web_base_url is None:
         return None
     return WebSettings(settings.web_base_url, settings.web_host, settings.web_port)
@@ -369,11 +434,17 @@ def _adapter_factories(settings: Settings) -> list[AdapterFactory]:
     return factories
 
 
-def _database_or_exit(url: str) -> None:
+def _database_or_exit(settings: Settings) -> None:
     """Open and migrate the database once before anything starts, so an unreachable server,
     a missing driver or an unwritable SQLite path is one line naming DATABASE_URL and exit 2,
-    not a traceback from deep inside the console or a platform adapter."""
-    _stored_or_exit(check_database(url))
+    not a traceback from deep inside the console or a platform adapter. Then say which
+    database it is and where the settings came from: a bot started in another folder is
+    never silently on another database."""
+    from bot.config import where_from
+    from storage.database import check_database
+
+    _stored_or_exit(check_database(settings.database_url))
+    click.echo(where_from(settings, Path.cwd()), err=True)
 
 
 def _stored_or_exit(
@@ -381,6 +452,10 @@ def _stored_or_exit(
 ) -> T:
     """Run ``work`` on the database; when it cannot be opened, one line after ``prefix`` and
     exit with ``status``."""
+    import asyncio
+
+    from storage import StorageError
+
     try:
         return asyncio.run(work)
     except StorageError as error:
@@ -389,12 +464,23 @@ def _stored_or_exit(
 
 
 def _settings_or_exit() -> Settings:
+    """The settings; each one that cannot be used is one line naming it, and exit 2."""
+    from pydantic import ValidationError
+    from pydantic_settings import SettingsError
+
+    from bot.config import ENV_FILE, load_settings
+
     try:
         return load_settings()
     except ValidationError as error:
         for problem in error.errors():
             where = ".".join(str(part) for part in problem["loc"]).upper()
-            click.echo(f"setting {where}: {problem['msg']}", err=True)
+            said = " ".join(str(problem["msg"]).split())
+            click.echo(f"setting {where}: {said}" if where else f"settings: {said}", err=True)
+        sys.exit(2)
+    except (SettingsError, OSError, UnicodeDecodeError) as error:
+        said = " ".join(str(error).split())
+        click.echo(f"settings: cannot read the environment or {ENV_FILE}: {said}", err=True)
         sys.exit(2)
 
 

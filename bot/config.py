@@ -1,12 +1,14 @@
 """Settings from the environment or a ``.env`` file, read and validated once at start.
 
-Tokens are never logged: they are ``SecretStr`` values whose ``repr`` hides them.
+Tokens are never logged: they are ``SecretStr`` values whose ``repr`` hides them. A setting
+that cannot be used is refused here, so the command line names it in one line instead of
+failing later with a traceback.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, Self
+from typing import Annotated, Any, Literal, Self
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, field_validator, model_validator
@@ -14,22 +16,31 @@ from pydantic_core import PydanticCustomError
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from storage import DEFAULT_URL
-from storage.database import url_problem
+from storage.database import describe_database, driver_problem, sqlite_path, url_problem
 
+ENV_FILE = ".env"
 _URL_EXAMPLES = "e.g. sqlite:///gammonbot.db or postgresql://user@host/name"
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+_LOG_LEVELS: tuple[LogLevel, ...] = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class Settings(BaseSettings):
     """Every setting of the bot; see ``.env.example`` for a commented list."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(env_file=ENV_FILE, env_file_encoding="utf-8", extra="ignore")
 
     database_url: str = Field(
         default=DEFAULT_URL,
-        description="SQLAlchemy URL of the database; the default is a SQLite file here.",
+        description="The database: a SQLite file (sqlite:///FILE, a relative path is taken "
+        "from the current folder) or PostgreSQL (postgresql://USER@HOST/NAME, needs "
+        "gammonbot[postgresql]).",
     )
-    discord_token: SecretStr | None = Field(default=None, description="Discord bot token.")
-    telegram_token: SecretStr | None = Field(default=None, description="Telegram bot token.")
+    discord_token: SecretStr | None = Field(
+        default=None, description="Discord bot token; gammonbot run then starts on Discord."
+    )
+    telegram_token: SecretStr | None = Field(
+        default=None, description="Telegram bot token; gammonbot run then starts on Telegram."
+    )
     discord_guild_id: int | None = Field(
         default=None,
         description="A Discord server to sync the commands to at once (for testing); "
@@ -97,6 +108,11 @@ class Settings(BaseSettings):
     console_image_dir: Path = Field(
         default=Path("boards"), description="Where the console chat writes board pictures."
     )
+    log_level: LogLevel = Field(
+        default="INFO",
+        description="How much the running bot logs to standard error: DEBUG, INFO, WARNING, "
+        "ERROR or CRITICAL.",
+    )
 
     @field_validator("database_url")
     @classmethod
@@ -107,7 +123,46 @@ class Settings(BaseSettings):
         problem = url_problem(url)
         if problem is not None:
             raise PydanticCustomError("database_url", f"{problem} ({_URL_EXAMPLES})")
+        missing = driver_problem(url)
+        if missing is not None:
+            raise PydanticCustomError("database_url", missing)
+        file = sqlite_path(url)
+        if file is not None and not file.parent.exists():
+            # SQLite would make the file but not the folder; making folders is the
+            # administrator's business (a typing slip would otherwise store matches elsewhere).
+            raise PydanticCustomError(
+                "database_url",
+                "the folder {folder} for the SQLite file does not exist: make it first, or "
+                "choose a file in a folder that exists",
+                {"folder": str(file.parent.absolute())},
+            )
         return url
+
+    @field_validator("discord_token", "telegram_token", "telegram_webhook_secret", mode="before")
+    @classmethod
+    def _not_empty(cls, value: Any) -> Any:
+        """``TELEGRAM_TOKEN=`` with nothing after it (an example line uncommented, a value
+        that did not arrive) is a mistake to name, not a platform to leave off quietly: a
+        bot meant for Telegram would start the console chat instead."""
+        if isinstance(value, str) and not value.strip():
+            raise PydanticCustomError(
+                "empty",
+                "is empty: put the value after the = sign, or remove the line (or comment it "
+                "out) to leave it unset",
+            )
+        return value
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _a_log_level(cls, value: Any) -> Any:
+        """Any case, as Python's logging names the levels."""
+        if isinstance(value, str):
+            value = value.strip().upper()
+            if value not in _LOG_LEVELS:
+                raise PydanticCustomError(
+                    "log_level", "must be one of " + ", ".join(_LOG_LEVELS) + " (any case)"
+                )
+        return value
 
     @field_validator("discord_shard_ids", mode="before")
     @classmethod
@@ -168,3 +223,34 @@ class Settings(BaseSettings):
 
 def load_settings() -> Settings:
     return Settings()
+
+
+def where_from(settings: Settings, folder: Path) -> str:
+    """One line for the start: which database, and whether a ``.env`` in ``folder`` (the
+    working folder, where it is looked for) was read. Never a password."""
+    env_file = folder / ENV_FILE
+    if env_file.is_file():
+        source = f"settings from the environment and {env_file.absolute()}"
+    else:
+        source = f"settings from the environment only (no {ENV_FILE} in {folder.absolute()})"
+    return f"Using {describe_database(settings.database_url)}; {source}"
+
+
+def settings_help() -> list[tuple[str, str]]:
+    """Every setting as its environment variable and what it is for, with its default."""
+    rows: list[tuple[str, str]] = []
+    for name, field in Settings.model_fields.items():
+        text = field.description or ""
+        if field.default is not None:
+            text = f"{text} [default: {_as_written(field.default)}]"
+        rows.append((name.upper(), text))
+    return rows
+
+
+def _as_written(value: object) -> str:
+    """A default as it would be written in ``.env``."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

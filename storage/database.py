@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sqlite3
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -36,6 +37,7 @@ DEFAULT_URL: Final = "sqlite:///gammonbot.db"
 BUSY_TIMEOUT_MS: Final = 10_000
 _MIGRATIONS: Final = Path(__file__).parent / "migrations"
 _DRIVERS: Final = {"sqlite": "sqlite", "postgresql": "postgresql+psycopg"}
+_SCHEME: Final = re.compile(r"[a-z][a-z0-9]{0,19}")
 # A PostgreSQL statement that waits this long for a lock fails instead, as a SQLite one does
 # after the busy timeout: the database thread is never stuck behind another process.
 _LOCK_TIMEOUT: Final = f"-c lock_timeout={BUSY_TIMEOUT_MS}"
@@ -210,15 +212,67 @@ def alembic_config() -> Config:
 
 
 def url_problem(url: str) -> str | None:
-    """Why ``url`` is not a database URL SQLAlchemy can use, or None when it is. The reason
-    never quotes the URL: it may hold a password."""
+    """Why ``url`` is not a database URL storage can open, or None when it is: SQLite (a
+    file, not an in-memory database: every connection would get one of its own) or
+    PostgreSQL. The reason never quotes the URL, which may hold a password; it names the
+    kind of database (``postgres://``, which SQLAlchemy does not read, is a common slip)."""
     try:
-        make_url(url).get_dialect()
+        parsed = make_url(url)
+        parsed.get_dialect()
     except NoSuchModuleError:
-        return "unknown kind of database"
+        return _unknown_kind(url)
     except (ArgumentError, ValueError):
         return "not a database URL"
+    kind = parsed.get_backend_name()
+    if kind not in _DRIVERS:
+        return _unknown_kind(url)
+    if kind == "sqlite" and parsed.database in (None, "", ":memory:"):
+        return "names no SQLite file: an in-memory database would be lost at every stop"
     return None
+
+
+def _unknown_kind(url: str) -> str:
+    scheme = url.split(":", 1)[0].split("+", 1)[0]
+    shown = f" {scheme!r}" if _SCHEME.fullmatch(scheme) else ""
+    return f"unknown kind of database{shown}: gammonbot stores its data in SQLite or PostgreSQL"
+
+
+def driver_problem(url: str) -> str | None:
+    """For a PostgreSQL URL whose driver is not installed (it comes with the
+    ``gammonbot[postgresql]`` extra; SQLite's is in Python), how to install it; else None."""
+    if sqlite_path(url) is not None or make_url(url).get_backend_name() != "postgresql":
+        return None
+    try:
+        import psycopg  # noqa: F401  (optional: only PostgreSQL needs it)
+    except ImportError:
+        return (
+            "PostgreSQL needs the psycopg driver, which is not installed: "
+            "pip install 'gammonbot[postgresql]'"
+        )
+    return None
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite URL (relative to the working folder when the URL's is); None for
+    any other database."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    return Path(str(parsed.database))
+
+
+def describe_database(url: str) -> str:
+    """Which database ``url`` names, for a person starting the bot: the SQLite file's name
+    and folder, or the PostgreSQL database's name and server (never the user or password)."""
+    file = sqlite_path(url)
+    if file is not None:
+        absolute = file.absolute()
+        return f"database {absolute.name} in {absolute.parent}"
+    parsed = make_url(url)
+    server = parsed.host or "the local server"
+    if parsed.port is not None:
+        server = f"{server}:{parsed.port}"
+    return f"PostgreSQL database {parsed.database or '(named as its user)'} on {server}"
 
 
 async def check_database(url: str) -> None:
