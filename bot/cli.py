@@ -307,9 +307,20 @@ def health() -> None:
 
 
 @main.command()
-def console() -> None:
+@click.option(
+    "--demo",
+    is_flag=True,
+    help="Known dice (a fixed, published server seed) on a throwaway database, "
+    "so the README's example plays as written.",
+)
+def console(demo: bool) -> None:
     """The local console chat: play by typing NAME: TEXT lines."""
     settings = _settings_or_exit()
+    if demo:
+        from bot.console_app.demo import run_demo
+
+        asyncio.run(run_demo(settings.console_image_dir))
+        return
     _database_or_exit(settings.database_url)
     asyncio.run(run_console(settings.database_url, settings.console_image_dir, _web(settings)))
 
