@@ -351,9 +351,22 @@ def health() -> None:
 
 
 @main.command()
-def console() -> None:
+@click.option(
+    "--demo",
+    is_flag=True,
+    help="Known dice (a fixed, published server seed) on a throwaway database, "
+    "so the README's example plays as written.",
+)
+def console(demo: bool) -> None:
     """The local console chat: play by typing NAME: TEXT lines."""
     settings = _settings_or_exit()
+    if demo:
+        import asyncio
+
+        from bot.console_app.demo import run_demo
+
+        asyncio.run(run_demo(settings.console_image_dir))
+        return
     _database_or_exit(settings)
     _run_console(settings)
 

@@ -1,16 +1,15 @@
 """How a long-running bot process treats the garbage collector.
 
 The full collections of CPython's collector look at every tracked object: with 200 matches in
-play (their states cached, about 100,000 objects) one such pass paused the event loop for up to
-110 ms. So objects that have lived long are frozen, and the collector's passes look only at
+play (their states cached, about 100,000 objects) one such pass paused the event loop for far
+too long. So objects that have lived long are frozen, and the collector's passes look only at
 what is newer: first everything made while starting, then whatever survives a pass of the
-middle generation (generation 1) or a full one. Freezing only after full passes still left
-full passes of 35–45 ms over what had come since the last one (measured: 200 matches at a
-play every 5 s); freezing after the middle generation's passes leaves the full passes almost
-nothing to look at (none took longer than a middle pass, 15–22 ms, on the same run). Frozen
-objects are still freed by reference counting; only cycles among them that have since become
-garbage wait for :func:`reclaim_frozen_garbage`, which the host runs about once an hour when
-the bot is idle.
+middle generation (generation 1) or a full one. Freezing only after full passes still left long
+full passes over what had come since the last one; freezing after the middle generation's
+passes leaves the full passes almost nothing to look at (docs/benchmarks.md has the figures).
+Frozen objects are still freed by reference counting; only cycles among them that have since
+become garbage wait for :func:`reclaim_frozen_garbage`, which the host runs about once an hour
+when the bot is idle.
 """
 
 from __future__ import annotations
@@ -41,7 +40,7 @@ def freeze_startup_objects() -> None:
 
 def reclaim_frozen_garbage() -> int:
     """Collect cycles that became garbage after they were frozen (one full pass over the
-    whole heap: a pause of up to ~100 ms, so only when nothing waits). Answers how many
+    whole heap: a long pause, so only when nothing waits). Answers how many
     objects were freed."""
     gc.unfreeze()
     freed = gc.collect()

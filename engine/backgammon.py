@@ -14,7 +14,7 @@ The engine's legal plays are matched to :func:`gammon.legal_plays` by the positi
 reach, so the notation is always ours and the set of plays is always exactly our rules'.
 
 Analyzers are built lazily, one per depth and cube mode, and kept for the life of the process:
-loading the weights costs about 70 ms, and worker processes answer many calls.
+loading the weights takes a while, and worker processes answer many calls.
 
 At the plain net (``"1ply"``) two of bgsage's calls are replaced by the same computation made
 directly, because bgsage's own call does needless work each time: the cube action
@@ -262,10 +262,8 @@ def plain_net_plays(situation: Situation, dice: tuple[int, int]) -> list[EngineM
 
     bgsage's cubeful analyzer starts a thread pool on every call just to turn each play's
     cubeless chances into a cubeful equity, a few microseconds of work per play; the pool
-    made most of the cost of a decision, and luck asks for 21 of them (measured on 200
-    positions of ``tests/data/gnubg-plays-2000.jsonl`` under load: ranking the plays at
-    expert went from 3-6 ms to 0.6 ms median, the luck of a roll from ~100 ms to ~15 ms
-    median). Here the plays and
+    made most of the cost of a decision, and luck asks for 21 of them (docs/benchmarks.md
+    has the figures). Here the plays and
     their chances come from the cached cubeless analyzer (bgsage's candidates,
     ``possible_moves``, each evaluated by the plain net with the bear-off database, as in
     its cubeful path), then go through the same Janowski conversion in a loop
@@ -421,7 +419,7 @@ def library_cube(situation: Situation, depth: str) -> CubeAnalysis:
 def plain_net_cube(situation: Situation) -> CubeAnalysis:
     """The plain net's cube action, computed as bgsage's ``cube_action`` at ``"1ply"`` does.
 
-    bgsage's own call reloads all 24 weight files every time (~45 ms); here the pre-roll
+    bgsage's own call reloads all 24 weight files every time; here the pre-roll
     chances come from the cached analyzer (the opponent's post-move evaluation, inverted) and
     go through the same Janowski conversion (``cube_decision_1ply``, cube life from
     ``cube_efficiency``) in well under a millisecond. The results are identical to bgsage's;

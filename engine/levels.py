@@ -18,12 +18,12 @@ expert         1ply        0      expert, 0-ply
 world class    2ply        0      world class (gnubg 2-ply)
 =============  ==========  =====  ============================
 
-The time each level takes per decision is measured by ``benchmarks/engine.py`` (figures in the
-README). Expert stays far inside the 200 ms a chat allows at p99. World class is one ply
-shallower than gnubg's (whose 2-ply is bgsage's ``"3ply"``): ``"3ply"`` took 0.8 s median and
-up to 6 s on 20 positions, with a p99 of 22 s in an earlier measurement — too slow for a chat.
-``"2ply"`` keeps most moves under a tenth of a second, with rare waits of a few seconds (many
-candidates: doubles, bear-offs). Intermediate uses gnubg's 0.040 (its "casual play" is 0.050).
+The time each level takes per decision is measured by ``benchmarks/engine.py`` (figures in
+docs/benchmarks.md). Expert stays far inside the 200 ms a chat allows at p99. World class is one
+ply shallower than gnubg's (whose 2-ply is bgsage's ``"3ply"``): ``"3ply"`` took seconds a
+move, too slow for a chat. ``"2ply"`` keeps most moves quick, with rare waits of a few
+seconds (many candidates: doubles, bear-offs). Intermediate uses gnubg's 0.040 (its "casual
+play" is 0.050).
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ LEVELS: Final[dict[Level, LevelSpec]] = {
 ANALYSIS_LEVEL: Final = Level.EXPERT
 """The level of match analysis: the plain net, without noise, as gnubg's quick analysis. A
 7-point match takes a few seconds of one core (``benchmarks/engine.py``); world class would
-take about half a second a decision, over a minute and a half a match."""
+take many times as long."""
 
 
 def spec(level: Level) -> LevelSpec:

@@ -57,10 +57,9 @@ def generate_plays(position: Position, dice: Sequence[int]) -> tuple[Play, ...]:
 
 
 # A bot with 200 matches going asks for a match's plays again a request or two later (the roll
-# finds them, the move is checked against them), after the other matches' requests: about 2.4
-# new entries each, so 512 entries were evicted before they were asked for again (3.6 misses a
-# request against 1.2 with no bound, in benchmarks/core.py's closed loop). An entry is about
-# 11.5 KB (the plays and their positions), so 2,048 of them are about 23 MB.
+# finds them, the move is checked against them), after the other matches' requests have brought
+# new entries of their own: a much smaller cache evicted entries before they were asked for
+# again. 2,048 entries of plays and their positions are about 23 MB (docs/benchmarks.md).
 _KEPT_ROLLS = 2048
 
 

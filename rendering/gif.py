@@ -10,11 +10,11 @@ blocks of GIF89a, the same bytes Pillow writes.
 
 A board's frame changes in its top band (whose turn, pips), its bottom band (the caption) and
 on the board between them, so one rectangle around every change is nearly the whole picture,
-and compressing it was two fifths of an animation's time. A frame is therefore stored as up to
-:data:`MAX_BANDS` rectangles, one band of rows each, shown :data:`STEP_MS` apart: 36 % of the
-picture's pixels instead of 94 % on twelve random games (47 % with three bands, 29 % with five),
-the animation about a quarter faster (four bands against three: 6 % less time, 3 % fewer bytes;
-five saved no more time). Viewers show a frame's bands 20 ms after one another, top to bottom.
+and compressing it was a large part of an animation's time. A frame is therefore stored as up
+to :data:`MAX_BANDS` rectangles, one band of rows each, shown :data:`STEP_MS` apart: about a
+third of the picture's pixels instead of nearly all of them, and four bands did better than
+three while five saved no more (docs/benchmarks.md has the figures). Viewers show a frame's
+bands 20 ms after one another, top to bottom.
 """
 
 from __future__ import annotations

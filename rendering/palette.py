@@ -1,10 +1,10 @@
 """Pictures as palette PNGs whose palette is chosen once and reused.
 
-Choosing a palette for every picture (Pillow's fast octree) took two thirds of a board's
-encoding time. A board only ever shows its theme's colours and their anti-aliased blends, so a
-palette chosen once from sample pictures that show every kind of mark fits every later board
-about as well (measured: 0.8–0.9 mean error per channel against 0.7–0.8 for a palette of its
-own), and mapping a picture onto a given palette is a quarter of the work.
+Choosing a palette for every picture (Pillow's fast octree) was most of a board's encoding
+time. A board only ever shows its theme's colours and their anti-aliased blends, so a palette
+chosen once from sample pictures that show every kind of mark fits every later board about as
+well as a palette of its own, and mapping a picture onto a given palette is a fraction of the
+work (docs/benchmarks.md has the figures).
 """
 
 from __future__ import annotations
@@ -15,9 +15,8 @@ from typing import Final
 
 from PIL import Image
 
-PNG_COMPRESS_LEVEL: Final = (
-    3  # measured on palette images: 2.5 ms and ~45 KB; level 6 doubles the time
-)
+# On palette images level 6 took twice the time of 3 (docs/benchmarks.md).
+PNG_COMPRESS_LEVEL: Final = 3
 
 
 def shared_palette(samples: Sequence[Image.Image], colours: int = 256) -> Image.Image:

@@ -116,9 +116,8 @@ def animation_palette(theme: str, width: int, variant: Variant) -> Image.Image:
     every frame lets the GIF store only what changed from frame to frame, and choosing it once
     from the boards the theme's board palette is chosen from (every kind of mark, both checker
     colours, every band's text) fits a game's frames as well as a palette chosen from that
-    game's own frames (measured on six random games per theme: 0.95 against 0.90-0.95 mean
-    error per channel, the largest error no worse), without drawing and quantizing samples of
-    every game again (a twentieth of an animation's time)."""
+    game's own frames, without drawing and quantizing samples of every game again (the
+    comparison is in docs/benchmarks.md)."""
     return board_palette(THEMES[theme], width, variant, _GIF_COLOURS)
 
 

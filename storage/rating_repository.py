@@ -175,7 +175,8 @@ class RatingRepository:
     async def _chat_board(self, game: str, minimum_experience: int, chat_id: int) -> list[Ranked]:
         """Everyone on the chat's leaderboard, in order. Read from the chat's players (a few
         hundred rows at most) and ordered here: ordering the whole ratings table and keeping
-        the chat's players took 40 ms with 100,000 players (SQLite), this takes 0.1 ms."""
+        the chat's players was hundreds of times slower with many players
+        (docs/benchmarks.md)."""
         rows = await self.engine.read(
             sa.select(
                 ratings.c.user_id, users.c.display_name, ratings.c.rating, ratings.c.experience

@@ -1,8 +1,8 @@
 """An async face for a synchronous SQLAlchemy engine, all of whose work runs on one thread.
 
 The same design serves SQLite (the plain pysqlite driver) and PostgreSQL (psycopg). It was
-measured against SQLAlchemy's asyncio engine with aiosqlite and asyncpg (the README's storage
-section has the figures): aiosqlite hands every cursor call to the driver's thread and back
+measured against SQLAlchemy's asyncio engine with aiosqlite and asyncpg (docs/benchmarks.md
+has the figures): aiosqlite hands every cursor call to the driver's thread and back
 (opening, executing, fetching and closing each cost a hand-over), which on SQLite more than
 doubled the time of an append and of loading a match, past the figures storage must meet; on
 PostgreSQL both designs measured the same. Here a whole statement, or a whole write

@@ -42,13 +42,20 @@ def new_session() -> str:
 
 
 class ConsoleChat:
-    def __init__(self, core: Core, out: TextIO, *, image_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        core: Core,
+        out: TextIO,
+        *,
+        image_dir: Path | None = None,
+        session: str | None = None,
+    ) -> None:
         self.core = core
         self.out = out
         self.image_dir = image_dir
         self.buttons: dict[str, dict[str, str]] = {}
         self.events = 0
-        self.session = new_session()
+        self.session = new_session() if session is None else session
         self.images = 0
 
     async def line(self, raw: str) -> None:

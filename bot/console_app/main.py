@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.console_app.chat import ConsoleChat
@@ -24,6 +25,7 @@ from bot.core.scheduler import Clock
 from bot.core.service import Core
 from bot.hosting import ANALYSIS_SECONDS, WebSettings, web_server
 from bot.runtime import freeze_startup_objects
+from gammon.fair_dice import new_server_seed
 from storage import Database
 
 BANNER = (
@@ -131,20 +133,28 @@ async def _next_line(lines: StdinLines, stop: asyncio.Event) -> str:
 
 
 async def run_console(
-    database_url: str, image_dir: Path | None, web: WebSettings | None = None
+    database_url: str,
+    image_dir: Path | None,
+    web: WebSettings | None = None,
+    *,
+    server_seeds: Callable[[], bytes] = new_server_seed,
+    session: str | None = None,
 ) -> None:
+    """The console chat until the input ends. ``server_seeds`` and ``session`` (the event
+    ids' prefix) are fixed only by the demonstration (``bot.console_app.demo``)."""
     _tolerant_stdout()
     stop = _stop_on_sigterm()
     database = Database(database_url)
     await database.migrate()
-    core = Core(database, web_base_url=web.base_url if web else None)
+    core = Core(database, web_base_url=web.base_url if web else None, server_seeds=server_seeds)
     pages = web_server(core, web)
     try:
         await core.painter.start()
         if pages is not None:
             await pages.start()
         freeze_startup_objects()
-        await _converse(core, ConsoleChat(core, sys.stdout, image_dir=image_dir), stop)
+        chat = ConsoleChat(core, sys.stdout, image_dir=image_dir, session=session)
+        await _converse(core, chat, stop)
     finally:
         if pages is not None:
             await pages.stop()

@@ -3,11 +3,10 @@
 ``ProcessPoolExecutor`` hands every drawing to helper threads of the bot's process (one
 pickles and writes it, one reads the picture back and wakes the loop), and keeps only one
 drawing waiting beside the one drawn. The threads want the interpreter lock while the event
-loop holds it, and the process waits for them between two boards: measured on two cores, 0.35
-to 0.5 ms of the bot's process per board and 89-92 boards a second through the painter. Here
-the loop writes a drawing into the process's pipe and reads the picture when the pipe is
-readable, and it sends a few drawings ahead (:data:`AHEAD`): 0.18 ms per board, 104-108
-boards a second.
+loop holds it, and the process waits for them between two boards. Here the loop writes a
+drawing into the process's pipe and reads the picture when the pipe is readable, and it sends a
+few drawings ahead (:data:`AHEAD`): less than half the bot's time per board, and more boards a
+second (docs/benchmarks.md has the figures).
 
 A request is its length (8 bytes, big-endian), the drawing's number (8 bytes) and the pickled
 drawing; an answer is its length and a pickle of the number with the picture or with the

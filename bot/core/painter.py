@@ -1,15 +1,15 @@
 """Board pictures drawn away from the event loop.
 
-Drawing and encoding a board takes about 10 ms of pure computation. On a thread it competes
-with the event loop for the interpreter lock (measured: loop stalls of 45-190 ms with many
-matches at once); in a separate process it runs on another core while the loop goes on. With a
-single core there is nothing to gain from a process, so one thread draws instead.
+Drawing and encoding a board is pure computation. On a thread it competes with the event loop
+for the interpreter lock (it stalled the loop badly with many matches at once:
+docs/benchmarks.md); in a separate process it runs on another core while the loop goes on.
+With a single core there is nothing to gain from a process, so one thread draws instead.
 
-A whole game's animation (a GIF, drawn when a match ends or on ``/replay``) is half a second
-to a second of drawing, as much as all the boards of a game together. Among the boards it held
-up every board asked for meanwhile, so long drawings (:data:`LONG_DRAWINGS`) have a process of
-their own, started at a lower priority (:data:`LONG_NICENESS`): it uses what the event loop and
-the boards leave of the cores, and no board waits behind an animation.
+A whole game's animation (a GIF, drawn when a match ends or on ``/replay``) is as much drawing
+as all the boards of a game together. Among the boards it held up every board asked for
+meanwhile, so long drawings (:data:`LONG_DRAWINGS`) have a process of their own, started at a
+lower priority (:data:`LONG_NICENESS`): it uses what the event loop and the boards leave of the
+cores, and no board waits behind an animation.
 
 Each drawing process is fed and read by the event loop itself, through a pipe of its own
 (:mod:`bot.core.drawing_process`): no helper threads of the bot's process stand between a
@@ -63,14 +63,15 @@ LONG_DRAWINGS: frozenset[Callable[..., bytes]] = frozenset(
 BOARD_NICENESS = 5
 """How much lower the boards' processes run (``os.nice``): the event loop and the database
 thread, which need a core for a moment now and then, get it at once instead of taking turns
-with a drawing (measured with 200 matches at once: 7 % more requests a second than at 0)."""
+with a drawing (more requests a second than at 0, with 200 matches at once:
+docs/benchmarks.md)."""
 LONG_NICENESS = 19
 """How much lower the long drawings' process runs: the lowest priority there is. On a core a
 board's process wants too it gets a twentieth of it (the kernel weighs nice 19 at 15 against
 335 for nice 5), yet it is rarely held up for long: the event loop leaves about half of its
 core free, and the kernel moves the animation there. At 10 it took a fourth of the boards'
-core while the event loop's core sat partly idle (measured with 200 matches at once on two
-cores: 0.80 of the floor at 10, 0.85-0.86 at 19, as many animations drawn per request)."""
+core while the event loop's core sat partly idle, and at 19 the bot answered more requests a
+second with as many animations drawn (docs/benchmarks.md, the closed loop)."""
 
 
 def _nothing() -> bytes:

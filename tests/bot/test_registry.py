@@ -153,13 +153,15 @@ async def test_every_registered_command_is_answered(room: Room) -> None:
     assert unknown[0].text == "I do not know that command. /help lists them all."
 
 
-async def test_the_readmes_worked_example_adds_a_working_command(
+async def test_the_documented_worked_example_adds_a_working_command(
     room: Room, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    guide = Path(__file__).resolve().parents[2] / "docs" / "development.md"
     blocks = [
         block
-        for block in re.findall(r"```python\n(.*?)```", readme, re.DOTALL)
+        for block in re.findall(
+            r"```python\n(.*?)```", guide.read_text(encoding="utf-8"), re.DOTALL
+        )
         if block.startswith("# bot/core/")
     ]
     assert len(blocks) == 2
