@@ -1,0 +1,63 @@
+"""What players read, worded as players say it: English articles before match lengths, the
+settings' labels, the doubles in /stats and an unrated match's start."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.i18n import speech
+from bot.core.standings import StatisticsText
+from bot.core.texts import rules_summary
+from gammon.match_rules import MatchRules
+from gammon.rating import Standing
+from storage import UserRecord
+from storage.player_results import Statistics
+from tests.bot.scripted import Room
+
+ENGLISH = speech("en")
+
+
+@pytest.mark.parametrize(
+    ("length", "wanted"),
+    [
+        (1, "a 1-point match"),
+        (3, "a 3-point match"),
+        (7, "a 7-point match"),
+        (8, "an 8-point match"),
+        (11, "an 11-point match"),
+        (17, "a 17-point match"),
+        (18, "an 18-point match"),
+        (25, "a 25-point match"),
+    ],
+)
+def test_a_match_length_gets_the_article_english_says_before_it(length: int, wanted: str) -> None:
+    summary = rules_summary(ENGLISH, MatchRules(length=length), None, article=True)
+    assert summary == f"{wanted} of backgammon (no time limit)"
+
+
+async def test_a_challenge_to_an_eleven_point_match(room: Room) -> None:
+    offer = await room.command("anna", "/challenge @bob 11")
+    assert offer[0].text.startswith("Anna challenges Bob to an 11-point match of backgammon (")
+    open_offer = await room.command("carl", "/challenge money")
+    assert open_offer[0].text.startswith("Carl offers a money game of backgammon (")
+
+
+async def test_the_settings_say_auto_roll_and_auto_play(room: Room) -> None:
+    shown = await room.command("anna", "/settings")
+    labels = [button.label for button in shown[0].buttons]
+    assert labels[:2] == ["Auto-roll when I cannot double: on", "Auto-play forced moves: on"]
+
+
+def test_the_statistics_count_doubles_without_a_plural_to_get_wrong() -> None:
+    stats = Statistics(matches_won=1, doubles_offered=1, doubles_taken=2, doubles_dropped=0)
+    anna = UserRecord(1, "console", "anna", "Anna", "en")
+    text = StatisticsText("en").text(anna, "backgammon", Standing(), None, stats, stats)
+    assert "  Doubles offered: 1; taken: 2; dropped: 0" in text.splitlines()
+
+
+async def test_an_unrated_match_says_so_when_it_starts(room: Room) -> None:
+    await room.command("anna", "/challenge @bob 3 unrated hints")
+    started = await room.press("bob", "Accept")
+    start = started[0].text
+    assert start.startswith("Match 1: Anna vs Bob, 3-point match of backgammon (")
+    assert "), hints allowed, unrated. Dice commitment" in start
