@@ -1,5 +1,6 @@
 """What players read, worded as players say it: English articles before match lengths, the
-settings' labels, the doubles in /stats and an unrated match's start."""
+settings' labels, the doubles in /stats, the Russian, Ukrainian and Bulgarian roll buttons and
+headlines, and an unrated match's start."""
 
 from __future__ import annotations
 
@@ -7,7 +8,9 @@ import pytest
 
 from bot.core.i18n import speech
 from bot.core.standings import StatisticsText
-from bot.core.texts import rules_summary
+from bot.core.texts import rules_summary, turn_headline
+from gammon.actions import Move, OpeningRoll
+from gammon.flow import MatchState, Phase, replay
 from gammon.match_rules import MatchRules
 from gammon.rating import Standing
 from storage import UserRecord
@@ -61,3 +64,29 @@ async def test_an_unrated_match_says_so_when_it_starts(room: Room) -> None:
     start = started[0].text
     assert start.startswith("Match 1: Anna vs Bob, 3-point match of backgammon (")
     assert "), hints allowed, unrated. Dice commitment" in start
+
+
+def _rolling() -> tuple[list[str], MatchState]:
+    """Anna opened with 3-1 and made her 5 point: Dima is to roll (or double)."""
+    state = replay(MatchRules(length=5), [OpeningRoll((3, 1)), Move(0, "8/5 6/5")])
+    assert state.phase is Phase.ROLLING
+    return ["anna", "dima"], state
+
+
+@pytest.mark.parametrize(
+    ("locale", "button", "headline"),
+    [
+        # "Бросить" alone reads "give up, throw away"; players say "бросок" for a roll.
+        ("ru", "Бросок", "dima, твой бросок."),
+        # "Кинути" alone reads "abandon"; "кидок" is the roll.
+        ("uk", "Кидок", "dima, твій кидок."),
+        ("bg", "Хвърли заровете", "dima, хвърляй заровете."),
+    ],
+)
+def test_the_roll_button_and_headline_say_it_is_that_players_roll(
+    locale: str, button: str, headline: str
+) -> None:
+    said = speech(locale)
+    names, state = _rolling()
+    assert said("Roll") == button
+    assert turn_headline(said, state, names, bot_to_act=False) == headline
