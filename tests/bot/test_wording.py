@@ -90,3 +90,12 @@ def test_the_roll_button_and_headline_say_it_is_that_players_roll(
     names, state = _rolling()
     assert said("Roll") == button
     assert turn_headline(said, state, names, bot_to_act=False) == headline
+
+
+def test_german_says_who_is_on_roll_and_calls_the_cube_doppler() -> None:
+    """ "dima würfelt" read as "dima is rolling"; "Würfel" alone is a die, not the cube."""
+    german = speech("de")
+    names, state = _rolling()
+    assert turn_headline(german, state, names, bot_to_act=False) == "dima ist am Wurf."
+    summary = rules_summary(german, MatchRules(length=5, cube=False), None)
+    assert summary == "Match bis 5 Punkte, Backgammon (ohne Doppler, ohne Zeitlimit)"
