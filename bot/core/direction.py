@@ -27,11 +27,14 @@ RIGHT_TO_LEFT_MARK: Final = "\u200f"
 LEFT_TO_RIGHT_ISOLATE: Final = "\u2066"
 POP_DIRECTIONAL_ISOLATE: Final = "\u2069"
 
-# A run that starts with a Latin letter, a digit or a notation sign and goes on through
-# notation, single spaces and punctuation that belongs to it (13/10* 6/5, /move, bar/22,
-# https://…, 4HPwATDgc/ABMA, time=24h, 1–0).
-_PIECE = r"[A-Za-z0-9/*#@\[(][A-Za-z0-9/*#@+\-_.,:;=|'’?&%~()\[\]…–·]*"
-_LEFT_TO_RIGHT_RUN: Final = re.compile(rf"{_PIECE}(?: {_PIECE})*")
+# A run that starts with a Latin letter, a digit, a notation sign, a number's sign (−4.5,
+# +0.412) or a file's dot (.mat) and goes on through notation, single spaces, a bar between
+# alternatives or an operator between terms, and punctuation that belongs to it (13/10* 6/5,
+# /move, bar/22, https://…, 4HPwATDgc/ABMA, time=24h, 1–0, /chouette join | leave,
+# 1 / (10^(D·√N/2000) + 1)).
+_START = r"(?:[A-Za-z0-9/*#@\[(]|[+\-−.](?=[A-Za-z0-9]))"
+_PIECE = rf"{_START}[A-Za-z0-9/*#@+\-−_.,:;=|'’?&%~()\[\]…–·^√]*"
+_LEFT_TO_RIGHT_RUN: Final = re.compile(rf"{_PIECE}(?: (?:[|+−/×] )?{_PIECE})*")
 _LEFT_TO_RIGHT_CONTENT: Final = re.compile(r"[A-Za-z0-9/*#@]")
 _PARTNER: Final = {")": "(", "]": "["}
 _SENTENCE_END: Final = ".,;:…"

@@ -31,6 +31,7 @@ DIRECTION_MARKS = frozenset("\u200e\u200f\u2066\u2067\u2068\u2069")
 ISOLATE_CONTROLS = frozenset({"LRI", "RLI", "FSI", "PDI", "WS", "BN"})
 MIRRORED_GLYPH = dict(zip("()[]{}<>«»", ")(][}{><»«", strict=True))
 OPENING = {"(": ")", "[": "]"}
+JOINERS = frozenset("|+−/×")
 _LEVEL = re.compile(r"Level\(\s*(\d+),?\s*\)")
 
 
@@ -93,21 +94,31 @@ def bracket_pairs(text: str) -> Iterator[tuple[int, int]]:
 
 
 def left_to_right_phrases(text: str) -> Iterator[str]:
-    """The runs of Latin words, numbers and notation (tokens of printable ASCII with a letter or
-    digit, joined by single spaces), cut at brackets whose partner lies outside the run and
-    without the sentence's closing punctuation."""
-    for run in re.finditer(r"[!-~]+(?: [!-~]+)*", text):
+    """The runs of Latin words, numbers and notation (words of printable ASCII and minus
+    signs, joined by single spaces), cut at brackets whose partner lies outside the run."""
+    for run in re.finditer(r"[!-~−]+(?: [!-~−]+)*", text):
         phrase = run.group(0)
         paired = {index for pair in bracket_pairs(phrase) for index in pair}
         for piece in _cut_at_unpaired(phrase, paired):
-            words = [word for word in piece.split(" ") if word]
-            while words and not re.search(r"[A-Za-z0-9]", words[-1]):
-                words.pop()
-            while words and not re.search(r"[A-Za-z0-9]", words[0]):
-                words.pop(0)
-            joined = " ".join(words).rstrip(".,;:!?")
-            if joined:
-                yield joined
+            yield from _between_separators(piece.split(" "))
+
+
+def _between_separators(words: list[str]) -> Iterator[str]:
+    """The runs of words with a letter or digit, joined by single spaces or by a bar between
+    alternatives or an operator between terms (join | leave, 5 − E/100); any other sign
+    standing alone (=, –, ·) separates them, and a sentence's punctuation at either end is not
+    part of them."""
+    run: list[str] = []
+    for word in [*words, ""]:
+        if re.search(r"[A-Za-z0-9]", word) or (word in JOINERS and run):
+            run.append(word)
+            continue
+        while run and run[-1] in JOINERS:
+            run.pop()
+        joined = " ".join(run).rstrip(".,;:!?").lstrip(",;:!?")
+        if joined:
+            yield joined
+        run = []
 
 
 def _cut_at_unpaired(phrase: str, paired: set[int]) -> list[str]:
@@ -135,7 +146,8 @@ def assert_reads_correctly(line: str, right_to_left_words: tuple[str, ...]) -> N
             f"{line[opening : closing + 1]!r} does not enclose the same text when drawn"
         )
     shown = "".join(glyph for _, glyph in drawn if glyph not in DIRECTION_MARKS)
-    for phrase in left_to_right_phrases(line):
+    unmarked = "".join(char for char in line if char not in DIRECTION_MARKS)
+    for phrase in left_to_right_phrases(unmarked):
         assert phrase in shown, f"{phrase!r} does not read left to right in {shown!r}"
     for word in right_to_left_words:
         if word in line:
@@ -179,7 +191,7 @@ def _samples(latin_names: bool) -> dict[str, str]:
         "minutes": "30",
         "mine": "5",
         "theirs": "2",
-        "changes": f"{first} +12، {second} −12",
+        "changes": f"{first} 1,510.0 (+10.0) · {second} 1,490.0 (−10.0)",
         "scores": f"{first} 3 – 1 {second}",
     }
 
