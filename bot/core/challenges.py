@@ -114,7 +114,7 @@ class ChallengeService:
                 lambda said: _invitation(said, context.user, challenged, options),
             )
         else:
-            text = _("{challenger} offers a {summary}. Anyone here may accept.").format(
+            text = _("{challenger} offers {summary}. Anyone here may accept.").format(
                 challenger=context.user.display_name, summary=_summary(_, options)
             )
         buttons = (
@@ -253,7 +253,12 @@ class ChallengeService:
             id=started.match.info.id,
             first=names[0],
             second=names[1],
-            summary=texts.rules_summary(_, offer.rules, offer.move_time_limit),
+            summary=match_summary(
+                _,
+                texts.rules_summary(_, offer.rules, offer.move_time_limit),
+                hints=offer.hints,
+                rated=offer.rated,
+            ),
             commitment=started.match.info.dice_commitment,
             seed0=seeds[0],
             seed1=seeds[1],
@@ -297,19 +302,30 @@ def _chosen_after(moment: datetime | None, published: datetime | None) -> bool:
 
 
 def _summary(_: Speech, options: ChallengeOptions) -> str:
-    """The match offered, in a few words: "5-point match of backgammon, hints allowed"."""
-    summary = texts.rules_summary(_, options.rules, options.move_time_limit)
-    if options.hints:
-        summary = _("{summary}, hints allowed").format(summary=summary)
-    if options.unrated:
-        summary = _("{summary}, unrated").format(summary=summary)
-    return summary
+    """The match offered, as the object of a sentence: "an 11-point match of backgammon (…),
+    hints allowed"."""
+    return match_summary(
+        _,
+        texts.rules_summary(_, options.rules, options.move_time_limit, article=True),
+        hints=options.hints,
+        rated=not options.unrated,
+    )
+
+
+def match_summary(_: Speech, rules: str, *, hints: bool, rated: bool) -> str:
+    """The rules' summary with what the players agreed besides: hints, no rating. The
+    challenge and the match's start say the same."""
+    if hints:
+        rules = _("{summary}, hints allowed").format(summary=rules)
+    if not rated:
+        rules = _("{summary}, unrated").format(summary=rules)
+    return rules
 
 
 def _invitation(
     _: Speech, challenger: UserRecord, challenged: UserRecord, options: ChallengeOptions
 ) -> str:
-    return _("{challenger} challenges {challenged} to a {summary}.").format(
+    return _("{challenger} challenges {challenged} to {summary}.").format(
         challenger=challenger.display_name,
         challenged=challenged.display_name,
         summary=_summary(_, options),

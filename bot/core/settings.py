@@ -22,8 +22,8 @@ class SettingsService:
     # The on/off settings: a button's verb, the field of Preferences it switches (whose
     # default is the setting's) and the button's label.
     _SWITCHES: tuple[tuple[str, str, str], ...] = (
-        (Verb.AUTO_ROLL, "auto_roll", N_("Roll by myself when I cannot double")),
-        (Verb.AUTO_FORCED, "auto_forced", N_("Play forced moves by myself")),
+        (Verb.AUTO_ROLL, "auto_roll", N_("Auto-roll when I cannot double")),
+        (Verb.AUTO_FORCED, "auto_forced", N_("Auto-play forced moves")),
         (Verb.CONFIRM_MOVES, "confirm_moves", N_("Confirm each move")),
         (Verb.NOTIFY, "notify", N_("Private notifications")),
     )

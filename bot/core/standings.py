@@ -112,7 +112,7 @@ class StandingsService:
                     standing.experience,
                 )
             )
-        text = board.text(lines, own, standing.experience)
+        text = board.text(lines, own, context.user.display_name, standing.experience)
         picture = partial(draw_leaderboard, lines, board.labels(), own)
         return [
             Message(
@@ -162,11 +162,22 @@ class LeaderboardText:
         )
 
     def text(
-        self, lines: list[LeaderboardLine], own: LeaderboardLine | None, experience: int
+        self,
+        lines: list[LeaderboardLine],
+        own: LeaderboardLine | None,
+        asking_name: str,
+        experience: int,
     ) -> str:
+        """The board as text: a row a player, their experience labelled; below it the
+        asker's place, or how much experience a place needs and how much they have."""
         _ = self._
         rows = [self.title()]
-        rows += [f"{line.rank}. {line.name} — {line.rating} ({line.experience})" for line in lines]
+        rows += [
+            _("{rank}. {name} — {rating} · experience {points}").format(
+                rank=line.rank, name=line.name, rating=line.rating, points=line.experience
+            )
+            for line in lines
+        ]
         if not lines:
             rows.append(self.labels().empty)
         if own is not None:
@@ -174,10 +185,14 @@ class LeaderboardText:
         elif not any(line.own for line in lines) and experience < MINIMUM_EXPERIENCE:
             rows.append(
                 _.ngettext(
-                    "You appear here after {points} point of rated matches.",
-                    "You appear here after {points} points of rated matches.",
+                    "A place here needs {points} point of rated matches; {name} has {experience}.",
+                    "A place here needs {points} points of rated matches; {name} has {experience}.",
                     MINIMUM_EXPERIENCE,
-                ).format(points=MINIMUM_EXPERIENCE)
+                ).format(
+                    points=whole(self.locale, MINIMUM_EXPERIENCE),
+                    name=asking_name,
+                    experience=whole(self.locale, experience),
+                )
             )
         return "\n".join(rows)
 
@@ -244,7 +259,7 @@ class StatisticsText:
                 backgammon=stats.backgammons_won,
                 lost=stats.games_lost,
             ),
-            _("Cube: {offered} doubles offered; {taken} taken, {dropped} dropped").format(
+            _("Doubles offered: {offered}; taken: {taken}; dropped: {dropped}").format(
                 offered=stats.doubles_offered,
                 taken=stats.doubles_taken,
                 dropped=stats.doubles_dropped,

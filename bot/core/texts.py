@@ -16,14 +16,18 @@ from gammon.flow import ActionError, GameResult, MatchState, Phase
 from gammon.match_rules import MatchRules
 
 
-def rules_summary(_: Speech, rules: MatchRules, move_time_limit: int | None) -> str:
+def rules_summary(
+    _: Speech, rules: MatchRules, move_time_limit: int | None, *, article: bool = False
+) -> str:
+    """The rules in a few words: "5-point match of backgammon (no time limit)"; with
+    ``article`` as a sentence's object: "an 11-point match of backgammon (…)"."""
     kind = _("long nardy") if rules.variant is Variant.LONG_NARDY else _("backgammon")
     if rules.length:
-        text = _.ngettext(
-            "{length}-point match of {game}", "{length}-point match of {game}", rules.length
-        ).format(length=rules.length, game=kind)
+        text = _match_of(_, rules.length, article).format(length=rules.length, game=kind)
     elif rules.variant is Variant.LONG_NARDY:
         text = _("single games of {game}").format(game=kind)
+    elif article:
+        text = _("a money game of {game}").format(game=kind)
     else:
         text = _("money game of {game}").format(game=kind)
     extras = []
@@ -40,6 +44,33 @@ def rules_summary(_: Speech, rules: MatchRules, move_time_limit: int | None) -> 
     else:
         extras.append(_("no time limit"))
     return text + " (" + ", ".join(extras) + ")"
+
+
+def _match_of(_: Speech, length: int, article: bool) -> str:
+    if not article:
+        return _.ngettext(
+            "{length}-point match of {game}", "{length}-point match of {game}", length
+        )
+    if reads_with_an(length):
+        return _.ngettext(
+            "an {length}-point match of {game}", "an {length}-point match of {game}", length
+        )
+    return _.ngettext(
+        "a {length}-point match of {game}", "a {length}-point match of {game}", length
+    )
+
+
+def reads_with_an(number: int) -> bool:
+    """Whether English says "an" before ``number``: its spoken form starts with a vowel sound
+    (eight, eleven, eighteen, eighty…, eleven thousand), not "one", "five", "a hundred".
+
+    >>> [n for n in range(1, 100) if reads_with_an(n)]
+    [8, 11, 18, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89]
+    >>> reads_with_an(800), reads_with_an(110), reads_with_an(11_000), reads_with_an(18_500_000)
+    (True, False, True, True)
+    """
+    digits = str(number)
+    return digits.startswith("8") or (len(digits) % 3 == 2 and digits[:2] in ("11", "18"))
 
 
 def move_time_text(_: Speech, seconds: int) -> str:

@@ -117,8 +117,8 @@ def test_plural_forms_follow_each_languages_rule() -> None:
         pytest.skip("no Russian catalog")
     with (folder("ru") / "messages.mo").open("rb") as handle:
         russian = gettext.GNUTranslations(handle)
-    singular = "You appear here after {points} point of rated matches."
-    plural = "You appear here after {points} points of rated matches."
+    singular = "A place here needs {points} point of rated matches; {name} has {experience}."
+    plural = "A place here needs {points} points of rated matches; {name} has {experience}."
     forms = [russian.ngettext(singular, plural, n) for n in (1, 2, 5, 11, 21, 22, 25)]
     assert forms[0] == forms[4] != forms[1]
     assert forms[1] == forms[5] != forms[2]

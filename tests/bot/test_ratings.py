@@ -116,7 +116,7 @@ async def test_the_leaderboard_needs_experience_and_names_your_place(room: Room)
     assert early.text.splitlines() == [
         "Top 10 · backgammon · this chat",
         "Nobody has played 10 points of rated matches yet.",
-        "You appear here after 10 points of rated matches.",
+        "A place here needs 10 points of rated matches; Anna has 1.",
     ]
     for _ in range(3):
         await _resign_at_once(room, 3)
@@ -124,8 +124,8 @@ async def test_the_leaderboard_needs_experience_and_names_your_place(room: Room)
     board = (await room.command("bob", "/top"))[0].text.splitlines()
     assert board == [
         "Top 10 · backgammon · this chat",
-        "1. Anna — 1,558.8 (10)",
-        "2. Bob — 1,441.2 (10)",
+        "1. Anna — 1,558.8 · experience 10",
+        "2. Bob — 1,441.2 · experience 10",
     ]
     elsewhere = Room(room.core, ChatRef(PLATFORM, "group-9"))
     assert "Nobody has played" in (await elsewhere.command("carl", "/top"))[0].text

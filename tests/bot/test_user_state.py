@@ -40,10 +40,10 @@ async def test_settings_read_odd_stored_values_as_the_defaults(room: Room) -> No
     )
     shown = await room.command("anna", "/settings")
     labels = [button.label for button in shown[0].buttons]
-    assert "Roll by myself when I cannot double: on" in labels
+    assert "Auto-roll when I cannot double: on" in labels
     assert "Confirm each move: off" in labels
     assert "Board: classic" in labels
-    toggled = await room.press("anna", "Roll by myself when I cannot double: on")
+    toggled = await room.press("anna", "Auto-roll when I cannot double: on")
     labels = [button.label for button in toggled[0].buttons]
-    assert "Roll by myself when I cannot double: off" in labels
+    assert "Auto-roll when I cannot double: off" in labels
     assert (await room.core.users.get_user(anna.id)).preferences["auto_roll"] is False
