@@ -142,18 +142,19 @@ def luck_text(_: Speech, player: PlayerAnalysis) -> str | None:
     return _("luck {luck}").format(luck=signed(_.locale, player.luck, EQUITY_DIGITS))
 
 
+def player_figures(_: Speech, player: PlayerAnalysis) -> tuple[str, ...]:
+    """The player's figures worth stating: error rate, checker play, cube, luck."""
+    parts = (
+        error_rate_text(_, player),
+        checker_figures(_, player),
+        cube_figures(_, player),
+        luck_text(_, player),
+    )
+    return tuple(part for part in parts if part is not None) or (_("no decision to judge"),)
+
+
 def _player_line(_: Speech, player: PlayerAnalysis) -> str:
-    parts = [
-        part
-        for part in (
-            error_rate_text(_, player),
-            checker_figures(_, player),
-            cube_figures(_, player),
-            luck_text(_, player),
-        )
-        if part is not None
-    ]
-    figures = " · ".join(parts) if parts else _("no decision to judge")
+    figures = " · ".join(player_figures(_, player))
     return _("{name}: {figures}").format(name=player.name, figures=figures)
 
 
