@@ -17,7 +17,6 @@ from bot.core import texts
 from bot.core.dice_names import roll_text
 from bot.core.i18n import Speech
 from bot.core.numbers import decimal, signed
-from bot.core.painter import Drawing
 from engine.api import AnalysedDecision, Chance, DecisionKind, MatchAnalysis, PlayerAnalysis
 from rendering import ChartError, ChartLabels, draw_analysis_chart
 
@@ -182,7 +181,7 @@ def chance_axis(_: Speech, analysis: MatchAnalysis, name: str) -> str:
     return _("{name}'s chance to win the game").format(name=name)
 
 
-def analysis_picture(_: Speech, match_id: int, analysis: MatchAnalysis) -> Drawing:
+def analysis_picture(_: Speech, match_id: int, analysis: MatchAnalysis) -> partial[bytes]:
     """The picture's drawing, for the painter's process: drawing it here would hold the
     event loop for tens of milliseconds."""
     decisions = analysis.decisions

@@ -10,7 +10,9 @@ from bot.web.page_text import PageText
 from engine.api import MatchAnalysis
 
 
-def analysis_summary(text: PageText, analysis: MatchAnalysis, chart_url: str) -> AnalysisSummary:
+def analysis_summary(
+    text: PageText, analysis: MatchAnalysis, chart_url: str | None
+) -> AnalysisSummary:
     _ = text.speech
     players = tuple(
         AnalysedPlayer(

@@ -53,12 +53,12 @@ class AnalysedPlayer:
 
 @dataclass(frozen=True)
 class AnalysisSummary:
-    """The analysis on the match page: ``chart_url`` is its picture, ``chart_text`` what the
-    picture shows (its alternative text)."""
+    """The analysis on the match page: ``chart_url`` is its picture (``None`` where the bot
+    draws no pictures), ``chart_text`` what the picture shows (its alternative text)."""
 
     level: str
     players: tuple[AnalysedPlayer, AnalysedPlayer]
-    chart_url: str
+    chart_url: str | None
     chart_text: str
 
 

@@ -42,7 +42,7 @@ from engine.api import MatchAnalysis
 from engine.records import analysis_from_json
 from gammon.position import Variant
 from gammon.replay import GameReplay
-from storage import AnalysisStatus, MatchInfo, MatchStatus
+from storage import AnalysisRecord, AnalysisStatus, MatchInfo, MatchStatus
 
 logger = logging.getLogger(__name__)
 
@@ -112,7 +112,9 @@ class WebPages:
             for result in state.games
         )
         finished = found.info.status is not MatchStatus.ACTIVE
-        analysis = await self._analysis(found.info)
+        record = await self.core.analyses.get(found.info.id)
+        analysis = _analysis_of(record, found.info)
+        chart = f"{base}/analysis.png{query}" if self.core.replay_pictures.enabled else None
         data = MatchPageData(
             number=found.info.id,
             names=names,
@@ -125,10 +127,9 @@ class WebPages:
             verify_url=f"{base}/verify{query}",
             mat_url=f"{base}/match.mat" if _exported(found.info) else None,
             board=await self._board(found, text),
-            analysis=None
-            if analysis is None
-            else analysis_summary(text, analysis, f"{base}/analysis.png{query}"),
-            analysing=analysis is None and await self._analysing(found.info),
+            analysis=None if analysis is None else analysis_summary(text, analysis, chart),
+            analysing=record is not None
+            and record.status in (AnalysisStatus.PENDING, AnalysisStatus.RUNNING),
         )
         return _respond(match_page(data, text))
 
@@ -152,7 +153,7 @@ class WebPages:
     async def analysis_picture(self, request: web.Request) -> web.Response:
         found = await self._find(request)
         text = _page_text(request)
-        analysis = await self._analysis(found.info)
+        analysis = _analysis_of(await self.core.analyses.get(found.info.id), found.info)
         if analysis is None or not self.core.replay_pictures.enabled:
             raise web.HTTPNotFound(text=text.gettext(_NOTHING_HERE))
         key: tuple[object, ...] = ("analysis", found.info.id, text.lang)
@@ -269,23 +270,6 @@ class WebPages:
             caption=frame_caption(text.speech, game.frames[last], found.names),
         )
 
-    async def _analysis(self, info: MatchInfo) -> MatchAnalysis | None:
-        record = await self.core.analyses.get(info.id)
-        if record is None or record.status is not AnalysisStatus.DONE or record.result is None:
-            return None
-        try:
-            return analysis_from_json(record.result)
-        except ValueError:
-            logger.warning("the stored analysis of match %s does not read", info.id)
-            return None
-
-    async def _analysing(self, info: MatchInfo) -> bool:
-        record = await self.core.analyses.get(info.id)
-        return record is not None and record.status in (
-            AnalysisStatus.PENDING,
-            AnalysisStatus.RUNNING,
-        )
-
 
 @web.middleware
 async def _safe_headers(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -332,6 +316,17 @@ def _game_asked(request: web.Request, count: int) -> int:
     if asked.isascii() and asked.isdigit() and 1 <= int(asked[:6]) <= count:
         return int(asked) - 1
     return 0
+
+
+def _analysis_of(record: AnalysisRecord | None, info: MatchInfo) -> MatchAnalysis | None:
+    """The finished analysis in ``record``, if there is one that reads."""
+    if record is None or record.status is not AnalysisStatus.DONE or record.result is None:
+        return None
+    try:
+        return analysis_from_json(record.result)
+    except ValueError:
+        logger.warning("the stored analysis of match %s does not read", info.id)
+        return None
 
 
 def _exported(info: MatchInfo) -> bool:
