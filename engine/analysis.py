@@ -8,7 +8,10 @@ the engine's view is asked for once (:mod:`engine.analysis_walk`):
 * each roll: its luck (:func:`engine.backgammon.roll_luck`), the opening roll as one;
 * each turn on which the player on roll could double: the cube advice, and whether rolling
   on or doubling gave equity away (:mod:`engine.analysis_cube`);
-* each answer to a double (take, pass, beaver), from the same advice.
+* each answer to a double (take, pass, beaver), from the same advice;
+* after each decision, player 0's chance to win: in a match the match-winning chance (the
+  cubeful equity through the Kazaross-XG2 match equity table, as the engine converts it),
+  in money play the cubeless chance to win the game.
 
 Resignations, their answers and forfeits are not decisions. Everything is deterministic: the
 engine evaluates without noise and the decisions are visited in the order of the record.
@@ -21,7 +24,7 @@ from collections.abc import Callable, Sequence
 
 from engine.analysis_summary import summarise
 from engine.analysis_walk import Walk
-from engine.api import Level, MatchAnalysis
+from engine.api import Chance, Level, MatchAnalysis
 from gammon.actions import Action
 from gammon.flow import apply, new_match
 from gammon.match_rules import MatchRules
@@ -51,4 +54,9 @@ def analyse_match(
         summarise(names[0], 0, walk.decisions, walk.luck[0]),
         summarise(names[1], 1, walk.decisions, walk.luck[1]),
     )
-    return MatchAnalysis(level=level, players=players, decisions=tuple(walk.decisions))
+    return MatchAnalysis(
+        level=level,
+        players=players,
+        decisions=tuple(walk.decisions),
+        chance=Chance.GAME if rules.is_money else Chance.MATCH,
+    )

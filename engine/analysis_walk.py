@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.analysis_cube import CubeJudgement, judge_answer, judge_double
+from engine.analysis_cube import CubeJudgement, double_equity, judge_answer, judge_double
 from engine.api import (
     AnalysedDecision,
     CubeAdvice,
@@ -18,7 +18,7 @@ from engine.api import (
     Probabilities,
     Situation,
 )
-from engine.backgammon import cube_advice, evaluate, rank_plays, roll_luck
+from engine.backgammon import cube_advice, evaluate, rank_plays, roll_luck, winning_chance
 from gammon.actions import Action, Beaver, CannotMove, Double, Drop, Move, OpeningRoll, Roll, Take
 from gammon.flow import MatchState, Phase
 from gammon.match_rules import MatchRules
@@ -69,6 +69,7 @@ class Walk:
         self.rows = _Rows()
         self.roll: _Roll | None = None
         self.advice: CubeAdvice | None = None  # the doubler's, for the answer to the double
+        self.doubler: Situation | None = None  # ... and the doubler's situation before it
 
     def step(self, before: MatchState, action: Action, after: MatchState) -> None:
         """Judge ``action``, which turned ``before`` into ``after``."""
@@ -102,13 +103,15 @@ class Walk:
     def _checker_play(self, state: MatchState, action: Move) -> None:
         assert state.dice is not None
         player = state.player_on_roll
-        ranked = rank_plays(Situation.of(state, player), state.dice, self.level)
+        situation = Situation.of(state, player)
+        ranked = rank_plays(situation, state.dice, self.level)
         play = action.value or parse_play(action.play, state.position, state.dice)
         result_id = play.result.id()
         played = next((option for option in ranked if option.result_id == result_id), None)
         if played is None:
             raise ValueError(f"the engine did not rank the play {play} ({result_id})")
         best = ranked[0]
+        chance = _chance(situation, played.equity, played.probabilities)
         roll = self._take_roll(player)
         self._add(
             state,
@@ -120,7 +123,7 @@ class Walk:
             forced=len(ranked) == 1 or ranked[-1].loss <= _EQUAL,
             luck=roll.luck,
             move=roll.move,
-            win_chance=_for_player_0(played.probabilities, player),
+            win_chance=_for_player_0(chance, player),
         )
 
     def _dance(self, state: MatchState, player: int) -> None:
@@ -128,7 +131,9 @@ class Walk:
         carries the roll's luck; the chances are the opponent's, who rolls next."""
         roll = self._take_roll(player)
         opponent = 1 - player
-        chances = evaluate(Situation.of(state, opponent), self.level).probabilities
+        situation = Situation.of(state, opponent)
+        evaluation = evaluate(situation, self.level)
+        chance = _chance(situation, evaluation.cubeful_equity, evaluation.probabilities)
         self._add(
             state,
             player,
@@ -139,7 +144,7 @@ class Walk:
             forced=True,
             luck=roll.luck,
             move=roll.move,
-            win_chance=_for_player_0(chances, opponent),
+            win_chance=_for_player_0(chance, opponent),
         )
 
     def _take_roll(self, player: int) -> _Roll:
@@ -154,25 +159,29 @@ class Walk:
         player = state.player_on_roll
         if state.phase is not Phase.ROLLING or state.double_refusal(player) is not None:
             return
-        advice = cube_advice(Situation.of(state, player), self.level)
-        self.advice = advice
+        situation = Situation.of(state, player)
+        advice = cube_advice(situation, self.level)
+        self.advice, self.doubler = advice, situation
         if advice.verdict is CubeVerdict.NO_CUBE:
             return
         judgement = judge_double(advice, doubled)
-        chances = advice.evaluation.probabilities
-        self._cube(state, player, DecisionKind.DOUBLE, judgement, move, chances)
+        equity = double_equity(advice) if doubled else advice.no_double
+        chance = _chance(situation, equity, advice.evaluation.probabilities)
+        self._cube(state, player, DecisionKind.DOUBLE, judgement, move, chance, player)
 
     def _answer(self, state: MatchState, action: Take | Drop | Beaver) -> None:
         advice, self.advice = self.advice, None
-        if advice is None:
+        situation, self.doubler = self.doubler, None
+        if advice is None or situation is None:
             return  # a double the cube advice did not see (none in a valid record)
         judgement = judge_answer(advice, _ANSWERS[type(action)], self.beavers)
         move = self.rows.entry(state.game_number, action.player)
+        if isinstance(action, Drop):  # the doubler has won the cube's points
+            chance = _chance(situation, 1.0, Probabilities(1.0, 0.0, 0.0, 0.0, 0.0))
+        else:
+            chance = _chance(situation, advice.double_take, advice.evaluation.probabilities)
         doubler = state.player_on_roll
-        chances = advice.evaluation.probabilities
-        if isinstance(action, Drop):
-            chances = Probabilities(1.0, 0.0, 0.0, 0.0, 0.0)  # the doubler has won
-        self._cube(state, action.player, DecisionKind.TAKE, judgement, move, chances, doubler)
+        self._cube(state, action.player, DecisionKind.TAKE, judgement, move, chance, doubler)
 
     def _cube(
         self,
@@ -181,9 +190,10 @@ class Walk:
         kind: DecisionKind,
         judgement: CubeJudgement,
         move: int,
-        chances: Probabilities,
-        viewer: int | None = None,
+        chance: float,
+        viewer: int,
     ) -> None:
+        """A cube decision by ``player``; ``chance`` is ``viewer``'s chance to win after it."""
         self._add(
             state,
             player,
@@ -194,7 +204,7 @@ class Walk:
             forced=not judgement.counted,
             luck=0.0,
             move=move,
-            win_chance=_for_player_0(chances, player if viewer is None else viewer),
+            win_chance=_for_player_0(chance, viewer),
         )
 
     # --- recording ------------------------------------------------------------------------------
@@ -237,6 +247,16 @@ class Walk:
             self.progress()
 
 
-def _for_player_0(chances: Probabilities, viewer: int) -> float:
-    """Player 0's chance to win the game, from chances seen by ``viewer``."""
-    return chances.win if viewer == 0 else 1.0 - chances.win
+def _chance(situation: Situation, equity: float, chances: Probabilities) -> float:
+    """The decider's chance to win after a decision worth ``equity`` (cubeful, normalised to
+    the cube of ``situation``) with the outcome ``chances``: in a match the match-winning
+    chance, the equity taken through the match equity table as the engine converts it (so the
+    score, the cube and Crawford count); in money play the cubeless chance to win the game."""
+    if situation.is_money:
+        return chances.win
+    return min(1.0, max(0.0, winning_chance(situation, equity)))
+
+
+def _for_player_0(chance: float, viewer: int) -> float:
+    """Player 0's chance, from ``viewer``'s."""
+    return chance if viewer == 0 else 1.0 - chance

@@ -191,7 +191,7 @@ class AnalysedDecision:
     loss: float
     luck: float
     forced: bool
-    win_chance: float  # player 0's cubeless chance to win the game after the decision
+    win_chance: float  # player 0's chance to win after the decision (see MatchAnalysis.chance)
 
 
 @dataclass(frozen=True)
@@ -210,11 +210,21 @@ class PlayerAnalysis:
     largest_errors: tuple[AnalysedDecision, ...]
 
 
+class Chance(enum.StrEnum):
+    """What the decisions' ``win_chance`` measures: the match-winning chance in a match
+    (the cubeful equity through the match equity table), the cubeless chance to win the game
+    in money play (and in analyses made before matches had the former)."""
+
+    MATCH = "match"
+    GAME = "game"
+
+
 @dataclass(frozen=True)
 class MatchAnalysis:
     level: Level
     players: tuple[PlayerAnalysis, PlayerAnalysis]
     decisions: tuple[AnalysedDecision, ...]
+    chance: Chance = Chance.MATCH
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,9 @@ line) and a hint.
 The JSON is plain: enums by value, dice as two-number lists, equities as the floats the engine
 gave (no rounding, so a stored analysis reads back equal). ``version`` lets a later layout be
 told apart; :func:`analysis_from_json` refuses anything it does not recognise with
-``ValueError`` rather than building a half-valid analysis.
+``ValueError`` rather than building a half-valid analysis. Version 2 added ``chance`` (what
+the decisions' ``win_chance`` measures); a version 1 analysis charted the chance to win the
+game, and still reads as such.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any, Final
 
 from engine.api import (
     AnalysedDecision,
+    Chance,
     CubeHint,
     DecisionKind,
     Hint,
@@ -22,7 +25,8 @@ from engine.api import (
     PlayerAnalysis,
 )
 
-VERSION: Final = 1
+VERSION: Final = 2
+_GAME_CHANCES: Final = 1  # the last version whose chances were always the game's
 
 _DECISION_FIELDS: Final = (
     "game",
@@ -45,6 +49,7 @@ def analysis_to_json(analysis: MatchAnalysis) -> dict[str, Any]:
     return {
         "version": VERSION,
         "level": analysis.level.value,
+        "chance": analysis.chance.value,
         "players": [_player_to_json(player) for player in analysis.players],
         "decisions": [_decision_to_json(decision) for decision in analysis.decisions],
     }
@@ -53,8 +58,12 @@ def analysis_to_json(analysis: MatchAnalysis) -> dict[str, Any]:
 def analysis_from_json(data: Any) -> MatchAnalysis:
     """The inverse of :func:`analysis_to_json`; ``ValueError`` for anything else."""
     record = _object(data, "analysis")
-    if record.get("version") != VERSION:
-        raise ValueError(f"unknown analysis version {record.get('version')!r}")
+    version = record.get("version")
+    if version not in (_GAME_CHANCES, VERSION):
+        raise ValueError(f"unknown analysis version {version!r}")
+    chance = (
+        Chance.GAME if version == _GAME_CHANCES else Chance(_text(record.get("chance"), "chance"))
+    )
     players = _list(record.get("players"), "players")
     if len(players) != 2:
         raise ValueError("an analysis has two players")
@@ -64,6 +73,7 @@ def analysis_from_json(data: Any) -> MatchAnalysis:
         decisions=tuple(
             _decision_from_json(item) for item in _list(record.get("decisions"), "decisions")
         ),
+        chance=chance,
     )
 
 

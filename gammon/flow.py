@@ -209,7 +209,8 @@ class MatchState:
         return _double_refusal(self, player)
 
     def match_id(self) -> str:
-        """The GNU Backgammon Match ID of this moment."""
+        """The GNU Backgammon Match ID of this moment, as gnubg writes it: the higher die
+        first, and the Jacoby flag set in a match (gnubg's rule applies to money play only)."""
         if self.phase is Phase.FINISHED:
             game_state = GameState.OVER
         elif self.phase is Phase.OPENING:
@@ -230,7 +231,8 @@ class MatchState:
             resignation=Resignation(self.resignation.level)
             if self.resignation
             else Resignation.NONE,
-            dice=self.dice,
+            dice=None if self.dice is None else (max(self.dice), min(self.dice)),
+            jacoby=self.rules.jacoby and self.rules.is_money,
         ).id()
 
 

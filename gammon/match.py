@@ -19,7 +19,7 @@ from gammon._bits import decode_key, encode_key
 
 _ID_BYTES: Final = 9
 _ID_CHARS: Final = 12
-_USED_BITS: Final = 66
+_USED_BITS: Final = 67
 
 
 class GameState(enum.IntEnum):
@@ -56,6 +56,7 @@ _LAYOUT: Final = (
     ("length", 21, 15),
     ("score0", 36, 15),
     ("score1", 51, 15),
+    ("no_jacoby", 66, 1),
 )
 _CENTRED: Final = 3
 _MAX_FIELD: Final = (1 << 15) - 1
@@ -67,7 +68,10 @@ class Match:
 
     ``player_on_roll`` owns the dice; ``turn`` is the player who must act now (they differ
     while a double or resignation waits for an answer). ``cube_owner`` is ``None`` when the
-    cube is centred. ``dice`` is ``None`` until the player on roll has rolled.
+    cube is centred. ``dice`` is ``None`` until the player on roll has rolled. ``jacoby``
+    is gnubg's Jacoby flag (bit 66, set when the rule is off): gnubg clears it for a money
+    session with the Jacoby rule and sets it in matches, where the rule never applies; IDs
+    written before gnubg had the bit read as ``True``.
     """
 
     length: int = 0
@@ -81,6 +85,7 @@ class Match:
     double_offered: bool = False
     resignation: Resignation = Resignation.NONE
     dice: tuple[int, int] | None = None
+    jacoby: bool = True
 
     def __post_init__(self) -> None:
         value = self.cube_value
@@ -134,6 +139,7 @@ class Match:
             double_offered=bool(fields["double_offered"]),
             resignation=Resignation(fields["resignation"]),
             dice=(die1, die2) if die1 else None,
+            jacoby=not fields["no_jacoby"],
         )
 
     def id(self) -> str:
@@ -153,6 +159,7 @@ class Match:
             "length": self.length,
             "score0": self.score[0],
             "score1": self.score[1],
+            "no_jacoby": int(not self.jacoby),
         }
         key = 0
         for name, first, _width in _LAYOUT:

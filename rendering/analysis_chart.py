@@ -1,5 +1,6 @@
-"""The picture of a match analysis: player 0's chance to win the game after each decision, the
-games, and the largest errors as dots in the erring player's colour.
+"""The picture of a match analysis: player 0's chance to win (the match, or the game in money
+play) after each decision, the games, and the largest errors as dots in the erring player's
+colour, each with its number from the analysis's list of errors.
 
 Plain values in, PNG bytes out, like the board pictures: the same bundled font, the board's
 wood and cream colours, a light panel that reads well on the dark and light themes of Discord
@@ -57,11 +58,13 @@ _DOT_RING: Final[RGB] = (255, 255, 255)
 @dataclass(frozen=True)
 class ChartError:
     """One marked error: at decision ``index`` (0-based, into the chances), by ``player``
-    (0 or 1), who lost ``loss`` equity (> 0; the dot grows with it, up to a loss of 1)."""
+    (0 or 1), who lost ``loss`` equity (> 0; the dot grows with it, up to a loss of 1).
+    ``number`` is the error's number in the list beside the picture, written at its dot."""
 
     index: int
     player: int
     loss: float
+    number: int | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +73,7 @@ class ChartLabels:
     with ``{number}`` (1-based); ``player`` names a player whose name has nothing drawable."""
 
     title: str  # e.g. "Match 12: alice vs bob"
-    y_axis: str  # e.g. "alice's chance to win the game"
+    y_axis: str  # e.g. "alice's chance to win the match"
     x_axis: str  # e.g. "moves"
     game: str  # e.g. "Game {number}"
     player: str = DEFAULT_LABELS["player"]  # "Player {number}"
@@ -87,8 +90,9 @@ def draw_analysis_chart(
 ) -> bytes:
     """The chart as PNG bytes of ``width`` × ``height`` pixels.
 
-    ``win_chances`` are player 0's chances to win the game after each decision (clamped to
-    0..1; a NaN counts as 0.5). ``game_starts`` are the indexes where games begin (the first
+    ``win_chances`` are player 0's chances to win after each decision (of the match, or of
+    the game in money play: ``labels.y_axis`` says which; clamped to 0..1, a NaN counts as
+    0.5). ``game_starts`` are the indexes where games begin (the first
     is 0); ``errors`` are the dots to mark (those outside the chances are left out). Long or
     undrawable names and texts are shortened or cleaned, never refused.
     """
@@ -231,12 +235,14 @@ class _Chart:
         self.hline(shapes, self.y_of(0.5), _EVEN, dashed=True)
         self.draw_separators(shapes)
         self.draw_line(shapes)
-        self.draw_errors(shapes, errors)
+        marked = self.marked(errors)
+        self.draw_errors(shapes, marked)
         for colour, (x, y), _ in legend:
             self.dot(shapes, x, y, self.small_size * 0.4, colour)
         image = big.reduce(_SCALE)
         text = ImageDraw.Draw(image)
         self.draw_texts(text, labels)
+        self.draw_numbers(text, marked)
         for _, (x, y), name in legend:
             text.text(
                 (x + self.small_size * 0.4 + 5 * self.s, y),
@@ -324,19 +330,47 @@ class _Chart:
         shapes.ellipse((cx - r - ring, cy - r - ring, cx + r + ring, cy + r + ring), fill=_DOT_RING)
         shapes.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
 
-    def draw_errors(self, shapes: ImageDraw.ImageDraw, errors: Sequence[ChartError]) -> None:
-        marked = [
+    def marked(self, errors: Sequence[ChartError]) -> list[ChartError]:
+        """The errors that fall on the chart, the largest first (so that a small dot beside a
+        large one stays visible)."""
+        inside = [
             error
             for error in errors
             if isinstance(error.index, int)
             and 0 <= error.index < len(self.chances)
             and error.player in (0, 1)
         ]
-        # The largest first, so that a small dot beside a large one stays visible.
-        for error in sorted(marked, key=lambda error: -_loss(error.loss)):
-            radius = (3.0 + 10.0 * math.sqrt(_loss(error.loss))) * self.s
+        return sorted(inside, key=lambda error: -_loss(error.loss))
+
+    def radius(self, error: ChartError) -> float:
+        return (3.0 + 10.0 * math.sqrt(_loss(error.loss))) * self.s
+
+    def draw_errors(self, shapes: ImageDraw.ImageDraw, marked: Sequence[ChartError]) -> None:
+        for error in marked:
             x, y = self.point(error.index)
-            self.dot(shapes, x, y, radius, _PLAYERS[error.player])
+            self.dot(shapes, x, y, self.radius(error), _PLAYERS[error.player])
+
+    def draw_numbers(self, text: ImageDraw.ImageDraw, marked: Sequence[ChartError]) -> None:
+        """Each error's number above its dot (below it when the dot is near the top), in the
+        player's colour on a white halo, so it reads over the line and the shading."""
+        face = font(self.small_size)
+        halo = max(1, round(2.5 * self.s))
+        for error in marked:
+            if not isinstance(error.number, int) or error.number < 0:
+                continue
+            x, y = self.point(error.index)
+            offset = self.radius(error) + (1.6 + 1.5) * self.s + halo + self.small_size * 0.6
+            above = y - offset
+            label_y = above if above - self.small_size * 0.5 >= self.y_full else y + offset
+            text.text(
+                (x, label_y),
+                str(error.number),
+                font=face,
+                fill=_PLAYERS[error.player],
+                anchor="mm",
+                stroke_width=halo,
+                stroke_fill=_DOT_RING,
+            )
 
     # --- texts ------------------------------------------------------------------------------
 

@@ -6,7 +6,9 @@ also as ``[first]``, ``[back]``, ``[next]``, ``[last]``); ``#room alice: ...``
 speaks in another chat (``#@alice`` is alice's private chat with the bot). The bot itself plays
 as ``gammonbot`` (``alice: /play 1``, or ``alice: /challenge @gammonbot 3``). Each bot message is
 printed with who sees it, its text, its buttons as ``[Label]``, the path of its picture, and
-an ASCII board. Without a terminal, every input line's output ends with a line ``--``.
+an ASCII board. Without a terminal, every input line's output ends with a line ``--``; a
+finished match's analysis is printed when it is ready, between two lines' outputs (or after the
+last one), never holding up the answer to the move that ended the match.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 from bot.console_app.chat import ConsoleChat
 from bot.core.scheduler import Clock
@@ -98,6 +99,12 @@ class StdinLines:
             self._partial = []
 
 
+class LineSource(Protocol):
+    async def readline(self) -> str:
+        """The next line with its newline; ``""`` at the end of the input."""
+        ...
+
+
 def _settle(answer: asyncio.Future[str], line: str) -> None:
     if not answer.done():  # cancelled when SIGTERM came first
         answer.set_result(line)
@@ -118,7 +125,7 @@ def _stop_on_sigterm() -> asyncio.Event:
     return stop
 
 
-async def _next_line(lines: StdinLines, stop: asyncio.Event) -> str:
+async def _next_line(lines: LineSource, stop: asyncio.Event) -> str:
     """The next input line, or ``""`` (the end of input) once ``stop`` is set."""
     if stop.is_set():
         return ""
@@ -154,7 +161,9 @@ async def run_console(
             await pages.start()
         freeze_startup_objects()
         chat = ConsoleChat(core, sys.stdout, image_dir=image_dir, session=session)
-        await _converse(core, chat, stop)
+        encoding = sys.stdin.encoding if sys.stdin is not None else "utf-8"
+        interactive = sys.stdin is not None and sys.stdin.isatty()
+        await converse(core, chat, stop, StdinLines(0, encoding), interactive=interactive)
     finally:
         if pages is not None:
             await pages.stop()
@@ -163,34 +172,52 @@ async def run_console(
         await database.close()
 
 
-async def _converse(core: Core, chat: ConsoleChat, stop: asyncio.Event) -> None:
-    """Answer input lines until the input ends or SIGTERM; with a terminal, tick the clock."""
-    interactive = sys.stdin is not None and sys.stdin.isatty()
+async def converse(
+    core: Core,
+    chat: ConsoleChat,
+    stop: asyncio.Event,
+    lines: LineSource,
+    *,
+    interactive: bool,
+    analysis_seconds: float = ANALYSIS_SECONDS,
+) -> None:
+    """Answer input lines until the input ends or ``stop`` is set; with a terminal, tick the
+    clock.
+
+    Analyses run beside the conversation and are printed when ready, never in the middle of
+    a line's output: the answer to the move that ends a match never waits for its analysis
+    (it took the engine 13-23 s on a busy machine, and a script saw nothing meanwhile). At the
+    end of a script's input the analyses of the matches it ended are awaited and printed after
+    its last line's output."""
+    out = chat.out
     if interactive:
-        sys.stdout.write(BANNER)
+        out.write(BANNER)
     clock = Clock(core)
     for message in await clock.tick():  # deadlines that ran out while the bot was down
         chat.show(message)
     await core.analyst.start()
+    printing = asyncio.Lock()  # one line's output, or one batch of analyses, at a time
+    finished = asyncio.Event()  # no more input: analyse what is left, then stop
     ticking = asyncio.create_task(_every_minute(clock, chat)) if interactive else None
-    analysing = asyncio.create_task(_analyse_in_background(core, chat)) if interactive else None
-    encoding = sys.stdin.encoding if sys.stdin is not None else "utf-8"
-    lines = StdinLines(0, encoding)
+    analysing = asyncio.create_task(
+        _analyse_beside(core, chat, printing, finished, analysis_seconds)
+    )
     try:
         while True:
             if interactive:
-                sys.stdout.write("> ")
-                sys.stdout.flush()
+                out.write("> ")
+                out.flush()
             line = await _next_line(lines, stop)
             if not line:
                 break
-            await chat.line(line)
-            if not interactive:
-                # A script sees a match's analysis in the output of the line that ended it.
-                for message in await core.analyst.work():
-                    chat.show(message)
-                sys.stdout.write("--\n")
-            sys.stdout.flush()
+            async with printing:
+                await chat.line(line)
+                if not interactive:
+                    out.write("--\n")
+                out.flush()
+        if not interactive and not stop.is_set():
+            finished.set()
+            await analysing
     finally:
         for task in (ticking, analysing):
             if task is not None:
@@ -204,8 +231,24 @@ async def _every_minute(clock: Clock, chat: ConsoleChat) -> None:
             chat.show(message)
 
 
-async def _analyse_in_background(core: Core, chat: ConsoleChat) -> None:
+async def _analyse_beside(
+    core: Core,
+    chat: ConsoleChat,
+    printing: asyncio.Lock,
+    finished: asyncio.Event,
+    every: float,
+) -> None:
+    """Analyse finished matches every ``every`` seconds and print each analysis between two
+    lines' outputs; once ``finished`` is set, one more pass, then return."""
     while True:
-        await asyncio.sleep(ANALYSIS_SECONDS)
-        for message in await core.analyst.work():
-            chat.show(message)
+        last = finished.is_set()
+        messages = await core.analyst.work()
+        if messages:
+            async with printing:
+                for message in messages:
+                    chat.show(message)
+                chat.out.flush()
+        if last:
+            return
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(finished.wait(), every)

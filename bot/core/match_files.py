@@ -33,6 +33,12 @@ class MatchFiles:
         # Tens of milliseconds for a long match: not on the event loop's time.
         return await asyncio.to_thread(_attachments, complete, names, seed, check_locale)
 
+    async def mat(self, loaded: LoadedMatch, names: list[str]) -> Attachment | None:
+        """The .mat file alone (as ``/export`` sends it); None for money backgammon, which
+        the format does not hold."""
+        files = await self.of(loaded, names, None)
+        return next((file for file in files if file.filename.endswith(".mat")), None)
+
 
 def _attachments(
     loaded: LoadedMatch, names: list[str], seed: bytes | None, check_locale: str | None

@@ -141,18 +141,24 @@ def check_file(data: CheckData, text: PageText) -> bytes:
 
 
 def match_page(data: MatchPageData, text: PageText) -> Page:
-    """The match overview: players, rules, status, the finished games and the links."""
+    """The match overview: players, rules, status, the last position, the finished games
+    (each with its replay), the links (replay, dice check, .mat) and the analysis once made.
+
+    The board and the analysis's chart come from the server (``img-src 'self'``); the page
+    runs no script."""
     title = texts.match_title(text, data.number, data.names)
+    analysis = data.analysis
     return _render(
         "match.html",
         text,
         title=title,
-        styles=("base.css",),
+        styles=("base.css", "match.css"),
         scripts=(),
-        images="data:",
+        images="'self' data:",
         data=data,
         t=texts.match_texts(text),
         kind=texts.match_kind(text, data.variant, data.length),
+        level=texts.analysis_level(text, analysis.level) if analysis else "",
     )
 
 
@@ -164,15 +170,18 @@ def replay_page(data: ReplayPageData, text: PageText) -> Page:
     without JavaScript too.
     """
     fixed = texts.replay_texts(text, data.number, data.names)
-    start = data.games[0][0] if data.games else None
+    start = data.games[data.start][0] if data.games else None
     page_json = script_json(
         {
             "games": [[[frame.image_url, frame.caption] for frame in game] for game in data.games],
+            "start": data.start,
             "texts": texts.replay_script_texts(text),
         }
     )
     counter = (
-        texts.replay_script_texts(text)["counter"].format(number=1, count=len(data.games[0]))
+        texts.replay_script_texts(text)["counter"].format(
+            number=1, count=len(data.games[data.start])
+        )
         if data.games
         else ""
     )
@@ -185,6 +194,7 @@ def replay_page(data: ReplayPageData, text: PageText) -> Page:
         images="'self' data:",
         t=fixed,
         start=start,
+        start_game=data.start,
         counter=counter,
         game_labels=[texts.game_label(text, number) for number in range(1, len(data.games) + 1)],
         page_json=page_json,

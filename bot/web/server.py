@@ -1,12 +1,17 @@
 """The bot's read-only web pages, served by aiohttp beside the chat platforms.
 
-``/m/<slug>`` a match (players, rules, score game by game), ``/m/<slug>/replay`` every play of
-every game, ``/m/<slug>/verify`` the dice check that recomputes every roll in the browser, and
-``/m/<slug>/replay/<game>/<frame>.png`` the replay's pictures. The slug (128 random bits, see
-:func:`storage.matches.new_slug`) is the only way to a match: an unknown one is a 404 like any
-other address, and nothing lists matches. The server seed appears only once the match has
-ended (the repository refuses it before). Every page carries a Content-Security-Policy that
-allows its own inline script and style by hash and nothing else from anywhere.
+``/m/<slug>`` a match (players, rules, its last position, score game by game, the analysis once
+made), ``/m/<slug>/replay`` every play of every game (``?game=N`` opens at game N),
+``/m/<slug>/verify`` the dice check that recomputes every roll in the browser,
+``/m/<slug>/replay/<game>/<frame>.png`` the replay's pictures, ``/m/<slug>/analysis.png`` the
+analysis's chart and ``/m/<slug>/match.mat`` the match for GNU Backgammon and eXtreme Gammon (as
+``/export`` gives it to the players: while the match is played too, since every roll in it is
+on the replay already; never for money backgammon, which the format does not hold). The slug
+(128 random bits, see :func:`storage.matches.new_slug`) is the only way to a match: an unknown
+one is a 404 like any other address, and nothing lists matches. The server seed appears only
+once the match has ended (the repository refuses it before). Every page carries a
+Content-Security-Policy that allows its own inline script and style by hash and nothing else
+from anywhere.
 """
 
 from __future__ import annotations
@@ -20,18 +25,24 @@ from dataclasses import dataclass
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from bot.core.analysis_view import analysis_picture
 from bot.core.dice_check import check_data
 from bot.core.i18n import LOCALES, N_, first_locale
+from bot.core.match_files import MatchFiles
 from bot.core.replays import frame_caption
 from bot.core.service import Core
 from bot.core.texts import how_game_ended
+from bot.web.analysis_data import analysis_summary
 from bot.web.check_data import CheckData
-from bot.web.page_data import Frame, GameRow, MatchPageData, ReplayPageData
+from bot.web.page_data import Board, Frame, GameRow, MatchPageData, ReplayPageData
 from bot.web.page_text import PageText
 from bot.web.pages import check_page, match_page, replay_page
 from bot.web.security import Page
+from engine.api import MatchAnalysis
+from engine.records import analysis_from_json
+from gammon.position import Variant
 from gammon.replay import GameReplay
-from storage import MatchInfo, MatchStatus
+from storage import AnalysisRecord, AnalysisStatus, MatchInfo, MatchStatus
 
 logger = logging.getLogger(__name__)
 
@@ -62,12 +73,15 @@ class WebPages:
         self._pictures: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._checks: OrderedDict[tuple[int, int], CheckData] = OrderedDict()
         self._drawing = asyncio.Semaphore(_PICTURES_AT_ONCE)
+        self._files = MatchFiles(core.matches)
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=1024)
         app.router.add_get(f"/m/{_SLUG}", self.match)
         app.router.add_get(f"/m/{_SLUG}/replay", self.replay)
         app.router.add_get(f"/m/{_SLUG}/verify", self.verify)
+        app.router.add_get(f"/m/{_SLUG}/match.mat", self.mat)
+        app.router.add_get(f"/m/{_SLUG}/analysis.png", self.analysis_picture)
         app.router.add_get(
             f"/m/{_SLUG}/replay/{{game:[0-9]{{1,4}}}}/{{frame:[0-9]{{1,5}}}}.png", self.picture
         )
@@ -82,6 +96,8 @@ class WebPages:
         _ = text.speech
         state = (await self.core.matches.load_match(found.info.id)).state
         names = found.names
+        base = f"/m/{found.info.slug}"
+        query = _query(text)
         games = tuple(
             GameRow(
                 number=result.number,
@@ -91,11 +107,14 @@ class WebPages:
                 if result.winner is None
                 else how_game_ended(_, result, state.variant),
                 score_after=result.score_after,
+                replay_url=f"{base}/replay{query}&game={result.number}",
             )
             for result in state.games
         )
-        base = f"/m/{found.info.slug}"
         finished = found.info.status is not MatchStatus.ACTIVE
+        record = await self.core.analyses.get(found.info.id)
+        analysis = _analysis_of(record, found.info)
+        chart = f"{base}/analysis.png{query}" if self.core.replay_pictures.enabled else None
         data = MatchPageData(
             number=found.info.id,
             names=names,
@@ -104,10 +123,49 @@ class WebPages:
             status=_status(text, found, state.score, finished, state.winner),
             finished=finished,
             games=games,
-            replay_url=f"{base}/replay{_query(text)}",
-            verify_url=f"{base}/verify{_query(text)}",
+            replay_url=f"{base}/replay{query}",
+            verify_url=f"{base}/verify{query}",
+            mat_url=f"{base}/match.mat" if _exported(found.info) else None,
+            board=await self._board(found, text),
+            analysis=None if analysis is None else analysis_summary(text, analysis, chart),
+            analysing=record is not None
+            and record.status in (AnalysisStatus.PENDING, AnalysisStatus.RUNNING),
         )
         return _respond(match_page(data, text))
+
+    async def mat(self, request: web.Request) -> web.Response:
+        """The match as a .mat file to download, like ``/export``'s."""
+        found = await self._find(request)
+        loaded = await self.core.matches.load_match(found.info.id)
+        file = await self._files.mat(loaded, list(found.names)) if _exported(found.info) else None
+        if file is None:
+            raise web.HTTPNotFound(text=_page_text(request).gettext(_NOTHING_HERE))
+        return web.Response(
+            body=file.data,
+            content_type="text/plain",
+            charset="utf-8",
+            headers={
+                "Content-Disposition": f'attachment; filename="{file.filename}"',
+                "Cache-Control": "no-cache",
+            },
+        )
+
+    async def analysis_picture(self, request: web.Request) -> web.Response:
+        found = await self._find(request)
+        text = _page_text(request)
+        analysis = _analysis_of(await self.core.analyses.get(found.info.id), found.info)
+        if analysis is None or not self.core.replay_pictures.enabled:
+            raise web.HTTPNotFound(text=text.gettext(_NOTHING_HERE))
+        key: tuple[object, ...] = ("analysis", found.info.id, text.lang)
+        image = self._pictures.get(key)
+        if image is None:
+            async with self._drawing:
+                drawing = analysis_picture(text.speech, found.info.id, analysis)
+                image = await self.core.painter.paint(drawing)
+            self._keep(key, image)
+        return web.Response(
+            body=image, content_type="image/png", headers={"Cache-Control": "max-age=3600"}
+        )
 
     async def replay(self, request: web.Request) -> web.Response:
         found = await self._find(request)
@@ -115,6 +173,7 @@ class WebPages:
         games = await self.core.replay_frames.games(found.info)
         base = f"/m/{found.info.slug}/replay"
         data = ReplayPageData(
+            start=_game_asked(request, len(games)),
             number=found.info.id,
             names=found.names,
             games=tuple(
@@ -189,10 +248,27 @@ class WebPages:
             drawn = await pictures.frame(game.frames[index], found.names, text.speech)
         if drawn is None:
             raise web.HTTPNotFound()
-        self._pictures[key] = drawn
+        self._keep(key, drawn)
+        return drawn
+
+    def _keep(self, key: tuple[object, ...], picture: bytes) -> None:
+        self._pictures[key] = picture
         if len(self._pictures) > _PICTURES_KEPT:
             self._pictures.popitem(last=False)
-        return drawn
+
+    async def _board(self, found: _Match, text: PageText) -> Board | None:
+        """The last frame of the last game: the final position, or the one being played."""
+        if not self.core.replay_pictures.enabled:
+            return None
+        games = await self.core.replay_frames.games(found.info)
+        if not games:
+            return None
+        game = games[-1]
+        last = len(game.frames) - 1
+        return Board(
+            image_url=f"/m/{found.info.slug}/replay/{game.number}/{last}.png{_query(text)}",
+            caption=frame_caption(text.speech, game.frames[last], found.names),
+        )
 
 
 @web.middleware
@@ -231,6 +307,31 @@ def _page_text(request: web.Request) -> PageText:
 def _query(text: PageText) -> str:
     """Links keep the page's language."""
     return f"?lang={text.lang}"
+
+
+def _game_asked(request: web.Request, count: int) -> int:
+    """The game ``?game=N`` asks the replay to open at (0-based); the first one for anything
+    that names no game of the match."""
+    asked = request.query.get("game", "")
+    if asked.isascii() and asked.isdigit() and 1 <= int(asked[:6]) <= count:
+        return int(asked) - 1
+    return 0
+
+
+def _analysis_of(record: AnalysisRecord | None, info: MatchInfo) -> MatchAnalysis | None:
+    """The finished analysis in ``record``, if there is one that reads."""
+    if record is None or record.status is not AnalysisStatus.DONE or record.result is None:
+        return None
+    try:
+        return analysis_from_json(record.result)
+    except ValueError:
+        logger.warning("the stored analysis of match %s does not read", info.id)
+        return None
+
+
+def _exported(info: MatchInfo) -> bool:
+    """Whether the match has a .mat file: every match but money backgammon's."""
+    return not (info.rules.is_money and info.rules.variant is Variant.BACKGAMMON)
 
 
 def _status(

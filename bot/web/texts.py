@@ -126,9 +126,24 @@ def match_texts(text: PageText) -> dict[str, str]:
         "col_points": _("Points"),
         "col_how": _("How it ended"),
         "col_score": _("Score after"),
+        "col_replay": _("Replay"),
+        "watch": _("Watch"),
         "replay": _("Replay"),
         "verify": _("Check the dice"),
+        "mat": _("Download as .mat (GNU Backgammon, eXtreme Gammon)"),
+        "final_position": _("Final position"),
+        "position_now": _("Position now"),
+        "analysis": _("Analysis"),
+        "analysing": _("The engine is analysing the match; its analysis appears here when ready."),
+        "position_id": _("Position ID"),
+        "match_id": _("Match ID"),
+        "error_rate": _("Error rate: the average equity lost per decision × 500; lower is better."),
     }
+
+
+def analysis_level(text: PageText, level: str) -> str:
+    _ = text.gettext
+    return _("Analysed at level {level}.").format(level=level)
 
 
 def replay_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str, str]:

@@ -18,6 +18,7 @@ from engine.analysis_cube import CLOSE_CUBE, judge_answer, judge_double
 from engine.analysis_summary import summarise
 from engine.api import (
     AnalysedDecision,
+    Chance,
     CubeAdvice,
     CubeVerdict,
     DecisionKind,
@@ -113,7 +114,34 @@ def test_luck_and_the_flow_of_the_match(analysis: MatchAnalysis) -> None:
     ]
     assert analysis.players[1].luck == pytest.approx(sum(rolls_of_bob))
     assert all(0.0 <= decision.win_chance <= 1.0 for decision in analysis.decisions)
-    assert analysis.decisions[-1].win_chance > 0.6  # Anna has hit twice and closed points
+    # Anna has hit twice and closed points: well ahead in a game that decides 2 points (of
+    # the 5 she needs) or, with a gammon, 4; she has 35 % after losing 2, 65 % after winning 2.
+    assert analysis.decisions[-1].win_chance > 0.55
+
+
+# GNU Backgammon 1.07's own IDs for BLUNDER_MATCH (import mat, export match text): each move's
+# Position ID and Match ID, with the dice of the decision, score, cube and whose turn it is.
+GNUBG_IDS = {
+    (1, "checker", "24/23 13/10"): ("mGfwATDgc/ABMA", "cImlAAAAAAAE"),  # Bob to play 31
+    (1, "checker", "bar/23 bar/20"): ("MU/wATDgc+IBYA", "cImqAAAAAAAE"),  # Bob to play 52
+    (0, "checker", "24/15*"): ("4HPiARExT/ABMA", "MAGvAAAAAAAE"),  # Anna to play 63
+    (0, "double", "double"): ("4HPwgEgxT/AJIA", "MAGgAAAAAAAE"),  # Anna on roll, cube decision
+    (1, "take", "take"): ("4HPwgEgxT/AJIA", "MBmgAAAAAAAE"),  # Anna doubles to 2
+    (0, "checker", "13/11 6/5*"): ("4HPwgEgxT/AJIA", "EQGlAAAAAAAE"),  # Anna to play 21, cube 2
+    (0, "checker", "13/11 8/5"): ("4HPwAGSxTuQJIA", "EYGpAAAAAAAE"),  # Anna to play 32
+}
+
+
+def test_the_ids_are_the_ones_gnubg_writes(analysis: MatchAnalysis) -> None:
+    found = {
+        (decision.player, decision.kind.value, decision.played): (
+            decision.position_id,
+            decision.match_id,
+        )
+        for decision in analysis.decisions
+    }
+    for key, ids in GNUBG_IDS.items():
+        assert found[key] == ids, key
 
 
 def test_the_ids_are_gnubgs_for_the_moment_before(analysis: MatchAnalysis) -> None:
@@ -126,6 +154,50 @@ def test_the_ids_are_gnubgs_for_the_moment_before(analysis: MatchAnalysis) -> No
     assert take.position_id == double.position_id  # the doubler's board, as gnubg shows it
     assert take.match_id != double.match_id  # ... with the double offered
     assert take.dice is None
+
+
+PASSED_MATCH = (
+    BLUNDER_MATCH.split("  4)")[0]
+    + """\
+  4)  Doubles => 2                Drops
+      Wins 1 point
+"""
+)
+
+# Kazaross-XG2 (gnubg's met/Kazaross-XG2.xml, pre-Crawford table, row 4, column 5): needing 4
+# points against 5.
+KAZAROSS_4_AWAY_5_AWAY = 0.57732
+
+
+def test_the_chances_are_match_winning_chances_in_a_match() -> None:
+    record = read_mat(PASSED_MATCH)
+    analysis = analyse_match(record.rules, record.actions, record.names, Level.BEGINNER)
+    assert analysis.chance is Chance.MATCH
+    passed = analysis.decisions[-1]
+    assert (passed.kind, passed.played) == (DecisionKind.TAKE, "pass")
+    # Bob passed: Anna wins the game's one point and needs 4 more, Bob still 5.
+    assert passed.win_chance == pytest.approx(KAZAROSS_4_AWAY_5_AWAY, abs=1e-4)
+    # The match is young: nobody's chance has strayed far from even.
+    assert all(0.3 < decision.win_chance < 0.7 for decision in analysis.decisions)
+
+
+def test_the_chances_are_game_winning_chances_in_money_play() -> None:
+    record = read_mat(PASSED_MATCH)
+    money = MatchRules(length=0)
+    analysis = analyse_match(money, record.actions, record.names, Level.BEGINNER)
+    assert analysis.chance is Chance.GAME
+    assert analysis.decisions[-1].win_chance == 1.0  # the pass gave Anna the game
+
+
+def test_an_analysis_stored_before_match_chances_reads_as_game_chances(
+    analysis: MatchAnalysis,
+) -> None:
+    old = analysis_to_json(analysis)
+    old["version"] = 1
+    del old["chance"]
+    read = analysis_from_json(json.loads(json.dumps(old)))
+    assert read.chance is Chance.GAME
+    assert read.decisions == analysis.decisions
 
 
 def test_the_analysis_is_deterministic_and_reports_progress(analysis: MatchAnalysis) -> None:
@@ -143,6 +215,7 @@ def test_the_json_round_trips(analysis: MatchAnalysis) -> None:
     text = json.dumps(data)
     assert analysis_from_json(json.loads(text)) == analysis
     assert data["level"] == "expert"
+    assert data["chance"] == "match"
     assert data["players"][1]["largest_errors"][0]["played"] == "24/23 13/10"
     assert data["decisions"][0]["dice"] == [4, 2]
     assert pickle.loads(pickle.dumps(analysis)) == analysis
@@ -152,6 +225,8 @@ def test_the_json_round_trips(analysis: MatchAnalysis) -> None:
     "damage",
     [
         lambda data: data.update(version=99),
+        lambda data: data.update(chance="set"),
+        lambda data: data.pop("chance"),
         lambda data: data.update(level="godlike"),
         lambda data: data["players"].pop(),
         lambda data: data["decisions"][0].update(dice=[1]),

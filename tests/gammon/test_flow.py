@@ -413,7 +413,10 @@ def test_malformed_stored_actions_are_refused(bad: dict[str, object]) -> None:
 
 
 def test_the_match_id_of_a_state_is_gnubgs() -> None:
-    # gnubg's vector: 9-point match at 2-4, player 0 owns a 2-cube, player 1 has rolled 5-2.
+    # 9-point match at 2-4, player 0 owns a 2-cube, player 1 has rolled 5-2. GNU Backgammon
+    # 1.07 writes "QYkqASAAIAAE" for it (new match 9, set score 2 4, set cube value 2, set
+    # cube owner 0, set turn 1, set dice 5 2): the manual's "QYkqASAAIAAA" with bit 66, the
+    # "no Jacoby" flag gnubg sets in every match; "set dice 2 5" gives the same ID.
     state = replace(
         new_match(MatchRules(length=9)),
         phase=Phase.MOVING,
@@ -423,7 +426,20 @@ def test_the_match_id_of_a_state_is_gnubgs() -> None:
         cube_owner=0,
         score=(2, 4),
     )
-    assert state.match_id() == "QYkqASAAIAAA"
+    assert state.match_id() == "QYkqASAAIAAE"
+    assert replace(state, dice=(2, 5)).match_id() == "QYkqASAAIAAE"
+
+
+@pytest.mark.parametrize(("jacoby", "expected"), [(False, "cAkHAAAAAAAE"), (True, "cAkHAAAAAAAA")])
+def test_the_match_id_of_a_money_game_carries_the_jacoby_rule(jacoby: bool, expected: str) -> None:
+    # gnubg 1.07: set jacoby off|on, new session, set turn 1, set dice 1 6, show board.
+    state = replace(
+        new_match(MatchRules(length=0, jacoby=jacoby)),
+        phase=Phase.MOVING,
+        player_on_roll=1,
+        dice=(1, 6),
+    )
+    assert state.match_id() == expected
 
 
 def test_a_recorded_move_carries_its_parsed_play_but_stores_only_the_text() -> None:

@@ -37,6 +37,15 @@ def test_money_game_with_a_centred_cube_and_no_dice() -> None:
     assert match.id() == "cAkAAAAAAAAA"
 
 
+def test_gnubgs_no_jacoby_flag_is_read() -> None:
+    """GNU Backgammon 1.07 sets bit 66 when the Jacoby rule is off, as in every match."""
+    match = Match.from_id("QYkqASAAIAAE")
+    assert (match.length, match.score, match.dice) == (9, (2, 4), (5, 2))
+    assert not match.jacoby
+    assert match.id() == "QYkqASAAIAAE"
+    assert Match.from_id("QYkqASAAIAAA").jacoby
+
+
 @pytest.mark.parametrize(
     "bad_id", ["", "QYkqASAAIAA", "QYkqASAAIAAAA", "QYkq*SAAIAAA", "////////////"]
 )
@@ -65,6 +74,7 @@ matches = st.builds(
     double_offered=st.booleans(),
     resignation=st.sampled_from(list(Resignation)),
     dice=st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)),
+    jacoby=st.booleans(),
 )
 
 

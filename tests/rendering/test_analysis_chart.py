@@ -19,14 +19,14 @@ import pytest
 from PIL import Image
 
 from rendering import ChartError, ChartLabels, draw_analysis_chart
-from rendering.analysis_chart import _games, _lead_areas, _tick_step, chart_image
+from rendering.analysis_chart import _Chart, _games, _lead_areas, _tick_step, chart_image
 from tests.rendering.compare import difference, picture
 
 GOLDEN = Path(__file__).parent / "golden"
 WIDTH, HEIGHT = 900, 420
 LABELS = ChartLabels(
     title="Match 12: Anna Groß vs Дмитрий",
-    y_axis="Anna Groß's chance to win the game",
+    y_axis="Anna Groß's chance to win the match",
     x_axis="moves",
     game="Game {number}",
 )
@@ -44,13 +44,14 @@ _GAMES = (
 )
 CHANCES = [int(value) / 100 for game in _GAMES for value in game.split()]
 STARTS = [0, 46, 77]
+# Numbered as the analysis lists them: Anna's largest first, then Дмитрий's.
 ERRORS = [
-    ChartError(12, 0, 0.214),
-    ChartError(18, 0, 0.162),
-    ChartError(59, 0, 0.138),
-    ChartError(29, 1, 0.283),
-    ChartError(56, 1, 0.094),
-    ChartError(94, 1, 0.121),
+    ChartError(12, 0, 0.214, 1),
+    ChartError(18, 0, 0.162, 2),
+    ChartError(59, 0, 0.138, 3),
+    ChartError(29, 1, 0.283, 4),
+    ChartError(94, 1, 0.121, 5),
+    ChartError(56, 1, 0.094, 6),
 ]
 
 
@@ -112,6 +113,32 @@ def test_the_picture_shows_both_players_and_the_leads() -> None:
     assert colour_share(image, ORANGE, PLOT) > 0.001  # Дмитрий's dots
     assert colour_share(image, BLUE, HEADER) > 0.0005  # the legend
     assert colour_share(image, ORANGE, HEADER) > 0.0005
+
+
+def test_each_dot_carries_its_number() -> None:
+    """The number is written just above its dot (below it near the top), in the erring
+    player's colour: the marker of error 1 is where the list's error 1 is."""
+    numbered = rgb(three_games())
+    unnumbered = [_unnumbered(error) for error in ERRORS]
+    plain = rgb(draw_analysis_chart(CHANCES, STARTS, unnumbered, NAMES, LABELS))
+    layout = _Chart(CHANCES, _games(STARTS, len(CHANCES)), WIDTH, HEIGHT)
+    for error in ERRORS:
+        x, y = layout.point(error.index)
+        reach = layout.radius(error) + 24
+        above = (round(x - 7), round(y - reach), round(x + 7), round(y - layout.radius(error)))
+        below = (round(x - 7), round(y + layout.radius(error)), round(x + 7), round(y + reach))
+        colour = (BLUE, ORANGE)[error.player]
+        gained = max(
+            colour_share(numbered, colour, box) - colour_share(plain, colour, box)
+            for box in (above, below)
+        )
+        assert gained > 0.02, error  # a digit: some twenty pixels of 336
+    _mean, far = difference(numbered, plain)
+    assert 0 < far < 0.01
+
+
+def _unnumbered(error: ChartError) -> ChartError:
+    return ChartError(error.index, error.player, error.loss)
 
 
 def test_the_same_input_gives_the_same_bytes_in_any_thread() -> None:

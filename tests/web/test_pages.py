@@ -11,6 +11,7 @@ import re
 import pytest
 
 from bot.core.i18n import speech
+from bot.web.page_data import AnalysedError, AnalysedPlayer, AnalysisSummary, Board
 from bot.web.pages import (
     Frame,
     GameRow,
@@ -39,9 +40,47 @@ def _hash(content: str) -> str:
     return base64.b64encode(hashlib.sha256(content.encode("utf-8")).digest()).decode()
 
 
+ANALYSED = AnalysisSummary(
+    level="expert",
+    players=(
+        AnalysedPlayer("Alice", ("error rate 3.0 (PR)",), ()),
+        AnalysedPlayer(
+            "Bob",
+            ("error rate 25.0 (PR)", "checker play −0.226 in 9 decisions"),
+            (AnalysedError(1, "game 1, move 1, 3-1: …", "mGfwATDgc/ABMA", "cImlAAAAAAAE"),),
+        ),
+    ),
+    chart_url="/m/x/analysis.png",
+    chart_text="Alice's chance to win the match",
+)
+
+
+def full_match_page(names: tuple[str, str] = ("Alice", "Bob")) -> MatchPageData:
+    """An ended match with everything the page can show."""
+    game = GameRow(1, names[0], 2, "gammon", (2, 0), "/m/x/replay?game=1")
+    return MatchPageData(
+        12,
+        names,
+        "backgammon",
+        3,
+        "Over",
+        True,
+        (game,),
+        "/r",
+        "/v",
+        mat_url="/m/x/match.mat",
+        board=Board("/m/x/replay/1/40.png", f"{names[0]} bore off."),
+        analysis=dataclasses.replace(
+            ANALYSED,
+            players=(dataclasses.replace(ANALYSED.players[0], name=names[0]), ANALYSED.players[1]),
+        ),
+    )
+
+
 def _sample_pages(match: PlayedMatch) -> dict[str, Page]:
     game = GameRow(1, "Alice", 2, "gammon", (2, 0))
     return {
+        "full match": match_page(full_match_page(), ENGLISH),
         "check": check_page(check_data(match), ENGLISH),
         "sealed": check_page(check_data(match, revealed=False), ENGLISH),
         "match": match_page(
@@ -85,7 +124,8 @@ def test_a_hostile_name_is_only_ever_escaped(match: PlayedMatch) -> None:
         MatchPageData(1, (HOSTILE, "Bob"), "backgammon", 0, HOSTILE, False, (), None, None), ENGLISH
     )
     replay = replay_page(ReplayPageData(1, (HOSTILE, "B"), ((Frame("/a.png", HOSTILE),),)), ENGLISH)
-    for page in (other, replay):
+    full = match_page(full_match_page((HOSTILE, "Bob")), ENGLISH)
+    for page in (other, replay, full):
         assert HOSTILE not in page.html
         assert len(parts(page.html).scripts) <= 1
 
@@ -213,3 +253,34 @@ def test_the_replay_buttons_are_drawn_icons_named_in_the_reader_s_language() -> 
             assert svg["fill"] == "currentColor"
             for _tag, attributes in button.inside:  # the policy allows no style attribute
                 assert "style" not in attributes
+
+
+def test_the_match_page_shows_the_board_the_links_and_the_analysis() -> None:
+    html = match_page(full_match_page(), ENGLISH).html
+    assert "Final position" in html
+    assert '<img src="/m/x/replay/1/40.png" alt="Alice bore off.">' in html
+    assert '<a id="mat-link" href="/m/x/match.mat" download>' in html
+    assert '<a class="game-replay" href="/m/x/replay?game=1">Watch</a>' in html
+    assert '<li value="1" id="error-1">' in html
+    assert "<code>cImlAAAAAAAE</code>" in html
+    assert "Analysed at level expert." in html
+    playing = match_page(dataclasses.replace(full_match_page(), finished=False), ENGLISH).html
+    assert "Position now" in playing
+    waiting = dataclasses.replace(full_match_page(), analysis=None, analysing=True)
+    assert "its analysis appears here when ready" in match_page(waiting, ENGLISH).html
+    bare = dataclasses.replace(full_match_page(), analysis=None, board=None, mat_url=None)
+    html = match_page(bare, ENGLISH).html
+    assert 'id="analysis"' not in html
+    assert "<img" not in html
+    assert "match.mat" not in html
+
+
+def test_the_replay_page_can_open_at_a_later_game() -> None:
+    games = ((Frame("/1/0.png", "G1"),), (Frame("/2/0.png", "G2"), Frame("/2/1.png", "x")))
+    html = replay_page(ReplayPageData(5, ("A", "B"), games, start=1), ENGLISH).html
+    assert 'src="/2/0.png"' in html
+    assert "Play 1 of 2" in html
+    assert '<option value="1" selected>' in html
+    assert json.loads(parts(html).data["replay-data"])["start"] == 1
+    with pytest.raises(ValueError, match="no game 3"):
+        ReplayPageData(5, ("A", "B"), games, start=2)

@@ -40,13 +40,20 @@ def _png(colour: str) -> bytes:
 @pytest.fixture(scope="module")
 def site() -> Iterator[str]:
     """The replay page and its pictures on 127.0.0.1 (a secure context, like https)."""
-    page = replay_page(ReplayPageData(9, ("Alice", HOSTILE), GAMES), PageText.for_locale("en"))
+    english = PageText.for_locale("en")
+    page = replay_page(ReplayPageData(9, ("Alice", HOSTILE), GAMES), english)
+    second = replay_page(ReplayPageData(9, ("Alice", HOSTILE), GAMES, start=1), english)
     pictures = [frame.image_url for game in GAMES for frame in game]
     files: dict[str, tuple[str, bytes, dict[str, str]]] = {
         "/replay": (
             "text/html; charset=utf-8",
             page.html.encode(),
             {"Content-Security-Policy": page.csp},
+        ),
+        "/replay-game-2": (
+            "text/html; charset=utf-8",
+            second.html.encode(),
+            {"Content-Security-Policy": second.csp},
         ),
         **{
             url: ("image/png", _png(colour), {})
@@ -189,3 +196,12 @@ def test_the_steps_run_left_to_right_in_arabic_too(browser: WebDriver, tmp_path:
     assert lefts == sorted(lefts)
     # Opened as a file the pictures are missing; nothing else may be complained of.
     assert all(".png" in error for error in errors_logged(browser))
+
+
+def test_a_replay_opened_at_a_game_steps_through_that_game(browser: WebDriver, site: str) -> None:
+    browser.get(f"{site}/replay-game-2")
+    assert _shown(browser) == ("/pictures/2/0.png", "Game 2 begins", "Play 1 of 3", True, False)
+    browser.find_element("id", "next").click()
+    assert _shown(browser)[:3] == ("/pictures/2/1.png", HOSTILE, "Play 2 of 3")
+    assert Select(browser.find_element("id", "game")).first_selected_option.text == "Game 2"
+    assert errors_logged(browser) == []

@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.chrome.webdriver import WebDriver
 
+from engine.records import analysis_to_json
 from gammon.actions import OpeningRoll, Roll
 from tests.bot.scripted import Room, play_to_the_end
+from tests.bot.test_analysis_text import ANALYSIS
 from tests.databases import sqlite_copy
 from tests.web.pages_in_browser import errors_logged, read_check
 from tests.web.served import serving
@@ -87,3 +89,38 @@ def _counter(browser: WebDriver, step: bool = False) -> str:
     width, counter = shown
     assert int(str(width)) > 100, "the frame's picture did not load"
     return str(counter)
+
+
+async def test_the_served_match_page_shows_its_pictures(
+    browser: WebDriver, served: tuple[Room, str]
+) -> None:
+    room, site = served
+    await play_to_the_end(room, ("anna", "bob"), seed=4)
+    assert await room.core.analyses.claim(1, "expert")
+    await room.core.analyses.store(1, analysis_to_json(ANALYSIS), room.core.time())
+    info = await room.core.matches.match_info(1)
+    await asyncio.to_thread(browser.get, f"{site}/m/{info.slug}?lang=ar")
+    widths = await asyncio.to_thread(_picture_widths, browser, ("#board img", "#analysis-chart"))
+    assert widths[0] > 100, "the final position did not load"
+    assert widths[1] == 900, "the analysis chart did not load"
+    assert await asyncio.to_thread(browser.execute_script, "return document.dir") == "rtl"
+    assert await asyncio.to_thread(errors_logged, browser) == []  # nothing blocked by the policy
+
+
+def _picture_widths(browser: WebDriver, selectors: tuple[str, ...]) -> list[int]:
+    """The natural widths of the pictures once each has loaded (0 for one that failed)."""
+    widths: list[object] = browser.execute_async_script(
+        """
+        const done = arguments[arguments.length - 1];
+        const images = arguments[0].map((selector) => document.querySelector(selector));
+        const loaded = (image) => new Promise((settle) => {
+          if (image.complete) settle(); else {
+            image.addEventListener("load", settle, { once: true });
+            image.addEventListener("error", settle, { once: true });
+          }
+        });
+        Promise.all(images.map(loaded)).then(() => done(images.map((i) => i.naturalWidth)));
+        """,
+        list(selectors),
+    )
+    return [int(str(width)) for width in widths]

@@ -6,45 +6,17 @@ from __future__ import annotations
 import io
 import re
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
 import pytest
-import sqlalchemy as sa
 from PIL import Image
 
-from bot.web.server import WebServer
-from storage.schema import matches
-from tests.bot.scripted import PLATFORM, Room, play_to_the_end
+from tests.bot.scripted import PLATFORM, play_to_the_end
 from tests.databases import sqlite_copy
-from tests.web.served import serving
+from tests.web.served import Site, serving
 
 EVIL = "<script>alert(1)</script>"
-
-
-@dataclass
-class Site:
-    room: Room
-    server: WebServer
-    session: aiohttp.ClientSession
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.server.bound_port}"
-
-    async def get(self, path: str, **headers: str) -> tuple[int, str, dict[str, str]]:
-        async with self.session.get(self.base + path, headers=headers) as response:
-            return response.status, await response.text(), dict(response.headers)
-
-    async def slug(self) -> str:
-        return (await self.room.core.matches.match_info(1)).slug
-
-    async def seed(self) -> str:
-        """The server seed as stored (read past the repository, which guards it)."""
-        engine = self.room.core.matches.engine
-        found = await engine.read(sa.select(matches.c.server_seed).where(matches.c.id == 1))
-        return str(found.scalar())
 
 
 @pytest.fixture

@@ -1,6 +1,7 @@
 "use strict";
 // The replay viewer: one board picture at a time, stepped with the buttons, the game selector
-// and the keys ← → Home End. The pictures' addresses and captions are in the page's JSON block.
+// and the keys ← → Home End. The pictures' addresses and captions are in the page's JSON block,
+// with the game to show first (the match page links to each game's replay).
 (() => {
   const data = JSON.parse(document.getElementById("replay-data").textContent);
   const games = data.games; // [[[image address, caption], ...], ...] one list per game
@@ -14,7 +15,7 @@
   const select = document.getElementById("game");
   const button = (id) => document.getElementById(id);
   const [first, previous, next, last] = ["first", "previous", "next", "last"].map(button);
-  let game = 0;
+  let game = Number.isInteger(data.start) && data.start < games.length ? data.start : 0;
   let index = 0;
 
   const fill = (template, values) =>
