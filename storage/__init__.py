@@ -3,6 +3,7 @@
 from gammon.flow import Step
 from storage.analyses import AnalysisRecord, AnalysisRepository, AnalysisStatus
 from storage.challenges import ChallengeLimits, ChallengeRepository
+from storage.chouette_dice import ChouetteRoll, RollKind
 from storage.chouette_records import (
     ChouetteGameRecord,
     ChouetteInfo,
@@ -58,6 +59,7 @@ __all__ = [
     "ChouetteGameRecord",
     "ChouetteInfo",
     "ChouetteRepository",
+    "ChouetteRoll",
     "ChouetteStatus",
     "ConflictError",
     "Database",
@@ -77,6 +79,7 @@ __all__ = [
     "RatedMatch",
     "RatingRepository",
     "RebuildReport",
+    "RollKind",
     "SeatTakenError",
     "SecretSeed",
     "SeedStillSecretError",

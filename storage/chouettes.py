@@ -21,6 +21,9 @@ fixed once, after the commitment was published and before the first roll
 (:meth:`ChouetteRepository.set_client_seed`). Every dice event of the session, the seating
 rolls and every game's rolls, takes the next nonce of one counter (``dice_nonce``), so the
 one commitment covers every roll: ``dice_for(id, info.dice_nonce)`` is always the next roll.
+The seating dice are kept with the session and each finished game's order with the game, so
+that :meth:`ChouetteRepository.dice_record` lists every dice event in nonce order, with who
+rolled it, for the transcript (:mod:`storage.chouette_dice`).
 """
 
 from __future__ import annotations
@@ -51,6 +54,7 @@ from gammon.chouette import (
 from gammon.fair_dice import FairDice
 from gammon.flow import Roller
 from storage.acted import SeenActions
+from storage.chouette_dice import ChouetteRoll, dice_queries, recorded_rolls, seating_value
 from storage.chouette_records import (
     ChouetteInfo,
     ChouetteStatus,
@@ -267,18 +271,25 @@ class ChouetteRepository:
         order: Sequence[int],
         *,
         seating_dice: int = 0,
+        seating_rolls: Sequence[tuple[int, tuple[int, int]]] = (),
         now: datetime | None = None,
     ) -> ChouetteInfo:
         """Start game ``game_number`` with the players seated now in ``order`` (box, captain,
         then the line): for the first game the order the seating dice gave, later the order
         :meth:`finish_game` left with newcomers at the end. ``seating_dice`` is how many dice
         events the caller used to seat the players (``dice_for`` from ``dice_nonce`` on):
-        they are spent, and the game's rolls take the nonces after them.
+        they are spent, and the game's rolls take the nonces after them. ``seating_rolls``
+        are those events as (user id, dice), in nonce order, kept for the dice check (given,
+        they are the ``seating_dice``).
 
         The rules refuse fewer than three or more than eight players (:class:`ChouetteError`);
         an order of other players than those seated, or no client seed yet, is a caller's
         bug (``ValueError``)."""
         players = list(order)
+        if seating_rolls:
+            if seating_dice not in (0, len(seating_rolls)):
+                raise ValueError(f"{len(seating_rolls)} seating rolls, not {seating_dice}")
+            seating_dice = len(seating_rolls)
         if seating_dice < 0:
             raise ValueError(f"seating_dice counts dice events: {seating_dice}")
         new_table([player_key(user) for user in players])  # 3 to 8 players, none twice
@@ -291,6 +302,8 @@ class ChouetteRepository:
             check_same_players(players, row["seats"], "the order")
             first = row["dice_nonce"] + seating_dice
             values = {"seats": players, "dice_nonce": first, **_game_started(row, first, moment)}
+            if seating_rolls:
+                values["seating_rolls"] = seating_value(seating_rolls)
             return update_row(connection, chouette_id, values)
 
         return info_from_row(await self.engine.write(write))
@@ -425,6 +438,7 @@ class ChouetteRepository:
                     "points": scored,
                     "first_nonce": row["game_nonce"],
                     "ended_at": moment,
+                    "seats": [int(user) for user in row["seats"]],
                 },
             )
             seats = apply_seat_requests(connection, chouette_id, order)
@@ -748,6 +762,34 @@ class ChouetteRepository:
     async def dice_for(self, chouette_id: int, nonce: int) -> tuple[int, int]:
         """The two dice of dice event ``nonce`` of the session (the next is ``dice_nonce``)."""
         return (await self.roller(chouette_id))(nonce)
+
+    async def dice_record(self, chouette_id: int) -> tuple[ChouetteInfo, tuple[ChouetteRoll, ...]]:
+        """The session and every dice event recorded for it, in nonce order (the seating
+        dice, then each game's opening roll, its re-rolls and its rolls: see
+        :mod:`storage.chouette_dice`); the dice only, never the seed."""
+        info = await self.info(chouette_id)
+        seating, games, events = await self.engine.read_many(
+            *((query, None) for query in dice_queries(info))
+        )
+        rolls = recorded_rolls(
+            info,
+            seating.scalar(),
+            [(row[0], row[1], row[2]) for row in games],
+            [(row[0], row[1]) for row in events],
+        )
+        return info, rolls
+
+    async def latest_ended_in_chat(self, chat_id: int) -> ChouetteInfo | None:
+        """The chat's session that ended last, if any."""
+        row = (
+            await self.engine.read(
+                sa.select(*INFO_COLUMNS)
+                .where(chouettes.c.chat_id == chat_id, chouettes.c.status == ENDED.value)
+                .order_by(chouettes.c.ended_at.desc(), chouettes.c.id.desc())
+                .limit(1)
+            )
+        ).first()
+        return None if row is None else info_from_row(row._mapping)
 
     async def reveal_seed(self, chouette_id: int) -> bytes:
         """The server seed, once the session has ended (for the transcript anyone can check

@@ -338,6 +338,9 @@ chouettes = sa.Table(
     sa.Column("ended_at", UtcDateTime),
     sa.Column("event_id", sa.String(128)),  # the platform's id of the /chouette that opened it
     sa.Column("game_over_at", UtcDateTime),  # the game is over, its points not yet written
+    # The dice events that seated the players at the first game ([[die, die], ...] from nonce
+    # 0; only each event's first die counts): NULL before it, and in sessions older than 0014.
+    sa.Column("seating_rolls", sa.JSON),
     sa.Index("ux_chouettes_event", "chat_id", "event_id", unique=True),
     sa.Index("ix_chouettes_status_deadline", "status", "deadline"),
     sa.Index("ix_chouettes_status_game_over", "status", "game_over_at"),
@@ -375,7 +378,8 @@ chouette_events = sa.Table(
 
 # Each finished game of a chouette, written in the transaction that finished it: the points
 # each player won or lost (``{"<user id>": points}``, summing to zero) for the scoreboard, and
-# the game's first dice event, for anyone checking the rolls once the seed is revealed.
+# the game's first dice event and its seating order, for anyone checking the rolls once the
+# seed is revealed.
 chouette_games = sa.Table(
     "chouette_games",
     metadata,
@@ -384,6 +388,7 @@ chouette_games = sa.Table(
     sa.Column("points", sa.JSON, nullable=False),
     sa.Column("first_nonce", sa.Integer, nullable=False),
     sa.Column("ended_at", UtcDateTime, nullable=False),
+    sa.Column("seats", sa.JSON),  # the game's order: box, captain, the line (NULL before 0014)
 )
 
 # Who asked to join or leave a chouette while a game was being played: one row per player

@@ -9,25 +9,21 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.core import chouette_texts
+from bot.core.chouette_narration import describe
 from bot.core.chouette_rounds import ChouetteRounds
 from bot.core.chouette_view import ChouetteView, by_key, must_act
 from bot.core.context import Context, last_play
-from bot.core.dice_names import roll_text
-from bot.core.i18n import Speech
 from bot.core.locks import MatchLocks
 from bot.core.model import Message
 from bot.core.time_source import TimeSource
-from gammon.actions import CannotMove, Roll
 from gammon.chouette import (
     Answer,
     BoardAction,
     BoxAnswers,
-    BoxDoubles,
     ChouetteAction,
     ChouetteError,
     ChouetteGame,
     MemberAnswers,
-    MemberDoubles,
     Side,
     advance,
 )
@@ -246,66 +242,3 @@ class ChouettePlay:
         totals = (await self.chouettes.load(info.id)).totals
         shown = replace(info, version=version)
         return [*notes, await self.rounds.board(context, shown, after, totals, last)]
-
-
-def describe(
-    _: Speech, game: ChouetteGame, recorded: list[ChouetteAction], names: dict[str, str]
-) -> list[str]:
-    """A sentence for each cube action and each roll that cannot be played."""
-    box = names[game.table.box]
-    notes = []
-    previous: ChouetteAction | None = None
-    for action in recorded:
-        if isinstance(action, BoxDoubles):
-            doubled = ", ".join(names[member] for member in action.members)
-            notes.append(_("{box} (box) doubles {names}.").format(box=box, names=doubled))
-        elif isinstance(action, MemberDoubles):
-            value = game.cube(action.player).value * 2
-            notes.append(
-                _("{name} doubles the box to {value}.").format(
-                    name=names[action.player], value=value
-                )
-            )
-        elif isinstance(action, MemberAnswers | BoxAnswers):
-            notes.append(_answer_note(_, game, action, names))
-        elif isinstance(action, BoardAction) and isinstance(action.action, CannotMove):
-            roll = previous.action if isinstance(previous, BoardAction) else None
-            dice = roll_text(_.locale, roll.dice) if isinstance(roll, Roll) else ""
-            notes.append(
-                _("{name} rolled {dice} and cannot move.").format(
-                    name=names[action.player], dice=dice
-                )
-            )
-        previous = action
-    return notes
-
-
-def _answer_note(
-    _: Speech, game: ChouetteGame, action: MemberAnswers | BoxAnswers, names: dict[str, str]
-) -> str:
-    member = action.member if isinstance(action, BoxAnswers) else action.player
-    cube = game.cube(member)
-    box = names[game.table.box]
-    if action.answer is Answer.BEAVER:
-        if isinstance(action, MemberAnswers):
-            return _("{name} beavers the box's double: their cube is at {value}.").format(
-                name=names[member], value=cube.value
-            )
-        return _("{box} (box) beavers {name}'s double: that cube is at {value}.").format(
-            box=box, name=names[member], value=cube.value
-        )
-    if isinstance(action, MemberAnswers):
-        if action.answer is Answer.DROP:
-            return _("{name} drops the box's double and pays {value}.").format(
-                name=names[member], value=cube.value
-            )
-        return _("{name} takes the box's double: their cube is at {value}.").format(
-            name=names[member], value=cube.value
-        )
-    if action.answer is Answer.DROP:
-        return _("{box} (box) drops {name}'s double and pays {value}.").format(
-            box=box, name=names[member], value=cube.value
-        )
-    return _("{box} (box) takes {name}'s double: that cube is at {value}.").format(
-        box=box, name=names[member], value=cube.value
-    )

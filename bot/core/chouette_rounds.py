@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core import chouette_texts
+from bot.core.chouette_narration import opening_line
 from bot.core.chouette_view import ChouetteView, Seated, by_key
 from bot.core.context import Context
-from bot.core.i18n import Speech
 from bot.core.model import Message
 from bot.core.time_source import TimeSource
 from gammon.actions import OpeningRoll
@@ -123,7 +123,7 @@ class ChouetteRounds:
             nonce += 1
             game, made = advance(game, BoardAction(game.table.box, OpeningRoll(dice)))
             recorded += made
-            notes.append(self.opening_note(_, game, dice, names))
+            notes.append(opening_line(_, game, dice, names))
         await self.chouettes.append(
             info.id,
             loaded.info.version,
@@ -137,26 +137,6 @@ class ChouetteRounds:
             Message(context.request.chat, "\n".join(notes)),
             await self.board(context, shown, game, loaded.totals),
         ]
-
-    @staticmethod
-    def opening_note(
-        _: Speech, game: ChouetteGame, dice: tuple[int, int], names: dict[str, str]
-    ) -> str:
-        first, second = dice
-        box, captain = names[game.table.box], names[game.acting_captain or game.table.captain]
-        if first == second:
-            text = _("Opening roll: {a} {x}, {b} {y}. A tie: rolling again.")
-        else:
-            text = _("Opening roll: {a} {x}, {b} {y}. {winner} starts with {high}-{low}.")
-        return text.format(
-            a=box,
-            x=first,
-            b=captain,
-            y=second,
-            winner=box if first > second else captain,
-            high=max(dice),
-            low=min(dice),
-        )
 
     async def finish(
         self, context: Context, info: ChouetteInfo, version: int, game: ChouetteGame

@@ -1,18 +1,21 @@
 """The chouette's table: opening it, seating by the dice and starting the first game (or the
-next), showing it and its scores, and ending the session with its seed revealed. Joining and
-leaving are :mod:`bot.core.chouette_joining`'s."""
+next), showing it and its scores, and ending the session (asking first while a game is being
+played) with its seed revealed and the files to check every roll. Joining and leaving are
+:mod:`bot.core.chouette_joining`'s."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from bot.core import chouette_texts, texts
+from bot.core.chouette_check import ChouetteCheck
 from bot.core.chouette_rounds import ChouetteRounds
 from bot.core.context import Context
 from bot.core.i18n import Speech
 from bot.core.locks import MatchLocks
-from bot.core.model import Message
+from bot.core.model import Button, Message
 from bot.core.time_source import TimeSource
+from bot.core.tokens import Token, Verb, chouette_seat, chouette_target, format_token
 from gammon.chouette import (
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -27,6 +30,7 @@ from storage import (
     ChouetteStatus,
     ConflictError,
     LoadedChouette,
+    NotFoundError,
     SecretSeed,
 )
 
@@ -55,12 +59,14 @@ class ChouetteSeating:
         locks: MatchLocks,
         time: TimeSource,
         server_seeds: Callable[[], bytes],
+        check: ChouetteCheck,
     ) -> None:
         self.chouettes = chouettes
         self.rounds = rounds
         self.locks = locks
         self.time = time
         self.server_seeds = server_seeds
+        self.check = check
 
     async def open_or_show(
         self, context: Context, rules: ChouetteRules, move_time_limit: int | None = None
@@ -153,36 +159,44 @@ class ChouetteSeating:
         _ = context.for_chat
         notes = []
         order = list(info.seats)
-        used = 0
+        seating: list[tuple[int, tuple[int, int]]] = []
         if info.game_number == 1:  # the first game: the seed, then seats by the dice
             if info.client_seed is None:  # (fixed already if a start stopped after it)
                 seed = f"{context.user.platform}:{context.request.event_id}"
                 info = await self.chouettes.set_client_seed(
                     info.id, info.version, seed, now=self.time()
                 )
-            order, used, line = await self._seating(context, info)
+            order, seating, line = await self._seating(context, info)
             notes.append(line)
+            notes.append(_("Client seed of the dice: {seed}").format(seed=info.client_seed))
         started = await self.chouettes.start_game(
-            info.id, info.version, order, seating_dice=used, now=self.time()
+            info.id, info.version, order, seating_rolls=seating, now=self.time()
         )
         opening = await self.rounds.opened(context, started)
         return [Message(context.request.chat, "\n".join(notes)), *opening] if notes else opening
 
-    async def _seating(self, context: Context, info: ChouetteInfo) -> tuple[list[int], int, str]:
-        """One die each (the first die of one of the session's dice events per player), and
-        again for those who tie, until the order is settled. The line lists the first round,
-        then each tie's re-roll marked as one ("Seating dice: Ann 5, Bob 1, Cy 5; re-roll for a
-        tie: Ann 2, Cy 6.")."""
+    async def _seating(
+        self, context: Context, info: ChouetteInfo
+    ) -> tuple[list[int], list[tuple[int, tuple[int, int]]], str]:
+        """One die each (the first die of one of the session's dice events per player, in
+        the order they sat down), and again for those who tie (each tie in the order its
+        first player sat down, each of its players in that order), until the order is
+        settled: the order, the dice events used (whose, and both dice) and a line listing
+        the first round, then each tie's re-roll marked as one ("Seating dice: Ann 5, Bob 1,
+        Cy 5; re-roll for a tie: Ann 2, Cy 6.")."""
         _ = context.for_chat
         names = await self.rounds.names(context, info.seats)
         rolls: dict[str, list[int]] = {str(user): [] for user in info.seats}
         groups = [list(rolls)]  # who rolls together: everyone, then each tie
         nonce = info.dice_nonce
+        used: list[tuple[int, tuple[int, int]]] = []
         parts: list[str] = []
         while groups:
             for group in groups:
                 for player in group:
-                    rolls[player].append((await self.chouettes.dice_for(info.id, nonce))[0])
+                    event = await self.chouettes.dice_for(info.id, nonce)
+                    used.append((int(player), event))
+                    rolls[player].append(event[0])
                     nonce += 1
                 listed = ", ".join(f"{names[int(p)]} {rolls[p][-1]}" for p in group)
                 parts.append(
@@ -194,16 +208,65 @@ class ChouetteSeating:
             groups = [tied for tied in by_dice.values() if len(tied) > 1]
         order = [int(player) for player in seat_order(rolls)]
         line = _("Seating dice: {rolls}.").format(rolls="; ".join(parts))
-        return order, nonce - info.dice_nonce, line
+        return order, used, line
 
     async def end(self, context: Context, info: ChouetteInfo) -> list[Message]:
-        _ = context.for_chat
+        """``/chouette end`` by the host or an administrator: between games the session ends
+        at once; while a game is being played the caller is asked first (see
+        :meth:`confirm_end`), since ending abandons that game."""
+        _ = context._
         if context.user.id != info.host_id and not context.request.admin:
             return context.refuse(
-                context._("Only the host who opened the table or an administrator ends it.")
+                _("Only the host who opened the table or an administrator ends it.")
             )
-        async with self.locks.hold(info.id):
-            info = await self.chouettes.info(info.id)  # as it is now, after a play meanwhile
+        if info.status is ChouetteStatus.PLAYING:
+            text = _(
+                "Game {number} is being played. Ending the session now abandons it: that game "
+                "scores no points, and the scores stay as they were after the last finished "
+                "game. End the session?"
+            ).format(number=info.game_number)
+            target = chouette_target(info.id)
+            asker = context.user.id  # only they may answer: the token carries them
+            buttons = (
+                Button(_("End the session"), format_token(Token(Verb.END, "h", target, asker))),
+                Button(
+                    _("Keep playing"), format_token(Token(Verb.KEEP_PLAYING, "h", target, asker))
+                ),
+            )
+            return [
+                Message(
+                    context.request.chat, text, buttons, private_to=context.request.actor.user_id
+                )
+            ]
+        return await self._end(context, info.id)
+
+    async def confirm_end(self, context: Context, token: Token) -> list[Message]:
+        """[End the session] or [Keep playing], pressed under the question :meth:`end` asked:
+        only by whoever asked (``token.version`` is their user id). [End the session] ends
+        the session as it is now, whatever was played meanwhile; once it has ended, a
+        second press (or a stale one) changes nothing."""
+        _ = context._
+        chouette_id, _seat = chouette_seat(token.target)
+        if token.version != context.user.id:
+            return context.refuse(_("Only the one who asked can answer this."))
+        try:
+            info = await self.chouettes.info(chouette_id)
+        except NotFoundError:
+            return context.refuse(_("That button is out of date."))
+        if info.chat_id != context.chat.id or info.status is ChouetteStatus.ENDED:
+            return context.refuse(_("That button is out of date."))
+        if token.verb == Verb.KEEP_PLAYING:
+            return context.refuse(_("The session goes on."))
+        return await self._end(context, chouette_id)
+
+    async def _end(self, context: Context, chouette_id: int) -> list[Message]:
+        """End the session as it is now: its scores, its seed and the files to check every
+        roll. A game in play is abandoned (its events stay in the log, unscored)."""
+        _ = context.for_chat
+        async with self.locks.hold(chouette_id):
+            info = await self.chouettes.info(chouette_id)  # as it is now, after a play meanwhile
+            if info.status is ChouetteStatus.ENDED:  # ended a moment ago, by another press
+                return context.refuse(context._("That button is out of date."))
             try:
                 ended = await self.chouettes.end(info.id, info.version, now=self.time())
             except ConflictError:  # another process changed the table meanwhile
@@ -213,10 +276,23 @@ class ChouetteSeating:
         names = await self.rounds.names(context, [*ended.seats, *loaded.totals])
         lines = [
             _("The chouette is over. Games played: {games}.").format(games=len(loaded.games)),
-            chouette_texts.scores_line(_, loaded.totals, names),
-            _(
-                "The dice were drawn from the server seed {seed}; its SHA-256 is the "
-                "commitment {commitment} published at the start."
-            ).format(seed=seed.hex(), commitment=ended.dice_commitment),
         ]
-        return [Message(context.request.chat, "\n".join(lines), slot=f"chouette:{ended.id}")]
+        if info.status is ChouetteStatus.PLAYING:
+            lines.append(
+                _("Game {number} was abandoned: it scores no points.").format(
+                    number=info.game_number
+                )
+            )
+        lines += [
+            chouette_texts.scores_line(_, loaded.totals, names),
+            *self.check.seed_lines(_, ended, seed),
+        ]
+        files = await self.check.files(context, ended.id, seed, context.chat_locale)
+        return [
+            Message(
+                context.request.chat,
+                "\n".join(lines),
+                attachments=files,
+                slot=f"chouette:{ended.id}",
+            )
+        ]

@@ -1,16 +1,20 @@
-"""The chouette's board message: the picture (the board and every member's cube), whose turn
-it is and what to do, each member's cube, the scores, the buttons for whoever may act, and
-mentions of the players who must act, with a private notice, in their own language, for
-those of them who have been away from the table (:class:`bot.core.attention.Attention`)."""
+"""The chouette's board message: the picture (the board and every member's cube), turned to
+whoever the game waits for as a match's board is turned to its mover; what was just played,
+whose turn it is and what to do, each member's cube, the scores and gnubg's IDs; the buttons
+for whoever may act, and mentions of the players who must act, with a private notice, in their
+own language, for those of them who have been away from the table
+(:class:`bot.core.attention.Attention`)."""
 
 from __future__ import annotations
 
 from contextlib import nullcontext
+from dataclasses import replace
 from functools import partial
 
 from bot.core import chouette_texts
 from bot.core.admission import Admission
 from bot.core.attention import Attention
+from bot.core.chouette_narration import caption
 from bot.core.context import Context
 from bot.core.dice_names import roll_text
 from bot.core.i18n import Speech
@@ -18,7 +22,7 @@ from bot.core.model import Button, Message
 from bot.core.notices import private_notices
 from bot.core.painter import Painter
 from bot.core.tokens import Token, Verb, chouette_target, format_token
-from gammon.chouette import ChouetteGame, CubeOwner, Side
+from gammon.chouette import ChouetteGame, CubeOwner, Side, match_id, position_id
 from gammon.flow import Phase
 from rendering import DEFAULT_LABELS, BoardView, LastPlay, chouette_members, render_chouette
 from storage import ChouetteInfo, UserRecord
@@ -29,6 +33,30 @@ Seated = dict[int, UserRecord]
 def by_key(users: Seated) -> dict[str, str]:
     """Display names by the rules' player id."""
     return {str(user_id): user.display_name for user_id, user in users.items()}
+
+
+def viewer(game: ChouetteGame) -> int:
+    """The board player whose side the board is drawn and numbered from, as a match's board
+    is turned to its mover: the side the game waits for (the box to roll, move or answer the
+    members' doubles; the team to roll, move or answer the box's), the winner's once the game
+    is over, and the team's before the opening roll."""
+    side = game.side_to_act
+    if side is None:
+        side = game.result.winner if game.result is not None else Side.TEAM
+    return side.board_player
+
+
+def board_view(game: ChouetteGame) -> BoardView:
+    """The board as the picture and the console's text board show it: whose turn it is is
+    the side the game waits for (the team while the box's doubles wait for its answers)."""
+    view = BoardView.from_state(game.board)
+    side = game.side_to_act
+    return view if side is None else replace(view, turn=side.board_player)
+
+
+def ids_line(game: ChouetteGame) -> str:
+    """gnubg's IDs of the board (see :mod:`gammon.chouette.ids`), as a match board ends."""
+    return f"Position ID: {position_id(game)} · Match ID: {match_id(game)}"
 
 
 def box_turnable(game: ChouetteGame) -> tuple[str, ...]:
@@ -113,12 +141,13 @@ class ChouetteView:
         theme = context.user.prefs.theme
         draw = partial(
             render_chouette,
-            BoardView.from_state(game.board),
+            board_view(game),
             box=names[game.table.box],
             captain=names.get(game.acting_captain or game.table.captain, ""),
             members=chouette_members(game, names),
             labels=labels,
             last_play=last,
+            perspective=viewer(game),
             theme=theme if theme in ("classic", "dark") else "classic",
         )
         async with self._admission.aside() if self._admission else nullcontext():
@@ -136,13 +165,16 @@ class ChouetteView:
         _ = context.for_chat
         names = by_key(users)
         headline, actors = self.turn(_, game, names)
+        done = caption(_, game, names)
         lines = [
             _("Chouette, game {number}").format(number=info.game_number),
+            *([done] if done else []),
             headline,
             *(chouette_texts.cube_line(_, cube, names[cube.member], game) for cube in game.cubes),
             chouette_texts.scores_line(
                 _, totals, {user_id: user.display_name for user_id, user in users.items()}
             ),
+            ids_line(game),
         ]
         waited_for = [users[int(player)] for player in actors]
         mention, notify = await self._attention.call(context, info.id, *waited_for)
@@ -154,7 +186,7 @@ class ChouetteView:
             "\n".join(lines),
             self.buttons(_, info, game, names),
             image=await self.picture(context, game, users, last),
-            board=BoardView.from_state(game.board),
+            board=board_view(game),
             mention=mention,
             notify=notify,
             slot=f"chouette:{info.id}",

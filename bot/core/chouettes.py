@@ -9,6 +9,8 @@ The parts: :mod:`bot.core.chouette_seating` (the table between games),
 double a typed answer is for), :mod:`bot.core.chouette_doubling` (whom a double is for),
 :mod:`bot.core.chouette_advice` (who may advise, and what), :mod:`bot.core.chouette_rounds`
 (from one game to the next), :mod:`bot.core.chouette_view` (the board message),
+:mod:`bot.core.chouette_narration` (what was just played, in words),
+:mod:`bot.core.chouette_check` (the dice made checkable, and ``/verify`` at the chouette),
 :mod:`bot.core.chouette_private` (from a private chat) and :mod:`bot.core.chouette_texts` (the
 sentences)."""
 
@@ -18,6 +20,7 @@ from functools import partial
 
 from bot.core import chouette_actions, chouette_answers
 from bot.core.chouette_advice import refusal_to_advise, suggested_play
+from bot.core.chouette_check import ChouetteCheck
 from bot.core.chouette_doubling import box_doubles_all, typed_double
 from bot.core.chouette_joining import ChouetteJoining
 from bot.core.chouette_play import ChouettePlay, Make
@@ -30,7 +33,7 @@ from bot.core.model import MAX_TEXT, Message
 from bot.core.options import OptionError, parse_challenge_options
 from bot.core.tokens import Token, Verb, chouette_seat
 from gammon.chouette import Answer, ChouetteRules, Consultation
-from storage import ChouetteInfo, ChouetteRepository, ChouetteStatus, NotFoundError
+from storage import ChouetteInfo, ChouetteRepository, ChouetteStatus, MatchInfo, NotFoundError
 
 ACTIONS = ("join", "leave", "start", "score", "end", "show")
 _ANSWERS: dict[str, Answer] = {
@@ -71,8 +74,10 @@ class ChouetteService:
         joining: ChouetteJoining,
         play: ChouettePlay,
         finder: MatchFinder,
+        check: ChouetteCheck,
     ) -> None:
         self.chouettes = chouettes
+        self.check = check
         self.seating = seating
         self.joining = joining
         self.play = play
@@ -179,8 +184,27 @@ class ChouetteService:
         the command means their match (:class:`ChouetteInPrivate` says which)."""
         return await self.private.answer(context, verb, argument, wanted)
 
+    async def verify(self, context: Context, match: MatchInfo | None) -> list[Message] | None:
+        """``/verify`` in a group chat, for the chat's chouette: the one not ended yet, or
+        the one that ended last when it ended after ``match`` (the caller's latest match
+        here, finished: an active match of theirs comes first). None when it is the match's
+        to answer, or the chat has no chouette."""
+        if context.request.chat.private:
+            return None
+        running = await self.chouettes.active_id_for_chat(context.chat.id)
+        if running is not None:
+            return await self.check.verify(context, await self.chouettes.info(running))
+        ended = await self.chouettes.latest_ended_in_chat(context.chat.id)
+        if ended is None or ended.ended_at is None:
+            return None
+        if match is not None and (match.finished_at or match.updated_at) > ended.ended_at:
+            return None
+        return await self.check.verify(context, ended)
+
     async def press(self, context: Context, token: Token) -> list[Message]:
         _ = context._
+        if token.verb in (Verb.END, Verb.KEEP_PLAYING):
+            return await self.seating.confirm_end(context, token)
         chouette_id, seat = chouette_seat(token.target)
         try:
             info = await self.chouettes.info(chouette_id)

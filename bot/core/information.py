@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.core import registry, rules_text
+from bot.core.chouettes import ChouetteService
 from bot.core.context import Context
 from bot.core.driver import MatchDriver
 from bot.core.match_finder import MatchFinder, game_named
@@ -28,6 +29,7 @@ class InfoService:
     presenter: Presenter
     pictures: BoardPictures
     time: TimeSource
+    chouettes: ChouetteService | None = None  # /verify at the chat's chouette
 
     async def board(self, context: Context, argument: str) -> list[Message]:
         """The board again, where it was asked for (in a private chat: the match that waits
@@ -108,8 +110,15 @@ class InfoService:
         return await self.matches.load_match(found.id) if found else None
 
     async def verify(self, context: Context, _argument: str) -> list[Message]:
+        """The caller's latest match in this chat: its commitment while it is played, its
+        files once it is over. The chat's chouette instead, when the caller plays no match
+        here and the chouette has not ended, or ended after the caller's latest match."""
         _ = context._
         loaded = await self._latest(context)
+        if self.chouettes is not None and (loaded is None or loaded.info.status != "active"):
+            chouette = await self.chouettes.verify(context, loaded.info if loaded else None)
+            if chouette is not None:
+                return chouette
         if loaded is None:
             return context.refuse(_("You have no match in this chat. Start one with /challenge."))
         if loaded.info.status == "active":

@@ -21,6 +21,7 @@ from bot.core.analyst import Analyst
 from bot.core.attention import Attention
 from bot.core.bot_accounts import BotAccounts
 from bot.core.challenges import ChallengeService
+from bot.core.chouette_check import ChouetteCheck
 from bot.core.chouette_joining import ChouetteJoining
 from bot.core.chouette_play import ChouettePlay
 from bot.core.chouette_rounds import ChouetteRounds
@@ -164,12 +165,16 @@ class Core:
         )
         rounds = ChouetteRounds(self.chouettes, self.users, chouette_view, self.time)
         chouette_locks = MatchLocks()  # one per chouette: ids of their own
+        chouette_check = ChouetteCheck(self.chouettes, rounds)
         self.chouette_service = ChouetteService(
             self.chouettes,
-            ChouetteSeating(self.chouettes, rounds, chouette_locks, self.time, server_seeds),
+            ChouetteSeating(
+                self.chouettes, rounds, chouette_locks, self.time, server_seeds, chouette_check
+            ),
             ChouetteJoining(self.chouettes, chouette_locks, self.time),
             ChouettePlay(self.chouettes, rounds, chouette_view, chouette_locks, self.time),
             finder,
+            chouette_check,
         )
         self.play = PlayService(
             self.driver,
@@ -195,7 +200,15 @@ class Core:
             self.computer_matches,
         )
         self.info = InfoService(
-            finder, self.driver, self.matches, self.dice, names, presenter, pictures, self.time
+            finder,
+            self.driver,
+            self.matches,
+            self.dice,
+            names,
+            presenter,
+            pictures,
+            self.time,
+            self.chouette_service,
         )
         self.settings = SettingsService(self.users, self.chats, self.time)
         self.analyses = AnalysisRepository(database)

@@ -4,8 +4,9 @@
 challenge), ``u<id>`` (a user's settings), ``r<id>`` (a match's replay) or ``h<n>`` (a
 chouette and a seat at it: see :func:`chouette_target`) and the version is
 the match version the button was made for, so a stale or repeated press can be recognised
-(a replay button carries the frame it shows instead: see :func:`replay_position`). At most
-64 bytes (Telegram's callback data limit).
+(a replay button carries the frame it shows instead: see :func:`replay_position`; the
+chouette's [End the session] and [Keep playing] carry the user id of whoever asked, the only
+one who may press them). At most 64 bytes (Telegram's callback data limit).
 
 >>> format_token(Token("take", "m", 12, 40))
 'bg1:take:m12:40'
@@ -54,6 +55,7 @@ class Verb(enum.StrEnum):
     REPLAY_FORWARD = "rnext"
     REPLAY_LAST = "rlast"
     DOUBLE_ALL = "dall"  # the chouette's box doubles every member it may
+    END = "end"  # the chouette's session ends (asked first while a game is being played)
 
 
 VERBS: Final = frozenset(Verb)

@@ -24,13 +24,19 @@ _VARIANTS = frozenset(variant.value for variant in Variant)
 class RecordedRoll:
     """One dice event of a match: ``nonce`` counts every roll of the match from 0, opening
     rolls (tied re-rolls included) too. ``player`` is ``None`` for an opening roll, where
-    ``dice[0]`` is player 0's die and ``dice[1]`` player 1's."""
+    ``dice[0]`` is player 0's die and ``dice[1]`` player 1's.
+
+    In a chouette, whose players change from game to game, ``names`` says who rolled: the
+    player (a roll, or ``seating``: a seating die, game 0, whose first die counts), or the
+    box and the captain (an opening roll); empty where that was not kept."""
 
     nonce: int
     game: int
     player: int | None
     opening: bool
     dice: tuple[int, int]
+    names: tuple[str, ...] = ()
+    seating: bool = False
 
 
 @dataclass(frozen=True)
@@ -40,24 +46,37 @@ class CheckData:
     ``server_seed`` is the hex seed once it may be revealed and ``None`` before: the page shows
     the seed only when it is given, so the caller decides (normally: when the match is over).
     ``length`` 0 means money play (single games in long nardy).
+
+    A match has two players and a client seed of each; a ``chouette`` session (its number in
+    ``match_number``) has everyone who sat at it in ``names`` and one client seed.
     """
 
     match_number: int
-    names: tuple[str, str]
+    names: tuple[str, ...]
     variant: str
     length: int
     commitment: str
-    client_seeds: tuple[str, str]
+    client_seeds: tuple[str, ...]
     server_seed: str | None
     finished: bool
     rolls: tuple[RecordedRoll, ...]
+    chouette: bool = False
 
     def __post_init__(self) -> None:
         if self.variant not in _VARIANTS:
             raise ValueError(f"variant is one of {sorted(_VARIANTS)}, got {self.variant!r}")
+        seeds = 1 if self.chouette else 2
+        if len(self.client_seeds) != seeds or (not self.chouette and len(self.names) != 2):
+            raise ValueError(f"a {'chouette' if self.chouette else 'match'}: {seeds} client seeds")
         if self.server_seed is not None and len(self.server_seed) != 2 * SEED_BYTES:
             # A wrong length is a caller's mistake; the page itself flags a wrong seed.
             raise ValueError(f"the server seed is {2 * SEED_BYTES} hex digits")
+
+    @property
+    def client_seed(self) -> str:
+        """The client seed the dice were drawn with: a match's two joined with "|"
+        (:func:`gammon.fair_dice.join_client_seeds`), a chouette's own."""
+        return "|".join(self.client_seeds)
 
 
 def recorded_rolls(

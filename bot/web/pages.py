@@ -21,7 +21,7 @@ from bot.web.columns import RESULT_HEADING, roll_column_css
 from bot.web.page_data import Frame, GameRow, MatchPageData, ReplayPageData
 from bot.web.page_text import PageText
 from bot.web.security import Page, asset, header_policy, meta_policy, script_json
-from gammon.fair_dice import SCHEME, join_client_seeds
+from gammon.fair_dice import SCHEME
 
 __all__ = [
     "Frame",
@@ -95,7 +95,8 @@ def check_page(data: CheckData, text: PageText) -> Page:
     """The dice check: seeds, rolls and, once the seed is revealed, the check in the browser.
 
     While ``data.server_seed`` is ``None`` the page holds no script and no seed: it shows the
-    commitment, the client seeds and the rolls so far.
+    commitment, the client seeds and the rolls so far. A chouette session's page
+    (``data.chouette``) has one client seed, and names in each row who rolled.
 
     The verdict is in ``#summary[data-status]``: ``pending`` while the script works, then
     ``ok``, ``bad`` (a roll, or the seed against the commitment), ``unavailable`` (no
@@ -103,12 +104,19 @@ def check_page(data: CheckData, text: PageText) -> Page:
     secret. Each roll is a ``<tr data-nonce="…" data-status="pending|ok|bad|sealed">``.
     """
     revealed = data.server_seed is not None
-    fixed = texts.check_texts(text, data.match_number, data.names)
+    if data.chouette:
+        fixed = texts.chouette_check_texts(text, data.match_number)
+        players, kind = ", ".join(data.names), texts.chouette_kind(text)
+    else:
+        fixed = texts.check_texts(text, data.match_number, (data.names[0], data.names[1]))
+        players = texts.players(text, (data.names[0], data.names[1]))
+        kind = texts.match_kind(text, data.variant, data.length)
     page_json = script_json(
         {
             "scheme": SCHEME,
             "commitment": data.commitment,
             "clientSeeds": list(data.client_seeds),
+            "clientSeed": data.client_seed,  # what the dice were drawn with
             "serverSeed": data.server_seed,
             "rolls": [[roll.nonce, *roll.dice] for roll in data.rolls],
             "texts": texts.check_script_texts(text),
@@ -128,9 +136,9 @@ def check_page(data: CheckData, text: PageText) -> Page:
         result_heading=RESULT_HEADING,
         row_status="pending" if revealed else "sealed",
         scheme=SCHEME,
-        players=texts.players(text, data.names),
-        kind=texts.match_kind(text, data.variant, data.length),
-        client_seed=join_client_seeds(*data.client_seeds),
+        players=players,
+        kind=kind,
+        client_seed=data.client_seed,
         page_json=page_json if revealed else "",
     )
 

@@ -89,6 +89,62 @@ def check_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str
     }
 
 
+def chouette_kind(text: PageText) -> str:
+    """ "Chouette · money game of backgammon": what a chouette's board plays."""
+    _ = text.gettext
+    chouette = _("Chouette")
+    return f"{chouette} · {match_kind(text, 'backgammon', 0)}"
+
+
+def chouette_check_texts(text: PageText, number: int) -> dict[str, str]:
+    """The check page's fixed strings for a chouette session: the match's, where they fit,
+    and the session's own. ``seating`` and ``opening_of`` keep their placeholders (the
+    players change from game to game)."""
+    _ = text.gettext
+    shared = check_texts(text, number, ("", ""))
+    return {
+        **shared,
+        "title": _("Dice check of chouette {id}").format(id=number),
+        "over": _("The session is over."),
+        "playing": _("The session is still being played."),
+        "commitment": _(
+            "Commitment (SHA-256 of the server seed, published when the table was opened)"
+        ),
+        "sealed": _("Secret until the session ends."),
+        "client_seed": _("Client seed of the session"),
+        "waiting": _(
+            "The server seed is revealed when the session ends; then this page checks every roll."
+        ),
+        "how_commit": _(
+            "When the table was opened the bot drew a secret server seed and published its "
+            "SHA-256, the commitment. Only that seed has this fingerprint, so the bot cannot "
+            "swap it later."
+        ),
+        "how_client": _(
+            "The session's client seed was fixed at the first /chouette start, after the "
+            "commitment was published, from the identifier the chat platform gave that "
+            "message: the bot could not pick a server seed that favours anybody."
+        ),
+        "how_roll": _(
+            "Every dice event of the session has a number, the nonce, counting from 0: first "
+            "the seating dice, one event for each die a player rolled to take a seat (only its "
+            "first die counts), then game after game the opening roll with its re-rolls and "
+            "every roll of the game. Its dice come from HMAC-SHA256 keyed with the server seed "
+            "over the text “client seed:nonce:0”: each byte below 252 gives a die, byte mod 6 "
+            "plus 1, and the first two make the roll. Should fewer than two qualify, “:1”, “:2” "
+            "and so on follow. In an opening roll the first die is the box's."
+        ),
+        "how_browser": _(
+            "When the session is over the seed is revealed, and your browser redoes all of "
+            "this itself with its built-in WebCrypto: nothing is sent anywhere, and the saved "
+            "page works offline."
+        ),
+        "seating": _("seating die of {name}"),
+        "opening": _("opening roll: {first}, {second}").format(first=_("Box"), second=_("Captain")),
+        "opening_of": _("opening roll: {first}, {second}"),
+    }
+
+
 def check_script_texts(text: PageText) -> dict[str, str]:
     """The strings the check script shows, placeholders left for it to fill."""
     _ = text.gettext

@@ -74,6 +74,7 @@ from gammon.chouette.codec import (
 )
 from gammon.chouette.errors import ChouetteError, ChouetteRefusal
 from gammon.chouette.flow import advance, apply, refusal, replay
+from gammon.chouette.ids import match_id, position_id
 from gammon.chouette.scoring import Scoreboard, next_table, settle, settle_forfeit
 from gammon.chouette.state import (
     BOARD_RULES,
@@ -127,9 +128,11 @@ __all__ = [
     "chouette_action_to_dict",
     "join",
     "leave",
+    "match_id",
     "new_game",
     "new_table",
     "next_table",
+    "position_id",
     "refusal",
     "replay",
     "rotate",

@@ -144,6 +144,22 @@ class ChouetteGame:
         return Side.BOX if self.board.player_on_roll == 0 else Side.TEAM
 
     @property
+    def side_to_act(self) -> Side | None:
+        """The side the game waits for: the one that must answer a double (the team while
+        the box's doubles wait, the box while members' doubles wait), else the side to roll
+        or move; ``None`` before the opening roll and once the game is over. (Doubles of
+        both sides never wait at once: a double is made at the start of one's own turn, and
+        nobody rolls while one waits.)"""
+        if self.finished:
+            return None
+        offered = {cube.offered_by for cube in self.pending}
+        if Side.BOX in offered:
+            return Side.TEAM
+        if Side.TEAM in offered:
+            return Side.BOX
+        return self.side_on_turn
+
+    @property
     def rotation_winner(self) -> Side | None:
         """Who won the box's game against the (original) captain, once that is decided: the
         captain's cube decides the rotation, whatever happened on the other cubes."""

@@ -223,11 +223,19 @@ async def test_a_whole_chouette_session_is_played_in_the_console(room: Room) -> 
     assert totals == expected
     assert sum(totals.values()) == 0
 
-    # The host ends the session: the seed behind every die, committed to at the opening.
-    ended = await table.say("ann", "/chouette end")
+    # The host ends the session (game 3 has started: asked first): the seed behind every
+    # die, committed to at the opening.
+    before = len(output.getvalue())
+    await chat.line("ann: /chouette end")
+    assert "[End the session] [Keep playing]" in output.getvalue()[before:]
+    ended = await table.say("ann", "[End the session]")
     assert "The chouette is over. Games played: 2." in ended
     assert _points(ended, "Scores") == expected
-    seed = re.search(r"server seed ([0-9a-f]+); its SHA-256 is the commitment ([0-9a-f]+)", ended)
+    seed = re.search(
+        r"server seed ([0-9a-f]+) with the client seed \S+; the server seed's SHA-256 is the "
+        r"commitment ([0-9a-f]+)",
+        ended,
+    )
     assert seed is not None, ended
     assert seed.group(2) == commitment.group(1)
     assert hashlib.sha256(bytes.fromhex(seed.group(1))).hexdigest() == commitment.group(1)

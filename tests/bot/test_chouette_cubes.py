@@ -225,13 +225,13 @@ async def test_the_board_offers_a_double_only_to_those_who_may_double(room: Room
     await room.command(third, "/double")
     await room.command(box, f"/take {captain}")
     board = await room.command(box, f"/take {third}")  # the box owns both cubes now
-    assert board[-1].text.splitlines()[1] == f"{captain.title()} (captain) to roll for the team."
+    assert board[-1].text.splitlines()[2] == f"{captain.title()} (captain) to roll for the team."
     assert [button.label for button in board[-1].buttons] == ["Roll"]
     await play_until_rolling(room, people, 0, rng)
     await room.press(box, "Double all")
     await room.command(captain, "/take")
     board = await room.command(third, "/take")  # the box doubled this turn
-    assert board[-1].text.splitlines()[1] == f"{box.title()} (box) to roll."
+    assert board[-1].text.splitlines()[2] == f"{box.title()} (box) to roll."
     assert [button.label for button in board[-1].buttons] == ["Roll"]
 
 
@@ -243,7 +243,7 @@ async def test_the_headline_names_an_acting_captain_as_such(room: Room) -> None:
     )
     await room.command(captain, "/double")
     board = await room.command(box, f"/drop {captain}")
-    assert board[-1].text.splitlines()[1] == (
+    assert board[-1].text.splitlines()[2] == (
         f"{third.title()} (acting captain) to roll for the team; members may double the box first."
     )
 

@@ -114,6 +114,7 @@ async def test_a_beaver_is_typed_only_where_beavers_are_played(room: Room) -> No
     refused = await room.command(captain, "/beaver")
     assert refused[0].text == "Beavers are not played at this chouette."
     await room.command(box, "/chouette end", admin=True)
+    await room.press(box, "End the session")
 
     people = await open_and_start(room, "ann", "bob", "cy", options="beaver")
     game = await play_until_rolling(room, people, 0, random.Random(5))

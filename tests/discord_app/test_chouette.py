@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import re
 from datetime import timedelta
 from typing import Any
@@ -15,6 +16,7 @@ from typing import Any
 from bot.core.tokens import Token, format_token
 from bot.discord_app.buttons import TOKEN_TEMPLATE
 from gammon.chouette import ChouetteGame
+from gammon.fair_dice import verify_transcript
 from gammon.flow import Phase
 from storage import LoadedChouette
 from tests.discord_app.conftest import ANNA, BOB, CARL, NAMES, Bot, content, is_callback
@@ -53,11 +55,14 @@ def _written(bot: Bot, mark: int) -> str:
     )
 
 
-def _button(bot: Bot, label: str) -> tuple[int, str]:
-    """The newest channel message with a button so labelled: its id and the custom id."""
+def _button(bot: Bot, label: str, *, ephemeral: bool = False) -> tuple[int, str]:
+    """The newest channel message with a button so labelled (a public one, or with
+    ``ephemeral`` one only its user sees): its id and the custom id."""
     for message_id in sorted(bot.fake.messages, reverse=True):
         message = bot.fake.messages[message_id]
-        if int(message["channel_id"]) != CHANNEL_ID or message["flags"] & 64:
+        if ephemeral != bool(message["flags"] & 64):
+            continue
+        if not ephemeral and int(message["channel_id"]) != CHANNEL_ID:
             continue
         for row in message.get("components", []):
             for component in row["components"]:
@@ -66,8 +71,8 @@ def _button(bot: Bot, label: str) -> tuple[int, str]:
     raise AssertionError(f"no [{label}] button in the channel")
 
 
-async def _click(bot: Bot, user: int, label: str) -> str:
-    message_id, custom_id = _button(bot, label)
+async def _click(bot: Bot, user: int, label: str, *, ephemeral: bool = False) -> str:
+    message_id, custom_id = _button(bot, label, ephemeral=ephemeral)
     mark = len(bot.fake.calls)
     sent = await bot.fake.click(user, message_id, custom_id)
     await _done(bot, sent, mark)
@@ -177,7 +182,9 @@ async def test_a_chouette_is_played_in_the_channel_to_the_seed_reveal(bot: Bot) 
 
     refused = await _slash(bot, BOB, "chouette", action="end")
     assert "Only the host" in refused
-    ended = await _slash(bot, ANNA, "chouette", action="end")
+    asked = await _slash(bot, ANNA, "chouette", action="end")  # game 2 is being played
+    assert "End the session?" in asked
+    ended = await _click(bot, ANNA, "End the session", ephemeral=True)
     assert "The chouette is over. Games played: 1." in ended
     seed = re.search(r"server seed ([0-9a-f]+)", ended)
     assert seed
@@ -287,3 +294,38 @@ async def test_only_a_player_away_from_the_table_gets_a_dm(bot: Bot) -> None:
     # The box answers at once: the captain, who has just played, gets no DM.
     await _roll_and_play(bot, box)
     assert [user for user, _text in _dms(bot)] == [box]
+
+
+async def test_ending_during_a_game_asks_first_and_sends_the_dice_files(bot: Bot) -> None:
+    """The board says what was just played; the host's end during a game asks first, with
+    buttons on a message only the host sees; the end posts the transcript and the check
+    page, and /verify afterwards gives them again, privately."""
+    _senders_by_id, (box, captain, _third) = await _three_started(bot)
+    board = next(
+        str(call.json.get("content"))
+        for call in reversed(bot.fake.calls)
+        if isinstance(call.json, dict) and "Chouette, game 1" in str(call.json.get("content"))
+    )
+    lines = board.splitlines()
+    started = lines[lines.index("Chouette, game 1") + 1]
+    assert started in (
+        f"{NAMES[box]} (box) starts with {started.split()[-1]}",
+        f"{NAMES[captain]} (captain) starts with {started.split()[-1]}",
+    )
+    assert lines[-1].startswith("Position ID: 4HPwATDgc/ABMA · Match ID: ")
+
+    asked = await _slash(bot, ANNA, "chouette", action="end")
+    assert asked.strip().startswith("Game 1 is being played.")
+    message_id, _custom_id = _button(bot, "End the session", ephemeral=True)
+    assert bot.fake.messages[message_id]["flags"] & 64  # only the host sees the question
+    mark = len(bot.fake.calls)
+    ended = await _click(bot, ANNA, "End the session", ephemeral=True)
+    assert "Game 1 was abandoned: it scores no points." in ended
+    files = {name: data for call in bot.fake.calls[mark:] for name, data in call.files.items()}
+    assert sorted(files) == ["chouette-1-check.html", "chouette-1-transcript.json"]
+    assert verify_transcript(json.loads(files["chouette-1-transcript.json"])).ok
+
+    mark = len(bot.fake.calls)
+    await _slash(bot, BOB, "verify")
+    private = await bot.next_private(mark, "The dice of chouette #c1.")
+    assert sorted(private.files) == ["chouette-1-check.html", "chouette-1-transcript.json"]

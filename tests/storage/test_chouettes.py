@@ -542,6 +542,70 @@ async def test_the_seed_is_secret_until_the_end(club: Club) -> None:
         await club.chouettes.end(info.id, ended.version)
 
 
+def _rolls_of(game: ChouetteGame, first: int) -> list[tuple[int, str, tuple[int, ...]]]:
+    """The dice events of a game played here, read from its own actions from nonce
+    ``first`` on: (nonce, kind, who rolled: the box and the captain for an opening roll)."""
+    found: list[tuple[int, str, tuple[int, ...]]] = []
+    for action in game.actions:
+        if not isinstance(action, BoardAction):
+            continue
+        if isinstance(action.action, OpeningRoll):
+            who = (user_of(game.table.box), user_of(game.table.captain))
+            found.append((first + len(found), "opening", who))
+        elif isinstance(action.action, Roll):
+            found.append((first + len(found), "roll", (user_of(action.player),)))
+    return found
+
+
+async def test_the_dice_record_lists_every_roll_in_nonce_order(club: Club) -> None:
+    """The seating dice as the caller used them, then each game's opening roll and rolls, a
+    game ended by drops and one the session's end abandoned alike; with each game's order
+    kept, the opening rolls name its box and captain."""
+    info = await club.open()
+    seating = [
+        (user, await club.chouettes.dice_for(info.id, nonce))
+        for nonce, user in enumerate(info.seats)  # storage keeps whatever the caller used
+    ]
+    order = list(reversed(info.seats))
+    started = await club.chouettes.start_game(
+        info.id, info.version, order, seating_rolls=seating, now=NOW
+    )
+    assert started.game_nonce == len(seating)
+    loaded = await club.chouettes.load(info.id)
+    assert loaded.game is not None
+    first = Playing(club.chouettes, started, loaded.game, started.version, started.dice_nonce)
+    await everyone_drops(first)
+    between = await finish(club, first)
+    second = await start(club, between)
+    await play_out(second, seed=8, limit=12)  # a few rolls, then the session ends
+    ended = await club.chouettes.end(info.id, second.version, now=NOW)
+
+    shown, rolls = await club.chouettes.dice_record(info.id)
+    assert shown.id == info.id
+    assert [(roll.nonce, roll.game, roll.kind.value, roll.players) for roll in rolls] == [
+        *((nonce, 0, "seating", (user,)) for nonce, (user, _dice) in enumerate(seating)),
+        *((nonce, 1, kind, who) for nonce, kind, who in _rolls_of(first.game, len(seating))),
+        *((nonce, 2, kind, who) for nonce, kind, who in _rolls_of(second.game, first.nonce)),
+    ]
+    assert [roll.dice for roll in rolls] == [dice for _user, dice in seating] + [
+        *first.rolled,
+        *second.rolled,
+    ]
+    assert len(rolls) == ended.dice_nonce
+    dice = FairDice(SEED, "joined-seeds")
+    assert verify_transcript(transcript(dice, [roll.dice for roll in rolls])).ok
+
+
+async def test_the_chat_s_last_ended_session(club: Club) -> None:
+    assert await club.chouettes.latest_ended_in_chat(club.chat_id) is None
+    first = await club.open()
+    await club.chouettes.end(first.id, first.version, now=NOW)
+    second = await club.open()
+    assert (await club.chouettes.latest_ended_in_chat(club.chat_id)).id == first.id  # type: ignore[union-attr]
+    await club.chouettes.end(second.id, second.version, now=NOW + timedelta(minutes=5))
+    assert (await club.chouettes.latest_ended_in_chat(club.chat_id)).id == second.id  # type: ignore[union-attr]
+
+
 async def test_one_commitment_covers_every_game(club: Club) -> None:
     """The nonce goes on counting across games: no roll of the session repeats another's."""
     info = await club.open()

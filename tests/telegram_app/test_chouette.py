@@ -7,11 +7,15 @@ seed."""
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from datetime import timedelta
 from typing import Any
 
+import pytest
+
 from gammon.chouette import ChouetteGame
+from gammon.fair_dice import verify_transcript
 from gammon.flow import Phase
 from storage import LoadedChouette
 from tests.fakes.telegram_bot_api import user
@@ -117,8 +121,10 @@ async def test_a_chouette_is_played_in_the_group_to_the_seed_reveal(telegram: Ha
     assert after.info.game_number == 2
     assert [senders[str(seat)] for seat in after.info.seats] == [captain, third, box]
 
-    # The host ends the session: the seed whose SHA-256 was the commitment.
+    # The host ends the session (game 2 is being played: asked first): the seed whose
+    # SHA-256 was the commitment.
     await telegram.say(ANNA, GROUP, "/chouette end")
+    await telegram.press_label(ANNA, GROUP, "End the session")
     end = telegram.newest(GROUP, "text").data["text"]
     assert "The chouette is over. Games played: 1." in end
     seed = re.search(r"server seed ([0-9a-f]+)", end)
@@ -200,3 +206,50 @@ async def test_only_a_player_away_from_the_table_gets_a_private_message(
     if after.board.phase is Phase.MOVING:
         await telegram.say(box, GROUP, f"/move {after.board.legal_plays()[0]}")
     assert _private_messages(telegram) == [box["id"]]
+
+
+async def test_ending_during_a_game_asks_first_and_sends_the_dice_files(
+    telegram: Harness,
+) -> None:
+    """The board's caption says what was just played; the host's /chouette end during the
+    game asks first with two buttons only the host may press; the end sends the transcript
+    and the check page, which check out."""
+    api = telegram.api
+    await telegram.say(ANNA, GROUP, "/chouette")
+    await telegram.say(BOB, GROUP, "/chouette join")
+    await telegram.say(CARL, GROUP, "/chouette join")
+    await telegram.say(CARL, GROUP, "/chouette start")
+    caption = telegram.newest(GROUP, "photo").data["caption"].splitlines()
+    started = caption[caption.index("Chouette, game 1") :]  # after the notes folded into it
+    assert re.fullmatch(r"\S+ \((box|captain)\) starts with \d-\d\.", started[1]), started
+    assert started[-1].startswith("Position ID: 4HPwATDgc/ABMA · Match ID: ")
+    # The client seed: the platform's id of the start message (chat and message).
+    assert re.search(r"Client seed of the dice: telegram:-?\d+:\d+\n", _texts(telegram))
+
+    await telegram.say(ANNA, GROUP, "/chouette end")
+    question = telegram.newest(GROUP, "text").data
+    assert question["text"].startswith("Game 1 is being played.")
+    labels = [
+        button["text"] for row in question["reply_markup"]["inline_keyboard"] for button in row
+    ]
+    assert labels == ["End the session", "Keep playing"]
+    calls = await telegram.press_label(BOB, GROUP, "End the session")
+    assert [call.method for call in calls] == ["answerCallbackQuery"]
+    assert calls[0].params["text"] == "Only the one who asked can answer this."
+    assert (await _current(telegram)).info.status == "playing"
+
+    pressed, data = telegram.button(GROUP, "End the session")
+    await telegram.press(ANNA, GROUP, pressed, data)
+    texts = _texts(telegram)
+    assert "Game 1 was abandoned: it scores no points." in texts
+    (album,) = api.of("sendMediaGroup")
+    documents = list(album.files.values())
+    transcript = next(document for document in documents if document.startswith(b"{"))
+    assert verify_transcript(json.loads(transcript)).ok
+    assert any(b"Dice check of chouette" in document for document in documents)
+    # The question lost its buttons; the same press again (a stale client): a toast only.
+    with pytest.raises(AssertionError, match="no \\[End the session\\] button"):
+        telegram.button(GROUP, "End the session")
+    calls = await telegram.press(ANNA, GROUP, pressed, data)
+    assert [call.method for call in calls] == ["answerCallbackQuery"]
+    assert calls[0].params["text"] == "That button is out of date."

@@ -58,7 +58,7 @@
     const key = await subtle.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, [
       "sign",
     ]);
-    const clientSeed = `${data.clientSeeds[0]}|${data.clientSeeds[1]}`;
+    const clientSeed = data.clientSeed;
     const rows = document.querySelectorAll("#rolls tr[data-nonce]");
     const count = data.rolls.length;
     let bad = 0;
