@@ -179,7 +179,9 @@ def hint(position_id: str, match_id: str, level: str) -> None:
     """The engine's hint as JSON: the best plays for the dice in the Match ID, or the cube
     action (verdict and the three equities) when no dice are rolled yet.
 
-    Exits 2 with one line on stderr for IDs that do not make a position to play.
+    Exits 2 with one line on stderr for IDs that do not make a position to play: fields
+    that contradict each other (a cube turned in the Crawford game, dice rolled while a
+    double is offered, ...), a resignation on offer, a game that is over.
     """
     chosen = _level_or_exit(level)
     from engine.hints import hint as engine_hint

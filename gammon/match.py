@@ -67,7 +67,9 @@ class Match:
 
     ``player_on_roll`` owns the dice; ``turn`` is the player who must act now (they differ
     while a double or resignation waits for an answer). ``cube_owner`` is ``None`` when the
-    cube is centred. ``dice`` is ``None`` until the player on roll has rolled.
+    cube is centred. ``dice`` is ``None`` until the player on roll has rolled. Each field
+    is taken as it is, as gnubg's IDs carry it; whether they fit together is
+    :func:`gammon.match_consistency.inconsistency`'s to say.
     """
 
     length: int = 0
