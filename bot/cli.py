@@ -25,12 +25,13 @@ if TYPE_CHECKING:
     from bot.config import Settings
     from bot.hosting import AdapterFactory, WebSettings
     from engine.api import Level
-    from gammon.mat_format import MatRecord
 
 T = TypeVar("T")
 
 _LEVEL_HELP = "beginner, intermediate, advanced, expert or world_class."
-_MAT_LIMIT = 10_000_000
+_MAX_GAMES = 100
+_CLEAR_LINE = "\r\x1b[K\x1b[?25h"  # to the line's start, erase it, show the cursor
+_MAX_DECISIONS = 10_000
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -179,7 +180,9 @@ def hint(position_id: str, match_id: str, level: str) -> None:
     """The engine's hint as JSON: the best plays for the dice in the Match ID, or the cube
     action (verdict and the three equities) when no dice are rolled yet.
 
-    Exits 2 with one line on stderr for IDs that do not make a position to play.
+    Exits 2 with one line on stderr for IDs that do not make a position to play: fields
+    that contradict each other (a cube turned in the Crawford game, dice rolled while a
+    double is offered, ...), a resignation on offer, a game that is over.
     """
     chosen = _level_or_exit(level)
     from engine.hints import hint as engine_hint
@@ -197,30 +200,49 @@ def hint(position_id: str, match_id: str, level: str) -> None:
 @main.command()
 @click.argument("mat_file", type=click.Path(path_type=str))  # errors: one line
 @click.option("--level", help=f"{_LEVEL_HELP} [default: the analysis level]")
-def analyse(mat_file: str, level: str | None) -> None:
+@click.option(
+    "--max-games",
+    type=click.IntRange(min=1),
+    default=_MAX_GAMES,
+    show_default=True,
+    help="Refuse a file with more games (a long money session); raise it to analyse one.",
+)
+@click.option(
+    "--max-decisions",
+    type=click.IntRange(min=1),
+    default=_MAX_DECISIONS,
+    show_default=True,
+    help="Refuse a file with more decisions (each roll with its play, each cube action).",
+)
+def analyse(mat_file: str, level: str | None, max_games: int, max_decisions: int) -> None:
     """Analyse a backgammon match in .mat format (ours, GNU Backgammon's or another
     server's export) and print the analysis as JSON: per player and per decision.
+
+    A file over the limits is refused while it is read, before the analysis starts. On a
+    terminal a progress bar shows on stderr; Ctrl-C stops with "interrupted" and exit 130.
+    A game the file ends in before its result is analysed up to there, named in the JSON
+    ("unfinished_game") and in a warning on stderr.
 
     Exits 2 with one line on stderr when the file cannot be read or analysed.
     """
     chosen = _level_or_exit(level) if level is not None else None
-    from engine.analysis import analyse_match
-    from engine.levels import ANALYSIS_LEVEL
-    from engine.records import analysis_to_json
-    from gammon import Variant
-
-    record = _mat_record_or_exit(mat_file)
-    if record.rules.variant is not Variant.BACKGAMMON:
-        click.echo(f"{mat_file}: only backgammon matches can be analysed", err=True)
-        sys.exit(2)
     try:
-        analysis = analyse_match(
-            record.rules, record.actions, record.names, chosen or ANALYSIS_LEVEL
-        )
-    except ValueError as error:
-        click.echo(f"{mat_file}: cannot analyse: {error}", err=True)
-        sys.exit(2)
-    click.echo(json.dumps(analysis_to_json(analysis), ensure_ascii=False))
+        from bot.analyse_tool import RefusedError, analyse_file
+        from gammon.mat_format import MatLimits
+
+        try:
+            analyse_file(mat_file, chosen, MatLimits(games=max_games, decisions=max_decisions))
+        except RefusedError as refused:
+            click.echo(str(refused), err=True)
+            sys.exit(2)
+    except KeyboardInterrupt:
+        # Ctrl-C: the engine runs in this process (its search threads end with it), so
+        # stopping is saying so: no traceback, no half-written JSON. It may come while the
+        # progress bar is being drawn: on a terminal its line is cleared, the cursor it hid
+        # shown again.
+        clear = _CLEAR_LINE if sys.stderr.isatty() else ""
+        click.echo(f"{clear}interrupted", err=True)
+        sys.exit(130)
 
 
 def _level_or_exit(name: str) -> Level:
@@ -233,32 +255,6 @@ def _level_or_exit(name: str) -> Level:
     except ValueError:
         choices = ", ".join(level.value for level in Level)
         click.echo(f"unknown level {name!r}: choose one of {choices}", err=True)
-        sys.exit(2)
-
-
-def _mat_record_or_exit(path: str) -> MatRecord:
-    """The match in a .mat file. UTF-8 (with or without a byte order mark) as gnubg and
-    eXtreme Gammon write it, else Latin-1 as older programs did: every byte then reads, and
-    what is no .mat text fails as one."""
-    from gammon.mat_format import MatFormatError, read_mat
-
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(_MAT_LIMIT + 1)
-    except OSError as error:
-        click.echo(f"cannot read {path}: {error.strerror or error}", err=True)
-        sys.exit(2)
-    if len(data) > _MAT_LIMIT:
-        click.echo(f"{path}: too large for a .mat file", err=True)
-        sys.exit(2)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    try:
-        return read_mat(text)
-    except MatFormatError as error:
-        click.echo(f"{path}: not a .mat file that can be read: {error}", err=True)
         sys.exit(2)
 
 

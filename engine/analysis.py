@@ -20,7 +20,8 @@ Per player the figures are summed up by :mod:`engine.analysis_summary`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from engine.analysis_summary import summarise
 from engine.analysis_walk import Walk
@@ -33,21 +34,25 @@ from gammon.position import Variant
 
 def analyse_match(
     rules: MatchRules,
-    actions: Sequence[Action],
+    actions: Iterable[Action],
     names: tuple[str, str],
     level: Level,
     progress: Callable[[], None] | None = None,
 ) -> MatchAnalysis:
     """Analyse a backgammon match (or money session) given by its rules and actions;
     ``names`` are players 0 and 1. ``progress`` is called once per analysed decision, so a
-    caller can report, yield or measure. Raises ``ValueError`` for long nardy and for a
-    record that does not replay."""
+    caller can report, yield or measure; ``actions`` is read once, in order, so an iterator
+    that counts what it hands out shows progress too. Raises ``ValueError`` for long nardy
+    and for a record that does not replay."""
     if rules.variant is not Variant.BACKGAMMON:
         raise ValueError("only backgammon can be analysed; long nardy has no engine analysis")
     walk = Walk(level, rules, progress)
     state = new_match(rules)
     for action in actions:
         after = apply(state, action)  # an invalid record stops here, before the engine
+        # Without its history: nothing here reads it, and appending to it at every step
+        # would make a long session quadratic.
+        after = replace(after, actions=())
         walk.step(state, action, after)
         state = after
     players = (

@@ -21,7 +21,8 @@ from engine.api import (
     Situation,
 )
 from engine.backgammon import cube_advice, rank_plays
-from gammon.match import GameState, Match
+from gammon.match import GameState, Match, Resignation
+from gammon.match_consistency import check_consistent
 from gammon.match_rules import MAX_MATCH_LENGTH
 from gammon.movegen import checked_dice
 from gammon.position import CHECKERS, OFF, Position
@@ -87,20 +88,23 @@ def situation_from_ids(
     Match ID's "turn"): the situation is then still the doubler's, the cube as it was before
     the double, and the hint is the cube action that both decisions come from. Match length 0
     is money play; Jacoby and beavers are not in the IDs and are off unless asked for. Raises
-    ``ValueError`` with a reason for IDs that do not make a position to play.
+    ``ValueError`` with a reason for IDs that do not make a position to play: an inconsistent
+    Match ID (:func:`gammon.match_consistency.inconsistency`), no game being played, a
+    resignation on offer (its answer is no play and no cube action), a finished game.
     """
     position = Position.from_id(position_id.strip())
-    match = Match.from_id(match_id.strip())
+    match = check_consistent(Match.from_id(match_id.strip()))
     if match.game_state is not GameState.PLAYING:
         raise ValueError("the Match ID shows no game being played")
+    if match.resignation is not Resignation.NONE:
+        raise ValueError(
+            "the Match ID shows a resignation on offer: the decision is to accept or reject "
+            "it, not a play or a cube action"
+        )
     if CHECKERS in (position.player[OFF], position.opponent[OFF]):
         raise ValueError("the game is over in this position: a side has borne off")
-    if match.double_offered and match.dice is not None:
-        raise ValueError("the Match ID shows dice rolled while a double is offered")
     if match.length > MAX_MATCH_LENGTH:
         raise ValueError(f"matches are 1 to {MAX_MATCH_LENGTH} points long")
-    if match.length and max(match.score) >= match.length:
-        raise ValueError("the match is already over at this score")
     decider = match.player_on_roll
     money = match.is_money()
     return (

@@ -28,12 +28,27 @@ from gammon.actions import (
     Take,
 )
 from gammon.flow import MatchState, Phase, new_match, replay_states
-from gammon.mat_import import MatFormatError, MatRecord, import_mat, read_mat
+from gammon.mat_import import (
+    MatFormatError,
+    MatLimitError,
+    MatLimits,
+    MatRecord,
+    import_mat,
+    read_mat,
+)
 from gammon.mat_layout import LEFT_WIDTH, RIGHT_COLUMN
 from gammon.match_rules import MatchRules
 from gammon.position import Variant
 
-__all__ = ["MatFormatError", "MatRecord", "export_mat", "import_mat", "read_mat"]
+__all__ = [
+    "MatFormatError",
+    "MatLimitError",
+    "MatLimits",
+    "MatRecord",
+    "export_mat",
+    "import_mat",
+    "read_mat",
+]
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gammon.actions import (
     AcceptResignation,
@@ -31,14 +31,36 @@ class MatFormatError(ValueError):
     """The text is not a ``.mat`` file this reader understands."""
 
 
+class MatLimitError(MatFormatError):
+    """The text holds more games or decisions than the reader was allowed to take: found
+    while reading the lines, before anything is replayed."""
+
+    def __init__(self, what: str, limit: int) -> None:
+        super().__init__(f"more than {limit} {what}")
+        self.what = what
+        self.limit = limit
+
+
+@dataclass(frozen=True)
+class MatLimits:
+    """How much a file may hold: ``games`` ("Game N" lines) and ``decisions`` (its entries:
+    every roll with its play, and every cube action). ``None`` is no limit."""
+
+    games: int | None = None
+    decisions: int | None = None
+
+
 @dataclass(frozen=True)
 class MatRecord:
     """A match read from ``.mat`` text: its rules, the actions that replay it and the two
-    players' names as the first game's score line gives them (player 0 is the left column)."""
+    players' names as the first game's score line gives them (player 0 is the left column).
+    ``unfinished_game`` is the number of a game the text ends in before its result (a
+    truncated file, or a running match), else ``None``."""
 
     rules: MatchRules
     actions: tuple[Action, ...]
     names: tuple[str, str]
+    unfinished_game: int | None = None
 
 
 def import_mat(text: str) -> tuple[MatchRules, list[Action]]:
@@ -47,7 +69,7 @@ def import_mat(text: str) -> tuple[MatchRules, list[Action]]:
     return record.rules, list(record.actions)
 
 
-def read_mat(text: str) -> MatRecord:
+def read_mat(text: str, limits: MatLimits | None = None) -> MatRecord:
     """Read ``.mat`` text as we, GNU Backgammon, eXtreme Gammon and the servers write it.
 
     The layout is read the way gnubg's own importer reads it (a second ``dd:`` or a gap of two
@@ -56,12 +78,14 @@ def read_mat(text: str) -> MatRecord:
     repeats, ``Cannot Move`` and ``???`` after the dice, ``Drops``/``Passes``, ``Beavers``,
     ``Wins ... and the match``. The score line of every game is checked against the replay,
     so a file that does not add up is refused rather than analysed wrongly. Raises
-    :class:`MatFormatError`, and nothing else, for anything it cannot read.
+    :class:`MatFormatError`, and nothing else, for anything it cannot read;
+    :class:`MatLimitError` as soon as the lines hold more than ``limits`` allow.
     """
-    parsed = _Parser().parse(text)
+    parsed = _Parser(limits or MatLimits()).parse(text)
     rules = _rules_from(parsed.length, parsed.tags, beavers_seen=parsed.beavers_seen)
-    actions = _Replay(rules).run(parsed.games)
-    return MatRecord(rules, tuple(actions), parsed.names())
+    replay = _Replay(rules)
+    actions = replay.run(parsed.games)
+    return MatRecord(rules, tuple(actions), parsed.names(), replay.unfinished_game)
 
 
 # --- reading the text --------------------------------------------------------------------------
@@ -127,10 +151,12 @@ class _Parsed:
 class _Parser:
     """Lines into games of cells; nothing about the rules yet."""
 
-    def __init__(self) -> None:
+    def __init__(self, limits: MatLimits) -> None:
         self.length: int | None = None
         self.tags: dict[str, str] = {}
         self.games: list[_Game] = []
+        self.limits = limits
+        self.decisions = 0
 
     def parse(self, text: str) -> _Parsed:
         for number, raw in enumerate(text.removeprefix("\ufeff").splitlines(), start=1):
@@ -159,11 +185,15 @@ class _Parser:
             return
         move_line = _MOVE_LINE.match(line)
         if move_line:
-            self._game(number).cells.extend(self._cells(move_line, number))
+            cells = self._cells(move_line, number)
+            self.decisions += len(cells)
+            _within(self.decisions, self.limits.decisions, "decisions")
+            self._game(number).cells.extend(cells)
             return
         game_line = _GAME.match(line)
         if game_line:
             self.games.append(_Game(int(game_line.group(1)), number))
+            _within(len(self.games), self.limits.games, "games")
             return
         game = self._game(number)
         wins = _WINS.match(stripped)
@@ -204,6 +234,11 @@ class _Parser:
         if len(pieces) == 2:
             return [_Cell(player, text, number) for player, (_start, text) in enumerate(pieces)]
         return [_Cell(1 if start >= _RIGHT_CELL else 0, text, number) for start, text in pieces]
+
+
+def _within(count: int, limit: int | None, what: str) -> None:
+    if limit is not None and count > limit:
+        raise MatLimitError(what, limit)
 
 
 def _pieces(content: str) -> list[tuple[int, str]]:
@@ -280,6 +315,7 @@ class _Replay:
     def __init__(self, rules: MatchRules) -> None:
         self.state = new_match(rules)
         self.actions: list[Action] = []
+        self.unfinished_game: int | None = None
 
     def run(self, games: Sequence[_Game]) -> list[Action]:
         for index, game in enumerate(games):
@@ -291,6 +327,8 @@ class _Replay:
             if len(self.state.games) == games_before:
                 following = games[index + 1] if index + 1 < len(games) else None
                 self._finish(game, following)
+            if len(self.state.games) == games_before:  # only the last game can stay open
+                self.unfinished_game = self.state.game_number
         return self.actions
 
     def _check_score(self, game: _Game) -> None:
@@ -318,9 +356,12 @@ class _Replay:
         if after_beaver and isinstance(action, Drop):
             raise MatFormatError(f"line {cell.line}: dropping a beaver is not supported")
         try:
-            self.state, recorded = advance(self.state, action)
+            state, recorded = advance(self.state, action)
         except ValueError as error:
             raise MatFormatError(f"line {cell.line}: {_quoted(cell.text)}: {error}") from None
+        # The state's own history is dropped at each step (``self.actions`` keeps the record):
+        # appending to it on every step made a long session's replay quadratic.
+        self.state = replace(state, actions=())
         self.actions.extend(recorded)
 
     def _finish(self, game: _Game, following: _Game | None) -> None:

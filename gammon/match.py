@@ -71,7 +71,9 @@ class Match:
     cube is centred. ``dice`` is ``None`` until the player on roll has rolled. ``jacoby``
     is gnubg's Jacoby flag (bit 66, set when the rule is off): gnubg clears it for a money
     session with the Jacoby rule and sets it in matches, where the rule never applies; IDs
-    written before gnubg had the bit read as ``True``.
+    written before gnubg had the bit read as ``True``. Each field is taken as it is, as
+    gnubg's IDs carry it; whether they fit together is
+    :func:`gammon.match_consistency.inconsistency`'s to say.
     """
 
     length: int = 0

@@ -13,6 +13,7 @@ from gammon import Match, Play, Position, Variant
 from gammon.actions import OpeningRoll
 from gammon.flow import MatchState, Phase
 from gammon.match import GameState
+from gammon.match_consistency import check_consistent
 from gammon.notation import NotationSyntaxError, read_notation
 
 
@@ -123,10 +124,11 @@ class BoardView:
         variant: Variant | str = Variant.BACKGAMMON,
     ) -> BoardView:
         """From a GNU Backgammon Position ID (and Match ID). Without a Match ID the side on
-        roll is player 0, with no dice and a centred cube."""
+        roll is player 0, with no dice and a centred cube. A Match ID whose fields contradict
+        each other is refused (``ValueError``), not drawn as a moment no match reaches."""
         kind = Variant(variant)
         position = Position.from_id(position_id, kind)
-        match = Match.from_id(match_id) if match_id else None
+        match = check_consistent(Match.from_id(match_id)) if match_id else None
         on_roll = match.player_on_roll if match else 0
         sides = (
             (position.player, position.opponent)
