@@ -19,6 +19,7 @@ from bot.console_app.main import run_console
 from bot.hosting import AdapterFactory, StartError, WebSettings, host
 from bot.logs import RedactSecrets, configure_logging
 from bot.moves_tool import request_lines, serve
+from bot.web.limits import WebLimits
 from engine.api import DEFAULT_LEVEL, Level
 from gammon import Variant
 from gammon.fair_dice import MalformedTranscriptError, load_transcript, verify_transcript
@@ -352,7 +353,12 @@ def _web(settings: Settings) -> WebSettings | None:
     """The web pages' settings, when ``WEB_BASE_URL`` asks for them."""
     if settings.web_base_url is None:
         return None
-    return WebSettings(settings.web_base_url, settings.web_host, settings.web_port)
+    limits = WebLimits(
+        max_connections=settings.web_max_connections,
+        header_timeout=settings.web_header_timeout,
+        keepalive_timeout=settings.web_keepalive_timeout,
+    )
+    return WebSettings(settings.web_base_url, settings.web_host, settings.web_port, limits)
 
 
 def _adapter_factories(settings: Settings) -> list[AdapterFactory]:
