@@ -2,7 +2,7 @@
 the browser takes to check 10,000 rolls.
 
     python benchmarks/web.py [--requests 300] [--no-browser] [--flood 3000] [--at-once 64]
-                             [--chat-lines 150] [--flood-only]
+                             [--chat-lines 160] [--rounds 3] [--flood-only]
 
 - A match page, the replay page and the check page of a finished 5-point match served on
   loopback by the bot's web server (sequential requests, keep-alive): median and p99.
@@ -12,10 +12,12 @@ the browser takes to check 10,000 rolls.
   from ``benchmarks/web_check.py``.
 - The chats during a stranger's flood of the web port (``--flood`` requests of pages and replay
   pictures in all languages, ``--at-once`` at a time, from ``benchmarks/web_flood.py`` in a
-  process of its own): the milliseconds a chat line takes (two players of another match roll
-  and move, one line after the other), median and p90 with the web port idle and during the
-  flood, and their ratio (``chat_flood_ratio_median``: 1.0 means the flood costs the chats
-  nothing).
+  process of its own at nice 19, as if it ran on another machine): the milliseconds a chat
+  line takes (two players of another match roll and move, one line after the other), median
+  and p90 with the web port idle and during the flood, and their ratio
+  (``chat_flood_ratio_median``: 1.0 means the flood costs the chats nothing). Idle lines and
+  parts of the flood take turns (``--rounds``), so other work on a shared machine weighs on
+  both alike. ``--flood-only`` measures only this (about a minute).
 
 The last line is one JSON object with the figures.
 """
@@ -31,8 +33,10 @@ import sys
 import tempfile
 import time
 from argparse import Namespace
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -132,28 +136,23 @@ def _flood_urls(base: str, frames: int) -> list[str]:
 
 
 async def _chats_under_flood(core: Core, base: str, frames: int, args: Namespace) -> Figures:
-    """Chat lines one after the other, first with the web port idle, then while the flood
-    lasts."""
+    """Chat lines one after the other, in ``--rounds`` rounds of some with the web port idle
+    and some during a part of the flood, and a last idle part: the machine's other work drifts
+    (it is shared), and so it weighs on both alike."""
     chat = await _new_match(core, ChatRef("bench", "other-room"), ("carl", "dana"), 25)
     for _ in range(10):  # warm up: the first lines load what the rest reuse
         await chat.line()
-    idle = [await chat.line() for _ in range(args.chat_lines)]
-    flood = await asyncio.create_subprocess_exec(
-        sys.executable,
-        str(ROOT / "benchmarks" / "web_flood.py"),
-        "--total",
-        str(args.flood),
-        "--at-once",
-        str(args.at_once),
-        *_flood_urls(base, frames),
-        stdout=asyncio.subprocess.PIPE,
-    )
+    idle: list[float] = []
     flooded: list[float] = []
-    waiting = asyncio.ensure_future(flood.communicate())
-    while not waiting.done():
-        flooded.append(await chat.line())
-    output, _ = await waiting
-    answered = json.loads(output.decode().splitlines()[-1])
+    statuses: Counter[str] = Counter()
+    seconds = 0.0
+    urls = _flood_urls(base, frames)
+    for _round in range(args.rounds):
+        idle += [await chat.line() for _ in range(args.chat_lines // (args.rounds + 1))]
+        answered = await _flood_while(chat, flooded, urls, args.flood // args.rounds, args)
+        statuses.update(answered["statuses"])
+        seconds += answered["seconds"]
+    idle += [await chat.line() for _ in range(args.chat_lines // (args.rounds + 1))]
     median_idle, median_flooded = statistics.median(idle), statistics.median(flooded)
     return {
         "chat_idle_ms_median": round(median_idle, 2),
@@ -162,9 +161,35 @@ async def _chats_under_flood(core: Core, base: str, frames: int, args: Namespace
         "chat_flood_ms_p90": round(_percentile(flooded, 0.9), 2),
         "chat_flood_lines": len(flooded),
         "chat_flood_ratio_median": round(median_flooded / median_idle, 2),
-        "flood_seconds": answered["seconds"],
-        "flood_statuses": answered["statuses"],
+        "flood_seconds": round(seconds, 2),
+        "flood_statuses": dict(statuses),
     }
+
+
+async def _flood_while(
+    chat: Chat, times: list[float], urls: list[str], total: int, args: Namespace
+) -> dict[str, Any]:
+    """Chat lines (their times added to ``times``) while ``total`` requests flood the pages;
+    what the flood's client says."""
+    flood = await asyncio.create_subprocess_exec(
+        "nice",
+        "-n",
+        str(args.flood_niceness),
+        sys.executable,
+        str(ROOT / "benchmarks" / "web_flood.py"),
+        "--total",
+        str(total),
+        "--at-once",
+        str(args.at_once),
+        *urls,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    waiting = asyncio.ensure_future(flood.communicate())
+    while not waiting.done():
+        times.append(await chat.line())
+    output, _ = await waiting
+    answered: dict[str, Any] = json.loads(output.decode().splitlines()[-1])
+    return answered
 
 
 async def _serve(args: Namespace) -> Figures:
@@ -272,7 +297,14 @@ def main() -> None:
     parser.add_argument("--no-browser", action="store_true")
     parser.add_argument("--flood", type=int, default=3000, help="requests; 0: no flood")
     parser.add_argument("--at-once", type=int, default=64)
-    parser.add_argument("--chat-lines", type=int, default=150, help="timed with the port idle")
+    parser.add_argument(
+        "--flood-niceness",
+        type=int,
+        default=19,
+        help="the flood's client runs at this priority (19: the lowest, as if it ran elsewhere)",
+    )
+    parser.add_argument("--chat-lines", type=int, default=160, help="timed with the port idle")
+    parser.add_argument("--rounds", type=int, default=3, help="of idle lines and flood")
     parser.add_argument(
         "--flood-only", action="store_true", help="only the chats under the flood (short)"
     )
