@@ -184,6 +184,8 @@ async def _flood_while(
         *urls,
         stdout=asyncio.subprocess.PIPE,
     )
+    assert flood.stdout is not None
+    await flood.stdout.readline()  # its imports done, the flood begins
     waiting = asyncio.ensure_future(flood.communicate())
     while not waiting.done():
         times.append(await chat.line())

@@ -1,16 +1,17 @@
 """The web port's connections: a bounded number, each closed when it dawdles.
 
 aiohttp limits each request (line, header and body sizes) and closes a keep-alive connection
-idle between requests, but it holds any number of connections, and (before version 3.14.5) a
-connection that never completes its first request stays open for good: a stranger's 1,100
-silent connections once used up the bot's open files. :class:`ConnectionGuard` wraps the
-protocol factory of the listening socket, below aiohttp:
+idle between requests, but it holds any number of connections, and one that never completes
+its first request stays open for its keep-alive timeout (an hour by default; older versions:
+for good): a stranger's 1,100 silent connections once used up the bot's open files.
+:class:`ConnectionGuard` wraps the protocol factory of the listening socket, below aiohttp:
 
 - past ``most`` connections, a new one is answered ``503`` and closed at once, with a warning
   in the log at most once a minute (:class:`LogTally`);
 - a new connection that has not sent its first request's whole head (line and headers, up to
-  the empty line) within ``head_timeout`` seconds is closed: later requests on the same
-  connection are timed by aiohttp's keep-alive timeout, from the end of the previous answer;
+  the empty line; empty lines before it do not count) within ``head_timeout`` seconds is
+  closed: later requests on the same connection are timed by aiohttp's keep-alive timeout,
+  from the end of the previous answer;
 - a connection whose client takes nothing of an answer for ``send_timeout`` seconds (the send
   buffer stays full and does not shrink) is closed.
 """
@@ -80,6 +81,7 @@ class _Guarded(asyncio.Protocol):
         self._guard = guard
         self._transport: asyncio.WriteTransport | None = None
         self._head_due: asyncio.TimerHandle | None = None
+        self._head_begun = False
         self._head_seen = b""  # the last bytes received, to find the head's end across chunks
         self._send_due: asyncio.TimerHandle | None = None
 
@@ -92,14 +94,20 @@ class _Guarded(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self._head_due is not None:
-            seen = self._head_seen + data
-            if _END_OF_HEAD.search(seen):
-                self._head_due.cancel()
-                self._head_due = None
-                self._head_seen = b""
-            else:
-                self._head_seen = seen[-3:]
+            self._watch_head(data)
         self._inner.data_received(data)
+
+    def _watch_head(self, data: bytes) -> None:
+        seen = self._head_seen + data
+        if not self._head_begun:  # empty lines before the request line are no head
+            seen = seen.lstrip(b"\r\n")
+            self._head_begun = bool(seen)
+        if self._head_due is not None and _END_OF_HEAD.search(seen):
+            self._head_due.cancel()
+            self._head_due = None
+            self._head_seen = b""
+        else:
+            self._head_seen = seen[-3:]
 
     def eof_received(self) -> bool | None:
         return self._inner.eof_received()

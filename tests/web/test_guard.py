@@ -121,11 +121,13 @@ async def test_a_silent_or_half_sent_request_is_closed_after_the_header_timeout(
         silent, silent_writer = await connect(server.bound_port)
         half, half_writer = await connect(server.bound_port)
         half_writer.write(b"GET /m/AAAAAAAAAAAAAAAAAAAAAA HTTP/1.1\r\nHost: te")
-        await half_writer.drain()
+        blank, blank_writer = await connect(server.bound_port)
+        blank_writer.write(b"\r\n\r\n\r\nGET / HTTP/1.1\r\n")  # empty lines are no head
         assert await until_closed(silent) == b""
         assert await until_closed(half) == b""
+        assert await until_closed(blank) == b""
         assert time.monotonic() - started >= 0.45  # not before the timeout
-        for writer in (silent_writer, half_writer):
+        for writer in (silent_writer, half_writer, blank_writer):
             writer.close()
         guard = server.guard
         assert guard is not None
