@@ -2,17 +2,19 @@
 the browser takes to check 10,000 rolls.
 
     python benchmarks/web.py [--requests 300] [--no-browser] [--flood 3000] [--at-once 64]
-                             [--chat-lines 160] [--rounds 3] [--flood-only]
+                             [--chat-lines 160] [--rounds 3] [--flood-niceness 0]
+                             [--flood-only]
 
 - A match page, the replay page and the check page of a finished 5-point match served on
-  loopback by the bot's web server (sequential requests, keep-alive): median and p99.
+  loopback by the bot's web server (sequential requests, keep-alive): median and p99, each
+  made anew and (``_kept``) sent again as the server keeps it for a few seconds.
 - The animated replay (GIF) of a 60-play game drawn by the painter's function: build time
   (median of 5) and bytes; and one replay frame as a PNG.
 - The dice check of 10,000 rolls in headless Chromium (Debian's chromium, if installed):
   from ``benchmarks/web_check.py``.
 - The chats during a stranger's flood of the web port (``--flood`` requests of pages and replay
   pictures in all languages, ``--at-once`` at a time, from ``benchmarks/web_flood.py`` in a
-  process of its own at nice 19, as if it ran on another machine): the milliseconds a chat
+  process of its own, at ``--flood-niceness``): the milliseconds a chat
   line takes (two players of another match roll and move, one line after the other), median
   and p90 with the web port idle and during the flood, and their ratio
   (``chat_flood_ratio_median``: 1.0 means the flood costs the chats nothing). Idle lines and
@@ -228,18 +230,21 @@ async def _serve(args: Namespace) -> Figures:
 
 
 async def _page_times(core: Core, base: str, requests: int, match_id: int) -> Figures:
+    """Each page made anew (another query each time: the server keeps pages by address) and
+    sent again as kept."""
     figures: Figures = {}
     async with aiohttp.ClientSession() as session:
         for name, path in (("match", ""), ("replay", "/replay"), ("check", "/verify")):
-            times = []
-            for _ in range(requests):
-                started = time.perf_counter()
-                async with session.get(base + path) as response:
-                    await response.read()
-                    assert response.status == 200
-                times.append((time.perf_counter() - started) * 1000)
-            figures[f"{name}_page_ms_median"] = round(statistics.median(times), 2)
-            figures[f"{name}_page_ms_p99"] = round(_p99(times), 2)
+            for kind, query in (("", "?n={}"), ("_kept", "")):
+                times = []
+                for number in range(requests):
+                    started = time.perf_counter()
+                    async with session.get(base + path + query.format(number)) as response:
+                        await response.read()
+                        assert response.status == 200
+                    times.append((time.perf_counter() - started) * 1000)
+                figures[f"{name}_page{kind}_ms_median"] = round(statistics.median(times), 2)
+                figures[f"{name}_page{kind}_ms_p99"] = round(_p99(times), 2)
     figures["match_plays"] = len(
         [a for a in await core.matches.history(match_id) if isinstance(a, Move)]
     )
@@ -302,8 +307,9 @@ def main() -> None:
     parser.add_argument(
         "--flood-niceness",
         type=int,
-        default=19,
-        help="the flood's client runs at this priority (19: the lowest, as if it ran elsewhere)",
+        default=0,
+        help="the flood's client's priority: 0 takes the cores from the bot as the hostile "
+        "run's client did, 19 (the lowest) as if it ran on another machine",
     )
     parser.add_argument("--chat-lines", type=int, default=160, help="timed with the port idle")
     parser.add_argument("--rounds", type=int, default=3, help="of idle lines and flood")
