@@ -89,14 +89,10 @@ async def _next_line(core: Core, people: dict[str, Player], match_id: int) -> fl
 
 
 async def _new_match(core: Core, chat: ChatRef, names: tuple[str, str], length: int) -> Chat:
-    first, second = (Player(core, chat, name) for name in names)
-    await first.say("challenge", str(length), mention=names[1])
-    await second.say("accept")
-    chat_row = await core.chats.upsert_chat(PLATFORM, chat.chat_id)
-    user = await core.users.upsert_user(PLATFORM, names[0], names[0].title())
-    loaded = await core.matches.active_match_for(chat_row.id, user.id)
-    assert loaded is not None
-    return Chat(core, chat, {names[0]: first, names[1]: second}, loaded.info.id, length)
+    people = {name: Player(core, chat, name) for name in names}
+    played = Chat(core, chat, people, 0, length)
+    await played.start()
+    return played
 
 
 @dataclass
@@ -110,13 +106,22 @@ class Chat:
     match_id: int
     length: int
 
+    async def start(self) -> None:
+        """The first player challenges the second, who accepts: a new match."""
+        first, second = self.people.values()
+        await first.say("challenge", str(self.length), mention=second.actor.user_id)
+        await second.say("accept")
+        chat_row = await self.core.chats.upsert_chat(PLATFORM, self.ref.chat_id)
+        user = await self.core.users.upsert_user(PLATFORM, first.actor.user_id, first.actor.name)
+        loaded = await self.core.matches.active_match_for(chat_row.id, user.id)
+        assert loaded is not None
+        self.match_id = loaded.info.id
+
     async def line(self) -> float:
         """The milliseconds of the next chat line."""
         spent = await _next_line(self.core, self.people, self.match_id)
         if spent is None:
-            first, second = self.people
-            fresh = await _new_match(self.core, self.ref, (first, second), self.length)
-            self.match_id, self.people = fresh.match_id, fresh.people
+            await self.start()
             return await self.line()
         return spent
 

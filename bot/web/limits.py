@@ -32,9 +32,10 @@ class WebLimits:
     to what :func:`connection_cap` allows. ``header_timeout``: seconds a new connection has to
     send its first request's line and headers. ``keepalive_timeout``: seconds a connection may
     sit idle between requests (then the next request's head must be complete within it), and
-    an answer the client takes nothing of for as long is abandoned. ``pages_at_once``: pages
-    and pictures being made at once; more wait their turn, so a flood of page requests leaves
-    the event loop and the database to the chats.
+    an answer the client takes nothing of for as long is abandoned. ``pages_at_once``: page
+    and picture requests answered at once; more wait their turn, and a turn begins once no
+    chat request is being answered (or after a moment: :mod:`bot.web.page_turns`), so a flood
+    of page requests leaves the event loop and the database to the chats.
     """
 
     max_connections: int | None = None

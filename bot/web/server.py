@@ -66,7 +66,7 @@ class WebPages:
 
     def __init__(self, core: Core, pages_at_once: int = WebLimits.pages_at_once) -> None:
         self.core = core
-        self._turns = page_turns(pages_at_once)
+        self._turns = page_turns(pages_at_once, core.idle)
         self._pictures: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._checks: OrderedDict[tuple[int, int], CheckData] = OrderedDict()
         self._drawing = asyncio.Semaphore(_PICTURES_AT_ONCE)

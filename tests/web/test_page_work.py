@@ -125,3 +125,42 @@ async def test_pages_are_made_a_few_at_a_time() -> None:
         gate.set()
         assert await asyncio.wait_for(asyncio.gather(*asking), PATIENCE) == [200] * 6
     assert most_inside == 2
+
+
+async def test_a_page_waits_while_the_chats_are_being_answered() -> None:
+    chats_busy = True
+    handled: list[str] = []
+
+    async def page(request: web.Request) -> web.Response:
+        handled.append(request.path)
+        return web.Response(text="page")
+
+    app = web.Application(
+        middlewares=[page_turns(2, lambda: not chats_busy, patience=PATIENCE * 4)]
+    )
+    app.router.add_get("/page", page)
+    async with served(app) as base, aiohttp.ClientSession() as session:
+
+        async def get() -> int:
+            async with session.get(base + "/page") as response:
+                await response.read()
+                return response.status
+
+        asking = asyncio.ensure_future(get())
+        await asyncio.sleep(0.3)
+        assert handled == []
+        chats_busy = False
+        assert await asyncio.wait_for(asking, PATIENCE) == 200
+        assert handled == ["/page"]
+
+
+async def test_pages_go_on_while_the_chats_are_always_busy() -> None:
+    async def page(request: web.Request) -> web.Response:
+        return web.Response(text="page")
+
+    app = web.Application(middlewares=[page_turns(2, lambda: False, patience=0.05)])
+    app.router.add_get("/page", page)
+    async with served(app) as base, aiohttp.ClientSession() as session:
+        for _ in range(3):
+            async with session.get(base + "/page") as response:
+                assert response.status == 200
