@@ -258,3 +258,21 @@ async def test_no_answer_names_the_server_software(tmp_path: Path, migrated_sqli
             assert b"\r\nServer: gammonbot" in head, head
             assert b"aiohttp" not in head, head
             assert b"Python" not in head, head
+
+
+async def test_requests_are_small(tmp_path: Path, migrated_sqlite: Path) -> None:
+    """A request line of 2 KiB at most (the pages' addresses are under a hundred characters),
+    64 headers: aiohttp's defaults allow 8 KiB and 128."""
+    long_line = b"GET /m/" + b"A" * 2100 + b" HTTP/1.1\r\nHost: test\r\n\r\n"
+    many_headers = (
+        b"GET /m/AAAAAAAAAAAAAAAAAAAAAA HTTP/1.1\r\nHost: test\r\n"
+        + b"".join(b"X-%d: 1\r\n" % number for number in range(70))
+        + b"\r\n"
+    )
+    async with serving(tmp_path, migrated_sqlite, WebLimits()) as server:
+        for request, status in ((UNKNOWN, b"404"), (long_line, b"400"), (many_headers, b"400")):
+            reader, writer = await connect(server.bound_port)
+            writer.write(request)
+            head = await answer(reader)
+            writer.close()
+            assert head.split(b" ")[1] == status, head[:200]
