@@ -96,7 +96,7 @@ class CountingPainter(Painter):
         self.kept_boards: list[Drawing] = []
         self.kept_animations: list[Drawing] = []
 
-    async def paint(self, drawing: Drawing) -> bytes:
+    async def paint(self, drawing: Drawing, *, aside: bool = False) -> bytes:
         function = drawing.func if isinstance(drawing, partial) else drawing
         name = getattr(function, "__name__", "")
         if name in ("render_replay_animation", "render_game_animation"):
@@ -106,7 +106,7 @@ class CountingPainter(Painter):
             self.boards += 1
             if len(self.kept_boards) < FLOOR_BOARDS:
                 self.kept_boards.append(drawing)
-        return await super().paint(drawing)
+        return await super().paint(drawing, aside=aside)
 
     def counts(self) -> tuple[int, int]:
         return self.boards, self.animations

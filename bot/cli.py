@@ -423,10 +423,16 @@ def _run_console(settings: Settings) -> None:
 def _web(settings: Settings) -> WebSettings | None:
     """The web pages' settings, when ``WEB_BASE_URL`` asks for them."""
     from bot.hosting import WebSettings
+    from bot.web.limits import WebLimits
 
     if settings.web_base_url is None:
         return None
-    return WebSettings(settings.web_base_url, settings.web_host, settings.web_port)
+    limits = WebLimits(
+        max_connections=settings.web_max_connections,
+        header_timeout=settings.web_header_timeout,
+        keepalive_timeout=settings.web_keepalive_timeout,
+    )
+    return WebSettings(settings.web_base_url, settings.web_host, settings.web_port, limits)
 
 
 def _adapter_factories(settings: Settings) -> list[AdapterFactory]:

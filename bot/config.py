@@ -99,6 +99,24 @@ class Settings(BaseSettings):
     )
     web_host: str = Field(default="127.0.0.1", description="Address the web pages listen on.")
     web_port: int = Field(default=8080, ge=1, le=65535, description="Port the web pages listen on.")
+    web_max_connections: int | None = Field(
+        default=None,
+        ge=1,
+        description="Connections to the web port open at once; more are answered 503 and "
+        "closed. Without it a quarter of the open-file limit (at most 512); never more than "
+        "half of that limit less 64, so the chats and the database keep their files.",
+    )
+    web_header_timeout: float = Field(
+        default=15.0,
+        gt=0,
+        description="Seconds a new web connection has to send its request's line and headers.",
+    )
+    web_keepalive_timeout: float = Field(
+        default=75.0,
+        gt=0,
+        description="Seconds a web connection may stay idle between requests, or leave an "
+        "answer untaken, before it is closed.",
+    )
     clock_seconds: float = Field(
         default=60.0,
         gt=0,

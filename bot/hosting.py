@@ -11,7 +11,7 @@ import asyncio
 import logging
 import signal
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
 from bot.core.analyst import Analyst
@@ -19,6 +19,7 @@ from bot.core.model import Message
 from bot.core.scheduler import Clock
 from bot.core.service import Core
 from bot.runtime import freeze_startup_objects, reclaim_frozen_garbage
+from bot.web.limits import WebLimits
 from storage import Database
 
 if TYPE_CHECKING:
@@ -111,11 +112,13 @@ async def keep_analysing(
 
 @dataclass(frozen=True)
 class WebSettings:
-    """Where the web pages are served (``WEB_HOST``, ``WEB_PORT``) and found (``WEB_BASE_URL``)."""
+    """Where the web pages are served (``WEB_HOST``, ``WEB_PORT``) and found (``WEB_BASE_URL``),
+    and what a stranger may take of the process through them (``WEB_MAX_CONNECTIONS``, ...)."""
 
     base_url: str
     host: str = "127.0.0.1"
     port: int = 8080
+    limits: WebLimits = field(default_factory=WebLimits)
 
 
 async def host(
@@ -176,7 +179,7 @@ def web_server(core: Core, web: WebSettings | None) -> WebServer | None:
         return None
     from bot.web.server import WebServer
 
-    return WebServer(core, web.host, web.port)
+    return WebServer(core, web.host, web.port, web.limits)
 
 
 async def _stop_quietly(adapter: Adapter) -> None:

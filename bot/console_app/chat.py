@@ -13,6 +13,7 @@ last one), never holding up the answer to the move that ended the match.
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 from pathlib import Path
@@ -22,6 +23,8 @@ from bot.console_app.ascii_board import ascii_board
 from bot.core.bot_accounts import DEFAULT_ID as BOT_ID
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
+
+logger = logging.getLogger(__name__)
 
 PLATFORM = "console"
 _NAME = r"[^:\s]{1,32}"
@@ -127,27 +130,34 @@ class ConsoleChat:
                 remembered[button.label.lower()] = button.token
             self.out.write(" ".join(f"[{button.label}]" for button in message.buttons) + "\n")
         if message.animation is not None and self.image_dir is not None:
-            self.image_dir.mkdir(parents=True, exist_ok=True)
-            path = self.image_dir / f"replay-{self.images:04d}.gif"
-            path.write_bytes(message.animation)
-            self.out.write(f"(animation: {path})\n")
+            self._save("animation", f"replay-{self.images:04d}.gif", message.animation)
         if message.image is not None and self.image_dir is not None:
             self.images += 1
-            self.image_dir.mkdir(parents=True, exist_ok=True)
-            path = self.image_dir / self._picture_name(message)
-            path.write_bytes(message.image)
-            self.out.write(f"(picture: {path})\n")
+            self._save("picture", self._picture_name(message), message.image)
         for attachment in message.attachments:
             if self.image_dir is not None:
-                self.image_dir.mkdir(parents=True, exist_ok=True)  # also without any picture
-                target = self.image_dir / attachment.filename
-                target.write_bytes(attachment.data)
-                self.out.write(f"(file: {target})\n")
+                self._save("file", attachment.filename, attachment.data)
             else:
                 self.out.write(f"(file: {attachment.filename}, {len(attachment.data)} bytes)\n")
         if message.board is not None:
             viewer = message.board.turn if message.board.turn is not None else 0
             self.out.write(ascii_board(message.board, viewer) + "\n")
+
+    def _save(self, kind: str, name: str, data: bytes) -> None:
+        """Write a picture or file into the image folder and say where. A write that fails (no
+        space left, too many open files) is said instead, and logged: the message's text and
+        text board are shown all the same, and the console goes on."""
+        assert self.image_dir is not None
+        path = self.image_dir / name
+        try:
+            self.image_dir.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            logger.warning("could not write %s: %s", path, reason)
+            self.out.write(f"({kind} not saved: {reason})\n")
+            return
+        self.out.write(f"({kind}: {path})\n")
 
     def _picture_name(self, message: Message) -> str:
         """``board-0007.png`` for a board (numbered, so they sort as they came); a picture

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import weakref
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -112,12 +113,18 @@ class _Lane:
         self._queue.append((request, future))
         self._hand_out()
 
-    def give_up_one(self) -> tuple[bytes, asyncio.Future[bytes]] | None:
-        """A drawing still waiting here (not sent to a process), taken out; None if none."""
-        while self._queue:
-            request, future = self._queue.popleft()
-            if not future.done():  # else its caller stopped waiting
-                return request, future
+    def give_up_one(
+        self, lendable: Callable[[asyncio.Future[bytes]], bool] = lambda _future: True
+    ) -> tuple[bytes, asyncio.Future[bytes]] | None:
+        """The first drawing still waiting here (not sent to a process) whose future
+        ``lendable`` allows, taken out; None if none."""
+        for waiting in list(self._queue):
+            future = waiting[1]
+            if future.done():  # its caller stopped waiting
+                self._queue.remove(waiting)
+            elif lendable(future):
+                self._queue.remove(waiting)
+                return waiting
         return None
 
     @property
@@ -182,6 +189,7 @@ class Painter:
         self._boards = _Lane(self.processes, BOARD_NICENESS, AHEAD, self._lend_board_process)
         # One at a time: a long drawing still waiting may go to an idle boards' process.
         self._long = _Lane(1, LONG_NICENESS, 1)
+        self._aside: weakref.WeakSet[asyncio.Future[bytes]] = weakref.WeakSet()
         self._thread: ThreadPoolExecutor | None = None
 
     def is_long(self, drawing: Drawing) -> bool:
@@ -199,11 +207,17 @@ class Painter:
         if self.processes:
             await asyncio.gather(*self._boards.start(), *self._long.start())
 
-    async def paint(self, drawing: Drawing) -> bytes:
+    async def paint(self, drawing: Drawing, *, aside: bool = False) -> bytes:
+        """The picture ``drawing`` draws. ``aside``: drawn like a long drawing, at the lowest
+        priority, for someone who is not in a chat (a web page's picture): the chats' boards
+        never wait behind it, however many pictures a stranger asks the web pages for."""
         loop = asyncio.get_running_loop()
         if not self.processes:
             return await loop.run_in_executor(self._thread_pool(), drawing)
-        if self.is_long(drawing):
+        if aside:
+            drawn = self._long.paint(drawing)
+            self._aside.add(drawn)  # never lent to the boards' processes
+        elif self.is_long(drawing):
             drawn = self._long.paint(drawing)
             self._lend_board_process()
         else:
@@ -218,7 +232,10 @@ class Painter:
         nothing to draw: when many games end at once, their animations are drawn two at a
         time instead of one after another while a core waits. A board asked for meanwhile
         waits for that drawing (it would otherwise have had the process to itself)."""
-        if self._boards.idle and (waiting := self._long.give_up_one()) is not None:
+        if not self._boards.idle:
+            return
+        waiting = self._long.give_up_one(lambda future: future not in self._aside)
+        if waiting is not None:
             self._boards.take(*waiting)
 
     def close(self) -> None:

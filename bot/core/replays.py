@@ -69,15 +69,22 @@ class ReplayPictures:
         self._admission = admission  # a request waiting for a whole game steps aside
 
     async def frame(
-        self, frame: ReplayFrame, names: Sequence[str], _: Speech, theme: str = "classic"
+        self,
+        frame: ReplayFrame,
+        names: Sequence[str],
+        _: Speech,
+        theme: str = "classic",
+        *,
+        aside: bool = False,
     ) -> bytes | None:
-        """One frame as a PNG, its labels in the language of ``_``."""
+        """One frame as a PNG, its labels in the language of ``_``; ``aside`` for a web page
+        (see :meth:`Painter.paint`)."""
         if not self.enabled:
             return None
         draw = partial(
             render_replay_frame, frame, names=list(names), labels=_labels(_), theme=theme
         )
-        return await self._painter.paint(draw)
+        return await self._painter.paint(draw, aside=aside)
 
     async def animation(
         self, context: Context, game: GameReplay, names: Sequence[str]

@@ -20,6 +20,7 @@ import asyncio
 import logging
 import re
 from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -34,10 +35,15 @@ from bot.core.service import Core
 from bot.core.texts import how_game_ended
 from bot.web.analysis_data import analysis_summary
 from bot.web.check_data import CheckData
+from bot.web.guard import ConnectionGuard
+from bot.web.limits import BACKLOG, WebLimits, connection_cap, open_file_limit
+from bot.web.page_cache import page_cache
 from bot.web.page_data import Board, Frame, GameRow, MatchPageData, ReplayPageData
 from bot.web.page_text import PageText
+from bot.web.page_turns import page_turns
 from bot.web.pages import check_page, match_page, replay_page
 from bot.web.security import Page
+from bot.web.transport import SERVER_NAME, http_protocols
 from engine.api import MatchAnalysis
 from engine.records import analysis_from_json
 from gammon.position import Variant
@@ -54,6 +60,7 @@ _HEADERS = {
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
+    "Server": SERVER_NAME,  # not aiohttp's, which names the versions of Python and aiohttp
 }
 _NOTHING_HERE = N_("There is nothing at this address.")
 _LANGUAGE = re.compile(r"([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*")
@@ -68,8 +75,9 @@ class _Match:
 class WebPages:
     """The pages of one bot: everything they show is read from the core's database."""
 
-    def __init__(self, core: Core) -> None:
+    def __init__(self, core: Core, pages_at_once: int = WebLimits.pages_at_once) -> None:
         self.core = core
+        self._turns = page_turns(pages_at_once, core.idle)
         self._pictures: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._checks: OrderedDict[tuple[int, int], CheckData] = OrderedDict()
         self._drawing = asyncio.Semaphore(_PICTURES_AT_ONCE)
@@ -86,6 +94,8 @@ class WebPages:
             f"/m/{_SLUG}/replay/{{game:[0-9]{{1,4}}}}/{{frame:[0-9]{{1,5}}}}.png", self.picture
         )
         app.middlewares.append(_safe_headers)
+        app.middlewares.append(self._turns)  # cached pages too wait: their key reads the database
+        app.middlewares.append(page_cache(self._page_key))
         return app
 
     # --- pages ---------------------------------------------------------------------------
@@ -161,7 +171,7 @@ class WebPages:
         if image is None:
             async with self._drawing:
                 drawing = analysis_picture(text.speech, found.info.id, analysis)
-                image = await self.core.painter.paint(drawing)
+                image = await self.core.painter.paint(drawing, aside=True)
             self._keep(key, image)
         return web.Response(
             body=image, content_type="image/png", headers={"Cache-Control": "max-age=3600"}
@@ -226,6 +236,18 @@ class WebPages:
 
     # --- helpers -------------------------------------------------------------------------
 
+    async def _page_key(self, request: web.Request) -> Hashable | None:
+        """A page is kept under its address, its language and the match's version and state
+        (see :mod:`bot.web.page_cache`); pictures have a store of their own."""
+        handler = request.match_info.handler
+        if handler not in (self.match, self.replay, self.verify):
+            return None
+        info = await self.core.matches.find_by_slug(request.match_info["slug"])
+        if info is None:
+            return None
+        lang = _page_text(request).lang
+        return (handler.__name__, info.id, request.query_string, lang, info.version, info.status)
+
     async def _find(self, request: web.Request) -> _Match:
         info = await self.core.matches.find_by_slug(request.match_info["slug"])
         if info is None:
@@ -245,7 +267,7 @@ class WebPages:
             return kept
         async with self._drawing:  # the chats' boards come first: a few pages draw at once
             pictures = self.core.replay_pictures
-            drawn = await pictures.frame(game.frames[index], found.names, text.speech)
+            drawn = await pictures.frame(game.frames[index], found.names, text.speech, aside=True)
         if drawn is None:
             raise web.HTTPNotFound()
         self._keep(key, drawn)
@@ -353,31 +375,56 @@ def _status(
 
 
 class WebServer:
-    """Runs :class:`WebPages` on ``host``:``port`` until stopped."""
+    """Runs :class:`WebPages` on ``host``:``port`` until stopped, within ``limits`` (see
+    :mod:`bot.web.limits`, :mod:`bot.web.guard` and :mod:`bot.web.transport`)."""
 
-    def __init__(self, core: Core, host: str, port: int) -> None:
-        self.pages = WebPages(core)
+    def __init__(self, core: Core, host: str, port: int, limits: WebLimits | None = None) -> None:
+        self.limits = limits or WebLimits()
+        self.pages = WebPages(core, self.limits.pages_at_once)
         self.host = host
         self.port = port
+        self.guard: ConnectionGuard | None = None
         self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
 
     async def start(self) -> None:
         runner = web.AppRunner(self.pages.application(), access_log=None)
         await runner.setup()
-        site = web.TCPSite(runner, self.host, self.port)
-        await site.start()
-        self._runner = runner
-        logger.info("web pages at http://%s:%d", self.host, self.port)
+        limits = self.limits
+        guard = ConnectionGuard(
+            http_protocols(runner, limits.keepalive_timeout),
+            most=connection_cap(limits.max_connections, open_file_limit()),
+            head_timeout=limits.header_timeout,
+            send_timeout=limits.keepalive_timeout,
+        )
+        loop = asyncio.get_running_loop()
+        try:
+            self._listener = await loop.create_server(guard, self.host, self.port, backlog=BACKLOG)
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner, self.guard = runner, guard
+        logger.info(
+            "web pages at http://%s:%d (at most %d connections)",
+            self.host,
+            self.bound_port,
+            guard.most,
+        )
 
     @property
     def bound_port(self) -> int:
         """The port actually listened on (``port`` 0 lets the system choose: tests)."""
-        assert self._runner is not None
-        for address in self._runner.addresses:
-            return int(address[1])
+        assert self._listener is not None
+        for socket in self._listener.sockets:
+            return int(socket.getsockname()[1])
         return self.port
 
     async def stop(self) -> None:
+        if self._listener is not None:
+            self._listener.close()  # no new connections; the open ones are ended below
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self._listener is not None:
+            await self._listener.wait_closed()
+            self._listener = None

@@ -93,7 +93,7 @@ class HeldPainter(Painter):
         self.release = asyncio.Event()
         self.waiting = 0
 
-    async def paint(self, drawing: Drawing) -> bytes:
+    async def paint(self, drawing: Drawing, *, aside: bool = False) -> bytes:
         self.waiting += 1
         await self.release.wait()
         return b"\x89PNG board"

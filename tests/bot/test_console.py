@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import io
+import logging
 import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from bot.console_app.chat import ConsoleChat
 from bot.console_app.main import StdinLines
@@ -187,3 +191,34 @@ async def test_a_finished_game_is_replayed_and_stepped_in_the_console(
     animations = sorted((tmp_path / "boards").glob("replay-*.gif"))
     assert len(animations) == 2  # at the end of the game, and for /replay
     assert animations[0].read_bytes().startswith(b"GIF89a")
+
+
+async def test_a_picture_that_cannot_be_written_leaves_the_text_board(
+    tmp_path: Path,
+    migrated_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """No space left, or no file left to open: the console says so, shows the text and the
+    text board, logs one line, and goes on (it once ended with "Too many open files")."""
+    database = Database(migrated_url)
+    core = Core(database, server_seeds=fixed_seeds())
+    output = io.StringIO()
+    chat = ConsoleChat(core, output, image_dir=tmp_path / "boards")
+    await chat.line("anna: /challenge @bob 1")
+
+    def full(self: Path, data: bytes) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self))
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    with caplog.at_level(logging.WARNING, logger="bot.console_app.chat"):
+        await chat.line("bob: [Accept]")
+    shown = output.getvalue()
+    assert "(picture not saved: No space left on device)" in shown
+    assert " 13 14 15 16 17 18" in shown  # the text board
+    assert len(caplog.records) == 1
+    assert "board-0001.png" in caplog.records[0].getMessage()
+    monkeypatch.undo()
+    await chat.line("anna: /board")
+    await database.close()
+    assert "(picture: " in output.getvalue()[len(shown) :]

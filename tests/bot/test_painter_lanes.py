@@ -77,6 +77,32 @@ async def test_a_long_drawing_runs_apart_at_a_lower_priority() -> None:
         painter.close()
 
 
+async def test_a_drawing_asked_for_aside_runs_with_the_long_ones() -> None:
+    """A web page's picture (a board, not a long drawing) is drawn at the lowest priority, in
+    the long drawings' process: the chats' boards never wait behind a stranger's pictures."""
+    painter = Painter(processes=1, long_drawings=LONG)
+    try:
+        await painter.start()
+        long_pid, _long_nice = (await painter.paint(partial(where_long))).split()
+        board_pid, _board_nice = (await painter.paint(partial(where_board))).split()
+        aside_pid, aside_nice = (await painter.paint(partial(where_board), aside=True)).split()
+        assert long_pid != board_pid
+        assert aside_pid == long_pid
+        assert int(aside_nice) == 19
+        # Waiting behind a long drawing, it is not lent to the boards' process when that
+        # process has drawn its board and is idle (as a waiting animation is).
+        busy = asyncio.ensure_future(painter.paint(partial(slow_where, 0.8)))
+        await asyncio.sleep(0)  # the long drawing is sent to its process
+        board = asyncio.ensure_future(painter.paint(partial(echo_later, b"board", 0.2)))
+        await asyncio.sleep(0)
+        waited_pid, _nice = (await painter.paint(partial(where_board), aside=True)).split()
+        assert await board == b"board"
+        assert waited_pid == long_pid
+        assert await busy == long_pid
+    finally:
+        painter.close()
+
+
 async def test_boards_do_not_wait_behind_a_long_drawing() -> None:
     painter = Painter(processes=1, long_drawings=LONG)
     try:

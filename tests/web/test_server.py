@@ -12,6 +12,11 @@ import aiohttp
 import pytest
 from PIL import Image
 
+import bot.web.server as server_module
+from bot.web.page_data import MatchPageData
+from bot.web.page_text import PageText
+from bot.web.pages import match_page
+from bot.web.security import Page
 from tests.bot.scripted import PLATFORM, play_to_the_end
 from tests.databases import sqlite_copy
 from tests.web.served import Site, serving
@@ -109,3 +114,27 @@ async def test_the_page_speaks_the_readers_language(site: Site) -> None:
     assert 'lang="en"' in asked
     _status, unknown, _headers = await site.get(f"/m/{slug}?lang=xx")
     assert 'lang="en"' in unknown
+
+
+async def test_a_page_asked_for_again_is_sent_as_made_until_the_match_moves(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A flood of one page makes it once (see bot.web.page_cache); a play makes it anew."""
+    made: list[str] = []
+
+    def counted(data: MatchPageData, text: PageText) -> Page:
+        made.append(text.lang)
+        return match_page(data, text)
+
+    monkeypatch.setattr(server_module, "match_page", counted)
+    slug = await site.slug()
+    first = [await site.get(f"/m/{slug}?lang=de") for _ in range(5)]
+    assert made == ["de"]
+    assert all(answer[:2] == first[0][:2] for answer in first)
+    assert first[0][2]["Content-Security-Policy"].startswith("default-src 'none'")
+    await site.get(f"/m/{slug}?lang=en")
+    assert made == ["de", "en"]
+    await play_to_the_end(site.room, ("anna", "bob"), seed=7)
+    _status, after, _headers = await site.get(f"/m/{slug}?lang=de")
+    assert made == ["de", "en", "de"]
+    assert after != first[0][1]
