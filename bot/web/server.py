@@ -246,7 +246,12 @@ class WebPages:
         if info is None:
             return None
         lang = _page_text(request).lang
-        return (handler.__name__, info.id, request.query_string, lang, info.version, info.status)
+        key = (handler.__name__, info.id, request.query_string, lang, info.version, info.status)
+        if handler == self.match and info.status != MatchStatus.ACTIVE:
+            # The analysis comes after the match's last version: the page shows it once made.
+            analysis = await self.core.analyses.get(info.id)
+            return (*key, analysis.status if analysis is not None else None)
+        return key
 
     async def _find(self, request: web.Request) -> _Match:
         info = await self.core.matches.find_by_slug(request.match_info["slug"])
