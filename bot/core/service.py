@@ -46,13 +46,14 @@ from bot.core.people import MAX_ACCOUNT_ID, PlayerNames, clean_name
 from bot.core.pictures import BoardPictures
 from bot.core.playing import PlayService
 from bot.core.presenter import Presenter
+from bot.core.rematches import Rematches
 from bot.core.replaying import ReplayService
 from bot.core.replays import GameAnimations, ReplayFrames, ReplayPictures
 from bot.core.settings import SettingsService
 from bot.core.standings import StandingsService
 from bot.core.suggestions import MoveSuggestions
 from bot.core.time_source import TimeSource
-from bot.core.tokens import BadTokenError, parse_token
+from bot.core.tokens import BadTokenError, Verb, parse_token
 from bot.core.web_links import WebLinks
 from gammon.fair_dice import new_server_seed
 from storage import (
@@ -194,8 +195,24 @@ class Core:
             limits,
             self.computer_matches,
         )
+        self.rematches = Rematches(
+            self.challenges,
+            self.users,
+            self.matches,
+            self.challenge_service,
+            self.computer_matches,
+            self.time,
+        )
         self.info = InfoService(
-            finder, self.driver, self.matches, self.dice, names, presenter, pictures, self.time
+            finder,
+            self.driver,
+            self.matches,
+            self.challenges,
+            self.dice,
+            names,
+            presenter,
+            pictures,
+            self.time,
         )
         self.settings = SettingsService(self.users, self.chats, self.time)
         self.analyses = AnalysisRepository(database)
@@ -336,6 +353,8 @@ class Core:
             return context.refuse(context._("That button is out of date."))
         if token.kind == "c":
             return await self.challenge_service.press(context, token)
+        if token.verb == Verb.REMATCH:
+            return await self.rematches.press(context, token)
         if token.kind == "u":
             return await self.settings.press(context, token)
         if token.kind == "r":

@@ -54,6 +54,7 @@ class Verb(enum.StrEnum):
     REPLAY_FORWARD = "rnext"
     REPLAY_LAST = "rlast"
     DOUBLE_ALL = "dall"  # the chouette's box doubles every member it may
+    REMATCH = "rematch"  # a finished match's players offer (or accept) another one like it
 
 
 VERBS: Final = frozenset(Verb)
