@@ -30,7 +30,7 @@ from gammon.flow import Phase, advance, apply, new_match
 from gammon.mat_format import export_mat
 from gammon.match_rules import MatchRules
 from storage import Database
-from tests.bot.scripted import PLATFORM, Room, play_to_the_end
+from tests.bot.scripted import PLATFORM, Room, headline, play_to_the_end
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
@@ -177,7 +177,7 @@ async def test_the_verify_example_checks_a_transcript_of_a_played_match(tmp_path
         await play_to_the_end(room, ("anna", "bob"), seed=7)
     finally:
         await database.close()
-    [ending] = [message for message in room.log if message.text.startswith("Match over")]
+    [ending] = [message for message in room.log if headline(message).startswith("Match over")]
     [data] = [file.data for file in ending.attachments if file.filename.endswith(".json")]
     (tmp_path / command.arguments[1]).write_bytes(data)
     rolls = len(json.loads(data)["rolls"])
@@ -236,7 +236,7 @@ def test_the_console_example_plays_as_described(tmp_path: Path) -> None:
         "#room2 carol: /challenge",
     ], "the README's console example changed: change the checks below with it"
     challenge, accepted, moved, rolled, elsewhere = blocks[:-1]
-    assert f"server seed): {commitment(_PINNED_SEED)}" in challenge, "the seed was not pinned"
+    assert f"commitment {commitment(_PINNED_SEED)[:12]}…" in challenge, "the seed was not pinned"
     assert "alice challenges bob to a 3-point match" in challenge
     assert "Opening roll: alice 3, bob 1. alice starts with 3-1." in accepted, (
         "with the pinned seed alice no longer opens with 3-1: pick another in _PINNED_SEED"

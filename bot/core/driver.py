@@ -218,4 +218,5 @@ class MatchDriver:
             note = context.for_chat._(
                 "{name} did not answer the offer to resign in time, so it counts as accepted."
             ).format(name=late.display_name)
-            return context.outgoing(await self.presenter.after(context, appended, lead=[note]))
+            shown = await self.presenter.after(context, appended, by_player=False, lead=[note])
+            return context.outgoing(shown)

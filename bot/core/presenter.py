@@ -10,7 +10,7 @@ from dataclasses import replace
 from bot.core import narration, texts
 from bot.core.attention import Attention
 from bot.core.context import Context, last_play
-from bot.core.i18n import Speech
+from bot.core.leads import BoardLeads
 from bot.core.match_files import MatchFiles
 from bot.core.match_pages import MatchPages
 from bot.core.model import Button, Message
@@ -18,22 +18,18 @@ from bot.core.notices import private_notices
 from bot.core.replays import GameAnimations
 from bot.core.standings import rating_line
 from bot.core.tokens import Token, Verb, format_token
-from gammon.actions import OpeningRoll, Roll
-from gammon.flow import MatchState, Phase, Step
+from gammon.flow import Phase
 from rendering import BoardView, LastPlay
 from storage import (
     Appended,
     DiceRepository,
     LoadedMatch,
-    Logged,
-    MatchInfo,
     MatchRepository,
     RatingRepository,
     UserRecord,
 )
 
 _WITH_BUTTONS = (Phase.ROLLING, Phase.DOUBLED, Phase.RESIGNING)
-_RECENT = 64  # actions read back for a board's first line: more than any player's stretch
 
 Draw = Callable[[Context, BoardView, list[str], LastPlay | None, int], Awaitable[bytes | None]]
 Players = Callable[..., Awaitable[tuple[UserRecord, UserRecord]]]
@@ -63,6 +59,7 @@ class Presenter:
         self.attention = attention
         self.ratings = ratings
         self.files = MatchFiles(matches)
+        self.leads = BoardLeads(matches)
 
     async def after(
         self,
@@ -82,7 +79,7 @@ class Presenter:
         names = [player.display_name for player in players]
         bots = [player.is_bot for player in players]
         steps = appended.steps
-        said = [*lead, *await self._before(_, loaded, steps, by_player, names, bots)]
+        said = [*lead, *await self.leads.before(_, loaded, steps, by_player, names, bots)]
         messages: list[Message] = []
         last: LastPlay | None = None
         final: Message | None = None  # the last game's replay, when the match ends
@@ -106,67 +103,6 @@ class Presenter:
             return messages + await self.match_end(context, loaded, last, final, strip, said)
         return [*messages, await self.prompt(context, loaded, players, last, strip, said)]
 
-    async def _before(
-        self,
-        _: Speech,
-        loaded: LoadedMatch,
-        steps: Sequence[Step],
-        by_player: bool,
-        names: Sequence[str],
-        bots: Sequence[bool],
-    ) -> list[str]:
-        """What the board after ``steps`` says before them: when the player who made them is
-        the one it waits for again, its board takes the place of theirs, so it says again
-        what theirs said (see :mod:`bot.core.narration`); else nothing."""
-        if not steps or loaded.info.status != "active":
-            return []
-        first = steps[0].recorded[0]
-        maker = getattr(first, "player", None) if by_player else None
-        state = loaded.state
-        actor = state.turn if state.turn is not None else state.player_on_roll
-        if maker != actor:
-            return []
-        version = loaded.info.version - sum(len(step.recorded) for step in steps)
-        return await self.told(_, loaded.info, steps[0].before, version, names, bots)
-
-    async def told(
-        self,
-        _: Speech,
-        info: MatchInfo,
-        state: MatchState,
-        version: int,
-        names: Sequence[str],
-        bots: Sequence[bool],
-    ) -> list[str]:
-        """What a board for the player to act in ``state`` (the match at ``version``) says:
-        the writes since the last one that player did not make, read from the log."""
-        actor = state.turn if state.turn is not None else state.player_on_roll
-        events = await self.matches.recent_events(info.id, version, _RECENT)
-
-        def start_of(events: Sequence[Logged]) -> int | None:
-            makers = [
-                None if event.actor_id is None else info.player_index(event.actor_id)
-                for event in events
-            ]
-            return narration.told_from(makers, actor)
-
-        start = start_of(events)
-        if events and events[0].seq > 0 and not start:  # the stretch may begin further back
-            events = await self.matches.recent_events(info.id, version)
-            start = start_of(events)
-        start = start or 0
-        before = events[start - 1].action if start else None
-        window = events[start:]
-        return narration.log_sentences(
-            _,
-            state,
-            [event.action for event in window],
-            [event.actor_id is None for event in window],
-            before.dice if isinstance(before, Roll | OpeningRoll) else None,
-            names,
-            bots,
-        )
-
     async def prompt(
         self,
         context: Context,
@@ -178,14 +114,14 @@ class Presenter:
     ) -> Message:
         """The board for the player who must act, with their buttons, mentioning them (unless
         they asked for it). Its first line says ``lead``, what was just played (by default
-        what happened since that player last decided)."""
+        what the board it takes the place of said: see :mod:`bot.core.narration`)."""
         _ = context.for_chat  # everyone in the chat reads it
         state = loaded.state
         info = loaded.info
         names = [player.display_name for player in players]
         if lead is None:  # asked for (/board): what the board it replaces said
             bots = [player.is_bot for player in players]
-            lead = await self.told(_, info, state, info.version, names, bots)
+            lead = await self.leads.told(_, info, state, info.version, names, bots)
         said = narration.line(lead)
         actor = state.turn if state.turn is not None else state.player_on_roll
         buttons: list[Button] = []

@@ -10,7 +10,7 @@ the bot, which always agrees, a press starts the new match at once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from bot.core.challenges import ChallengeService
 from bot.core.computer_matches import ComputerMatches
@@ -39,7 +39,12 @@ class Rematches:
     time: TimeSource
 
     async def press(self, context: Context, token: Token) -> list[Message]:
-        """[Rematch] pressed under the end of match ``token.target``."""
+        """[Rematch] pressed under the end of match ``token.target``. The end stays as it is:
+        no message of the answer takes its place."""
+        answer = await self._answer(context, token)
+        return [replace(message, keep_pressed=True) for message in answer]
+
+    async def _answer(self, context: Context, token: Token) -> list[Message]:
         _ = context._
         try:
             info = await self.matches.match_info(token.target)

@@ -153,7 +153,8 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(bot: Bot) -> None
     assert bot_turns >= 2
     end = boards(calls)[-1]
     assert "Match over: " in content(end)
-    assert seed in content(end)
+    assert "match-1-transcript.json holds the server seed and every roll." in content(end)
+    assert seed.encode() in end.files["match-1-transcript.json"]  # the seed is revealed
     assert isinstance(end.json, dict)
     assert end.json["allowed_mentions"]["users"] == []  # Anna ended it: nobody to call
     assert any(name.endswith("transcript.json") for name in end.files)
