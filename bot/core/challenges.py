@@ -267,11 +267,7 @@ class ChallengeService:
             second=names[1],
             summary=texts.rules_summary(_, offer.rules, offer.move_time_limit),
         )
-        # The seeds are fixed now: /verify shows both and the whole commitment.
-        page = self.presenter.pages.page_line(_, info)
-        start = "\n".join(
-            line for line in (start, fair_dice_line(_, info.dice_commitment), page) if line
-        )
+        start = "\n".join([start, *self.presenter.start_lines(_, info)])
         messages = [Message(context.request.chat, start, slot=f"challenge:{offer.id}")]
         return messages + await self.presenter.after(context, started, by_player=False)
 

@@ -17,7 +17,6 @@ from bot.core import texts
 from bot.core.automatic import follow_up
 from bot.core.bot_accounts import BotAccounts
 from bot.core.context import Context
-from bot.core.fair_dice_text import fair_dice_line
 from bot.core.locks import MatchLocks
 from bot.core.model import Message
 from bot.core.opponent import ComputerOpponent
@@ -102,10 +101,8 @@ class ComputerMatches:
             level=texts.level_name(_, level.value),
             summary=texts.rules_summary(_, options.rules, None),
         )
-        # The commitment in short: /verify shows it whole, with both client seeds.
-        page = self.presenter.pages.page_line(_, info)
-        lines = (text, fair_dice_line(_, info.dice_commitment), page)
-        messages = [Message(context.request.chat, "\n".join(line for line in lines if line))]
+        text = "\n".join([text, *self.presenter.start_lines(_, info)])
+        messages = [Message(context.request.chat, text)]
         async with self.locks.hold(info.id):
             shown = await self.presenter.after(context, started, by_player=False)
             answer = await self.opponent.answer(context, started.match)

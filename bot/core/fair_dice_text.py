@@ -18,14 +18,22 @@ from bot.core.i18n import Speech
 COMMITMENT_SHOWN: Final = 12  # hex digits of the commitment in a challenge and a match's start
 
 
-def fair_dice_line(_: Speech, commitment: str) -> str:
-    """The commitment in short, and where to see more.
+def fair_dice_line(_: Speech, commitment: str, check: str | None = None) -> str:
+    """The commitment in short, and where to see more: /verify, and the match's check page
+    (``check``) once there is one on the web.
 
     >>> fair_dice_line(str, "23a789666f470dccd5e81b476e465f74")
     'Fair dice, commitment 23a789666f47… (/verify shows the details)'
+    >>> fair_dice_line(str, "23a789666f470dccd5e81b476e465f74", "https://g.example/m/x/verify")
+    'Fair dice, commitment 23a789666f47… (details: /verify or https://g.example/m/x/verify)'
     """
+    short = commitment[:COMMITMENT_SHOWN]
+    if check:
+        return _("Fair dice, commitment {commitment}… (details: /verify or {url})").format(
+            commitment=short, url=check
+        )
     return _("Fair dice, commitment {commitment}… (/verify shows the details)").format(
-        commitment=commitment[:COMMITMENT_SHOWN]
+        commitment=short
     )
 
 

@@ -23,6 +23,10 @@ class MatchPages:
             return ""
         return _("The match's page: {url}").format(url=self.links.match(info.slug))
 
+    def check_url(self, info: MatchInfo) -> str | None:
+        """The match's dice check on the web, when the bot serves web pages."""
+        return self.links.check(info.slug) if self.links.enabled else None
+
     def live_check_line(self, _: Speech, info: MatchInfo) -> str:
         """Where the dice of a match being played can be looked at in a browser (the
         commitment and the client seeds; the rolls once it has ended), when the bot serves

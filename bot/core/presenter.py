@@ -10,6 +10,8 @@ from dataclasses import replace
 from bot.core import narration, texts
 from bot.core.attention import Attention
 from bot.core.context import Context, last_play
+from bot.core.fair_dice_text import fair_dice_line
+from bot.core.i18n import Speech
 from bot.core.leads import BoardLeads
 from bot.core.match_files import MatchFiles
 from bot.core.match_pages import MatchPages
@@ -24,6 +26,7 @@ from storage import (
     Appended,
     DiceRepository,
     LoadedMatch,
+    MatchInfo,
     MatchRepository,
     RatingRepository,
     UserRecord,
@@ -102,6 +105,14 @@ class Presenter:
         if loaded.info.status != "active":
             return messages + await self.match_end(context, loaded, last, final, strip, said)
         return [*messages, await self.prompt(context, loaded, players, last, strip, said)]
+
+    def start_lines(self, _: Speech, info: MatchInfo) -> list[str]:
+        """What a match's start says after who plays what: the commitment to its dice in short
+        (the seeds are fixed now: /verify shows them and the whole commitment) and where its
+        web page is, if any."""
+        dice = fair_dice_line(_, info.dice_commitment, self.pages.check_url(info))
+        page = self.pages.page_line(_, info)
+        return [dice, page] if page else [dice]
 
     async def prompt(
         self,

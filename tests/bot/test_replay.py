@@ -181,8 +181,13 @@ async def test_with_web_pages_the_messages_link_the_match_page(database: Databas
     info = await core.matches.match_info(1)
     assert len(info.slug) == 22
     assert f"The match's page: {BASE}/m/{info.slug}" in _texts(started)
+    # The dice's details: /verify, or the check page, which shows the seeds already.
+    check = f"{BASE}/m/{info.slug}/verify"
+    assert f"commitment {info.dice_commitment[:12]}… (details: /verify or {check})" in (
+        started[0].text
+    )
     active = await room.command("anna", "/verify")
-    assert f"{BASE}/m/{info.slug}" in active[0].text
+    assert f"Dice check in your browser: {check}" in active[0].text
     await play_to_the_end(room, ("anna", "bob"), seed=5)
     end = next(message for message in room.log if headline(message).startswith("Match over"))
     assert f"Replay: {BASE}/m/{info.slug}/replay" in end.text
