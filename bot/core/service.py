@@ -1,8 +1,8 @@
 """The command layer: requests in, messages out, the database as the only truth.
 
 :class:`Core` is the composition root and a thin dispatcher: it builds the repositories and
-the services (challenges, play, information, settings, suggestions, invitation links), finds
-who asks and where, and hands each command to the handler the registry names
+the services (challenges, rematches, play, information, settings, suggestions, invitation
+links), finds who asks and where, and hands each command to the handler the registry names
 (``"play.roll"``: the ``roll`` method of the play service), each button to the service that
 made it. Every change of a match goes through the :class:`MatchDriver`.
 """
