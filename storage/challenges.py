@@ -208,6 +208,27 @@ class ChallengeRepository:
             found += [offer for offer in offers if offer.expires_at > now][:1]
         return max(found, key=lambda offer: offer.id, default=None)
 
+    async def open_challenge_from(
+        self, chat_id: int, challenger_id: int, challenged_id: int | None, now: datetime
+    ) -> ChallengeRecord | None:
+        """The newest unexpired open challenge in the chat that ``challenger_id`` made to
+        ``challenged_id`` (None: to the user's latest, whoever it is for)."""
+        conditions = [
+            challenges.c.chat_id == chat_id,
+            challenges.c.challenger_id == challenger_id,
+            challenges.c.state == OPEN,
+        ]
+        if challenged_id is not None:
+            conditions.append(challenges.c.challenged_id == challenged_id)
+        rows = await self.engine.read(
+            sa.select(*_PUBLIC)
+            .where(*conditions)
+            .order_by(challenges.c.id.desc())
+            .limit(_NEWEST_LOOKED_AT)
+        )
+        offers = (_challenge(row._mapping) for row in rows)
+        return next((offer for offer in offers if offer.expires_at > now), None)
+
     async def due_challenges(self, now: datetime) -> list[ChallengeRecord]:
         """Open challenges past their expiry, for the scheduler to close."""
         rows = await self.engine.read(

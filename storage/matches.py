@@ -41,6 +41,7 @@ from storage.records import (
     Appended,
     ChallengeState,
     LoadedMatch,
+    Logged,
     MatchInfo,
     MatchStatus,
     UserRecord,
@@ -394,6 +395,19 @@ class MatchRepository:
             query = query.where(match_events.c.seq < version)
         rows = await self.engine.read(query.order_by(match_events.c.seq))
         return tuple(action_from_dict(action) for (action,) in rows)
+
+    async def recent_events(
+        self, match_id: int, version: int, count: int | None = None
+    ) -> tuple[Logged, ...]:
+        """The last ``count`` actions before ``version`` (all of them without ``count``), each
+        with the user whose request made it: set on the first action of each write made for a
+        person (or the bot), None on what followed by itself and on the dice's own writes."""
+        query = sa.select(match_events.c.seq, match_events.c.action, match_events.c.actor_id)
+        query = query.where(match_events.c.match_id == match_id, match_events.c.seq < version)
+        if count is not None:
+            query = query.where(match_events.c.seq >= version - count)
+        rows = await self.engine.read(query.order_by(match_events.c.seq))
+        return tuple(Logged(seq, action_from_dict(action), actor) for seq, action, actor in rows)
 
     async def with_history(self, loaded: LoadedMatch) -> LoadedMatch:
         """``loaded`` with its whole history in the state, for the transcript and the export.

@@ -8,6 +8,7 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
+from gammon.actions import Action
 from gammon.flow import MatchState, Step
 from gammon.match_rules import MatchRules
 
@@ -144,6 +145,17 @@ class MatchInfo:
         if user_id == self.player_ids[1]:
             return 1
         return None
+
+
+@dataclass(frozen=True)
+class Logged:
+    """One action of a match's log and who made the write it began: a person's (or the
+    bot's) user id on the first action of each write made for them, None on what followed
+    by itself and on writes nobody asked for (the opening roll, the clock's)."""
+
+    seq: int
+    action: Action
+    actor_id: int | None
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Challenges: offering a match, answering the offer, and starting the match it leads to."""
+"""Challenges: offering a match (also again, with [Rematch]), answering the offer, and starting
+the match it leads to."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from bot.core import texts
 from bot.core.automatic import follow_up
 from bot.core.computer_matches import ComputerMatches
 from bot.core.context import Context, wants_private_notice
+from bot.core.fair_dice_text import fair_dice_line
 from bot.core.i18n import Speech
 from bot.core.model import Button, Message
 from bot.core.notices import private_notices
@@ -83,6 +85,18 @@ class ChallengeService:
                     "bot itself."
                 ).format(level=options.level)
             )
+        return await self.offer(context, options, challenged)
+
+    async def offer(
+        self,
+        context: Context,
+        options: ChallengeOptions,
+        challenged: UserRecord | None,
+        rematch: bool = False,
+    ) -> list[Message]:
+        """Post the challenge with its buttons and the commitment to its dice (``rematch``:
+        offered with the [Rematch] button of a match these two have just played)."""
+        _ = context._
         try:
             offer = await self.challenges.create_challenge(
                 chat_id=context.chat.id,
@@ -104,14 +118,15 @@ class ChallengeService:
         notify: tuple[str, ...] = ()
         notices: tuple[tuple[str, str], ...] = ()
         if challenged:
-            text = _invitation(_, context.user, challenged, options)
+            invite = _rematch if rematch else _invitation
+            text = invite(_, context.user, challenged, options)
             mention = (challenged.platform_user_id,)
             notify = wants_private_notice(challenged)
             notices = private_notices(
                 (challenged,),
                 notify,
                 context.chat,
-                lambda said: _invitation(said, context.user, challenged, options),
+                lambda said: invite(said, context.user, challenged, options),
             )
         else:
             text = _("{challenger} offers {summary}. Anyone here may accept.").format(
@@ -123,10 +138,9 @@ class ChallengeService:
             Button(_("Cancel"), format_token(Token(Verb.CANCEL, "c", offer.id, 0))),
         )
         text += " " + _("The offer expires in a day.")
-        text += "\n" + _(
-            "Dice commitment (SHA-256 of the secret server seed): {commitment}. Until the match "
-            "starts, each player may choose a client seed with /seed TEXT."
-        ).format(commitment=offer.dice_commitment)
+        # The commitment is published here, before any client seed is fixed; /verify shows
+        # it in full.
+        text += "\n" + fair_dice_line(_, offer.dice_commitment or "")
         return [
             Message(
                 context.request.chat,
@@ -246,11 +260,9 @@ class ChallengeService:
                 await self.users.clear_next_seed(player.id)
         names = (challenger.display_name, context.user.display_name)
         _ = context.for_chat
-        start = _(
-            "Match {id}: {first} vs {second}, {summary}. Dice commitment (SHA-256 of the secret "
-            "server seed): {commitment}. Client seeds: “{seed0}” and “{seed1}”."
-        ).format(
-            id=started.match.info.id,
+        info = started.match.info
+        start = _("Match {id}: {first} vs {second}, {summary}.").format(
+            id=info.id,
             first=names[0],
             second=names[1],
             summary=match_summary(
@@ -259,12 +271,8 @@ class ChallengeService:
                 hints=offer.hints,
                 rated=offer.rated,
             ),
-            commitment=started.match.info.dice_commitment,
-            seed0=seeds[0],
-            seed1=seeds[1],
         )
-        page = self.presenter.pages.page_line(_, started.match.info)
-        start = f"{start}\n{page}" if page else start
+        start = "\n".join([start, *self.presenter.start_lines(_, info)])
         messages = [Message(context.request.chat, start, slot=f"challenge:{offer.id}")]
         return messages + await self.presenter.after(context, started, by_player=False)
 
@@ -320,6 +328,16 @@ def match_summary(_: Speech, rules: str, *, hints: bool, rated: bool) -> str:
     if not rated:
         rules = _("{summary}, unrated").format(summary=rules)
     return rules
+
+
+def _rematch(
+    _: Speech, challenger: UserRecord, challenged: UserRecord, options: ChallengeOptions
+) -> str:
+    return _("{challenger} offers {challenged} a rematch: {summary}.").format(
+        challenger=challenger.display_name,
+        challenged=challenged.display_name,
+        summary=_summary(_, options),
+    )
 
 
 def _invitation(

@@ -21,7 +21,7 @@ from bot.core.locks import MatchLocks
 from bot.core.model import Message
 from bot.core.opponent import ComputerOpponent
 from bot.core.options import ChallengeOptions, OptionError, parse_challenge_options
-from bot.core.presenter import Presenter, without_boards
+from bot.core.presenter import Presenter, followed_by
 from bot.core.time_source import TimeSource
 from engine.api import DEFAULT_LEVEL, Level
 from gammon.flow import new_match, plan
@@ -93,24 +93,19 @@ class ComputerMatches:
         info = started.match.info
         _ = context.for_chat  # the match is posted for the whole chat
         text = _(
-            "Match {id}: {first} vs {bot} ({level}), {summary}. Dice commitment (SHA-256 of the "
-            "secret server seed): {commitment}. Client seeds: “{seed0}” and “{seed1}”. /hint "
-            "shows the best plays."
+            "Match {id}: {first} vs {bot} ({level}), {summary}. /hint shows the best plays."
         ).format(
             id=info.id,
             first=human.display_name,
             bot=bot.display_name,
             level=texts.level_name(_, level.value),
             summary=texts.rules_summary(_, options.rules, None),
-            commitment=info.dice_commitment,
-            seed0=seeds[0],
-            seed1=seeds[1],
         )
-        page = self.presenter.pages.page_line(_, info)
-        messages = [Message(context.request.chat, f"{text}\n{page}" if page else text)]
+        text = "\n".join([text, *self.presenter.start_lines(_, info)])
+        messages = [Message(context.request.chat, text)]
         async with self.locks.hold(info.id):
             shown = await self.presenter.after(context, started, by_player=False)
             answer = await self.opponent.answer(context, started.match)
         if answer:  # the bot starts: the board after its turn is the one to see
-            return messages + without_boards(shown) + answer
+            return messages + followed_by(shown, answer)
         return messages + shown

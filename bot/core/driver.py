@@ -17,7 +17,7 @@ from bot.core.match_finder import MatchFinder, answer_in_private
 from bot.core.model import ChatRef, Message
 from bot.core.opponent import ComputerOpponent
 from bot.core.people import PlayerNames
-from bot.core.presenter import Presenter, without_boards
+from bot.core.presenter import Presenter, followed_by
 from bot.core.time_source import TimeSource
 from gammon.actions import AcceptResignation, Action
 from gammon.flow import ActionError, Phase, plan
@@ -123,12 +123,12 @@ class MatchDriver:
                     if loaded.info.status != "active":
                         return context.refuse(_("The match is over."))
                     continue
-                notes = without_boards(resumed)
-                answer = notes + await self.presenter.after(context, appended)
+                answer = followed_by(resumed, await self.presenter.after(context, appended))
                 # In a match against the bot, its turn follows at once, under the same lock;
-                # the board after it is the one to see (the bot's "thinking" board is skipped).
+                # the board after it is the one to see (the bot's "thinking" board is skipped,
+                # what it said goes first on the board after the bot's turn).
                 turn = await self.opponent.answer(context, appended.match)
-                return without_boards(answer) + turn if turn else answer
+                return followed_by(answer, turn) if turn else answer
             raise AssertionError("unreachable")
 
     async def _applied_before(self, context: Context, match_id: int) -> bool:
@@ -218,6 +218,5 @@ class MatchDriver:
             note = context.for_chat._(
                 "{name} did not answer the offer to resign in time, so it counts as accepted."
             ).format(name=late.display_name)
-            return context.outgoing(
-                [Message(where, note), *await self.presenter.after(context, appended)]
-            )
+            shown = await self.presenter.after(context, appended, by_player=False, lead=[note])
+            return context.outgoing(shown)

@@ -9,6 +9,7 @@ from bot.core import registry, rules_text
 from bot.core.chouettes import ChouetteService
 from bot.core.context import Context
 from bot.core.driver import MatchDriver
+from bot.core.fair_dice_text import challenge_details, match_details
 from bot.core.match_finder import MatchFinder, game_named
 from bot.core.model import Message
 from bot.core.numbers import duration
@@ -16,7 +17,13 @@ from bot.core.people import PlayerNames
 from bot.core.pictures import BoardPictures
 from bot.core.presenter import Presenter
 from bot.core.time_source import TimeSource
-from storage import DiceRepository, LoadedMatch, MatchRepository
+from storage import (
+    ChallengeRecord,
+    ChallengeRepository,
+    DiceRepository,
+    LoadedMatch,
+    MatchRepository,
+)
 
 
 @dataclass(frozen=True)
@@ -24,6 +31,7 @@ class InfoService:
     finder: MatchFinder
     driver: MatchDriver
     matches: MatchRepository
+    challenges: ChallengeRepository
     dice: DiceRepository
     names: PlayerNames
     presenter: Presenter
@@ -110,42 +118,57 @@ class InfoService:
         return await self.matches.load_match(found.id) if found else None
 
     async def verify(self, context: Context, _argument: str) -> list[Message]:
-        """The caller's latest match in this chat: its commitment while it is played, its
-        files once it is over. The chat's chouette instead, when the caller plays no match
-        here and the chouette has not ended, or ended after the caller's latest match."""
+        """The fair dice of the caller's match here, told privately: while it is played the
+        commitment in full and both client seeds, after its end also the server seed and the
+        files to check every roll with; before it starts, the commitment of the caller's
+        open challenge (or the one they may accept). The chat's chouette instead, when the
+        caller plays no match here and the chouette has not ended, or ended after the
+        caller's latest match."""
         _ = context._
         loaded = await self._latest(context)
-        if self.chouettes is not None and (loaded is None or loaded.info.status != "active"):
-            chouette = await self.chouettes.verify(context, loaded.info if loaded else None)
-            if chouette is not None:
-                return chouette
+        if loaded is None or loaded.info.status != "active":  # what comes next goes first
+            offer = await self._open_challenge(context)
+            if offer is not None:
+                return context.refuse(challenge_details(_, offer.id, offer.dice_commitment or ""))
+            if self.chouettes is not None:
+                chouette = await self.chouettes.verify(context, loaded.info if loaded else None)
+                if chouette is not None:
+                    return chouette
         if loaded is None:
             return context.refuse(_("You have no match in this chat. Start one with /challenge."))
-        if loaded.info.status == "active":
-            text = _(
-                "Match {id} is still being played. Its dice commitment is {commitment}; "
-                "the seed is revealed when the match ends."
-            ).format(id=loaded.info.id, commitment=loaded.info.dice_commitment)
-            page = self.presenter.pages.page_line(_, loaded.info)
-            return context.refuse(f"{text}\n{page}" if page else text)
+        info = loaded.info
         players = await self.names.of(loaded)
-        seed = await self.dice.reveal_seed(loaded.info.id)
         names = [player.display_name for player in players]
+        if info.status == "active":
+            text = match_details(_, info.id, info.dice_commitment, names, info.client_seeds, None)
+            page = self.presenter.pages.live_check_line(_, info)
+            return context.refuse(f"{text}\n{page}" if page else text)
+        seed = await self.dice.reveal_seed(info.id)
         files = await self.presenter.files.of(
             loaded, names, seed, self.presenter.pages.check_locale(context, private=True)
         )
-        text = _("The transcript of match {id}. Check it with: gammonbot verify FILE").format(
-            id=loaded.info.id
-        )
-        text = f"{text}\n{self.presenter.pages.check_line(_, loaded.info)}"
+        sent = tuple(file for file in files if not file.filename.endswith(".mat"))
+        lines = [
+            match_details(_, info.id, info.dice_commitment, names, info.client_seeds, seed),
+            *self.presenter.pages.check_lines(_, info, [file.filename for file in sent]),
+        ]
         return [
             Message(
                 context.request.chat,
-                text,
-                attachments=tuple(file for file in files if not file.filename.endswith(".mat")),
+                "\n".join(lines),
+                attachments=sent,
                 private_to=context.request.actor.user_id,
             )
         ]
+
+    async def _open_challenge(self, context: Context) -> ChallengeRecord | None:
+        """The newest open challenge here that the caller made or may accept."""
+        now = self.time()
+        found = [
+            await self.challenges.open_challenge_from(context.chat.id, context.user.id, None, now),
+            await self.challenges.open_challenge_for(context.chat.id, context.user.id, now),
+        ]
+        return max((offer for offer in found if offer), key=lambda offer: offer.id, default=None)
 
     async def export(self, context: Context, _argument: str) -> list[Message]:
         _ = context._

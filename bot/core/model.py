@@ -75,7 +75,11 @@ class Message:
     private notification (preference on, private chat known to work). ``animation`` is an
     animated GIF shown inline (a game's replay). ``edit_pressed``: the answer to a button
     press that replaces the pressed message's picture, text and buttons (a replay stepped
-    forward) instead of posting a new one."""
+    forward) instead of posting a new one. ``keep_pressed``: the message whose button was
+    pressed is a record to keep (a match's end, under its [Rematch]): nothing of the answer
+    takes its place. ``lead``: the line a board's text starts with,
+    saying what was just played (kept when a newer board replaces this one before it is
+    posted: see :func:`bot.core.presenter.followed_by`)."""
 
     chat: ChatRef
     text: str
@@ -94,6 +98,8 @@ class Message:
     # (platform user id, text): what the private notification to that user says, in their
     # own language; a user of ``notify`` without one gets the message's text
     notices: tuple[tuple[str, str], ...] = ()
+    keep_pressed: bool = False
+    lead: str = ""
 
     def notice_for(self, user_id: str) -> str:
         return dict(self.notices).get(user_id, self.text)

@@ -378,8 +378,11 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "verify",
         "info.verify",
-        N_("The dice transcript of your match"),
-        N_("/verify, /export – the dice transcript and the .mat file of your match"),
+        N_("The fair dice of your match: commitment, seeds, transcript"),
+        N_(
+            "/verify – the fair dice of your match (commitment and client seeds; after the "
+            "end the server seed and the files to check every roll), /export – its .mat file"
+        ),
     ),
     Command("export", "info.export", N_("Your match as a .mat file")),
     Command(

@@ -1,8 +1,8 @@
 """The command layer: requests in, messages out, the database as the only truth.
 
 :class:`Core` is the composition root and a thin dispatcher: it builds the repositories and
-the services (challenges, play, information, settings, suggestions, invitation links), finds
-who asks and where, and hands each command to the handler the registry names
+the services (challenges, rematches, play, information, settings, suggestions, invitation
+links), finds who asks and where, and hands each command to the handler the registry names
 (``"play.roll"``: the ``roll`` method of the play service), each button to the service that
 made it. Every change of a match goes through the :class:`MatchDriver`.
 """
@@ -47,13 +47,14 @@ from bot.core.people import MAX_ACCOUNT_ID, PlayerNames, clean_name
 from bot.core.pictures import BoardPictures
 from bot.core.playing import PlayService
 from bot.core.presenter import Presenter
+from bot.core.rematches import Rematches
 from bot.core.replaying import ReplayService
 from bot.core.replays import GameAnimations, ReplayFrames, ReplayPictures
 from bot.core.settings import SettingsService
 from bot.core.standings import StandingsService
 from bot.core.suggestions import MoveSuggestions
 from bot.core.time_source import TimeSource
-from bot.core.tokens import BadTokenError, parse_token
+from bot.core.tokens import BadTokenError, Verb, parse_token
 from bot.core.web_links import WebLinks
 from gammon.fair_dice import new_server_seed
 from storage import (
@@ -199,10 +200,19 @@ class Core:
             limits,
             self.computer_matches,
         )
+        self.rematches = Rematches(
+            self.challenges,
+            self.users,
+            self.matches,
+            self.challenge_service,
+            self.computer_matches,
+            self.time,
+        )
         self.info = InfoService(
             finder,
             self.driver,
             self.matches,
+            self.challenges,
             self.dice,
             names,
             presenter,
@@ -349,6 +359,8 @@ class Core:
             return context.refuse(context._("That button is out of date."))
         if token.kind == "c":
             return await self.challenge_service.press(context, token)
+        if token.verb == Verb.REMATCH:
+            return await self.rematches.press(context, token)
         if token.kind == "u":
             return await self.settings.press(context, token)
         if token.kind == "r":

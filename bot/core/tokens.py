@@ -56,6 +56,7 @@ class Verb(enum.StrEnum):
     REPLAY_LAST = "rlast"
     DOUBLE_ALL = "dall"  # the chouette's box doubles every member it may
     END = "end"  # the chouette's session ends (asked first while a game is being played)
+    REMATCH = "rematch"  # a finished match's players offer (or accept) another one like it
 
 
 VERBS: Final = frozenset(Verb)

@@ -115,8 +115,8 @@ class Poster:
         """Post a message for everyone in its chat, with as few channel calls as it takes: a
         board for the player who acted (nobody to call) replaces its slot's previous board in
         place, a message that calls nobody replaces a pressed message that would lose its
-        buttons anyway, and a replaced board is only stripped when it had buttons. Fill the
-        slot; DM whoever should know."""
+        buttons anyway (unless that one is to be kept), and a replaced board is only stripped
+        when it had buttons. Fill the slot; DM whoever should know."""
         message = self._not_to_me(message)
         chat_id = message.chat.chat_id
         if message.slot and not message.mention:
@@ -128,7 +128,12 @@ class Poster:
                         pressed.touched = True
                     await self._notify_all(message, edited)
                     return
-        if pressed is not None and not pressed.touched and not message.mention:
+        if (
+            pressed is not None
+            and not pressed.touched
+            and not message.mention
+            and not message.keep_pressed
+        ):
             edited = await self._edit_pressed_into(pressed, message)
             if edited is not None:
                 await self._fill_slot(message, edited.id)

@@ -99,7 +99,8 @@ class Poster:
         """One message, with as few calls into its chat as it takes: a board for the player
         who pressed or typed (nobody to call) replaces the previous board of its slot in place,
         a message that calls nobody replaces a pressed board that would lose its buttons
-        anyway, and the previous board's buttons are only removed when it had any."""
+        anyway (unless the answer keeps it: a match's end), and the previous board's buttons
+        are only removed when it had any."""
         message = self._not_to_me(message)
         chat_id = int(message.chat.chat_id)
         reply_to: int | None = None
@@ -146,6 +147,7 @@ class Poster:
             and pressed not in origin.touched
             and message.private_to is None
             and not message.mention
+            and not message.keep_pressed
             and origin.pressed_has_media == (media is not None)
             and await self._edit(chat_id, pressed, text, media, keyboard)
         ):

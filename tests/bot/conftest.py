@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from bot.core.computer import Computer
 from bot.core.model import ChatRef
 from bot.core.service import Core
 from storage import Database
@@ -19,4 +20,15 @@ async def room(migrated_url: str) -> AsyncIterator[Room]:
     database = Database(migrated_url)
     core = Core(database, render_images=False, server_seeds=fixed_seeds())
     yield Room(core, ChatRef(PLATFORM, "group-1"))
+    await database.close()
+
+
+@pytest.fixture
+async def bot_room(migrated_url: str) -> AsyncIterator[Room]:
+    """A group chat with a bot that plays (its engine in threads) and draws no pictures."""
+    database = Database(migrated_url)
+    computer = Computer(processes=False)
+    core = Core(database, render_images=False, server_seeds=fixed_seeds(), computer=computer)
+    yield Room(core, ChatRef(PLATFORM, "group-1"))
+    computer.close()
     await database.close()

@@ -13,6 +13,13 @@ from storage import LoadedMatch
 PLATFORM = "test"
 
 
+def headline(message: Message) -> str:
+    """A board's line that says who must act now (the end's: who won), after the line that
+    says what was just played."""
+    lines = message.text.split("\n")
+    return lines[1] if message.lead and len(lines) > 1 else lines[0]
+
+
 @dataclass
 class Room:
     """A chat with a bot and the messages it has sent."""

@@ -16,7 +16,7 @@ from bot.core.service import Core
 from gammon.fair_dice import verify_transcript
 from gammon.flow import Phase
 from storage import Database
-from tests.bot.scripted import PLATFORM, Room
+from tests.bot.scripted import PLATFORM, Room, headline
 from tests.seeds import fixed_seeds
 
 
@@ -63,7 +63,7 @@ async def test_a_whole_match_against_the_bot(bot_room: Room) -> None:
     log = _texts(bot_room.log)
     assert "gammonbot rolled" in log
     assert "and played" in log
-    ending = [message for message in bot_room.log if message.text.startswith("Match over")]
+    ending = [message for message in bot_room.log if headline(message).startswith("Match over")]
     assert len(ending) == 1
     files = {file.filename: file.data for file in ending[0].attachments}
     transcript = next(name for name in files if name.endswith("transcript.json"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.bot.scripted import Room
+from tests.bot.scripted import Room, headline
 
 
 async def test_play_refuses_an_unknown_level_and_a_length_out_of_range(room: Room) -> None:
@@ -58,7 +58,7 @@ async def test_the_hints_option_is_shown_with_the_challenge(room: Room) -> None:
 async def test_hint_is_only_for_the_own_decision(room: Room) -> None:
     await room.command("anna", "/challenge @bob 3 hints")
     started = await room.press("bob", "Accept")
-    waiting = "anna" if started[-1].text.startswith("Bob to play") else "bob"
+    waiting = "anna" if headline(started[-1]).startswith("Bob to play") else "bob"
     answer = await room.command(waiting, "/hint")
     assert answer[0].private_to == waiting
     assert "wait until it is your turn" in answer[0].text

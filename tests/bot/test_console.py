@@ -75,7 +75,7 @@ def test_a_challenge_accepted_by_button_starts_a_match(tmp_path: Path) -> None:
     assert len(blocks) == 5  # one block per input line, and what follows the last marker
     assert "alice challenges bob" in blocks[0]
     assert "[Accept] [Decline] [Cancel]" in blocks[0]
-    assert "Dice commitment" in blocks[1]
+    assert "Fair dice, commitment " in blocks[1]
     assert "Position ID: " in blocks[1]
     assert " 13 14 15 16 17 18" in blocks[1]  # the ASCII board
     assert "(picture: " in blocks[1]

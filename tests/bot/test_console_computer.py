@@ -19,7 +19,8 @@ from gammon.flow import Phase
 from storage import Database, LoadedMatch
 from tests.seeds import fixed_seeds
 
-BOT_NOTE = re.compile(r"^gammonbot rolled (\d)-(\d) and played \S", re.MULTILINE)
+# The bot's turn is told on the first line of the board after it, after the person's play.
+BOT_NOTE = re.compile(r"(?:^|\. )gammonbot rolled (\d)-(\d) and played \S", re.MULTILINE)
 
 
 @dataclass
@@ -66,7 +67,8 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(console: Console)
     output = await console.line("anna: /play 1 expert")
     assert "Match 1: anna vs gammonbot (expert), 1-point match" in output
     seed = hashlib.sha256(b"seed-0").hexdigest()  # the first of the fixed server seeds
-    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in output  # its commitment
+    # Its commitment, in short: /verify shows it whole.
+    assert f"commitment {hashlib.sha256(bytes.fromhex(seed)).hexdigest()[:12]}…" in output
     bot_turns = 0
     for _turn in range(200):
         loaded = await console.match_of("anna")
@@ -76,19 +78,25 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(console: Console)
         # message printed is her board.
         assert (loaded.state.phase, loaded.state.turn) == (Phase.MOVING, 0)
         last = output.rsplit("[bot → ", 1)[-1]
-        assert last.startswith("#main]\nanna to play "), last  # she is at the table: no ping
+        assert last.startswith("#main]\n"), last  # she is at the table: no ping
+        assert "\nanna to play " in last, last
         play = loaded.state.legal_plays()[0]
         output = await console.line(f"anna: /move {play}")
         notes = list(BOT_NOTE.finditer(output))
         if notes:
             bot_turns += 1
-            assert "[bot → #main]" in output[notes[-1].end() :]  # its board, in the same output
+            # On its board, in the same output: the line after it says whom it waits for.
+            assert "[bot → #main]" not in output[notes[-1].end() :]
+            assert re.search(r"\n(anna to play |Match over: )", output[notes[-1].end() :])
     else:
         raise AssertionError("the match did not end")
     assert bot_turns >= 2
     end = output.rsplit("[bot → ", 1)[-1]
-    assert end.startswith("#main]\nMatch over: ")  # the bot does not mention itself
-    assert seed in end
+    assert end.startswith("#main]\n")  # the bot does not mention itself
+    assert "\nMatch over: " in end
+    transcript = console.pictures / "match-1-transcript.json"  # the files of the end
+    assert f"(file: {transcript})" in end
+    assert seed in transcript.read_text()  # the seed is revealed
 
     mark = len(console.out.getvalue())
     for message in await console.core.analyst.work():

@@ -8,7 +8,7 @@ import re
 from datetime import timedelta
 
 from gammon.fair_dice import verify_transcript
-from tests.bot.scripted import PLATFORM, Room, play_to_the_end
+from tests.bot.scripted import PLATFORM, Room, headline, play_to_the_end
 
 
 async def test_a_whole_match_from_challenge_to_the_revealed_seed(room: Room) -> None:
@@ -19,7 +19,7 @@ async def test_a_whole_match_from_challenge_to_the_revealed_seed(room: Room) -> 
     assert any("commitment" in message.text for message in started)
     assert any("Position ID" in message.text for message in started)
     await play_to_the_end(room, ("anna", "bob"), seed=1)
-    ending = [message for message in room.log if message.text.startswith("Match over")]
+    ending = [message for message in room.log if headline(message).startswith("Match over")]
     assert len(ending) == 1
     files = {file.filename: file.data for file in ending[0].attachments}
     transcript_file = next(name for name in files if name.endswith("transcript.json"))
@@ -58,7 +58,7 @@ async def test_an_illegal_move_explains_and_offers_legal_plays(room: Room) -> No
     await room.command("anna", "/challenge @bob 1")
     started = await room.press("bob", "Accept")
     board = started[-1]
-    assert board.text.startswith("Bob to play 6-3")  # with the fixed seeds Bob opens
+    assert headline(board).startswith("Bob to play 6-3")  # with the fixed seeds Bob opens
     answer = await room.command("bob", "/move 24/1")
     assert answer[0].text == (
         "Your dice do not fit that move. Legal plays include: 24/15, 13/4, 24/18 13/10"
@@ -69,7 +69,7 @@ async def test_twenty_simultaneous_presses_apply_once(room: Room) -> None:
     await room.command("anna", "/challenge @bob 5 nocube")
     started = await room.press("bob", "Accept")
     mover = "bob"  # Bob opens with the fixed seeds
-    assert started[-1].text.startswith(f"{mover.title()} to play")
+    assert headline(started[-1]).startswith(f"{mover.title()} to play")
     loaded = await room.core.matches.active_match_for(
         (await room.core.chats.upsert_chat(PLATFORM, "group-1")).id,
         (await room.core.users.upsert_user(PLATFORM, mover, mover.title())).id,
@@ -147,7 +147,7 @@ async def test_settings_toggle_and_confirm_moves(room: Room) -> None:
     await room.command("anna", "/challenge @bob 1 nocube")
     started = await room.press("bob", "Accept")
     mover = "bob"  # Bob opens with the fixed seeds
-    assert started[-1].text.startswith(f"{mover.title()} to play")
+    assert headline(started[-1]).startswith(f"{mover.title()} to play")
     loaded = await room.match_of(mover)
     assert loaded is not None
     play = str(loaded.state.legal_plays()[0])
@@ -239,7 +239,7 @@ async def test_a_private_notice_is_in_its_readers_language_the_post_in_the_chats
     if rolled.state.legal_plays():
         answer = await room.command("anna", f"/move {rolled.state.legal_plays()[0]}")
     board = answer[-1]
-    assert board.text.startswith("Bob to ")  # the chat reads English
+    assert headline(board).startswith("Bob to ")  # the chat reads English
     assert board.notify == ("bob",)
     assert board.notice_for("bob").startswith("Bob ")
-    assert board.notice_for("bob") != board.text.split("\n")[0]  # Bob reads German
+    assert board.notice_for("bob") != headline(board)  # Bob reads German

@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from bot.core.service import Core
-from tests.bot.scripted import Room, play_to_the_end
+from tests.bot.scripted import Room, headline, play_to_the_end
 
 
 async def hold_in_turn(core: Core, match_id: int, tasks: int) -> list[tuple[str, int]]:
@@ -110,7 +110,7 @@ async def test_a_whole_match_leaves_no_lock(room: Room) -> None:
     await room.command("anna", "/challenge @bob 3")
     await room.press("bob", "Accept")
     await play_to_the_end(room, ("anna", "bob"), seed=1)
-    assert any(message.text.startswith("Match over") for message in room.log)
+    assert any(headline(message).startswith("Match over") for message in room.log)
     assert len(room.core.locks) == 0
 
 
@@ -118,7 +118,7 @@ async def test_simultaneous_presses_leave_no_lock(room: Room) -> None:
     await room.command("anna", "/challenge @bob 5 nocube")
     started = await room.press("bob", "Accept")
     mover = "bob"  # Bob opens with the fixed seeds
-    assert started[-1].text.startswith(f"{mover.title()} to play")
+    assert headline(started[-1]).startswith(f"{mover.title()} to play")
     loaded = await room.match_of(mover)
     assert loaded is not None
     play = str(loaded.state.legal_plays()[0])

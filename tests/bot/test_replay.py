@@ -19,7 +19,7 @@ from gammon.flow import apply, new_match
 from gammon.match_rules import MatchRules
 from gammon.position import Variant
 from storage import Database
-from tests.bot.scripted import PLATFORM, Room, play_to_the_end
+from tests.bot.scripted import PLATFORM, Room, headline, play_to_the_end
 from tests.rendering.compare import moments
 from tests.seeds import fixed_seeds
 
@@ -68,22 +68,25 @@ async def test_each_game_ends_with_its_animation(database: Database) -> None:
     await room.press("bob", "Accept")
     await play_to_the_end(room, ("anna", "bob"), seed=3)
     texts = [message.text for message in room.log]
-    results = [i for i, text in enumerate(texts) if re.match(r"Game \d+: ", text)]
-    assert len(results) >= 2
-    for number, index in enumerate(results[:-1], start=1):
-        replay = room.log[index + 1]  # right after the result, before the next game
-        assert replay.text == f"Game {number} of match 1 (Anna vs Bob), play by play."
+    replays = [message for message in room.log if message.slot is None and message.animation]
+    assert len(replays) >= 1
+    for number, replay in enumerate(replays, start=1):
+        # It says how the game ended (and the play that ended it) first, then which it is.
+        said, which = replay.text.split("\n")
+        assert re.search(rf"(^|\. )Game {number}: (Anna|Bob) wins \d+ points? \(", said), said
+        assert which == f"Game {number} of match 1 (Anna vs Bob), play by play."
         assert replay.animation is not None
         assert _frames(replay.animation) > 1
     # The last game's replay is the end's picture: it ends on the final position.
     end = room.log[-1]
-    assert end.text.startswith("Match over")
+    assert headline(end).startswith("Match over")
+    last = len(replays) + 1
+    assert f"Game {last}: " in end.lead
     assert end.image is None
     assert end.animation is not None
-    last = len(results)
     assert not any(text.startswith(f"Game {last} of match 1") for text in texts)
     moves = await _moves(room, 1)
-    assert _frames(end.animation) < len(moves) + len(results)  # one game, not the match
+    assert _frames(end.animation) < len(moves) + last  # one game, not the match
     assert len(end.animation) < 2_000_000
 
 
@@ -178,12 +181,17 @@ async def test_with_web_pages_the_messages_link_the_match_page(database: Databas
     info = await core.matches.match_info(1)
     assert len(info.slug) == 22
     assert f"The match's page: {BASE}/m/{info.slug}" in _texts(started)
+    # The dice's details: /verify, or the check page, which shows the seeds already.
+    check = f"{BASE}/m/{info.slug}/verify"
+    assert f"commitment {info.dice_commitment[:12]}… (details: /verify or {check})" in (
+        started[0].text
+    )
     active = await room.command("anna", "/verify")
-    assert f"{BASE}/m/{info.slug}" in active[0].text
+    assert f"Dice check in your browser: {check}" in active[0].text
     await play_to_the_end(room, ("anna", "bob"), seed=5)
-    end = next(message for message in room.log if message.text.startswith("Match over"))
+    end = next(message for message in room.log if headline(message).startswith("Match over"))
     assert f"Replay: {BASE}/m/{info.slug}/replay" in end.text
-    assert f"Dice check in your browser: {BASE}/m/{info.slug}/verify" in end.text
+    assert f"Check the dice in your browser: {BASE}/m/{info.slug}/verify." in end.text
     assert not any(file.filename.endswith(".html") for file in end.attachments)
 
 
@@ -194,7 +202,7 @@ async def test_without_web_pages_the_check_page_comes_as_a_file(database: Databa
     started = await room.press("bob", "Accept")
     assert "/m/" not in _texts(started)
     await play_to_the_end(room, ("anna", "bob"), seed=5)
-    end = next(message for message in room.log if message.text.startswith("Match over"))
+    end = next(message for message in room.log if headline(message).startswith("Match over"))
     names = [file.filename for file in end.attachments]
     assert names == ["match-1-transcript.json", "match-1-check.html", "match-1.mat"]
     page = end.attachments[1].data.decode()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.core.model import ChatRef
 from gammon.flow import Phase
 from storage import LoadedMatch
-from tests.bot.scripted import PLATFORM, Room
+from tests.bot.scripted import PLATFORM, Room, headline
 
 NAMES = ("anna", "bob")  # Anna challenges, so she is player 0
 
@@ -21,7 +21,7 @@ async def _doubled(room: Room, options: str = "3") -> tuple[LoadedMatch, str, st
     doubled, doubler = NAMES[opened.state.player_on_roll], NAMES[1 - opened.state.player_on_roll]
     await room.command(doubled, f"/move {opened.state.legal_plays()[0]}")
     board = await room.command(doubler, "/double")
-    assert board[-1].text.startswith(f"{doubled.title()}, take or drop the double to 2?")
+    assert headline(board[-1]).startswith(f"{doubled.title()}, take or drop the double to 2?")
     loaded = await room.match_of("anna")
     assert loaded is not None
     assert loaded.state.phase is Phase.DOUBLED

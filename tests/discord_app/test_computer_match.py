@@ -124,7 +124,8 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(bot: Bot) -> None
     start = posts(calls)[0]
     assert content(start).startswith("Match 1: Anna vs gammonbot (expert), 1-point match")
     seed = hashlib.sha256(b"seed-0").hexdigest()  # the first of the fixed server seeds
-    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in content(start)  # its commitment
+    # Its commitment, in short: /verify shows it whole.
+    assert f"commitment {hashlib.sha256(bytes.fromhex(seed)).hexdigest()[:12]}…" in content(start)
     bot_turns = 0
     for _turn in range(200):
         loaded = await active_match(bot)
@@ -152,7 +153,8 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(bot: Bot) -> None
     assert bot_turns >= 2
     end = boards(calls)[-1]
     assert "Match over: " in content(end)
-    assert seed in content(end)
+    assert "match-1-transcript.json holds the server seed and every roll." in content(end)
+    assert seed.encode() in end.files["match-1-transcript.json"]  # the seed is revealed
     assert isinstance(end.json, dict)
     assert end.json["allowed_mentions"]["users"] == []  # Anna ended it: nobody to call
     assert any(name.endswith("transcript.json") for name in end.files)

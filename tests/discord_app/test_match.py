@@ -354,7 +354,10 @@ async def test_a_move_in_a_dm_with_the_bot_is_played_in_the_channel(bot: Bot) ->
         player, "move", [{"name": "play", "type": 3, "value": plays[0]}], channel_id=None
     )
     after = await bot.next_post(mark, "<@")  # the next board, in the match's channel
-    assert content(after).startswith(f"<@{BOB}> Bob to roll.")
+    # What Anna played, then whom the board waits for.
+    assert content(after).startswith(
+        f"<@{BOB}> Anna rolled 6-3 and played 24/21 24/18.\nBob to roll."
+    )
     receipt = await bot.next_private(mark, "the board is in the match's chat")
     assert receipt.path.startswith("/webhooks/")  # the answer to the DM's interaction
 

@@ -26,7 +26,7 @@ from gammon.position import Variant
 from gammon.serialization import state_from_dict, state_to_dict
 from storage import ChatRepository, Database, LoadedMatch, MatchRepository
 from storage.schema import matches
-from tests.bot.scripted import PLATFORM, Room, play_to_the_end
+from tests.bot.scripted import PLATFORM, Room, headline, play_to_the_end
 from tests.gammon.selfplay import play_random_match
 from tests.storage.players import Table, append_action, create_match, next_action
 
@@ -203,7 +203,7 @@ async def test_a_match_resumed_after_a_restart_ends_with_its_whole_record(
 
     room.core = new_core(database)
     await play_to_the_end(room, ("anna", "bob"), seed=2)
-    ending = [message for message in room.log if message.text.startswith("Match over")]
+    ending = [message for message in room.log if headline(message).startswith("Match over")]
     assert len(ending) == 1
     history = await room.core.matches.history(match_id)
     final = replay(running.rules, history)

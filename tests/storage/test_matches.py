@@ -237,3 +237,59 @@ async def test_users_chats_and_challenges(table: Table) -> None:
     with pytest.raises(ConflictError):
         await challenges.answer_challenge(offer.id, "declined")
     assert await challenges.due_challenges(datetime.now(UTC) + timedelta(days=2)) == []
+
+
+async def test_recent_events_say_who_made_each_write(table: Table) -> None:
+    """A board's first line is told from the last writes and who made them: the first action
+    of a write made for a person carries that person, what the dice did carries nobody."""
+    match = await table.new_match()
+    anna, bob = table.player_ids
+    match_id = match.info.id
+    await append_action(table.matches, match_id, 0, OpeningRoll((5, 3)))  # Anna opens
+    await append_action(table.matches, match_id, 1, Move(0, "8/3 6/3"), actor_id=anna)
+    await append_action(table.matches, match_id, 2, Roll(1, (6, 4)), actor_id=bob)
+    everything = await table.matches.recent_events(match_id, 3)
+    assert [(event.seq, event.action, event.actor_id) for event in everything] == [
+        (0, OpeningRoll((5, 3)), None),
+        (1, Move(0, "8/3 6/3"), anna),
+        (2, Roll(1, (6, 4)), bob),
+    ]
+    last_two = await table.matches.recent_events(match_id, 3, 2)
+    assert [event.seq for event in last_two] == [1, 2]
+    at_version_two = await table.matches.recent_events(match_id, 2, 5)
+    assert [event.seq for event in at_version_two] == [0, 1]
+
+
+async def test_the_open_challenge_one_player_made_to_another(table: Table) -> None:
+    challenges = ChallengeRepository(table.database)
+    anna, bob = table.player_ids
+    now = datetime.now(UTC)
+    assert await challenges.open_challenge_from(table.chat_id, anna, bob, now) is None
+    to_anyone = await challenges.create_challenge(
+        chat_id=table.chat_id,
+        challenger_id=anna,
+        challenged_id=None,
+        rules=MatchRules(length=3),
+        move_time_limit=None,
+    )
+    assert await challenges.open_challenge_from(table.chat_id, anna, bob, now) is None
+    to_bob = await challenges.create_challenge(
+        chat_id=table.chat_id,
+        challenger_id=anna,
+        challenged_id=bob,
+        rules=MatchRules(length=5),
+        move_time_limit=None,
+    )
+    found = await challenges.open_challenge_from(table.chat_id, anna, bob, now)
+    assert found is not None
+    assert found.id == to_bob.id
+    newest = await challenges.open_challenge_from(table.chat_id, anna, None, now)
+    assert newest is not None
+    assert newest.id == to_bob.id  # whoever it is for
+    assert await challenges.open_challenge_from(table.chat_id, bob, anna, now) is None
+    await challenges.answer_challenge(to_bob.id, "cancelled")
+    left = await challenges.open_challenge_from(table.chat_id, anna, None, now)
+    assert left is not None
+    assert left.id == to_anyone.id
+    later = now + timedelta(days=2)  # both expired
+    assert await challenges.open_challenge_from(table.chat_id, anna, None, later) is None

@@ -101,12 +101,17 @@ async def test_a_pressed_roll_edits_the_board_in_place(telegram: Harness) -> Non
     await telegram.press_label(BOB, GROUP, "Accept")
     loaded = await _match(telegram)
     assert loaded is not None
-    await telegram.say(ANNA, GROUP, f"/move {loaded.state.legal_plays()[0]}")  # Anna opens
+    play = loaded.state.legal_plays()[0]
+    assert loaded.state.dice is not None
+    high, low = max(loaded.state.dice), min(loaded.state.dice)
+    await telegram.say(ANNA, GROUP, f"/move {play}")  # Anna opens
     board, roll = telegram.button(GROUP, "Roll")
     calls = await telegram.press(BOB, GROUP, board, roll)
     assert _group_calls(calls) == ["editMessageMedia"]  # the dice appear on the same board
     edited = telegram.api.messages[(GROUP, board)].data
-    assert edited["caption"].startswith("Bob to play ")
+    # The edited caption still says what Anna played: it is the chat's record of her turn.
+    said = f"Anna rolled {high}-{low} and played {play}.\nBob to play "
+    assert edited["caption"].startswith(said), edited["caption"]
     assert "reply_markup" not in edited
     # The old [Roll] button, pressed again from a client that still shows it, is refused.
     again = await telegram.press(BOB, GROUP, board, roll)

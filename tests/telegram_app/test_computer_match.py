@@ -90,7 +90,8 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(telegram: Harness
     written = texts(calls)
     assert written[0].startswith("Match 1: Anna vs Gammon (expert), 1-point match")
     seed = hashlib.sha256(b"seed-0").hexdigest()  # the first of the fixed server seeds
-    assert hashlib.sha256(bytes.fromhex(seed)).hexdigest() in written[0]  # its commitment
+    # Its commitment, in short: /verify shows it whole.
+    assert f"commitment {hashlib.sha256(bytes.fromhex(seed)).hexdigest()[:12]}…" in written[0]
     rng = random.Random(15)
     bot_turns = 0
     for _turn in range(200):
@@ -116,7 +117,9 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(telegram: Harness
     end = written[-1]
     assert "\nMatch over: " in end
     assert f"tg://user?id={BOT_ID}" not in end  # the bot does not mention itself
-    assert seed in end
+    assert "match-1-transcript.json holds the server seed and every roll." in end
+    (album,) = telegram.api.of("sendMediaGroup")  # the files: the seed is revealed there
+    assert any(seed.encode() in data for data in album.files.values())
     assert not any(call.params.get("chat_id") == BOT_ID for call in telegram.api.calls)
 
     before = len(telegram.api.calls)
@@ -181,3 +184,21 @@ def private_texts(calls: list[Call], chat_id: int) -> list[str]:
         for call in calls
         if call.method.startswith(("send", "edit")) and call.params.get("chat_id") == chat_id
     ]
+
+
+async def test_rematch_against_the_bot_starts_a_match_and_keeps_the_end(
+    telegram: Harness,
+) -> None:
+    await telegram.say(ANNA, GROUP, "/play 1 beginner nocube")
+    await telegram.say(ANNA, GROUP, "/resign")
+    await telegram.press_label(ANNA, GROUP, "Resign")  # the bot accepts the whole match
+    end_id, _token = telegram.button(GROUP, "Rematch")
+    ended = str(telegram.api.messages[(GROUP, end_id)].data["text"])
+    assert "Match over: Gammon wins 1–0." in ended
+    calls = await telegram.press_label(ANNA, GROUP, "Rematch")
+    assert any(text.startswith("Match 2: Anna vs Gammon (beginner)") for text in texts(calls))
+    # The end is a record: the new match is posted below it, nothing takes its place.
+    assert telegram.api.messages[(GROUP, end_id)].data["text"] == ended
+    loaded = await active_match(telegram)
+    assert loaded is not None
+    assert (loaded.info.id, loaded.info.bot_level) == (2, "beginner")

@@ -97,17 +97,18 @@ async def test_a_deep_link_challenge_played_to_the_seed_reveal(telegram: Harness
     assert len(documents) == 3  # the transcript, the check page and the .mat file
     transcript = next(data for data in documents if data.startswith(b"{"))
     assert verify_transcript(json.loads(transcript)).ok
-    # Every press was answered exactly once, and no old keyboard is left to press.
+    # Every press was answered exactly once, and no old keyboard is left to press: only the
+    # end's [Rematch].
     assert api.queries
     assert all(count == 1 for count in api.queries.values())
     pressable = [
-        s
+        (s.data["message_id"], button["text"])
         for s in api.in_chat(GROUP)
         for row in s.data.get("reply_markup", {}).get("inline_keyboard", [])
         for button in row
         if "callback_data" in button
     ]
-    assert pressable == []
+    assert pressable == [(end.data["message_id"], "Rematch")]
     await telegram.say(ANNA, GROUP, "/stats")
     assert "Anna — backgammon\nRating 1," in telegram.newest(GROUP, "text").data["text"]
     await telegram.say(BOB, GROUP, "/top all")
