@@ -109,7 +109,7 @@ async def test_the_end_offers_a_rematch_that_the_other_player_accepts(console: C
     assert "gammonbot verify" not in end
     assert "\n[Rematch]\n" in end
     offered = await console.line(f"{mover}: [Rematch]")
-    assert f"{mover} offers {other} a rematch: 1-point match of backgammon" in offered
+    assert f"{mover} offers {other} a rematch: a 1-point match of backgammon" in offered
     assert "[Accept] [Decline] [Cancel]" in offered
     started = await console.line(f"{other}: [Rematch]")
     assert f"Match 2: {mover} vs {other}, 1-point match" in started

@@ -34,7 +34,7 @@ def gammonbot(
 
 
 def test_every_demo_session_deals_the_same_dice_from_the_documented_seed(tmp_path: Path) -> None:
-    lines = ["alice: /challenge @bob 3", "bob: [Accept]"]
+    lines = ["alice: /challenge @bob 3", "alice: /verify", "bob: [Accept]"]
     first, second = (gammonbot(tmp_path, ["console", "--demo"], lines) for _ in range(2))
     for done in (first, second):
         assert done.returncode == 0, done.stderr
@@ -49,8 +49,8 @@ def test_every_demo_session_deals_the_same_dice_from_the_documented_seed(tmp_pat
 def test_without_demo_the_seed_is_a_fresh_secret(tmp_path: Path) -> None:
     done = gammonbot(tmp_path, ["console"], ["alice: /challenge @bob 3"])
     assert done.returncode == 0, done.stderr
-    assert "Dice commitment" in done.stdout
-    assert hashlib.sha256(DOCUMENTED_SEED).hexdigest() not in done.stdout
+    assert "Fair dice, commitment " in done.stdout
+    assert hashlib.sha256(DOCUMENTED_SEED).hexdigest()[:12] not in done.stdout
 
 
 def test_a_finished_demo_match_reveals_the_seed_and_verifies(tmp_path: Path) -> None:
@@ -60,6 +60,7 @@ def test_a_finished_demo_match_reveals_the_seed_and_verifies(tmp_path: Path) -> 
         "bob: /resign",  # bob moves first with the demo's dice
         "bob: [Resign]",
         "alice: [Accept]",
+        "alice: /verify",  # the seed is revealed once the match is over
     ]
     done = gammonbot(tmp_path, ["console", "--demo"], lines)
     assert done.returncode == 0, done.stderr

@@ -42,7 +42,7 @@ async def test_one_player_offers_the_same_match_and_the_other_accepts(room: Room
     assert len(offer) == 1
     assert offer[0].private_to is None
     assert offer[0].text.startswith(
-        "Anna offers Bob a rematch: 3-point match of backgammon (2 h per move), hints allowed, "
+        "Anna offers Bob a rematch: a 3-point match of backgammon (2 h per move), hints allowed, "
         "unrated. The offer expires in a day.\nFair dice, commitment "
     )
     assert [button.label for button in offer[0].buttons] == ["Accept", "Decline", "Cancel"]
@@ -111,7 +111,7 @@ async def test_the_button_works_after_a_restart(room: Room, migrated_url: str) -
     )
     try:
         offer = await restarted.send("bob", token=end.buttons[0].token)
-        assert offer[0].text.startswith("Bob offers Anna a rematch: 1-point match")
+        assert offer[0].text.startswith("Bob offers Anna a rematch: a 1-point match")
         started = await restarted.send("anna", token=end.buttons[0].token)
         assert started[0].text.startswith("Match 2: Bob vs Anna")
     finally:

@@ -63,7 +63,7 @@ async def test_an_unrated_match_says_so_when_it_starts(room: Room) -> None:
     started = await room.press("bob", "Accept")
     start = started[0].text
     assert start.startswith("Match 1: Anna vs Bob, 3-point match of backgammon (")
-    assert "), hints allowed, unrated. Dice commitment" in start
+    assert "), hints allowed, unrated.\nFair dice, commitment" in start
 
 
 def _rolling() -> tuple[list[str], MatchState]:

@@ -63,7 +63,7 @@ async def test_rematch_is_offered_and_accepted_with_the_ends_button(bot: Bot) ->
     mark = len(bot.fake.calls)
     await bot.fake.click(ANNA, bot.message_id(end), buttons(end)["Rematch"])
     rematch = await bot.next_post(mark, "offers Bob a rematch")
-    assert content(rematch).startswith(f"<@{BOB}> Anna offers Bob a rematch: 3-point match")
+    assert content(rematch).startswith(f"<@{BOB}> Anna offers Bob a rematch: a 3-point match")
     mark = len(bot.fake.calls)
     await bot.fake.click(BOB, bot.message_id(end), buttons(end)["Rematch"])
     await bot.next_post(mark, " to play ")  # the new match's first board
