@@ -4,6 +4,7 @@ finished match.
 Hints are given in matches against the bot, and in matches between people only when the
 challenge allowed them (``/challenge @bob hints``: accepting it is agreeing to it). They are for
 the caller's own decision only, and answered to the caller alone where the platform allows.
+Each player has one hint at a time and a few a minute (:mod:`bot.core.hint_limits`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass
 from bot.core.analyst import analysis_message
 from bot.core.computer import Computer
 from bot.core.context import Context
+from bot.core.hint_limits import HintLimits, HintRefusal, StillComputing
 from bot.core.hint_text import hint_text
 from bot.core.i18n import Speech
 from bot.core.match_finder import MatchFinder
@@ -40,6 +42,7 @@ class AdviceService:
     analyses: AnalysisRepository
     computer: Computer
     painter: Painter
+    limits: HintLimits
 
     async def hint(self, context: Context, _argument: str) -> list[Message]:
         _ = context._
@@ -70,7 +73,13 @@ class AdviceService:
         else:
             situation = Situation.of(state, seat)
             dice = state.dice if state.phase is Phase.MOVING else None
-        advice = await self.computer.hint(situation, dice, HINT_LEVEL)
+        limited = self.limits.start(context.user.id)
+        if limited is not None:
+            return context.refuse(_limit_refusal(_, limited))
+        try:
+            advice = await self.computer.hint(situation, dice, HINT_LEVEL)
+        finally:
+            self.limits.finish(context.user.id)
         text = hint_text(_, advice, taker=state.phase is Phase.DOUBLED)
         return [Message(context.request.chat, text, private_to=context.request.actor.user_id)]
 
@@ -115,6 +124,16 @@ class AdviceService:
         analysis = analysis_from_json(record.result)
         chat = context.request.chat
         return [await analysis_message(self.painter, chat, context.chat_locale, info.id, analysis)]
+
+
+def _limit_refusal(_: Speech, refusal: HintRefusal) -> str:
+    if isinstance(refusal, StillComputing):
+        return _("Your previous hint is still being computed: it comes in a moment.")
+    return _.ngettext(
+        "Hints are limited to {limit} a minute: ask again in {count} second.",
+        "Hints are limited to {limit} a minute: ask again in {count} seconds.",
+        refusal.seconds,
+    ).format(limit=refusal.per_minute, count=refusal.seconds)
 
 
 def _refusal(_: Speech, state: MatchState, seat: int) -> str | None:

@@ -33,6 +33,7 @@ from bot.core.computer_matches import ComputerMatches
 from bot.core.context import Context
 from bot.core.delivery import Delivery
 from bot.core.driver import MatchDriver
+from bot.core.hint_limits import HintLimits
 from bot.core.i18n import normalize_locale, resolve_locale, room_locale
 from bot.core.inbox import UpdateInbox
 from bot.core.information import InfoService
@@ -96,6 +97,7 @@ class Core:
         server_seeds: Callable[[], bytes] = new_server_seed,
         challenge_limits: ChallengeLimits | None = None,
         computer: Computer | None = None,
+        hint_limits: HintLimits | None = None,
         web_base_url: str | None = None,
     ) -> None:
         self.time = TimeSource(clock) if clock is not None else TimeSource()
@@ -222,8 +224,9 @@ class Core:
         )
         self.settings = SettingsService(self.users, self.chats, self.time)
         self.analyses = AnalysisRepository(database)
+        self.hint_limits = hint_limits or HintLimits()  # per player, in this process
         self.advice = AdviceService(
-            finder, self.matches, self.analyses, self.computer, self.painter
+            finder, self.matches, self.analyses, self.computer, self.painter, self.hint_limits
         )
         self.analyst = Analyst(
             self.analyses, self.matches, self.chats, names, self.computer, self.painter, self.time
