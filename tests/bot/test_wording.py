@@ -99,3 +99,18 @@ def test_german_says_who_is_on_roll_and_calls_the_cube_doppler() -> None:
     assert turn_headline(german, state, names, bot_to_act=False) == "dima ist am Wurf."
     summary = rules_summary(german, MatchRules(length=5, cube=False), None)
     assert summary == "Match bis 5 Punkte, Backgammon (ohne Doppler, ohne Zeitlimit)"
+
+
+@pytest.mark.parametrize(
+    ("locale", "box", "captain"),
+    [
+        ("ru", "Ann (бокс), твой бросок.", "Cy, бросок за команду."),
+        ("uk", "Ann (бокс), твій кидок.", "Cy, кидок за команду."),
+        ("bg", "Ann (бокс), хвърляй заровете.", "Cy, хвърляй заровете за отбора."),
+    ],
+)
+def test_the_chouette_headlines_say_whose_roll_it_is(locale: str, box: str, captain: str) -> None:
+    """As a match's: "Ann (бокс) бросает кости" read as Ann rolling now, not Ann to roll."""
+    said = speech(locale)
+    assert said("{box} (box) to roll.").format(box="Ann") == box
+    assert said("{captain} to roll for the team.").format(captain="Cy") == captain
