@@ -16,6 +16,7 @@ from storage.dice import DiceRepository, SecretSeed
 from storage.errors import (
     AlreadyAppliedError,
     ChallengeLimitError,
+    ChouetteEndedError,
     ConflictError,
     NotFoundError,
     SeatTakenError,
@@ -55,6 +56,7 @@ __all__ = [
     "ChallengeState",
     "ChatRecord",
     "ChatRepository",
+    "ChouetteEndedError",
     "ChouetteExistsError",
     "ChouetteGameRecord",
     "ChouetteInfo",
