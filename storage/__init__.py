@@ -16,6 +16,7 @@ from storage.dice import DiceRepository, SecretSeed
 from storage.errors import (
     AlreadyAppliedError,
     ChallengeLimitError,
+    ChouetteEndedError,
     ConflictError,
     NotFoundError,
     SeatTakenError,
@@ -56,6 +57,7 @@ __all__ = [
     "ChallengeState",
     "ChatRecord",
     "ChatRepository",
+    "ChouetteEndedError",
     "ChouetteExistsError",
     "ChouetteGameRecord",
     "ChouetteInfo",

@@ -19,7 +19,7 @@ from storage.chouette_records import (
     ChouetteStatus,
     player_key,
 )
-from storage.errors import ConflictError, NotFoundError
+from storage.errors import ChouetteEndedError, ConflictError, NotFoundError
 from storage.schema import (
     chouette_events,
     chouette_games,
@@ -94,7 +94,8 @@ def claim(
     """The first statement of every write: the session moves on from ``version`` (to the
     version in ``values``, else one more) only if it is still there and in one of
     ``statuses``; returns the row as it is now. Otherwise raises, the transaction having
-    written nothing: :class:`NotFoundError`, or :class:`ConflictError` saying why."""
+    written nothing: :class:`NotFoundError`, :class:`ChouetteEndedError` once the session has
+    ended (whoever ended it), or :class:`ConflictError` saying why."""
     row = connection.execute(
         sa.update(chouettes)
         .where(
@@ -113,16 +114,21 @@ def claim(
 def refuse(
     connection: Connection,
     chouette_id: int,
-    version: int,
+    version: int | None,
     statuses: Sequence[ChouetteStatus],
 ) -> NoReturn:
-    """Why the conditional update changed nothing, as the error to raise."""
+    """Why the conditional update changed nothing (at ``version``, when it asked for one), as
+    the error to raise. Read in the same transaction after the update waited for the row:
+    what the writer who came first committed. An end is named as such, whatever the version:
+    the caller words it, where a stale version is worth trying again."""
     found = connection.execute(
         sa.select(chouettes.c.version, chouettes.c.status).where(chouettes.c.id == chouette_id)
     ).first()
     if found is None:
         raise NotFoundError(f"no chouette {chouette_id}")
-    if found[0] != version:
+    if found[1] == ChouetteStatus.ENDED.value:
+        raise ChouetteEndedError(f"chouette {chouette_id} has ended")
+    if version is not None and found[0] != version:
         raise ConflictError(f"chouette {chouette_id} is no longer at version {version}")
     wanted = " or ".join(status.value for status in statuses)
     raise ConflictError(f"chouette {chouette_id} is {found[1]}, not {wanted}")

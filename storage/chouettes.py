@@ -80,6 +80,7 @@ from storage.chouette_sql import (
     open_in,
     opened_by,
     read_requests,
+    refuse,
     requests_of,
     scoreboard_of,
     seated_after,
@@ -470,8 +471,9 @@ class ChouetteRepository:
         A join (or a leave taken back) that would seat more than eight when the game ends is
         refused in the same transaction (:class:`ChouetteError` ``table_full``), so nobody is
         promised a seat that is not there; :class:`ConflictError` once no game is being
-        played (it ended meanwhile: the player joins or leaves at once). Nothing is written
-        either way."""
+        played (it ended meanwhile: the player joins or leaves at once), and
+        :class:`ChouetteEndedError` once the session has ended. Nothing is written either
+        way."""
         if kind not in (JOIN, LEAVE):
             raise ValueError(f"a request joins or leaves: {kind!r}")
         other = LEAVE if kind == JOIN else JOIN
@@ -485,7 +487,7 @@ class ChouetteRepository:
         def write(connection: Connection) -> bool:
             held = hold(connection, chouette_id)
             if held is None:
-                raise ConflictError(f"chouette {chouette_id}: no game is being played")
+                refuse(connection, chouette_id, None, (PLAYING,))
             changed = change_request(connection, row, other)
             if kind == JOIN and changed:
                 requests = read_requests(connection, chouette_id)
@@ -506,7 +508,8 @@ class ChouetteRepository:
     ) -> ChouetteInfo:
         """End the session for good, between games or during one (a game not finished is
         left unscored: its events stay in the log). The chat is free for a new session, and
-        from now on the server seed may be revealed."""
+        from now on the server seed may be revealed. Of two ends at once the second gets
+        :class:`ChouetteEndedError`, as does every write that comes after the end."""
         moment = now or now_utc()
 
         def write(connection: Connection) -> RowMapping:

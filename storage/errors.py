@@ -24,6 +24,11 @@ class SeedStillSecretError(StorageError):
     """The server seed of a match still being played is never handed out."""
 
 
+class ChouetteEndedError(ConflictError):
+    """The chouette session has ended: a write planned before the end (in any process) came
+    after it, and nothing was written. Final, unlike a stale version: no retry can succeed."""
+
+
 class SeatTakenError(ConflictError):
     """A player of a match about to start already plays an active match in that chat.
     ``user_id`` names them when known (a race settled by the database may not say who)."""

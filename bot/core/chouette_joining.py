@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.core import chouette_texts
+from bot.core.chouette_rounds import TRIES, ChouetteRounds
 from bot.core.context import Context
 from bot.core.locks import MatchLocks
 from bot.core.model import Message
@@ -20,8 +21,15 @@ JOIN, LEAVE = "join", "leave"  # what a player asks for during a game (ChouetteR
 
 
 class ChouetteJoining:
-    def __init__(self, chouettes: ChouetteRepository, locks: MatchLocks, time: TimeSource) -> None:
+    def __init__(
+        self,
+        chouettes: ChouetteRepository,
+        rounds: ChouetteRounds,
+        locks: MatchLocks,
+        time: TimeSource,
+    ) -> None:
         self.chouettes = chouettes
+        self.rounds = rounds
         self.locks = locks
         self.time = time
 
@@ -37,15 +45,14 @@ class ChouetteJoining:
         chouette_id: int,
         change: Callable[[Context, ChouetteInfo], Awaitable[list[Message]]],
     ) -> list[Message]:
-        """``change`` under the chouette's lock, against the session as it is now; once more
-        when another process changed it meanwhile."""
+        """``change`` under the chouette's lock, against the session as it is now; again
+        whenever another process changed it meanwhile. Once the session has ended (a moment
+        ago, in another process), :meth:`ChouetteRounds.ended`."""
         async with self.locks.hold(chouette_id):
-            for _attempt in range(2):
+            for _try in range(TRIES):
                 info = await self.chouettes.info(chouette_id)
-                if info.status is ChouetteStatus.ENDED:  # ended a moment ago
-                    return context.refuse(
-                        context._("There is no chouette in this chat. Open one with /chouette.")
-                    )
+                if info.status is ChouetteStatus.ENDED:
+                    return await self.rounds.ended(context, chouette_id)
                 try:
                     return await change(context, info)
                 except ConflictError:

@@ -1,7 +1,8 @@
 """Playing a chouette game: rolls, plays and cube actions, typed or pressed, under the
 chouette's lock, with the rules applied once and the actions appended at the version they
 were planned from (a stale button or a second writer gets "out of date", a repeated update
-the board as it is now); a finished game is settled and the next one started."""
+the board as it is now, an action that came after the session's end that it has ended); a
+finished game is settled and the next one started."""
 
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from gammon.chouette import (
 from gammon.flow import Phase
 from storage import (
     AlreadyAppliedError,
+    ChouetteEndedError,
     ChouetteInfo,
     ChouetteRepository,
     ChouetteStatus,
@@ -75,6 +77,8 @@ class ChouettePlay:
                 info, game = loaded.info, loaded.game
                 if info.chat_id != context.chat.id:
                     return stale
+                if info.status is ChouetteStatus.ENDED:
+                    return await self.rounds.ended(context, chouette_id)
                 if version is not None and version != info.version:
                     if await self._applied_before(context, chouette_id):
                         return await self.rounds.current(context, chouette_id)
@@ -110,6 +114,8 @@ class ChouettePlay:
                     if await self._applied_before(context, chouette_id):
                         return await self.rounds.current(context, chouette_id)
                     return context.refuse(chouette_texts.refusal(_, error, action))
+                except ChouetteEndedError:  # another process ended it a moment ago
+                    return await self.rounds.ended(context, chouette_id)
                 except ConflictError:
                     if version is not None or attempt:
                         return stale

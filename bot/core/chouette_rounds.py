@@ -5,6 +5,7 @@ started in the same write while three or more remain."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from bot.core import chouette_texts
 from bot.core.chouette_narration import opening_line
@@ -34,6 +35,11 @@ from storage import (
     ConflictError,
     UserRepository,
 )
+
+# How many times a command is tried against the table as it is now, each time another
+# process's write came between reading the table and writing to it (a seat taken, the client
+# seed fixed, a play): each lost try is someone else's write made, so the next try sees it.
+TRIES: Final = 8
 
 
 class ChouetteRounds:
@@ -78,18 +84,36 @@ class ChouetteRounds:
 
     async def current(self, context: Context, chouette_id: int) -> list[Message]:
         """The board as it is now (a request handled before, or beaten by another process's
-        write, gets it)."""
+        write, gets it); :meth:`ended` once the session has ended."""
         loaded = await self.chouettes.load(chouette_id)
+        if loaded.info.status is ChouetteStatus.ENDED:
+            return await self.ended(context, chouette_id)
         if loaded.game is None:
             return context.refuse(context._("No chouette game is being played here."))
         return [await self.board(context, loaded.info, loaded.game, loaded.totals)]
+
+    async def ended(self, context: Context, chouette_id: int) -> list[Message]:
+        """The answer to a command that came after the session's end (another process's end
+        a moment before, or a second press of [End the session]): that it has ended, with
+        its final scores; the end's own message in the chat has the rest. Nothing for the
+        clock (nobody asked it: the end's message says it all)."""
+        if context.user.is_bot:
+            return []
+        _ = context._
+        loaded = await self.chouettes.load(chouette_id)
+        names = await self.names(context, [*loaded.info.seats, *loaded.totals])
+        lines = [
+            _("This chouette has ended already. Open a new table with /chouette."),
+            chouette_texts.scores_line(_, loaded.totals, names),
+        ]
+        return context.refuse("\n".join(lines))
 
     async def opened(
         self, context: Context, info: ChouetteInfo, acted: bool = False
     ) -> list[Message]:
         """:meth:`opening`, or the table as it is when another process wrote the opening roll
         first (a player's [Roll] there, or its clock): one roll is written, and this answer
-        still goes out."""
+        still goes out. Once the session has ended meanwhile, :meth:`ended`."""
         try:
             return await self.opening(context, info, acted)
         except (ConflictError, AlreadyAppliedError):
@@ -101,11 +125,12 @@ class ChouetteRounds:
         """Roll the opening roll of the game that just started (again after a tie) and show
         the board. ``acted``: the caller's command is what makes it (the game had been left
         before its opening roll), written as theirs. Raises :class:`ConflictError` when the
-        session moved on meanwhile (another process rolled it)."""
+        session moved on meanwhile (another process rolled it, or ended the session)."""
         _ = context.for_chat
         loaded = await self.chouettes.load(info.id)
         game = loaded.game
-        assert game is not None
+        if game is None:  # ended since the game started
+            raise ConflictError(f"chouette {info.id}: no game is being played")
         users = await self.seated(context, info.seats)
         names = by_key(users)
         recorded: list[ChouetteAction] = []

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 from bot.core import chouette_texts, texts
 from bot.core.chouette_check import ChouetteCheck
-from bot.core.chouette_rounds import ChouetteRounds
+from bot.core.chouette_rounds import TRIES, ChouetteRounds
 from bot.core.context import Context
 from bot.core.i18n import Speech
 from bot.core.locks import MatchLocks
@@ -74,21 +74,25 @@ class ChouetteSeating:
         _ = context.for_chat
         if context.request.chat.private:
             return context.refuse(context._("A chouette is played in a group chat."))
-        try:
-            info = await self.chouettes.open_table(
-                context.chat.id,
-                context.user.id,
-                rules,
-                SecretSeed(self.server_seeds()),
-                self.time(),
-                context.request.event_id or None,
-                move_time_limit=move_time_limit,
-            )
-        except ChouetteExistsError:
-            loaded = await self.chouettes.active_for_chat(context.chat.id)
-            if loaded is None:
-                return context.refuse(context._("Sorry, something went wrong. Please try again."))
-            return await self.show(context, loaded)
+        for _try in range(TRIES):
+            try:
+                info = await self.chouettes.open_table(
+                    context.chat.id,
+                    context.user.id,
+                    rules,
+                    SecretSeed(self.server_seeds()),
+                    self.time(),
+                    context.request.event_id or None,
+                    move_time_limit=move_time_limit,
+                )
+            except ChouetteExistsError:  # opened a moment ago, in another process
+                loaded = await self.chouettes.active_for_chat(context.chat.id)
+                if loaded is None:  # and ended since: the chat is free again
+                    continue
+                return await self.show(context, loaded)
+            break
+        else:
+            return context.refuse(context._("Sorry, something went wrong. Please try again."))
         text = _(
             "{name} opens a chouette table ({rules}). Sit down with /chouette join; "
             "with three to eight players, /chouette start. Dice commitment: {commitment}"
@@ -134,13 +138,16 @@ class ChouetteSeating:
 
     async def start(self, context: Context, info: ChouetteInfo) -> list[Message]:
         """Seat the players by the dice (the first game) and start a game. Under the
-        chouette's lock, against the table as it is now, once more when another process
-        changed it meanwhile: of two starts at once (or a start and the next game that a
-        settlement starts in its own write) one starts the game, the other is told that a
-        game is being played already."""
+        chouette's lock, against the table as it is now, again whenever another process
+        changed it meanwhile (fixed the client seed, seated someone): of two starts at once
+        (or a start and the next game that a settlement starts in its own write) one starts
+        the game, the other is told that a game is being played already; a start after an
+        end is told that the session has ended."""
         async with self.locks.hold(info.id):
-            for _attempt in range(2):
+            for _try in range(TRIES):
                 info = await self.chouettes.info(info.id)  # as it is now
+                if info.status is ChouetteStatus.ENDED:
+                    return await self.rounds.ended(context, info.id)
                 if info.status is not ChouetteStatus.OPEN:
                     return context.refuse(context._("A game is being played already."))
                 if not info.is_seated(context.user.id):
@@ -220,31 +227,14 @@ class ChouetteSeating:
                 _("Only the host who opened the table or an administrator ends it.")
             )
         if info.status is ChouetteStatus.PLAYING:
-            text = _(
-                "Game {number} is being played. Ending the session now abandons it: that game "
-                "scores no points, and the scores stay as they were after the last finished "
-                "game. End the session?"
-            ).format(number=info.game_number)
-            target = chouette_target(info.id)
-            asker = context.user.id  # only they may answer: the token carries them
-            buttons = (
-                Button(_("End the session"), format_token(Token(Verb.END, "h", target, asker))),
-                Button(
-                    _("Keep playing"), format_token(Token(Verb.KEEP_PLAYING, "h", target, asker))
-                ),
-            )
-            return [
-                Message(
-                    context.request.chat, text, buttons, private_to=context.request.actor.user_id
-                )
-            ]
-        return await self._end(context, info.id)
+            return _asked_first(context, info)
+        return await self._end(context, info.id, confirmed=False)
 
     async def confirm_end(self, context: Context, token: Token) -> list[Message]:
         """[End the session] or [Keep playing], pressed under the question :meth:`end` asked:
         only by whoever asked (``token.version`` is their user id). [End the session] ends
         the session as it is now, whatever was played meanwhile; once it has ended, a
-        second press (or a stale one) changes nothing."""
+        second press (or another's end a moment before) changes nothing and says so."""
         _ = context._
         chouette_id, _seat = chouette_seat(token.target)
         if token.version != context.user.id:
@@ -253,23 +243,35 @@ class ChouetteSeating:
             info = await self.chouettes.info(chouette_id)
         except NotFoundError:
             return context.refuse(_("That button is out of date."))
-        if info.chat_id != context.chat.id or info.status is ChouetteStatus.ENDED:
+        if info.chat_id != context.chat.id:
             return context.refuse(_("That button is out of date."))
+        if info.status is ChouetteStatus.ENDED:
+            return await self.rounds.ended(context, chouette_id)
         if token.verb == Verb.KEEP_PLAYING:
             return context.refuse(_("The session goes on."))
-        return await self._end(context, chouette_id)
+        return await self._end(context, chouette_id, confirmed=True)
 
-    async def _end(self, context: Context, chouette_id: int) -> list[Message]:
+    async def _end(self, context: Context, chouette_id: int, *, confirmed: bool) -> list[Message]:
         """End the session as it is now: its scores, its seed and the files to check every
-        roll. A game in play is abandoned (its events stay in the log, unscored)."""
+        roll. A game in play is abandoned (its events stay in the log, unscored); unless
+        ``confirmed``, a game that started since the caller looked (another process's
+        /chouette start a moment before) is asked about first, as :meth:`end` asks. Against
+        the table as it is now, again whenever another process wrote to it meanwhile; once
+        the session has ended (another process's end), :meth:`ChouetteRounds.ended`."""
         _ = context.for_chat
         async with self.locks.hold(chouette_id):
-            info = await self.chouettes.info(chouette_id)  # as it is now, after a play meanwhile
-            if info.status is ChouetteStatus.ENDED:  # ended a moment ago, by another press
-                return context.refuse(context._("That button is out of date."))
-            try:
-                ended = await self.chouettes.end(info.id, info.version, now=self.time())
-            except ConflictError:  # another process changed the table meanwhile
+            for _try in range(TRIES):
+                info = await self.chouettes.info(chouette_id)  # as it is now
+                if info.status is ChouetteStatus.ENDED:
+                    return await self.rounds.ended(context, chouette_id)
+                if info.status is ChouetteStatus.PLAYING and not confirmed:
+                    return _asked_first(context, info)
+                try:
+                    ended = await self.chouettes.end(info.id, info.version, now=self.time())
+                except ConflictError:  # another process wrote to the table meanwhile
+                    continue
+                break
+            else:
                 return context.refuse(context._("Sorry, something went wrong. Please try again."))
         loaded = await self.chouettes.load(ended.id)
         seed = await self.chouettes.reveal_seed(ended.id)
@@ -296,3 +298,21 @@ class ChouetteSeating:
                 slot=f"chouette:{ended.id}",
             )
         ]
+
+
+def _asked_first(context: Context, info: ChouetteInfo) -> list[Message]:
+    """The question before ending a session whose game is being played, with [End the
+    session] and [Keep playing] for the asker only (the token carries them)."""
+    _ = context._
+    text = _(
+        "Game {number} is being played. Ending the session now abandons it: that game "
+        "scores no points, and the scores stay as they were after the last finished "
+        "game. End the session?"
+    ).format(number=info.game_number)
+    target = chouette_target(info.id)
+    asker = context.user.id
+    buttons = (
+        Button(_("End the session"), format_token(Token(Verb.END, "h", target, asker))),
+        Button(_("Keep playing"), format_token(Token(Verb.KEEP_PLAYING, "h", target, asker))),
+    )
+    return [Message(context.request.chat, text, buttons, private_to=context.request.actor.user_id)]

@@ -92,6 +92,8 @@ class ChouetteService:
         loaded = None
         if not context.request.chat.private:
             loaded = await self.chouettes.active_for_chat(context.chat.id)
+        if loaded is not None and loaded.info.status is ChouetteStatus.ENDED:
+            loaded = None  # ended between the two reads: the chat is free
         if action is None:
             options = parse_rules(words)
             if options is None:
@@ -104,7 +106,7 @@ class ChouetteService:
                 return [*context.refuse(refused), *shown]
             return await self.seating.open_or_show(context, *options)
         if loaded is None:
-            return context.refuse(_("There is no chouette in this chat. Open one with /chouette."))
+            return await self._none_here(context)
         info = loaded.info
         if action == "score":
             return await self.seating.scores(context, loaded)
@@ -115,6 +117,19 @@ class ChouetteService:
         if action == "start":
             return await self.seating.start(context, info)
         return await self.seating.end(context, info)
+
+    async def _none_here(self, context: Context) -> list[Message]:
+        """The answer to ``/chouette join``, ``leave``, ``start``, ``score`` or ``end`` where no
+        session is open: that the chat's last one has ended (another process's end may have
+        come a moment before), with its final scores; else that there is none."""
+        ended = None
+        if not context.request.chat.private:
+            ended = await self.chouettes.latest_ended_in_chat(context.chat.id)
+        if ended is not None:
+            return await self.play.rounds.ended(context, ended.id)
+        return context.refuse(
+            context._("There is no chouette in this chat. Open one with /chouette.")
+        )
 
     async def suggest(self, context: Context, argument: str) -> list[Message]:
         """``/suggest 13/10* 6/5``: a team member's advice, posted for the captain."""
@@ -158,6 +173,8 @@ class ChouetteService:
         info = await self._seated_here(context)
         if info is None:
             return None
+        if info.status is ChouetteStatus.ENDED:  # a moment ago, in another process
+            return await self.play.rounds.ended(context, info.id)
         if info.status is not ChouetteStatus.PLAYING:
             return context.refuse(context._("No chouette game is being played here."))
         chouette_id = info.id

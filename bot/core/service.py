@@ -174,7 +174,7 @@ class Core:
             ChouetteSeating(
                 self.chouettes, rounds, chouette_locks, self.time, server_seeds, chouette_check
             ),
-            ChouetteJoining(self.chouettes, chouette_locks, self.time),
+            ChouetteJoining(self.chouettes, rounds, chouette_locks, self.time),
             ChouettePlay(self.chouettes, rounds, chouette_view, chouette_locks, self.time),
             finder,
             chouette_check,

@@ -32,3 +32,13 @@ async def bot_room(migrated_url: str) -> AsyncIterator[Room]:
     yield Room(core, ChatRef(PLATFORM, "group-1"))
     computer.close()
     await database.close()
+
+
+@pytest.fixture
+async def other_process(room: Room, migrated_url: str) -> AsyncIterator[Room]:
+    """``room``'s chat served by another process: a bot of its own (its own locks, its own
+    connections) on the same database."""
+    database = Database(migrated_url)
+    core = Core(database, render_images=False, server_seeds=fixed_seeds())
+    yield Room(core, room.chat, prefix="o")
+    await database.close()

@@ -1,6 +1,7 @@
 """Ending a chouette: during a game the host (or an administrator) is asked first, since the
 game in play is abandoned and scores nothing; only whoever asked answers, and a second or
-stale press changes nothing. Between games the session ends at once."""
+stale press changes nothing (it is told that the session has ended). Between games the
+session ends at once."""
 
 from __future__ import annotations
 
@@ -51,10 +52,14 @@ async def test_ending_during_a_game_asks_the_host_first(room: Room) -> None:
         "Game 1 was abandoned: it scores no points.",
         "Scores: no game finished yet.",
     ]
-    # The same button again (a double click, a repeated update): out of date, nothing else.
+    # The same button again (a double click, a repeated update): it has ended, nothing else.
     again = await room.press("ann", "End the session")
     assert [(message.text, message.private_to) for message in again] == [
-        ("That button is out of date.", "ann")
+        (
+            "This chouette has ended already. Open a new table with /chouette.\n"
+            "Scores: no game finished yet.",
+            "ann",
+        )
     ]
     assert (await room.command("ann", "/chouette"))[0].text.startswith("Ann opens a chouette")
 

@@ -36,6 +36,7 @@ from gammon.flow import Phase
 from storage import (
     AlreadyAppliedError,
     ChatRepository,
+    ChouetteEndedError,
     ChouetteExistsError,
     ChouetteInfo,
     ChouetteRepository,
@@ -358,6 +359,57 @@ async def test_writers_at_the_same_version_one_wins(databases: tuple[Database, D
         )
     assert await slow == playing.version + 1
     assert await event_count(first, playing.info.id) == 1
+
+
+async def test_every_write_after_another_process_s_end_is_told_the_session_has_ended(
+    databases: tuple[Database, Database],
+) -> None:
+    """Another process ended the session at the version this one read: every write this one
+    planned gets :class:`ChouetteEndedError` (not a mere stale version, which a retry could
+    cure), a second end too, and nothing is written; a stale version of a live session stays
+    a plain :class:`ConflictError`."""
+    first, second = databases
+    club = await make_club(first)
+    playing = await start(club, await club.open())
+    box = playing.game.table.box
+    await playing.act(BoardAction(box, OpeningRoll((4, 2))))
+    chouette_id, version = playing.info.id, playing.version
+    with pytest.raises(ConflictError) as stale:
+        await club.chouettes.end(chouette_id, version - 1)
+    assert not isinstance(stale.value, ChouetteEndedError)
+    await ChouetteRepository(second).end(chouette_id, version, now=NOW)
+    roll = [BoardAction(box, OpeningRoll((3, 1)))]
+    writes = [
+        club.chouettes.end(chouette_id, version),
+        club.chouettes.append(chouette_id, version, roll, club.players[0], "late"),
+        club.chouettes.request(chouette_id, club.players[1], "leave"),
+        club.chouettes.finish_game(chouette_id, version, {}, list(playing.info.seats)),
+    ]
+    for write in writes:
+        with pytest.raises(ChouetteEndedError):
+            await write
+    assert (await club.chouettes.info(chouette_id)).version == version + 1  # the end's own
+    assert await event_count(first, chouette_id) == 1
+    assert await club.chouettes.requests(chouette_id) == []
+
+
+async def test_a_seat_change_or_a_start_after_an_end_is_told_the_session_has_ended(
+    databases: tuple[Database, Database],
+) -> None:
+    first, second = databases
+    club = await make_club(first)
+    info = await club.open()
+    await ChouetteRepository(second).end(info.id, info.version, now=NOW)
+    writes = [
+        club.chouettes.join(info.id, club.players[0], info.version),
+        club.chouettes.leave(info.id, club.players[1], info.version),
+        club.chouettes.set_client_seed(info.id, info.version, "late"),
+        club.chouettes.start_game(info.id, info.version, list(info.seats)),
+    ]
+    for write in writes:
+        with pytest.raises(ChouetteEndedError):
+            await write
+    assert (await club.chouettes.info(info.id)).seats == info.seats
 
 
 # --- one session per chat ----------------------------------------------------------------
