@@ -38,6 +38,7 @@ def _challenge(data: RowMapping) -> ChallengeRecord:
         created_at=data["created_at"],
         hints=bool(data["hints"]),
         rated=bool(data["rated"]),
+        bot_level=data["bot_level"],
     )
 
 
@@ -110,9 +111,11 @@ class ChallengeRepository:
         hints: bool = False,
         rated: bool = True,
         event_id: str | None = None,
+        bot_level: str | None = None,
     ) -> ChallengeRecord:
         """A new open challenge. ``server_seed`` is the secret seed of the match it may start;
         its SHA-256 is stored (and shown) with the challenge, the seed itself stays here.
+        ``bot_level``: a challenge to the bot (``challenged_id``), which plays at that level.
 
         With ``limits``, the count of the challenger's open challenges (and of the chat's) is
         checked in the same transaction as the insert: :class:`ChallengeLimitError` when full.
@@ -132,6 +135,7 @@ class ChallengeRepository:
             "hints": hints,
             "rated": rated,
             "event_id": event_id,
+            "bot_level": bot_level,
         }
 
         def write(connection: Connection) -> int:

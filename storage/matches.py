@@ -596,7 +596,8 @@ class MatchRepository:
     async def last_action_at(self, match_id: int, user_id: int) -> datetime | None:
         """When the user last acted in the match: their newest event; before their first,
         when they joined it (the challenger: when the challenge was posted; whoever accepted
-        it, or started a match against the bot: when it began). None for a stranger."""
+        it, or started a match against the bot with [Start]: when it began). None for a
+        stranger."""
         found = await self.engine.read(
             sa.select(sa.func.max(match_events.c.created_at)).where(
                 match_events.c.match_id == match_id, match_events.c.actor_id == user_id
@@ -608,7 +609,9 @@ class MatchRepository:
             return value
         challenged = await self.engine.read(
             sa.select(challenges.c.created_at).where(
-                challenges.c.match_id == match_id, challenges.c.challenger_id == user_id
+                challenges.c.match_id == match_id,
+                challenges.c.challenger_id == user_id,
+                challenges.c.bot_level.is_(None),
             )
         )
         posted: datetime | None = challenged.scalar()

@@ -113,6 +113,7 @@ class ChallengeRecord:
     created_at: datetime | None = None
     hints: bool = False  # the match it starts allows /hint (both players agree to it)
     rated: bool = True  # the match it starts changes its players' ratings
+    bot_level: str | None = None  # a challenge to the bot, which plays at this level
 
 
 @dataclass(frozen=True)

@@ -102,6 +102,9 @@ challenges = sa.Table(
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.true()),
     # The platform's id of the message that made the challenge: made once, whatever repeats.
     sa.Column("event_id", sa.String(128)),
+    # A challenge to the bot (``/play``, ``/challenge @bot``, [Rematch] against it): the level
+    # it plays at. NULL: a challenge between people.
+    sa.Column("bot_level", sa.String(16)),
     sa.Index("ix_challenges_chat_state", "chat_id", "state"),
     sa.Index("ux_challenges_event", "chat_id", "event_id", unique=True),
     sa.Index("ix_challenges_challenger_state", "challenger_id", "state"),

@@ -7,10 +7,10 @@ import contextlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 
 from bot.core import texts
 from bot.core.automatic import follow_up
+from bot.core.client_seeds import client_seed
 from bot.core.computer_matches import ComputerMatches
 from bot.core.context import Context, wants_private_notice
 from bot.core.fair_dice_text import fair_dice_line
@@ -48,7 +48,7 @@ class ChallengeService:
     time: TimeSource
     server_seeds: Callable[[], bytes]  # tests pass a fixed source to replay the dice
     limits: ChallengeLimits
-    computer_matches: ComputerMatches  # a challenge to the bot starts a match at once
+    computer_matches: ComputerMatches  # a challenge to the bot, and its [Start]
 
     async def challenge(self, context: Context, argument: str) -> list[Message]:
         _ = context._
@@ -72,7 +72,7 @@ class ChallengeService:
                 return context.refuse(_("I cannot find that player."))
             bot = await self.computer_matches.bots.of(target.platform)
             if target.user_id == bot.platform_user_id:
-                return await self.computer_matches.start(context, options)
+                return await self.computer_matches.offer(context, options)
             challenged = await self.users.upsert_user(
                 target.platform, target.user_id, clean_name(target.name, target.user_id)
             )
@@ -112,7 +112,7 @@ class ChallengeService:
                 event_id=context.request.event_id or None,
             )
         except ChallengeLimitError as error:
-            return context.refuse(self._limit_refusal(_, error))
+            return context.refuse(texts.challenge_limit_refusal(_, error.scope, error.limit))
         _ = context.for_chat  # the challenge is posted for the whole chat
         mention: tuple[str, ...] = ()
         notify: tuple[str, ...] = ()
@@ -161,26 +161,11 @@ class ChallengeService:
             return context.refuse(context._("There is no open challenge for you here."))
         return await self.answer(context, Verb.ACCEPT, offer.id)
 
-    @staticmethod
-    def _limit_refusal(_: Speech, error: ChallengeLimitError) -> str:
-        if error.scope == "user":
-            return _.ngettext(
-                "You already have {limit} open challenge. Wait for an answer, or cancel it "
-                "with its [Cancel] button, before you offer another.",
-                "You already have {limit} open challenges. Wait for an answer, or cancel one "
-                "with its [Cancel] button, before you offer another.",
-                error.limit,
-            ).format(limit=error.limit)
-        return _.ngettext(
-            "This chat already has {limit} open challenge. Accept, decline or cancel it "
-            "before a new one is offered here.",
-            "This chat already has {limit} open challenges. Accept, decline or cancel some "
-            "before a new one is offered here.",
-            error.limit,
-        ).format(limit=error.limit)
-
     async def press(self, context: Context, token: Token) -> list[Message]:
-        """[Accept], [Decline] or [Cancel] under a challenge (``token.target``)."""
+        """[Accept], [Decline] or [Cancel] under a challenge (``token.target``); [Start]
+        under an offer to the bot."""
+        if token.verb == Verb.START:
+            return await self.computer_matches.begin(context, token.target)
         if token.verb not in (Verb.ACCEPT, Verb.DECLINE, Verb.CANCEL):
             return context.refuse(context._("That button is out of date."))
         return await self.answer(context, token.verb, token.target)
@@ -230,8 +215,8 @@ class ChallengeService:
         # challenge: a seed chosen with /seed since then, else one from this accept's event id.
         event = context.request.event_id or secrets.token_hex(8)
         seeds = (
-            _client_seed(challenger, offer, event),
-            _client_seed(context.user, offer, event),
+            client_seed(challenger, offer, event),
+            client_seed(context.user, offer, event),
         )
         # The seed drawn with the challenge (a fresh one for a challenge from before that).
         seed = await self.dice.for_challenge(offer.id, self.server_seeds())
@@ -293,20 +278,6 @@ class ChallengeService:
     async def _close_challenge(self, challenge_id: int, answer: str) -> None:
         with contextlib.suppress(ConflictError):
             await self.challenges.answer_challenge(challenge_id, answer)
-
-
-def _client_seed(user: UserRecord, offer: ChallengeRecord, event: str) -> str:
-    """The user's client seed for a match from ``offer``: the one they chose with /seed after
-    the challenge (and its commitment) was posted; a seed chosen before that is not used,
-    since the server seed was drawn knowing it. Otherwise one made of the accept's event id,
-    which the platform generated after the commitment was published."""
-    if user.next_seed and _chosen_after(user.next_seed_at, offer.created_at):
-        return user.next_seed
-    return f"{user.platform}:{event}"
-
-
-def _chosen_after(moment: datetime | None, published: datetime | None) -> bool:
-    return moment is not None and published is not None and moment >= published
 
 
 def _summary(_: Speech, options: ChallengeOptions) -> str:

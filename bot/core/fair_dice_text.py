@@ -3,9 +3,9 @@ story that ``/verify`` tells (the commitment in full, each player's client seed,
 the end the server seed).
 
 The guarantee is the order of events, not the length of a line: the commitment is fixed and
-published with the challenge, before any client seed is, and ``/verify`` shows it in full from
-that moment on. The messages everyone reads carry only its first digits, enough to recognise
-it again.
+published with the challenge (against the bot: with the offer that [Start] begins), before any
+client seed is, and ``/verify`` shows it in full from that moment on. The messages everyone
+reads carry only its first digits, enough to recognise it again.
 """
 
 from __future__ import annotations
@@ -50,19 +50,26 @@ def client_seeds_sentence(_: Speech, names: Sequence[str], seeds: Sequence[str])
     )
 
 
-def challenge_details(_: Speech, challenge_id: int, commitment: str) -> str:
-    """``/verify`` while a challenge waits: the commitment, and how client seeds are fixed."""
-    return "\n".join(
-        (
-            _("Challenge {id} is waiting for an answer.").format(id=challenge_id),
-            commitment_sentence(_, commitment),
-            _(
-                "Until the match starts, each player may choose a client seed with /seed TEXT; "
-                "otherwise the chat platform's id of the accept is used. The server seed is "
-                "revealed when the match ends."
-            ),
+def challenge_details(
+    _: Speech, challenge_id: int, commitment: str, against_bot: bool = False
+) -> str:
+    """``/verify`` while a challenge waits (``against_bot``: an offer to the bot, waiting for
+    its [Start]): the commitment, and how client seeds are fixed."""
+    if against_bot:
+        state = _("Challenge {id} is waiting for your [Start].").format(id=challenge_id)
+        seeds = _(
+            "Until you press [Start], you may choose your client seed with /seed TEXT; "
+            "otherwise the chat platform's id of your press is used, and the bot's seed is "
+            "made of it too. The server seed is revealed when the match ends."
         )
-    )
+    else:
+        state = _("Challenge {id} is waiting for an answer.").format(id=challenge_id)
+        seeds = _(
+            "Until the match starts, each player may choose a client seed with /seed TEXT; "
+            "otherwise the chat platform's id of the accept is used. The server seed is "
+            "revealed when the match ends."
+        )
+    return "\n".join((state, commitment_sentence(_, commitment), seeds))
 
 
 def match_details(

@@ -129,7 +129,10 @@ class InfoService:
         if loaded is None or loaded.info.status != "active":  # what comes next goes first
             offer = await self._open_challenge(context)
             if offer is not None:
-                return context.refuse(challenge_details(_, offer.id, offer.dice_commitment or ""))
+                details = challenge_details(
+                    _, offer.id, offer.dice_commitment or "", offer.bot_level is not None
+                )
+                return context.refuse(details)
             if self.chouettes is not None:
                 chouette = await self.chouettes.verify(context, loaded.info if loaded else None)
                 if chouette is not None:

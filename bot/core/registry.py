@@ -195,8 +195,8 @@ COMMANDS: tuple[Command, ...] = (
         "computer.play",
         N_("Play against the bot: /play 5 expert"),
         N_(
-            "/play [length] [level] [nocube] [nardy] [money] – a match against the bot, at once "
-            "(levels: beginner, intermediate, advanced, expert, world_class)"
+            "/play [length] [level] [nocube] [nardy] [money] – offer the bot a match; [Start] "
+            "begins it (levels: beginner, intermediate, advanced, expert, world_class)"
         ),
         options=(
             _LENGTH,

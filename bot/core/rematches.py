@@ -5,7 +5,8 @@ Both players must agree, as with any challenge: the first press challenges the o
 other player's press accepts it, as [Accept] would. The button carries only the match's
 number, and the match is in the database, so it works after a restart; a repeated or late
 press meets the usual refusals (an offer already made, a match already being played). Against
-the bot, which always agrees, a press starts the new match at once.
+the bot, which always agrees, a press offers the new match as /play does: its commitment first,
+then the person's [Start].
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ class Rematches:
             return context.refuse(_("This is not your match."))
         options = same_match(info)
         if info.bot_level is not None:
-            return await self.computer_matches.start(context, options)
+            return await self.computer_matches.offer(context, options)
         opponent = await self.users.get_user(info.player_ids[1 - seat])
         now = self.time()
         theirs = await self.challenges.open_challenge_from(

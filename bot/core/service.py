@@ -151,9 +151,11 @@ class Core:
             self.time,
             self.opponent,
         )
+        limits = challenge_limits or ChallengeLimits()
         self.computer_matches = ComputerMatches(
             self.bots,
             self.users,
+            self.challenges,
             self.matches,
             self.dice,
             presenter,
@@ -161,6 +163,7 @@ class Core:
             self.locks,
             self.time,
             server_seeds,
+            limits,
         )
         self.chouettes = ChouetteRepository(database)
         chouette_view = ChouetteView(
@@ -190,7 +193,6 @@ class Core:
             self.time,
             self.chouette_service,
         )
-        limits = challenge_limits or ChallengeLimits()
         self.challenge_service = ChallengeService(
             self.challenges,
             self.users,

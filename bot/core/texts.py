@@ -253,3 +253,23 @@ def match_over(_: Speech, state: MatchState, names: Sequence[str]) -> str:
     return _("Match over: {name} wins {a}–{b}.").format(
         name=names[winner], a=state.score[winner], b=state.score[1 - winner]
     )
+
+
+def challenge_limit_refusal(_: Speech, scope: str, limit: int) -> str:
+    """Why no new challenge (nor offer to the bot): the asker's open challenges (``scope``
+    ``"user"``) or the chat's (``"chat"``) are ``limit`` already."""
+    if scope == "user":
+        return _.ngettext(
+            "You already have {limit} open challenge. Wait for an answer, or cancel it "
+            "with its [Cancel] button, before you offer another.",
+            "You already have {limit} open challenges. Wait for an answer, or cancel one "
+            "with its [Cancel] button, before you offer another.",
+            limit,
+        ).format(limit=limit)
+    return _.ngettext(
+        "This chat already has {limit} open challenge. Accept, decline or cancel it "
+        "before a new one is offered here.",
+        "This chat already has {limit} open challenges. Accept, decline or cancel some "
+        "before a new one is offered here.",
+        limit,
+    ).format(limit=limit)

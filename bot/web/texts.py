@@ -61,8 +61,11 @@ def check_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str
             "commitment. Only that seed has this fingerprint, so the bot cannot swap it later."
         ),
         "how_client": _(
-            "Each player's client seed was fixed only after the commitment was published, so "
-            "the bot could not pick a server seed that favours anybody."
+            "Each player's client seed was fixed only after the commitment was published: "
+            "one the player chose with /seed after the challenge was posted, or else one made "
+            "of the identifier the chat platform gave the accept (against the bot: the press "
+            "of [Start], of which the bot's own seed is made too). So the bot could not pick a "
+            "server seed that favours anybody."
         ),
         "how_roll": _(
             "Every roll of the match has a number, the nonce, counting from 0; opening rolls "

@@ -41,6 +41,7 @@ async def test_requests_waiting_for_the_engine_do_not_block_others(migrated_url:
     rooms = [Room(core, ChatRef(PLATFORM, f"chat-{name}")) for name in players]
     for room, name in zip(rooms, players, strict=True):
         await room.command(name, "/play 1")
+        await room.press(name, "Start")
     hints = [
         asyncio.create_task(room.command(name, "/hint"))
         for room, name in zip(rooms, players, strict=True)

@@ -108,6 +108,7 @@ async def test_an_arabic_chat_keeps_the_play_left_to_right(migrated_url: str) ->
 
 async def test_against_the_bot_one_board_says_both_plays(bot_room: Room) -> None:
     await bot_room.command("anna", "/play 3 nocube")
+    await bot_room.press("anna", "Start")
     loaded = await bot_room.match_of("anna")
     assert loaded is not None
     assert loaded.state.phase is Phase.MOVING  # the bot opened, or Anna did

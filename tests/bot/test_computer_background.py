@@ -50,7 +50,8 @@ async def test_a_failed_bot_turn_is_played_by_the_clock_after_a_restart(migrated
         computer=BrokenComputer(processes=False),
     )
     room = Room(broken, ChatRef(PLATFORM, "group-1"))
-    started = await room.command("anna", "/play 3 nocube")
+    await room.command("anna", "/play 3 nocube")
+    started = await room.press("anna", "Start")
     assert "vs gammonbot" in started[0].text
     await _move_until_the_bot_is_to_act(room)
     # The person's move was kept and answered; the bot's turn waits.
@@ -76,6 +77,7 @@ async def test_a_failed_bot_turn_is_played_by_the_clock_after_a_restart(migrated
 async def _finished_match_against_the_bot(room: Room) -> int:
     """A 1-point match against the bot at beginner level, played out by the person."""
     await room.command("anna", "/play 1 beginner")
+    await room.press("anna", "Start")
     match_id: int | None = None
     for _turn in range(400):
         loaded = await room.match_of("anna")

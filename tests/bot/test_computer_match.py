@@ -1,5 +1,6 @@
-"""A whole match against the bot through the command layer: it answers at once, by the rules,
-with the same fair dice; hints and the analysis that follows."""
+"""A whole match against the bot through the command layer: offered with its dice commitment,
+started with [Start], it answers at once, by the rules, with the same fair dice; hints and
+the analysis that follows."""
 
 from __future__ import annotations
 
@@ -55,8 +56,17 @@ def _texts(messages: list[Message]) -> str:
     return "\n".join(message.text for message in messages)
 
 
+async def _started(room: Room, name: str, command: str) -> list[Message]:
+    """``command`` offers the bot a match; ``name`` presses its [Start]: the answer."""
+    offer = await room.command(name, command)
+    assert [button.label for button in offer[0].buttons] == ["Start", "Cancel"], offer
+    return await room.press(name, "Start")
+
+
 async def test_a_whole_match_against_the_bot(bot_room: Room) -> None:
-    started = await bot_room.command("anna", "/play 3 expert")
+    offer = await bot_room.command("anna", "/play 3 expert")
+    assert "commitment" in offer[0].text
+    started = await bot_room.press("anna", "Start")
     assert "vs gammonbot (expert)" in started[0].text
     assert "commitment" in started[0].text
     await _play_against_the_bot(bot_room, "anna", seed=3)
@@ -91,7 +101,7 @@ async def test_a_whole_match_against_the_bot(bot_room: Room) -> None:
 
 
 async def test_each_move_is_answered_in_the_same_reply(bot_room: Room) -> None:
-    await bot_room.command("anna", "/play 5 nocube")
+    await _started(bot_room, "anna", "/play 5 nocube")
     loaded = await bot_room.match_of("anna")
     assert loaded is not None
     assert loaded.state.turn == 0
@@ -109,8 +119,8 @@ async def test_each_move_is_answered_in_the_same_reply(bot_room: Room) -> None:
     assert after.info.bot_level == "expert"
 
 
-async def test_a_challenge_to_the_bot_starts_at_once(bot_room: Room) -> None:
-    answer = await bot_room.command("anna", "/challenge @gammonbot 1 beginner")
+async def test_a_challenge_to_the_bot_is_an_offer_to_start(bot_room: Room) -> None:
+    answer = await _started(bot_room, "anna", "/challenge @gammonbot 1 beginner")
     assert "vs gammonbot (beginner)" in answer[0].text
     loaded = await bot_room.match_of("anna")
     assert loaded is not None
@@ -118,7 +128,7 @@ async def test_a_challenge_to_the_bot_starts_at_once(bot_room: Room) -> None:
 
 
 async def test_hints_against_the_bot(bot_room: Room) -> None:
-    await bot_room.command("anna", "/play 3")
+    await _started(bot_room, "anna", "/play 3")
     loaded = await bot_room.match_of("anna")
     assert loaded is not None
     if loaded.state.phase is Phase.ROLLING:
@@ -133,8 +143,8 @@ async def test_hints_against_the_bot(bot_room: Room) -> None:
 
 
 async def test_two_people_play_the_bot_in_one_chat(bot_room: Room) -> None:
-    await bot_room.command("anna", "/play 1")
-    await bot_room.command("bert", "/play 1")
+    await _started(bot_room, "anna", "/play 1")
+    await _started(bot_room, "bert", "/play 1")
     first = await bot_room.match_of("anna")
     second = await bot_room.match_of("bert")
     assert first is not None

@@ -1,5 +1,6 @@
-"""Playing against the bot in the console: it plays as ``gammonbot``; its turns are printed in
-the output of the person's line; the analysis picture is written and its path printed."""
+"""Playing against the bot in the console: it plays as ``gammonbot``; /play offers the match
+with its dice commitment and ``[Start]`` begins it; the bot's turns are printed in the output
+of the person's line; the analysis picture is written and its path printed."""
 
 from __future__ import annotations
 
@@ -64,11 +65,15 @@ async def console(tmp_path: Path, migrated_url: str) -> AsyncIterator[Console]:
 
 
 async def test_a_whole_match_against_the_bot_then_its_analysis(console: Console) -> None:
-    output = await console.line("anna: /play 1 expert")
-    assert "Match 1: anna vs gammonbot (expert), 1-point match" in output
+    offer = await console.line("anna: /play 1 expert")
+    assert "anna challenges gammonbot (expert) to a 1-point match" in offer
     seed = hashlib.sha256(b"seed-0").hexdigest()  # the first of the fixed server seeds
-    # Its commitment, in short: /verify shows it whole.
-    assert f"commitment {hashlib.sha256(bytes.fromhex(seed)).hexdigest()[:12]}…" in output
+    # Its commitment, in short, with the offer: /verify shows it whole.
+    assert f"commitment {hashlib.sha256(bytes.fromhex(seed)).hexdigest()[:12]}…" in offer
+    assert "\n[Start] [Cancel]\n" in offer
+    assert await console.match_of("anna") is None
+    output = await console.line("anna: [Start]")
+    assert "Match 1: anna vs gammonbot (expert), 1-point match" in output
     bot_turns = 0
     for _turn in range(200):
         loaded = await console.match_of("anna")
@@ -110,10 +115,12 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(console: Console)
     assert not list(console.pictures.glob("board-*.png"))  # no boards drawn: only the chart
 
 
-async def test_challenging_gammonbot_starts_a_match_against_the_bot(console: Console) -> None:
-    output = await console.line("anna: /challenge @gammonbot 1")
+async def test_challenging_gammonbot_offers_a_match_against_the_bot(console: Console) -> None:
+    offer = await console.line("anna: /challenge @gammonbot 1")
+    assert "[Accept]" not in offer  # nobody else accepts: anna starts it
+    assert "[Start]" in offer
+    output = await console.line("anna: [Start]")
     assert "Match 1: anna vs gammonbot (expert), 1-point match" in output
-    assert "[Accept]" not in output  # no offer to accept: the match starts at once
     loaded = await console.match_of("anna")
     assert loaded is not None
     assert loaded.info.bot_level == "expert"

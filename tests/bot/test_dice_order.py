@@ -99,3 +99,4 @@ async def test_the_rules_explain_the_order(fixed: Room) -> None:
     seeds = chapter.index("/seed")
     first_roll = chapter.index("first roll")
     assert published < seeds < first_roll
+    assert "(against me: the press of [Start])" in chapter  # a match against the bot

@@ -1,6 +1,7 @@
 """[Rematch] under a match's end: the first press challenges the other player to the same
 match (length, variant, cube and money rules, time limit, hints, rating), the other player's
-press accepts; against the bot a press starts the new match at once. Only the players press
+press accepts; against the bot a press offers the new match with its commitment, and [Start]
+starts it. Only the players press
 it, a repeated or late press is refused politely, the usual limits hold, and the button works
 after a restart (it carries only the match's number)."""
 
@@ -166,13 +167,16 @@ async def test_money_rules_and_long_nardy_are_offered_again(
     assert (new.rules, new.move_time_limit) == (old.rules, old.move_time_limit)
 
 
-async def test_against_the_bot_a_press_starts_the_same_match_at_once(bot_room: Room) -> None:
+async def test_against_the_bot_a_press_offers_the_same_match_to_start(bot_room: Room) -> None:
     await bot_room.command("anna", "/play 1 beginner nocube")
+    await bot_room.press("anna", "Start")
     await bot_room.command("anna", "/resign")
     answer = await bot_room.press("anna", "Resign")  # the bot accepts a whole match at once
     end = answer[-1]
     assert headline(end).startswith("Match over: gammonbot wins 1–0.")
-    started = await bot_room.send("anna", token=end.buttons[0].token)
+    offer = await bot_room.send("anna", token=end.buttons[0].token)
+    assert [button.label for button in offer[0].buttons] == ["Start", "Cancel"]
+    started = await bot_room.press("anna", "Start")
     assert started[0].text.startswith(
         "Match 2: Anna vs gammonbot (beginner), 1-point match of backgammon (no cube, "
     )

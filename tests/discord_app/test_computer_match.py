@@ -1,6 +1,7 @@
-"""Playing against the bot on Discord: /play and /challenge @gammonbot start a match against
-the bot's own account; its turns come in the answer to the person's move; the analysis of the
-finished match is posted in the channel with its picture."""
+"""Playing against the bot on Discord: /play and /challenge @gammonbot offer a match against
+the bot's own account, with its dice commitment, and the person's [Start] begins it (their
+client seed is the id of that click); its turns come in the answer to the person's move; the
+analysis of the finished match is posted in the channel with its picture."""
 
 from __future__ import annotations
 
@@ -13,8 +14,15 @@ import pytest
 
 from bot.core.computer import Computer
 from storage import LoadedMatch
-from tests.discord_app.conftest import ANNA, Bot, buttons, content, is_post, open_bot
-from tests.fakes.discord_server import BOT_ID, CHANNEL_ID, GUILD_ID, Call, user_payload
+from tests.discord_app.conftest import ANNA, BOB, Bot, buttons, content, is_post, open_bot
+from tests.fakes.discord_server import (
+    BOT_ID,
+    CHANNEL_ID,
+    GUILD_ID,
+    Call,
+    Interaction,
+    user_payload,
+)
 
 WAIT = 60.0  # seconds an answer may take: the engine plans the bot's turn in it
 BOT_NOTE = re.compile(r"gammonbot rolled (\d)-(\d) and played \S")
@@ -77,6 +85,16 @@ def boards(calls: list[Call]) -> list[Call]:
     ]
 
 
+async def start(bot: Bot, offer: Call, user: int = ANNA) -> tuple[Interaction, list[Call]]:
+    """``user`` clicks [Start] under ``offer``: the click and the calls of its answer (the
+    offer edited into the match's start, then the boards), up to the board that waits for
+    Anna (the bot, if it opens, has played by then)."""
+    mark = len(bot.fake.calls)
+    click = await bot.fake.click(user, bot.message_id(offer), buttons(offer)["Start"])
+    board = await next_post(bot, mark, "Anna to play ")
+    return click, bot.fake.calls[mark : bot.fake.calls.index(board) + 1]
+
+
 async def active_match(bot: Bot) -> LoadedMatch | None:
     chat = await bot.core.chats.find_chat("discord", str(CHANNEL_ID))
     anna = await bot.core.users.find_user("discord", str(ANNA))
@@ -120,12 +138,18 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(bot: Bot) -> None
         {"name": "length", "type": 4, "value": 1},
         {"name": "level", "type": 3, "value": "expert"},
     ]
-    calls = await answered(bot, ANNA, "play", options)
-    start = posts(calls)[0]
-    assert content(start).startswith("Match 1: Anna vs gammonbot (expert), 1-point match")
+    offer = posts(await answered(bot, ANNA, "play", options))[0]
+    assert content(offer).startswith("Anna challenges gammonbot (expert) to a 1-point match")
+    assert list(buttons(offer)) == ["Start", "Cancel"]
     seed = hashlib.sha256(b"seed-0").hexdigest()  # the first of the fixed server seeds
-    # Its commitment, in short: /verify shows it whole.
-    assert f"commitment {hashlib.sha256(bytes.fromhex(seed)).hexdigest()[:12]}…" in content(start)
+    # Its commitment, in short, with the offer: /verify shows it whole.
+    assert f"commitment {hashlib.sha256(bytes.fromhex(seed)).hexdigest()[:12]}…" in content(offer)
+    assert await active_match(bot) is None
+    click, calls = await start(bot, offer)
+    assert content(boards(calls)[0]).startswith("Match 1: Anna vs gammonbot (expert), 1-point")
+    loaded = await active_match(bot)
+    assert loaded is not None  # the seeds are the click's, made after the offer was posted
+    assert loaded.info.client_seeds == (f"discord:{click.id}", f"discord:bot:{click.id}")
     bot_turns = 0
     for _turn in range(200):
         loaded = await active_match(bot)
@@ -167,13 +191,14 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(bot: Bot) -> None
     assert "board.png" not in analysis.files
 
 
-async def test_challenging_the_bots_own_member_starts_a_match_against_it(bot: Bot) -> None:
+async def test_challenging_the_bots_own_member_offers_a_match_against_it(bot: Bot) -> None:
     options, resolved = gammonbot_option()
     options.append({"name": "length", "type": 4, "value": 1})
     mark = len(bot.fake.calls)
     await bot.fake.slash(ANNA, "challenge", options, resolved=resolved)
-    start = await next_post(bot, mark, "Match 1:")
-    assert content(start).startswith("Match 1: Anna vs gammonbot (expert), 1-point match")
+    offer = await next_post(bot, mark, "challenges gammonbot")
+    _click, calls = await start(bot, offer)
+    assert content(boards(calls)[0]).startswith("Match 1: Anna vs gammonbot (expert), 1-point")
     loaded = await active_match(bot)
     assert loaded is not None
     assert loaded.info.bot_level == "expert"
@@ -230,9 +255,33 @@ async def test_the_text_fallback_challenges_the_bot_by_its_second_mention(bot: B
     mark = len(bot.fake.calls)
     text = f"<@{BOT_ID}> challenge <@!{BOT_ID}> 1"
     await bot.fake.send_event("MESSAGE_CREATE", mention_message(text, [BOT_ID]))
-    start = await next_post(bot, mark, "Match 1:")
-    assert content(start).startswith("Match 1: Anna vs gammonbot (expert), 1-point match")
+    offer = await next_post(bot, mark, "challenges gammonbot")
+    _click, calls = await start(bot, offer)
+    assert content(boards(calls)[0]).startswith("Match 1: Anna vs gammonbot (expert), 1-point")
     loaded = await active_match(bot)
     assert loaded is not None
     assert loaded.info.bot_level == "expert"
     assert loaded.info.rules.length == 1
+
+
+async def test_only_anna_starts_her_match_and_a_double_click_starts_it_once(bot: Bot) -> None:
+    offer = posts(await answered(bot, ANNA, "play", [{"name": "length", "type": 4, "value": 1}]))[0]
+    mark = len(bot.fake.calls)
+    await bot.fake.click(BOB, bot.message_id(offer), buttons(offer)["Start"])
+    await bot.next_private(mark, "someone else's")
+    assert await active_match(bot) is None
+    # Two clicks before the first is answered (the second while the button still shows).
+    mark = len(bot.fake.calls)
+    clicks = [
+        await bot.fake.click(ANNA, bot.message_id(offer), buttons(offer)["Start"])
+        for _click in range(2)
+    ]
+    await bot.next_private(mark, "This match has already started.")
+    await next_post(bot, mark, "Anna to play ")
+    loaded = await active_match(bot)
+    assert loaded is not None
+    assert loaded.info.id == 1
+    seeds = {(f"discord:{click.id}", f"discord:bot:{click.id}") for click in clicks}
+    assert loaded.info.client_seeds in seeds
+    starts = [call for call in boards(bot.fake.calls[mark:]) if "Match 1: Anna vs" in content(call)]
+    assert len(starts) == 1

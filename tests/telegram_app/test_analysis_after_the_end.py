@@ -51,6 +51,7 @@ async def test_the_end_is_answered_before_the_analysis_is_posted(
 ) -> None:
     harness, engine = telegram
     await harness.say(ANNA, GROUP, "/play 1")
+    await harness.press_label(ANNA, GROUP, "Start")
     await harness.say(ANNA, GROUP, "/resign")
     ended = texts(await harness.press_label(ANNA, GROUP, "Resign"))  # the bot accepts at once
     assert any("Match over" in text for text in ended), ended

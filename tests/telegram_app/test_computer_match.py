@@ -1,6 +1,7 @@
-"""Playing against the bot on Telegram: /play and /challenge @thisbot start a match against the
-bot's own account; its turns come in the answer to the person's move; the analysis of the
-finished match is posted in the group with its picture."""
+"""Playing against the bot on Telegram: /play and /challenge @thisbot offer a match against the
+bot's own account, with its dice commitment, and the person's [Start] begins it (their client
+seed is the id of that press); its turns come in the answer to the person's move; the analysis
+of the finished match is posted in the group with its picture."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from gammon.flow import Phase
 from storage import Database, LoadedMatch
 from tests.fakes.telegram_bot_api import BOT_ID, BOT_USERNAME, Call, FakeBotApi, FakeRequest
 from tests.seeds import fixed_seeds
-from tests.telegram_app.conftest import ANNA, GROUP, Harness, settings, unlimited
+from tests.telegram_app.conftest import ANNA, BOB, GROUP, Harness, settings, unlimited
 
 BOT_NOTE = re.compile(r"Gammon rolled (\d)-(\d) and played \S")
 ANNA_BOARD = "\nAnna to play "  # no mention: Anna has just played and is at the table
@@ -85,13 +86,60 @@ async def test_the_bot_runs_as_its_own_account_and_play_is_in_the_menu(
         assert {"play", "hint", "analysis"} <= set(names)
 
 
-async def test_a_whole_match_against_the_bot_then_its_analysis(telegram: Harness) -> None:
+async def started(telegram: Harness, chat_id: int, command: str) -> list[Call]:
+    """``command`` offers the bot a match in the chat; Anna presses its [Start]."""
+    offer = private_texts(await telegram.say(ANNA, chat_id, command), chat_id)
+    assert offer[0].startswith("Anna challenges Gammon ("), offer
+    return await telegram.press_label(ANNA, chat_id, "Start")
+
+
+async def test_the_commitment_is_posted_before_the_press_that_fixes_the_seeds(
+    telegram: Harness,
+) -> None:
+    seed = hashlib.sha256(b"seed-0").hexdigest()  # the first of the fixed server seeds
+    short = hashlib.sha256(bytes.fromhex(seed)).hexdigest()[:12]
     calls = await telegram.say(ANNA, GROUP, "/play 1 expert")
+    (offer,) = [call for call in calls if call.method == "sendMessage"]
+    assert offer.params["chat_id"] == GROUP
+    assert f"commitment {short}…" in str(offer.params["text"])
+    assert await active_match(telegram) is None
+    message_id, data = telegram.button(GROUP, "Start")
+    update = telegram.api.press(ANNA, GROUP, message_id, data)
+    press_id = update["callback_query"]["id"]  # made by the platform after the offer
+    await telegram.adapter.application.process_update(
+        Update.de_json(update, telegram.adapter.application.bot)
+    )
+    loaded = await active_match(telegram)
+    assert loaded is not None
+    assert loaded.info.client_seeds == (f"telegram:{press_id}", f"telegram:bot:{press_id}")
+
+
+async def test_only_anna_starts_her_match_and_once(telegram: Harness) -> None:
+    await telegram.say(ANNA, GROUP, "/play 1")
+    message_id, data = telegram.button(GROUP, "Start")
+    calls = await telegram.press(BOB, GROUP, message_id, data)
+    (answer,) = [call for call in calls if call.method == "answerCallbackQuery"]
+    assert "someone else's" in str(answer.params.get("text"))
+    assert await active_match(telegram) is None
+    await telegram.press(ANNA, GROUP, message_id, data)
+    first = await active_match(telegram)
+    assert first is not None
+    calls = await telegram.press(ANNA, GROUP, message_id, data)  # a second tap
+    (answer,) = [call for call in calls if call.method == "answerCallbackQuery"]
+    assert "already started" in str(answer.params.get("text"))
+    again = await active_match(telegram)
+    assert again is not None
+    assert (again.info.id, again.info.version) == (first.info.id, first.info.version)
+
+
+async def test_a_whole_match_against_the_bot_then_its_analysis(telegram: Harness) -> None:
+    offer = texts(await telegram.say(ANNA, GROUP, "/play 1 expert"))
+    seed = hashlib.sha256(b"seed-0").hexdigest()  # the first of the fixed server seeds
+    # Its commitment, in short, with the offer: /verify shows it whole.
+    assert f"commitment {hashlib.sha256(bytes.fromhex(seed)).hexdigest()[:12]}…" in offer[0]
+    calls = await telegram.press_label(ANNA, GROUP, "Start")
     written = texts(calls)
     assert written[0].startswith("Match 1: Anna vs Gammon (expert), 1-point match")
-    seed = hashlib.sha256(b"seed-0").hexdigest()  # the first of the fixed server seeds
-    # Its commitment, in short: /verify shows it whole.
-    assert f"commitment {hashlib.sha256(bytes.fromhex(seed)).hexdigest()[:12]}…" in written[0]
     rng = random.Random(15)
     bot_turns = 0
     for _turn in range(200):
@@ -134,10 +182,10 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(telegram: Harness
     assert document.files["document"].startswith(b"Analysis of match 1")
 
 
-async def test_challenging_the_bot_by_its_username_starts_a_match_against_it(
+async def test_challenging_the_bot_by_its_username_offers_a_match_against_it(
     telegram: Harness,
 ) -> None:
-    calls = await telegram.say(ANNA, GROUP, f"/challenge @{BOT_USERNAME} 1")
+    calls = await started(telegram, GROUP, f"/challenge @{BOT_USERNAME} 1")
     assert texts(calls)[0].startswith("Match 1: Anna vs Gammon (expert), 1-point match")
     loaded = await active_match(telegram)
     assert loaded is not None
@@ -154,7 +202,9 @@ async def test_a_text_mention_of_the_bot_challenges_it_too(telegram: Harness) ->
     before = len(api.calls)
     bot = telegram.adapter.application.bot
     await telegram.adapter.application.process_update(Update.de_json(update, bot))
-    assert texts(api.calls[before:])[0].startswith("Match 1: Anna vs Gammon (expert)")
+    assert texts(api.calls[before:])[0].startswith("Anna challenges Gammon (expert) to a 1-")
+    calls = await telegram.press_label(ANNA, GROUP, "Start")
+    assert texts(calls)[0].startswith("Match 1: Anna vs Gammon (expert)")
 
 
 async def test_a_match_in_a_private_chat_answers_there_without_a_receipt(
@@ -163,7 +213,7 @@ async def test_a_match_in_a_private_chat_answers_there_without_a_receipt(
     """A match against the bot played in Anna's private chat: a move typed there is answered
     with the board there, not with the receipt meant for moves typed away from the match."""
     private = int(ANNA["id"])
-    calls = await telegram.say(ANNA, private, "/play 1 expert")
+    calls = await started(telegram, private, "/play 1 expert")
     assert any("1-point match" in text for text in private_texts(calls, private))
     chat = await telegram.core.chats.find_chat("telegram", str(private))
     anna = await telegram.core.users.find_user("telegram", "11")
@@ -186,16 +236,18 @@ def private_texts(calls: list[Call], chat_id: int) -> list[str]:
     ]
 
 
-async def test_rematch_against_the_bot_starts_a_match_and_keeps_the_end(
+async def test_rematch_against_the_bot_offers_a_match_and_keeps_the_end(
     telegram: Harness,
 ) -> None:
-    await telegram.say(ANNA, GROUP, "/play 1 beginner nocube")
+    await started(telegram, GROUP, "/play 1 beginner nocube")
     await telegram.say(ANNA, GROUP, "/resign")
     await telegram.press_label(ANNA, GROUP, "Resign")  # the bot accepts the whole match
     end_id, _token = telegram.button(GROUP, "Rematch")
     ended = str(telegram.api.messages[(GROUP, end_id)].data["text"])
     assert "Match over: Gammon wins 1–0." in ended
-    calls = await telegram.press_label(ANNA, GROUP, "Rematch")
+    offer = texts(await telegram.press_label(ANNA, GROUP, "Rematch"))
+    assert offer[0].startswith("Anna challenges Gammon (beginner) to a 1-point match"), offer
+    calls = await telegram.press_label(ANNA, GROUP, "Start")
     assert any(text.startswith("Match 2: Anna vs Gammon (beginner)") for text in texts(calls))
     # The end is a record: the new match is posted below it, nothing takes its place.
     assert telegram.api.messages[(GROUP, end_id)].data["text"] == ended

@@ -157,6 +157,15 @@ def test_before_the_end_the_seed_is_nowhere(match: PlayedMatch) -> None:
     assert html.count("<tr data-nonce=") == 198
 
 
+def test_the_page_says_when_each_kind_of_client_seed_was_fixed(match: PlayedMatch) -> None:
+    """Between people the accept fixes the seeds, against the bot the press of [Start]: each
+    after the commitment was published, which the page says for both."""
+    text = " ".join(parts(check_page(check_data(match), ENGLISH).html).text)
+    said = text[text.index("Each player's client seed was fixed only after the commitment") :]
+    assert said.index("/seed after the challenge was posted") < said.index("the accept")
+    assert "(against the bot: the press of [Start]" in said
+
+
 def test_the_check_file_is_the_page_in_utf8(match: PlayedMatch) -> None:
     data = dataclasses.replace(check_data(match), client_seeds=("Grüße 🎲", "b"))
     assert check_file(data, ENGLISH) == check_page(data, ENGLISH).html.encode("utf-8")
