@@ -114,7 +114,8 @@ async def slow_core(migrated_url: str) -> AsyncIterator[tuple[Core, SlowHints]]:
 async def _matches_against_the_bot(core: Core, name: str, chats: list[str]) -> list[Room]:
     rooms = [Room(core, ChatRef(PLATFORM, chat)) for chat in chats]
     for room in rooms:
-        started = await room.command(name, "/play 3")
+        await room.command(name, "/play 3")  # the offer, with its commitment
+        started = await room.press(name, "Start")
         assert "vs gammonbot" in started[0].text
     return rooms
 
