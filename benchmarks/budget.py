@@ -319,6 +319,11 @@ class Driver:
         if table.against_bot:
             update = self.ledger.begin(table, table.seats[0], "play")
             await self.bench.play_bot(update, 1)
+            # The offer carries the commitment; the player's [Start] fixes the seeds.
+            offer = await self.wait_for(lambda call: "Start" in call.labels, update)
+            await pause_until(offer.at + options.pace)
+            update = self.ledger.begin(table, table.seats[0], "play")
+            await self.bench.press(update, "Start", offer)
             return await self.board_for(update)
         challenger, opponent = table.seats
         update = self.ledger.begin(table, challenger, "challenge")

@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.engine import _states
 from bot.core.computer import Computer
-from bot.core.model import Actor, ChatRef, Request
+from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 from engine.api import Hint, Level, Situation
 from gammon.flow import MatchState
@@ -78,17 +78,25 @@ class Bench:
         self.states = states
         self.events = 0
 
-    async def say(self, name: str, command: str, argument: str = "") -> str:
+    async def say(
+        self, name: str, command: str | None, argument: str = "", token: str | None = None
+    ) -> list[Message]:
         self.events += 1
         request = Request(
             Actor(PLATFORM, name, name.title()),
             ChatRef(PLATFORM, f"chat-{name}"),
             command=command,
             argument=argument,
+            token=token,
             event_id=f"e{self.events}",
         )
-        answer = await self.core.handle(request)
-        return answer[0].text if answer else ""
+        return await self.core.handle(request)
+
+    async def start_match(self, name: str, length: str) -> None:
+        """``/play``, then the [Start] under its offer, as a player begins a match."""
+        offer = await self.say(name, "play", length)
+        [start] = [button for button in offer[0].buttons if button.label == "Start"]
+        await self.say(name, None, token=start.token)
 
     async def decisions(self, count: int, seed: int) -> tuple[list[float], int]:
         """``count`` bot decisions timed one after another; how many ended with hints still
@@ -104,8 +112,8 @@ class Bench:
 
     async def timed_hint(self, name: str) -> tuple[float, str]:
         started = time.perf_counter()
-        text = await self.say(name, "hint")
-        return (time.perf_counter() - started) * 1000, text
+        answer = await self.say(name, "hint")
+        return (time.perf_counter() - started) * 1000, answer[0].text if answer else ""
 
     async def round(self, askers: list[str], decisions: int, seed: int) -> Round:
         hints = [asyncio.create_task(self.timed_hint(name)) for name in askers]
@@ -160,7 +168,7 @@ async def main(rounds: int, decisions: int, hints: int) -> dict[str, object]:
         bench = Bench(core, computer, states)
         players = [f"p{number}" for number in range(hints)]
         for name in players:
-            await bench.say(name, "play", "7")
+            await bench.start_match(name, "7")
         await bench.decisions(20, seed=99)  # the decision worker's analyzers are built
         result: dict[str, object] = {
             "date": datetime.now(UTC).date().isoformat(),
