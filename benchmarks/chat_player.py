@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from bot.core.model import Actor, ChatRef, Request
+from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 
 PLATFORM = "bench"
@@ -16,6 +16,7 @@ class Player:
         self.chat = chat
         self.actor = Actor(PLATFORM, name, name.title())
         self.events = 0
+        self.answer: list[Message] = []
 
     async def say(self, command: str, argument: str = "", mention: str | None = None) -> float:
         """Send ``/command argument``; the milliseconds until the core answered."""
@@ -30,5 +31,16 @@ class Player:
             mentions=mentions,
         )
         started = time.perf_counter()
-        await self.core.handle(request)
+        self.answer = await self.core.handle(request)
+        return (time.perf_counter() - started) * 1000
+
+    async def press(self, label: str) -> float:
+        """Press the button ``label`` of the last answer; the milliseconds until answered."""
+        [token] = [b.token for m in self.answer for b in m.buttons if b.label == label]
+        self.events += 1
+        request = Request(
+            self.actor, self.chat, token=token, event_id=f"{self.actor.user_id}-{self.events}"
+        )
+        started = time.perf_counter()
+        self.answer = await self.core.handle(request)
         return (time.perf_counter() - started) * 1000

@@ -164,6 +164,7 @@ async def moves_against_the_bot(core: Core, wanted: int) -> list[float]:
     for number in range(100):
         person = Player(core, ChatRef(PLATFORM, f"bot-{number}"), f"p{number}")
         await person.say("play", "25 nocube expert")
+        await person.press("Start")  # the offer's commitment first, then the seeds
         while len(timings) < wanted:
             state = await match_of(person)
             if state is None:
