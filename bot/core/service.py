@@ -45,6 +45,7 @@ from bot.core.opponent import ComputerOpponent
 from bot.core.painter import shared_painter
 from bot.core.people import MAX_ACCOUNT_ID, PlayerNames, clean_name
 from bot.core.pictures import BoardPictures
+from bot.core.player_text import without_bidi_controls
 from bot.core.playing import PlayService
 from bot.core.presenter import Presenter
 from bot.core.rematches import Rematches
@@ -376,19 +377,26 @@ def _text(value: str, limit: int) -> str:
     return value[:limit].encode("utf-8", "replace").decode("utf-8")
 
 
+def _written(value: str) -> str:
+    """What a player wrote, as it is read: storable, without bidirectional controls."""
+    return without_bidi_controls(_text(value, MAX_TEXT * 4))
+
+
 def _actor(actor: Actor, id_limit: int = MAX_ACCOUNT_ID) -> Actor:
     return replace(actor, user_id=_text(actor.user_id, id_limit), name=_text(actor.name, 1024))
 
 
 def _storable(request: Request) -> Request:
-    """The request with every text fit for the database, however the adapter decoded it."""
+    """The request with every text fit for the database, however the adapter decoded it; what
+    the player wrote is read without bidirectional controls (see :mod:`bot.core.player_text`),
+    so it is stored, looked up and repeated as it is shown."""
     return replace(
         request,
         actor=_actor(request.actor),
         chat=replace(request.chat, chat_id=_text(request.chat.chat_id, MAX_ACCOUNT_ID)),
         command=None if request.command is None else _text(request.command, 64),
-        argument=_text(request.argument, MAX_TEXT * 4),
-        text=None if request.text is None else _text(request.text, MAX_TEXT * 4),
+        argument=_written(request.argument),
+        text=None if request.text is None else _written(request.text),
         token=None if request.token is None else _text(request.token, 128),
         event_id=_text(request.event_id, 128),
         # A mentioned id too long to be one is kept too long, so the challenge can refuse it.

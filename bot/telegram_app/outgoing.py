@@ -37,6 +37,7 @@ from bot.core.model import Actor, Message
 from bot.core.service import Core
 from bot.core.tokens import BadTokenError, parse_token
 from bot.telegram_app.links import NOTIFY_PAYLOAD, accept_token_payload, link
+from bot.telegram_app.markup import html_text
 
 logger = logging.getLogger(__name__)
 
@@ -113,7 +114,7 @@ class Poster:
                 if await self._edit(
                     origin.chat_id,
                     origin.pressed_message_id,
-                    html.escape(_clip(message.text, _MAX_BODY), quote=False),
+                    html_text(_clip(message.text, _MAX_BODY)),
                     None,
                     self._keyboard(message, False),
                 ):
@@ -126,7 +127,7 @@ class Poster:
         pressed = _pressed_here(origin, chat_id)
         if message.edit_pressed and pressed is not None:
             # A replay stepped on: the pressed board shows the next frame, in place.
-            text = html.escape(_clip(message.text, _MAX_BODY), quote=False)
+            text = html_text(_clip(message.text, _MAX_BODY))
             if await self._edit(chat_id, pressed, text, media, self._keyboard(message, False)):
                 _touch(origin, pressed)
                 return
@@ -169,7 +170,7 @@ class Poster:
         await self._attachments(chat_id, message, reply_to)
         if group:
             for user_id in message.notify:
-                body = html.escape(_clip(message.notice_for(user_id), _MAX_BODY), quote=False)
+                body = html_text(_clip(message.notice_for(user_id), _MAX_BODY))
                 await self._notify(message, user_id, body)
 
     async def _fill_slot(
@@ -217,7 +218,7 @@ class Poster:
 
     async def _text(self, message: Message, group: bool) -> str:
         # Clipped before escaping, so no entity is cut; Telegram counts the parsed text.
-        body = html.escape(_clip(message.text, _MAX_BODY), quote=False)
+        body = html_text(_clip(message.text, _MAX_BODY))
         if not group or not message.mention:
             return body
         links = []
@@ -380,7 +381,7 @@ class Poster:
             "to get them."
         ).format(name=name)
         mention = f'<a href="tg://user?id={int(user_id)}">{html.escape(name)}</a>'
-        body = html.escape(hint, quote=False).replace(html.escape(name, quote=False), mention, 1)
+        body = html_text(hint).replace(html_text(name), mention, 1)
         button = InlineKeyboardButton(_("Enable notifications"), url=link(username, NOTIFY_PAYLOAD))
         await self._send(
             int(message.chat.chat_id), body, None, InlineKeyboardMarkup([[button]]), None

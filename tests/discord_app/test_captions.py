@@ -46,7 +46,7 @@ async def test_the_commitment_is_short_in_the_channel_and_whole_behind_verify(bo
     mark = len(bot.fake.calls)
     await bot.fake.slash(ANNA, "verify", [])
     during = await bot.next_private(mark, "Client seeds")
-    assert "Client seeds: Anna “discord:" in content(during)
+    assert "Client seeds: Anna “\u2068discord:" in content(during)  # a seed is isolated
     assert ", Bob “discord:" in content(during)
 
 
