@@ -226,6 +226,7 @@ COMMANDS: tuple[Command, ...] = (
             "/hint – the three best plays for your dice, or the cube action before you roll "
             "(against the bot, or when both agreed to hints)"
         ),
+        options=(_MATCH_NUMBER,),
     ),
     Command(
         "analysis",
