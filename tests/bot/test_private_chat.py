@@ -194,7 +194,8 @@ async def test_hint_names_the_match_like_the_other_commands(bot_room: Room) -> N
     await other.command("bob", "/challenge @carl 3")  # no hints in this one
     await other.press("carl", "Accept")
     bob = await bot_room.core.users.upsert_user(PLATFORM, "bob", "Bob")
-    hinted, plain = sorted(info.id for info in await bot_room.core.matches.active_matches_of(bob.id))
+    mine = await bot_room.core.matches.active_matches_of(bob.id)
+    hinted, plain = sorted(info.id for info in mine)
     private = _private(bot_room, "bob")
     asked = await private.command("bob", "/hint")
     assert asked[0].text == (
