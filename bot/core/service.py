@@ -39,6 +39,7 @@ from bot.core.information import InfoService
 from bot.core.links import ChallengeLinks
 from bot.core.locks import MatchLocks
 from bot.core.match_finder import MatchFinder
+from bot.core.match_list import MatchList
 from bot.core.match_pages import MatchPages
 from bot.core.model import MAX_TEXT, Actor, ChatRef, Message, Request
 from bot.core.opponent import ComputerOpponent
@@ -222,6 +223,7 @@ class Core:
             self.chouette_service,
         )
         self.settings = SettingsService(self.users, self.chats, self.time)
+        self.match_list = MatchList(self.matches, names, self.time)
         self.analyses = AnalysisRepository(database)
         self.advice = AdviceService(
             finder, self.matches, self.analyses, self.computer, self.painter
@@ -242,6 +244,7 @@ class Core:
             "challenges": self.challenge_service,
             "play": self.play,
             "info": self.info,
+            "matches": self.match_list,
             "settings": self.settings,
             "computer": self.computer_matches,
             "advice": self.advice,
@@ -362,6 +365,8 @@ class Core:
             return await self.challenge_service.press(context, token)
         if token.verb == Verb.REMATCH:
             return await self.rematches.press(context, token)
+        if token.verb == Verb.MATCHES_PAGE:
+            return await self.match_list.press(context, token)
         if token.kind == "u":
             return await self.settings.press(context, token)
         if token.kind == "r":

@@ -57,6 +57,7 @@ class Verb(enum.StrEnum):
     DOUBLE_ALL = "dall"  # the chouette's box doubles every member it may
     END = "end"  # the chouette's session ends (asked first while a game is being played)
     REMATCH = "rematch"  # a finished match's players offer (or accept) another one like it
+    MATCHES_PAGE = "mpage"  # a page of /matches: the user's, the page in the version's place
 
 
 VERBS: Final = frozenset(Verb)
