@@ -9,7 +9,8 @@ front, and ``allowed_mentions`` lets only those ping), so the whole text of a me
 escaped, a player's part of it with the rest: each markdown character gets a backslash (which
 Discord does not show), and each mention a zero-width space after its ``@``
 (:func:`discord.utils.escape_mentions`). Web addresses are left whole, so the bot's links
-still work: a player's address shows as the address it is.
+still work: a player's address shows as the address it is (Discord reads no markdown inside
+one).
 
 (:func:`discord.utils.escape_markdown` alone is not enough: of several ``[text](url)`` on one
 line it escapes only the first.)
@@ -22,10 +23,13 @@ from typing import Final
 
 from discord.utils import escape_mentions
 
-# A web address as Discord links it (bare, or in <…> without a preview); brackets end it, so a
-# player cannot hide markdown inside what is taken for an address.
-_ADDRESS: Final = r"<https?://[^\s<>\[\]]+>|https?://[^\s<>\[\]]*[^\s<>\[\].,:;\"')]"
+# A web address as Discord's client links it (the pattern discord.py copies from it): everything
+# up to a space or a "<" is the address, markdown characters too, so it is left as it is.
+_ADDRESS: Final = r"(?:https?|steam)://[^\s<]+[^<.,:;\"'\]\s]"
 _INLINE: Final = re.compile(rf"(?P<address>{_ADDRESS})|(?P<mark>[\\*_~|`\[\]<>])")
+# An escaped "<" right after what would be an address: the client would read the backslash as
+# the address's last character, so a space sets the two apart.
+_ANGLE_AFTER_ADDRESS: Final = re.compile(r"((?:https?|steam)://[^\s<]*)\\(?=<)")
 # What makes a line a heading, small print or a list item (a quote's ">" is escaped anywhere),
 # after the spaces and direction marks a line may start with.
 _LINE_START: Final = re.compile(r"^([ \t\u200e\u200f\u2066-\u2069]*)([#+-])", re.MULTILINE)
@@ -41,7 +45,7 @@ def escaped(text: str) -> str:
     \\-# small
     see https://g.example/m/a_b/verify.
     """
-    inline = _INLINE.sub(_escaped_mark, text)
+    inline = _ANGLE_AFTER_ADDRESS.sub(r"\1 \\", _INLINE.sub(_escaped_mark, text))
     return escape_mentions(_LINE_START.sub(r"\1\\\2", inline))
 
 

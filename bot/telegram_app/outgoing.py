@@ -9,7 +9,6 @@ the request came from there (deep links), or else a reply to the user's own mess
 
 from __future__ import annotations
 
-import html
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -225,7 +224,7 @@ class Poster:
         for user_id in message.mention:
             user = await self.core.delivery.recipient(PLATFORM, user_id)
             name = user.name if user is not None else user_id
-            links.append(f'<a href="tg://user?id={int(user_id)}">{html.escape(name)}</a>')
+            links.append(f'<a href="tg://user?id={int(user_id)}">{html_text(name)}</a>')
         return " ".join(links) + "\n" + body
 
     def _keyboard(self, message: Message, group: bool) -> InlineKeyboardMarkup | None:
@@ -380,7 +379,7 @@ class Poster:
             "{name}, I cannot send you private notifications yet. Start a private chat with me "
             "to get them."
         ).format(name=name)
-        mention = f'<a href="tg://user?id={int(user_id)}">{html.escape(name)}</a>'
+        mention = f'<a href="tg://user?id={int(user_id)}">{html_text(name)}</a>'
         body = html_text(hint).replace(html_text(name), mention, 1)
         button = InlineKeyboardButton(_("Enable notifications"), url=link(username, NOTIFY_PAYLOAD))
         await self._send(
