@@ -53,7 +53,7 @@ class MatchList:
 
     async def command(self, context: Context, argument: str) -> list[Message]:
         """``/matches`` (the first page) or ``/matches 3``."""
-        wanted = argument.strip().removeprefix("#")
+        wanted = argument.strip()
         if wanted and not _PAGE.fullmatch(wanted):
             return context.refuse(
                 context._("Which page? /matches alone shows the first, /matches 2 the second.")

@@ -92,9 +92,10 @@ async def test_a_long_name_is_shortened_in_the_list(room: Room) -> None:
 
 async def test_a_page_that_is_not_a_number_is_explained(room: Room) -> None:
     await _matches_of_anna(room, 11)
-    [refused] = await room.command("anna", "/matches two")
-    assert refused.text == "Which page? /matches alone shows the first, /matches 2 the second."
-    assert refused.private_to == "anna"
+    for wrong in ("two", "#2", "-1", "²"):
+        [refused] = await room.command("anna", f"/matches {wrong}")
+        assert refused.text == "Which page? /matches alone shows the first, /matches 2 the second."
+        assert refused.private_to == "anna"
 
 
 async def test_only_the_lists_owner_turns_its_pages(room: Room) -> None:
