@@ -18,7 +18,7 @@ from bot.core.context import Context
 from bot.core.hint_limits import HintLimits, HintRefusal, StillComputing
 from bot.core.hint_text import hint_text
 from bot.core.i18n import Speech
-from bot.core.match_finder import MatchFinder
+from bot.core.match_finder import MatchFinder, game_named
 from bot.core.model import Message
 from bot.core.painter import Painter
 from engine.api import Level, Situation
@@ -44,9 +44,12 @@ class AdviceService:
     painter: Painter
     limits: HintLimits
 
-    async def hint(self, context: Context, _argument: str) -> list[Message]:
+    async def hint(self, context: Context, argument: str) -> list[Message]:
+        """The caller's decision in their match here or, in a private chat, in the match that
+        waits for them (``/hint #12``: the one named)."""
         _ = context._
-        found = await self.finder.addressed(context)
+        wanted, _chouette, _rest = game_named(context, argument)  # a chouette has no hints
+        found = await self.finder.addressed(context, wanted)
         if isinstance(found, list):
             return found
         _context, match_id = found

@@ -19,6 +19,7 @@ from bot.core.model import Button, Message
 from bot.core.notices import private_notices
 from bot.core.options import ChallengeOptions, OptionError, parse_challenge_options
 from bot.core.people import MAX_ACCOUNT_ID, clean_name
+from bot.core.player_text import isolated
 from bot.core.presenter import Presenter
 from bot.core.time_source import TimeSource
 from bot.core.tokens import Token, Verb, format_token
@@ -61,7 +62,7 @@ class ChallengeService:
             return context.refuse(
                 _(
                     "I cannot read the option “{word}”. Example: /challenge @bob 5 nardy time=24h"
-                ).format(word=error.word)
+                ).format(word=isolated(error.word))
             )
         if await self.matches.active_match_id_for(context.chat.id, context.user.id) is not None:
             return context.refuse(_("You are already playing a match in this chat."))

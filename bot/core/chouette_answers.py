@@ -18,6 +18,7 @@ from bot.core.chouette_view import Seated, by_key
 from bot.core.i18n import Speech
 from bot.core.model import Actor
 from bot.core.people import clean_name
+from bot.core.player_text import isolated
 from gammon.chouette import (
     Answer,
     BoxAnswers,
@@ -70,8 +71,11 @@ def named_player(_: Speech, users: Seated, mentions: Sequence[Actor], argument: 
         for user_id, user in users.items():
             if (user.platform, user.platform_user_id) == (mention.platform, mention.user_id):
                 return str(user_id)
-        raise OwnRefusalError(_not_here(_, mention.name or mention.user_id))
-    text = " ".join(argument.split()).removeprefix("@").casefold()
+        raise OwnRefusalError(_not_here(_, clean_name(mention.name, mention.user_id)))
+    # Read once, as names are kept (no control or format characters, single spaces): the
+    # name looked up is the name a refusal shows.
+    typed = clean_name(argument, "")
+    text = typed.removeprefix("@").casefold()
     if not text:
         return None
     exact = [key for key, user in users.items() if user.display_name.casefold() == text]
@@ -79,11 +83,11 @@ def named_player(_: Speech, users: Seated, mentions: Sequence[Actor], argument: 
         key for key, user in users.items() if user.display_name.casefold().startswith(text)
     ]
     if not found:
-        raise OwnRefusalError(_not_here(_, argument))
+        raise OwnRefusalError(_not_here(_, isolated(typed)))
     if len(found) > 1:
         raise OwnRefusalError(
             _("Several players here are called {name}: {names}. Mention the one you mean.").format(
-                name=clean_name(argument.strip(), "?"),
+                name=isolated(typed),
                 names=", ".join(users[key].display_name for key in found),
             )
         )
@@ -124,4 +128,4 @@ def only_waiting(_: Speech, game: ChouetteGame, names: dict[str, str], answer: A
 
 
 def _not_here(_: Speech, name: str) -> str:
-    return _("Nobody called {name} plays at this table.").format(name=clean_name(name.strip(), "?"))
+    return _("Nobody called {name} plays at this table.").format(name=name)

@@ -26,6 +26,7 @@ from bot.core.locks import MatchLocks
 from bot.core.model import Button, Message
 from bot.core.opponent import ComputerOpponent
 from bot.core.options import ChallengeOptions, OptionError, parse_challenge_options
+from bot.core.player_text import isolated
 from bot.core.presenter import Presenter, followed_by
 from bot.core.time_source import TimeSource
 from bot.core.tokens import Token, Verb, format_token
@@ -72,7 +73,7 @@ class ComputerMatches:
                 _(
                     "I cannot read the option “{word}”. Example: /play 5 expert nocube (levels: "
                     "beginner, intermediate, advanced, expert, world_class)."
-                ).format(word=error.word)
+                ).format(word=isolated(error.word))
             )
         return await self.offer(context, options)
 

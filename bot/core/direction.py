@@ -22,6 +22,7 @@ from typing import Final
 
 from bot.core.i18n import RIGHT_TO_LEFT
 from bot.core.model import Message
+from bot.core.player_text import balanced
 
 RIGHT_TO_LEFT_MARK: Final = "\u200f"
 LEFT_TO_RIGHT_ISOLATE: Final = "\u2066"
@@ -99,14 +100,17 @@ def _unpaired_brackets(text: str) -> Iterator[int]:
 
 
 def directed_text(text: str, locale: str | None) -> str:
-    """The text as a chat client should lay it out in ``locale``'s direction (unchanged for
-    left-to-right languages; a line already marked stays as it is)."""
+    """The text as a chat client should lay it out in ``locale``'s direction (left-to-right
+    languages keep their lines as they are; a line already marked stays as it is), with no
+    bidirectional control left unpaired (:func:`bot.core.player_text.balanced`)."""
+    text = balanced(text)
     if locale not in RIGHT_TO_LEFT:
         return text
     return "\n".join(isolate_left_to_right(line) for line in text.split("\n"))
 
 
 def directed(message: Message) -> Message:
-    """``message`` with its text laid out for its language's direction."""
+    """``message`` with its text laid out for its language's direction, every bidirectional
+    control in it paired."""
     text = directed_text(message.text, message.locale)
     return message if text == message.text else replace(message, text=text)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot.core.i18n import Speech
+from bot.core.player_text import isolated
 
 COMMITMENT_SHOWN: Final = 12  # hex digits of the commitment in a challenge and a match's start
 
@@ -44,9 +45,9 @@ def commitment_sentence(_: Speech, commitment: str) -> str:
 
 
 def client_seeds_sentence(_: Speech, names: Sequence[str], seeds: Sequence[str]) -> str:
-    """Each player's client seed, named."""
+    """Each player's client seed, named (a seed is a player's own text: isolated)."""
     return _("Client seeds: {first} “{seed0}”, {second} “{seed1}”.").format(
-        first=names[0], seed0=seeds[0], second=names[1], seed1=seeds[1]
+        first=names[0], seed0=isolated(seeds[0]), second=names[1], seed1=isolated(seeds[1])
     )
 
 

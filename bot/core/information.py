@@ -1,5 +1,5 @@
-"""Information: the board again, the caller's matches, help, the rules, and a finished
-match's dice transcript and .mat file."""
+"""Information: the board again, help, the rules, and a finished match's dice transcript and
+.mat file (the caller's matches: :mod:`bot.core.match_list`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from bot.core.driver import MatchDriver
 from bot.core.fair_dice_text import challenge_details, match_details
 from bot.core.match_finder import MatchFinder, game_named
 from bot.core.model import Message
-from bot.core.numbers import duration
 from bot.core.people import PlayerNames
 from bot.core.pictures import BoardPictures
 from bot.core.presenter import Presenter
@@ -56,39 +55,6 @@ class InfoService:
         if context.request.chat.private:  # a look for the caller: nobody else is pinged
             board = replace(board, mention=(), notify=())
         return [*resumed, board]
-
-    async def match_list(self, context: Context, _argument: str) -> list[Message]:
-        _ = context._
-        infos = await self.matches.active_matches_of(context.user.id)
-        if not infos:
-            return context.refuse(_("You have no active matches."))
-        lines = [_("Your active matches:")]
-        for info in infos:
-            loaded = await self.matches.load_match(info.id)
-            players = await self.names.of(loaded)
-            me = info.player_index(context.user.id) or 0
-            opponent = players[1 - me].display_name
-            if info.turn_user_id is None:
-                turn = _("waiting for the opening roll")
-            elif info.turn_user_id == context.user.id:
-                turn = _("your turn")
-            else:
-                turn = _("{name}'s turn").format(name=opponent)
-            left = ""
-            if info.deadline is not None:
-                seconds = (info.deadline - self.time()).total_seconds()
-                left = " · " + _("{time} left").format(time=duration(_.locale, seconds))
-            lines.append(
-                _("Match {id} vs {name}: {mine}–{theirs}, {turn}").format(
-                    id=info.id,
-                    name=opponent,
-                    mine=loaded.state.score[me],
-                    theirs=loaded.state.score[1 - me],
-                    turn=turn,
-                )
-                + left
-            )
-        return context.refuse("\n".join(lines))
 
     async def help(self, context: Context, _argument: str) -> list[Message]:
         _ = context._

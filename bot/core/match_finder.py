@@ -111,7 +111,9 @@ class MatchFinder:
 
 # The commands that take a game's number in a private chat after their name: /roll #12,
 # /double #c3. A move takes it before the play: #12 13/10* 6/5.
-_NUMBERED_COMMANDS = frozenset({"roll", "double", "take", "drop", "beaver", "resign", "board"})
+_NUMBERED_COMMANDS = frozenset(
+    {"roll", "double", "take", "drop", "beaver", "resign", "board", "hint"}
+)
 
 
 def typed(context: Context) -> str:

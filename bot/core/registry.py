@@ -226,6 +226,7 @@ COMMANDS: tuple[Command, ...] = (
             "/hint – the three best plays for your dice, or the cube action before you roll "
             "(against the bot, or when both agreed to hints)"
         ),
+        options=(_MATCH_NUMBER,),
     ),
     Command(
         "analysis",
@@ -327,7 +328,12 @@ COMMANDS: tuple[Command, ...] = (
         N_("/board – show the board again; /matches – your active matches"),
         options=(_MATCH_NUMBER,),
     ),
-    Command("matches", "info.match_list", N_("Your active matches")),
+    Command(
+        "matches",
+        "matches.command",
+        N_("Your active matches"),
+        options=(Option("page", Kind.INTEGER, N_("Which page of the list"), minimum=1),),
+    ),
     Command(
         "stats",
         "standings.stats",

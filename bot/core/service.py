@@ -40,12 +40,14 @@ from bot.core.information import InfoService
 from bot.core.links import ChallengeLinks
 from bot.core.locks import MatchLocks
 from bot.core.match_finder import MatchFinder
+from bot.core.match_list import MatchList
 from bot.core.match_pages import MatchPages
 from bot.core.model import MAX_TEXT, Actor, ChatRef, Message, Request
 from bot.core.opponent import ComputerOpponent
 from bot.core.painter import shared_painter
 from bot.core.people import MAX_ACCOUNT_ID, PlayerNames, clean_name
 from bot.core.pictures import BoardPictures
+from bot.core.player_text import without_bidi_controls
 from bot.core.playing import PlayService
 from bot.core.presenter import Presenter
 from bot.core.rematches import Rematches
@@ -225,6 +227,7 @@ class Core:
             self.chouette_service,
         )
         self.settings = SettingsService(self.users, self.chats, self.time)
+        self.match_list = MatchList(self.matches, names, self.time)
         self.analyses = AnalysisRepository(database)
         self.hint_limits = hint_limits or HintLimits()  # per player, in this process
         self.advice = AdviceService(
@@ -246,6 +249,7 @@ class Core:
             "challenges": self.challenge_service,
             "play": self.play,
             "info": self.info,
+            "matches": self.match_list,
             "settings": self.settings,
             "computer": self.computer_matches,
             "advice": self.advice,
@@ -366,6 +370,8 @@ class Core:
             return await self.challenge_service.press(context, token)
         if token.verb == Verb.REMATCH:
             return await self.rematches.press(context, token)
+        if token.verb == Verb.MATCHES_PAGE:
+            return await self.match_list.press(context, token)
         if token.kind == "u":
             return await self.settings.press(context, token)
         if token.kind == "r":
@@ -381,19 +387,26 @@ def _text(value: str, limit: int) -> str:
     return value[:limit].encode("utf-8", "replace").decode("utf-8")
 
 
+def _written(value: str) -> str:
+    """What a player wrote, as it is read: storable, without bidirectional controls."""
+    return without_bidi_controls(_text(value, MAX_TEXT * 4))
+
+
 def _actor(actor: Actor, id_limit: int = MAX_ACCOUNT_ID) -> Actor:
     return replace(actor, user_id=_text(actor.user_id, id_limit), name=_text(actor.name, 1024))
 
 
 def _storable(request: Request) -> Request:
-    """The request with every text fit for the database, however the adapter decoded it."""
+    """The request with every text fit for the database, however the adapter decoded it; what
+    the player wrote is read without bidirectional controls (see :mod:`bot.core.player_text`),
+    so it is stored, looked up and repeated as it is shown."""
     return replace(
         request,
         actor=_actor(request.actor),
         chat=replace(request.chat, chat_id=_text(request.chat.chat_id, MAX_ACCOUNT_ID)),
         command=None if request.command is None else _text(request.command, 64),
-        argument=_text(request.argument, MAX_TEXT * 4),
-        text=None if request.text is None else _text(request.text, MAX_TEXT * 4),
+        argument=_written(request.argument),
+        text=None if request.text is None else _written(request.text),
         token=None if request.token is None else _text(request.token, 128),
         event_id=_text(request.event_id, 128),
         # A mentioned id too long to be one is kept too long, so the challenge can refuse it.

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from bot.core.context import Context
 from bot.core.i18n import N_, language_choices, normalize_locale, speech
 from bot.core.model import Button, Message
+from bot.core.player_text import isolated
 from bot.core.time_source import TimeSource
 from bot.core.tokens import Token, Verb, format_token
 from storage import ChatRepository, Preferences, UserRepository
@@ -143,5 +144,5 @@ class SettingsService:
                 "Your client seed is “{seed}”. It counts for the next match you start from a "
                 "challenge that is already posted: choose it after you have seen the "
                 "challenge's dice commitment and before the match starts."
-            ).format(seed=seed)
+            ).format(seed=isolated(seed))
         )

@@ -58,6 +58,7 @@ class Verb(enum.StrEnum):
     END = "end"  # the chouette's session ends (asked first while a game is being played)
     REMATCH = "rematch"  # a finished match's players offer (or accept) another one like it
     START = "start"  # the person who offered the bot a match starts it (rolls the first dice)
+    MATCHES_PAGE = "mpage"  # a page of /matches: the user's, the page in the version's place
 
 
 VERBS: Final = frozenset(Verb)

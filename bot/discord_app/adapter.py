@@ -26,6 +26,7 @@ from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 from bot.discord_app.buttons import ActionButton
 from bot.discord_app.commands import build_commands
+from bot.discord_app.markup import clipped, escaped
 from bot.discord_app.posting import MAX_CONTENT, NO_MENTIONS, PLATFORM, Poster
 from bot.discord_app.translation import CatalogTranslator
 
@@ -372,7 +373,7 @@ class DiscordAdapter:
             if answer.private_to is not None and not private:
                 # No ephemeral messages outside interactions: reply to the author alone.
                 await message.reply(
-                    answer.text[:2000],
+                    clipped(escaped(answer.text), MAX_CONTENT),
                     allowed_mentions=discord.AllowedMentions.none(),
                     mention_author=False,
                 )

@@ -32,6 +32,7 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "member": "mitglied",
             "unrated": "ungewertet",
             "where": "wo",
+            "page": "seite",
         },
         "ru": {
             "action": "действие",
@@ -56,6 +57,7 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "member": "участник",
             "unrated": "без_рейтинга",
             "where": "где",
+            "page": "страница",
         },
         "uk": {
             "action": "дія",
@@ -80,6 +82,7 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "member": "учасник",
             "unrated": "без-рейтингу",
             "where": "де",
+            "page": "сторінка",
         },
         "tr": {
             "action": "işlem",
@@ -104,6 +107,7 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "member": "üye",
             "unrated": "reytingsiz",
             "where": "nerede",
+            "page": "sayfa",
         },
         "el": {
             "action": "ενέργεια",
@@ -128,6 +132,7 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "member": "μέλος",
             "unrated": "εκτός_βαθμολογίας",
             "where": "πού",
+            "page": "σελίδα",
         },
         "bg": {
             "action": "действие",
@@ -152,6 +157,7 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "member": "участник",
             "unrated": "без_рейтинг",
             "where": "къде",
+            "page": "страница",
         },
     }
 )

@@ -21,6 +21,7 @@ from bot.core.i18n import RIGHT_TO_LEFT, first_locale, speech
 from bot.core.model import Actor, Message
 from bot.core.service import Core
 from bot.discord_app.buttons import make_view
+from bot.discord_app.markup import clipped, escaped
 
 logger = logging.getLogger(__name__)
 
@@ -36,12 +37,13 @@ def _is_snowflake(text: str) -> bool:
 
 
 def format_content(message: Message) -> str:
-    """The text with the users to ping in front, cut to Discord's 2000 characters."""
+    """The text, shown as written (:func:`bot.discord_app.markup.escaped`), with the users to
+    ping in front, cut to Discord's 2000 characters."""
     mentions = " ".join(f"<@{user_id}>" for user_id in message.mention if _is_snowflake(user_id))
     if mentions and message.locale in RIGHT_TO_LEFT:  # the line still starts right to left
         mentions = RIGHT_TO_LEFT_MARK + mentions
-    text = f"{mentions} {message.text}" if mentions else message.text
-    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+    text = escaped(message.text)
+    return clipped(f"{mentions} {text}" if mentions else text, MAX_CONTENT)
 
 
 def allowed_mentions(message: Message) -> discord.AllowedMentions:
@@ -237,7 +239,8 @@ class Poster:
         try:
             dm = await self.client.create_dm(discord.Object(int(user_id)))
             await dm.send(
-                f"{message.notice_for(user_id)}\n{sent.jump_url}"[:MAX_CONTENT],
+                clipped(escaped(message.notice_for(user_id)), MAX_CONTENT - 1 - len(sent.jump_url))
+                + f"\n{sent.jump_url}",
                 allowed_mentions=NO_MENTIONS,
             )
         except discord.Forbidden:

@@ -32,10 +32,12 @@ from telegram.request import BaseRequest
 from bot.config import Settings
 from bot.core.i18n import first_locale, speech
 from bot.core.model import Message, Request
+from bot.core.player_text import isolated
 from bot.core.service import Core
 from bot.telegram_app.commands import COMMANDS, register_commands
 from bot.telegram_app.incoming import PLATFORM, Directory, chat_of, parse_command
 from bot.telegram_app.links import parse_challenge_payload
+from bot.telegram_app.markup import without_mentions
 from bot.telegram_app.outgoing import Origin, Poster
 from bot.telegram_app.webhook import WebhookServer
 
@@ -245,7 +247,7 @@ class TelegramAdapter:
             _(
                 "I have not met {username} yet. Ask them to write /help here, or answer one of "
                 "their messages with /challenge."
-            ).format(username=username)
+            ).format(username=without_mentions(isolated(username)))  # it would call them
         )
 
     async def _apologise(self, message: TelegramMessage) -> None:

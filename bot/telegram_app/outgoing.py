@@ -9,7 +9,6 @@ the request came from there (deep links), or else a reply to the user's own mess
 
 from __future__ import annotations
 
-import html
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -37,6 +36,7 @@ from bot.core.model import Actor, Message
 from bot.core.service import Core
 from bot.core.tokens import BadTokenError, parse_token
 from bot.telegram_app.links import NOTIFY_PAYLOAD, accept_token_payload, link
+from bot.telegram_app.markup import html_text
 
 logger = logging.getLogger(__name__)
 
@@ -113,7 +113,7 @@ class Poster:
                 if await self._edit(
                     origin.chat_id,
                     origin.pressed_message_id,
-                    html.escape(_clip(message.text, _MAX_BODY), quote=False),
+                    html_text(_clip(message.text, _MAX_BODY)),
                     None,
                     self._keyboard(message, False),
                 ):
@@ -126,7 +126,7 @@ class Poster:
         pressed = _pressed_here(origin, chat_id)
         if message.edit_pressed and pressed is not None:
             # A replay stepped on: the pressed board shows the next frame, in place.
-            text = html.escape(_clip(message.text, _MAX_BODY), quote=False)
+            text = html_text(_clip(message.text, _MAX_BODY))
             if await self._edit(chat_id, pressed, text, media, self._keyboard(message, False)):
                 _touch(origin, pressed)
                 return
@@ -169,7 +169,7 @@ class Poster:
         await self._attachments(chat_id, message, reply_to)
         if group:
             for user_id in message.notify:
-                body = html.escape(_clip(message.notice_for(user_id), _MAX_BODY), quote=False)
+                body = html_text(_clip(message.notice_for(user_id), _MAX_BODY))
                 await self._notify(message, user_id, body)
 
     async def _fill_slot(
@@ -217,14 +217,14 @@ class Poster:
 
     async def _text(self, message: Message, group: bool) -> str:
         # Clipped before escaping, so no entity is cut; Telegram counts the parsed text.
-        body = html.escape(_clip(message.text, _MAX_BODY), quote=False)
+        body = html_text(_clip(message.text, _MAX_BODY))
         if not group or not message.mention:
             return body
         links = []
         for user_id in message.mention:
             user = await self.core.delivery.recipient(PLATFORM, user_id)
             name = user.name if user is not None else user_id
-            links.append(f'<a href="tg://user?id={int(user_id)}">{html.escape(name)}</a>')
+            links.append(f'<a href="tg://user?id={int(user_id)}">{html_text(name)}</a>')
         return " ".join(links) + "\n" + body
 
     def _keyboard(self, message: Message, group: bool) -> InlineKeyboardMarkup | None:
@@ -379,8 +379,8 @@ class Poster:
             "{name}, I cannot send you private notifications yet. Start a private chat with me "
             "to get them."
         ).format(name=name)
-        mention = f'<a href="tg://user?id={int(user_id)}">{html.escape(name)}</a>'
-        body = html.escape(hint, quote=False).replace(html.escape(name, quote=False), mention, 1)
+        mention = f'<a href="tg://user?id={int(user_id)}">{html_text(name)}</a>'
+        body = html_text(hint).replace(html_text(name), mention, 1)
         button = InlineKeyboardButton(_("Enable notifications"), url=link(username, NOTIFY_PAYLOAD))
         await self._send(
             int(message.chat.chat_id), body, None, InlineKeyboardMarkup([[button]]), None

@@ -15,6 +15,7 @@ from urllib.parse import quote
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from bot.core.player_text import BIDI_CONTROLS, isolated
 from bot.web import texts
 from bot.web.check_data import CheckData
 from bot.web.columns import RESULT_HEADING, roll_column_css
@@ -48,13 +49,27 @@ ICON = "data:image/svg+xml," + quote(_ICON_SVG)
 
 @cache
 def _environment() -> Environment:
-    return Environment(
+    environment = Environment(
         loader=PackageLoader("bot.web"),
         autoescape=select_autoescape(["html"]),
         undefined=StrictUndefined,  # a misspelt name fails the render instead of showing ""
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    environment.filters["isolated"] = isolated
+    environment.filters["seed_shown"] = seed_shown
+    return environment
+
+
+def seed_shown(seed: str) -> str:
+    """A client seed as the check page shows it: a bidirectional control in it (a seed chosen
+    before they were read out) is named, not obeyed, so the seed shows what it holds and
+    turns nothing around; the page's script checks the seed itself.
+
+    >>> seed_shown("\u202edlrow olleh")
+    '[U+202E]dlrow olleh'
+    """
+    return "".join(f"[U+{ord(char):04X}]" if char in BIDI_CONTROLS else char for char in seed)
 
 
 def _render(
@@ -106,7 +121,7 @@ def check_page(data: CheckData, text: PageText) -> Page:
     revealed = data.server_seed is not None
     if data.chouette:
         fixed = texts.chouette_check_texts(text, data.match_number)
-        players, kind = ", ".join(data.names), texts.chouette_kind(text)
+        players, kind = ", ".join(map(isolated, data.names)), texts.chouette_kind(text)
     else:
         fixed = texts.check_texts(text, data.match_number, (data.names[0], data.names[1]))
         players = texts.players(text, (data.names[0], data.names[1]))

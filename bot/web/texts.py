@@ -2,11 +2,14 @@
 
 The templates only place these strings; Babel extracts them from here (``bot/**.py``). Strings
 the browser script fills in later keep their ``{placeholders}`` and are formatted in the page.
-Each function calls a local ``_``: that name is what Babel looks for.
+Each function calls a local ``_``: that name is what Babel looks for. A player's name in a
+sentence is isolated (:func:`bot.core.player_text.isolated`), so right-to-left letters in it
+cannot reorder the sentence around it.
 """
 
 from __future__ import annotations
 
+from bot.core.player_text import isolated
 from bot.web.page_text import PageText
 
 
@@ -26,12 +29,14 @@ def match_kind(text: PageText, variant: str, length: int) -> str:
 
 def players(text: PageText, names: tuple[str, str]) -> str:
     _ = text.gettext
-    return _("{first} vs {second}").format(first=names[0], second=names[1])
+    return _("{first} vs {second}").format(first=isolated(names[0]), second=isolated(names[1]))
 
 
 def match_title(text: PageText, number: int, names: tuple[str, str]) -> str:
     _ = text.gettext
-    return _("Match {id}: {first} vs {second}").format(id=number, first=names[0], second=names[1])
+    return _("Match {id}: {first} vs {second}").format(
+        id=number, first=isolated(names[0]), second=isolated(names[1])
+    )
 
 
 def check_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str, str]:
@@ -47,8 +52,8 @@ def check_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str
         "server_seed": _("Server seed"),
         "sealed": _("Secret until the match ends."),
         "digest": _("SHA-256 of the revealed seed, computed by your browser"),
-        "client_seed_0": _("Client seed of {name}").format(name=names[0]),
-        "client_seed_1": _("Client seed of {name}").format(name=names[1]),
+        "client_seed_0": _("Client seed of {name}").format(name=isolated(names[0])),
+        "client_seed_1": _("Client seed of {name}").format(name=isolated(names[1])),
         "joined": _("Client seed of the match (both joined with “|”)"),
         "pending": _("Checking the dice…"),
         "noscript": _("This check runs in your browser and needs JavaScript."),
@@ -88,7 +93,9 @@ def check_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str
         "col_recorded": _("Recorded"),
         "col_computed": _("Computed"),
         "col_result": _("Result"),
-        "opening": _("opening roll: {first}, {second}").format(first=names[0], second=names[1]),
+        "opening": _("opening roll: {first}, {second}").format(
+            first=isolated(names[0]), second=isolated(names[1])
+        ),
     }
 
 
@@ -209,7 +216,7 @@ def replay_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[st
     _ = text.gettext
     return {
         "title": _("Replay of match {id}: {first} vs {second}").format(
-            id=number, first=names[0], second=names[1]
+            id=number, first=isolated(names[0]), second=isolated(names[1])
         ),
         "game": _("Game"),
         "first": _("First position"),

@@ -142,8 +142,21 @@ def test_a_name_is_read_whole_or_by_its_start_and_a_mention_by_its_account() -> 
     with pytest.raises(OwnRefusalError) as several:
         named_player(_, users, (), "bo")
     assert str(several.value) == (
-        "Several players here are called bo: Bob, Bobby Tables. Mention the one you mean."
+        "Several players here are called \u2068bo\u2069: Bob, Bobby Tables. Mention the one you "
+        "mean."
     )
     with pytest.raises(OwnRefusalError) as nobody:
         named_player(_, users, (Actor("other", "cy", "Cy"),), "")
     assert str(nobody.value) == "Nobody called Cy plays at this table."
+
+
+def test_a_typed_name_is_looked_up_as_it_is_shown() -> None:
+    """A name typed with a right-to-left override (or any control) in it means the player
+    whose name it shows: the lookup and the refusal read the same cleaned name."""
+    _ = speech("en")
+    users = _seated("p5", "p6")
+    assert named_player(_, users, (), "\u202ep6") == "2"
+    assert named_player(_, users, (), "\u2067@p6\u2069") == "2"
+    with pytest.raises(OwnRefusalError) as nobody:
+        named_player(_, users, (), "\u202ezed")
+    assert str(nobody.value) == "Nobody called \u2068zed\u2069 plays at this table."

@@ -43,7 +43,7 @@ async def test_a_name_the_box_cannot_double_is_refused_and_nothing_doubled(room:
     game = await play_until_rolling(room, people, 0, random.Random(5))
     box, captain, _second = (name_of(people, p) for p in game.table.order)
     stranger = await room.command(box, f"/double {captain} zed")
-    assert stranger[0].text == "Nobody called zed plays at this table."
+    assert stranger[0].text == "Nobody called \u2068zed\u2069 plays at this table."  # as typed
     assert stranger[0].private_to == box
     itself = await room.command(box, f"/double {box}")
     assert itself[0].text == "You are the box: name the members of the team you double."

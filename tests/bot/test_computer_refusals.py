@@ -14,7 +14,7 @@ async def test_play_refuses_an_unknown_level_and_a_length_out_of_range(room: Roo
         answer = await room.command("anna", text)
         assert len(answer) == 1
         assert answer[0].private_to == "anna"
-        assert f"“{word}”" in answer[0].text
+        assert f"“\u2068{word}\u2069”" in answer[0].text  # the player's word, isolated
         assert "world_class" in answer[0].text  # the levels are named
     assert await room.match_of("anna") is None
 

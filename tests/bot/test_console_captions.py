@@ -71,7 +71,9 @@ async def test_the_commitment_is_short_in_the_chat_and_whole_behind_verify(
     during = await console.line("alice: /verify")
     assert COMMITMENT in during
     assert re.search(
-        r"Client seeds: alice “console:console-\d+”, bob “console:console-\d+”", during
+        "Client seeds: alice “\u2068console:console-\\d+\u2069”, "
+        "bob “\u2068console:console-\\d+\u2069”",
+        during,
     )
 
 

@@ -183,3 +183,27 @@ async def test_with_no_match_waiting_board_and_resign_name_one(room: Room) -> No
     resigning = await room.core.matches.load_match(first.info.id)
     assert resigning.state.phase is Phase.RESIGNING
     assert any(message.chat == room.chat for message in offered)
+
+
+async def test_hint_names_the_match_like_the_other_commands(bot_room: Room) -> None:
+    """``/hint #N`` in a private chat means match N; ``/hint`` alone asks which, when several
+    wait."""
+    await bot_room.command("anna", "/challenge @bob 3 hints")
+    await bot_room.press("bob", "Accept")
+    other = Room(bot_room.core, ChatRef(PLATFORM, "group-2"), events=bot_room.events + 50)
+    await other.command("bob", "/challenge @carl 3")  # no hints in this one
+    await other.press("carl", "Accept")
+    bob = await bot_room.core.users.upsert_user(PLATFORM, "bob", "Bob")
+    mine = await bot_room.core.matches.active_matches_of(bob.id)
+    hinted, plain = sorted(info.id for info in mine)
+    private = _private(bot_room, "bob")
+    asked = await private.command("bob", "/hint")
+    assert asked[0].text == (
+        f"Several of your matches wait for you (#{hinted}, #{plain}). Put the match number "
+        f"first, e.g. /hint #{hinted}, or play in the match's chat."
+    )
+    refused = await private.command("bob", f"/hint #{plain}")
+    assert "challenge allowed them" in refused[0].text
+    answered = await private.command("bob", f"/hint #{hinted}")
+    assert [(message.chat.chat_id, message.private_to) for message in answered] == [("@bob", "bob")]
+    assert "Best plays for" in answered[0].text

@@ -46,8 +46,8 @@ async def test_the_commitment_is_short_in_the_channel_and_whole_behind_verify(bo
     mark = len(bot.fake.calls)
     await bot.fake.slash(ANNA, "verify", [])
     during = await bot.next_private(mark, "Client seeds")
-    assert "Client seeds: Anna “discord:" in content(during)
-    assert ", Bob “discord:" in content(during)
+    assert "Client seeds: Anna “\u2068discord:" in content(during)  # a seed is isolated
+    assert ", Bob “\u2068discord:" in content(during)
 
 
 async def test_rematch_is_offered_and_accepted_with_the_ends_button(bot: Bot) -> None:

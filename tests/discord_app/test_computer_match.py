@@ -126,7 +126,8 @@ async def test_play_hint_and_analysis_are_slash_commands_with_their_options(bot:
         ("World class", "world_class"),
     ]
     assert play["level"]["name_localizations"]["de"] == "stufe"
-    assert "options" not in commands["hint"] or commands["hint"]["options"] == []
+    (game,) = commands["hint"]["options"]  # a private chat names the match: /hint #12
+    assert (game["name"], game["type"], game.get("required", False)) == ("game", 3, False)
     (match,) = commands["analysis"]["options"]
     assert (match["name"], match["type"], match["min_value"]) == ("match", 4, 1)
     assert match["name_localizations"]["de"] == "match"  # "partie" is the game of /replay

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from gammon.match_rules import MatchRules
 from storage import LoadedMatch
 from tests.fakes.telegram_bot_api import BOT_USERNAME
+from tests.storage.players import create_match
 from tests.telegram_app.conftest import ANNA, BOB, CARL, GROUP, Harness
 
 
@@ -167,6 +169,31 @@ async def test_settings_change_in_place(telegram: Harness) -> None:
     assert refused[0].params["text"] == "These are someone else's settings."
 
 
+async def test_the_list_of_matches_turns_its_pages_in_place(telegram: Harness) -> None:
+    anna = await telegram.core.users.upsert_user("telegram", "11", "Anna")
+    for number in range(11):  # eleven matches in chats of their own: two pages
+        chat = await telegram.core.chats.upsert_chat("telegram", str(-200 - number))
+        rival = await telegram.core.users.upsert_user("telegram", str(100 + number), "Rival")
+        await create_match(
+            telegram.core.matches,
+            chat_id=chat.id,
+            player_ids=(anna.id, rival.id),
+            rules=MatchRules(length=3),
+            server_seed=bytes(32),
+            client_seeds=("a", "b"),
+        )
+    await telegram.say(ANNA, GROUP, "/matches")
+    listed = telegram.newest(GROUP, "text")
+    assert listed.data["text"].startswith("Your active matches, page 1 of 2:")
+    calls = await telegram.press_label(ANNA, GROUP, "▶")
+    assert [call.method for call in calls] == ["answerCallbackQuery", "editMessageText"]
+    assert telegram.newest(GROUP, "text") is listed
+    assert listed.data["text"].startswith("Your active matches, page 2 of 2:")
+    assert telegram.button(GROUP, "◀")[0] == listed.data["message_id"]
+    refused = await telegram.press_label(CARL, GROUP, "◀")
+    assert refused[0].params["text"] == "This list belongs to someone else: /matches shows yours."
+
+
 async def test_a_confirmed_move_preview_is_edited_in_place(telegram: Harness) -> None:
     loaded = await _start(telegram)
     mover = ANNA  # with the fixed seeds Anna opens
@@ -199,7 +226,10 @@ async def test_only_administrators_change_the_chats_defaults(telegram: Harness) 
 
 async def test_an_unknown_username_is_explained(telegram: Harness) -> None:
     calls = _sent(await telegram.say(ANNA, GROUP, "/challenge @zoe 3"))
-    assert "I have not met @zoe yet" in calls[0].params["text"]
+    # Her username as typed, with a word joiner after the @: Telegram would make "@zoe" a
+    # mention that notifies her.
+    assert "I have not met \u2068@\u2060zoe\u2069 yet" in calls[0].params["text"]
+    assert "@zoe" not in calls[0].params["text"]
     # Answering one of her messages names her without a username.
     zoe = {"id": 44, "is_bot": False, "first_name": "Zoe"}
     await telegram.say(zoe, GROUP, "hello")

@@ -105,9 +105,10 @@ def test_hostile_names_and_unicode_seeds_are_text_and_still_check(
         " document.querySelector('#rolls tr[data-nonce]').cells[2].textContent,"
         " document.querySelectorAll('script').length]"
     )
-    assert text[0] == f"{HOSTILE} vs Bob"
+    # Each name isolated (U+2068 … U+2069) in the sentences around it.
+    assert text[0] == f"\u2068{HOSTILE}\u2069 vs \u2068Bob\u2069"
     assert text[1] == f"{seeds[0]}|{seeds[1]}"
-    assert text[2] == f"opening roll: {HOSTILE}, Bob"
+    assert text[2] == f"opening roll: \u2068{HOSTILE}\u2069, \u2068Bob\u2069"
     assert text[3] == 2
     assert errors_logged(browser) == []
 

@@ -68,16 +68,16 @@ def test_the_page_names_the_session_its_one_client_seed_and_each_roller() -> Non
     html = check_page(session(), ENGLISH).html
     found = parts(html)
     assert "Dice check of chouette 7" in found.text
-    assert "Ann, Bob, Cy" in found.text
+    assert "\u2068Ann\u2069, \u2068Bob\u2069, \u2068Cy\u2069" in found.text  # each isolated
     assert "Client seed of the session" in found.text
     assert 'id="client-seed-0"' not in html
     block = json.loads(found.data["check-data"])
     assert block["clientSeed"] == "telegram:4711"
     assert [row[0] for row in block["rolls"]] == list(range(len(EVENTS)))
     for label in (
-        "seating die of Ann",
-        "opening roll: Bob, Ann",
-        "opening roll: Ann, Cy",
+        "seating die of \u2068Ann\u2069",
+        "opening roll: \u2068Bob\u2069, \u2068Ann\u2069",
+        "opening roll: \u2068Ann\u2069, \u2068Cy\u2069",
     ):
         assert label in found.text
     assert "–" in found.text  # the seating dice belong to no game
@@ -97,7 +97,7 @@ def test_names_are_text_and_the_sealed_page_says_when_the_seed_comes() -> None:
     )
     html = check_page(hostile, ENGLISH).html
     assert HOSTILE not in html
-    assert f"seating die of {HOSTILE}" in parts(html).text
+    assert f"seating die of \u2068{HOSTILE}\u2069" in parts(html).text
     sealed = parts(check_page(session(revealed=False), ENGLISH).html)
     assert DICE.server_seed.hex() not in " ".join(sealed.text)
     assert (

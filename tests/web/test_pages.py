@@ -11,6 +11,7 @@ import re
 import pytest
 
 from bot.core.i18n import speech
+from bot.web.check_data import CheckData
 from bot.web.page_data import AnalysedError, AnalysedPlayer, AnalysisSummary, Board
 from bot.web.pages import (
     Frame,
@@ -119,7 +120,7 @@ def test_a_hostile_name_is_only_ever_escaped(match: PlayedMatch) -> None:
     html = check_page(data, ENGLISH).html
     assert HOSTILE not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
-    assert HOSTILE in parts(html).text[parts(html).text.index("Client seed of " + HOSTILE)]
+    assert f"Client seed of \u2068{HOSTILE}\u2069" in parts(html).text
     other = match_page(
         MatchPageData(1, (HOSTILE, "Bob"), "backgammon", 0, HOSTILE, False, (), None, None), ENGLISH
     )
@@ -207,7 +208,7 @@ def test_the_match_page_lists_the_games_and_the_links() -> None:
         7, ("Alice", "Bob"), "long_nardy", 0, "Bob to roll", False, games, "/r", None
     )
     html = match_page(data, ENGLISH).html
-    assert "Match 7: Alice vs Bob" in html
+    assert "Match 7: \u2068Alice\u2069 vs \u2068Bob\u2069" in html
     assert "single games of long nardy" in html
     assert html.count("<tr data-game=") == 2
     assert "<td>—</td>" in html
@@ -293,3 +294,19 @@ def test_the_replay_page_can_open_at_a_later_game() -> None:
     assert json.loads(parts(html).data["replay-data"])["start"] == 1
     with pytest.raises(ValueError, match="no game 3"):
         ReplayPageData(5, ("A", "B"), games, start=2)
+
+
+def test_a_seed_with_a_direction_override_turns_nothing_around(match: PlayedMatch) -> None:
+    """A client seed chosen before seeds were read without controls: the page names its
+    override instead of obeying it, and the script still checks the seed itself."""
+    data = check_data(match)
+    seeded = CheckData(**{**data.__dict__, "client_seeds": ("\u202edlrow olleh", "b")})
+    page = parts(check_page(seeded, ENGLISH).html)
+    assert "[U+202E]dlrow olleh" in page.text
+    assert not any("\u202e" in text for text in page.text)
+    assert json.loads(page.data["check-data"])["clientSeeds"][0] == "\u202edlrow olleh"
+
+
+def test_a_name_cannot_turn_its_sentence_around(match: PlayedMatch) -> None:
+    page = parts(check_page(check_data(match, names=("عربي", "Bob")), ENGLISH).html)
+    assert "\u2068عربي\u2069 vs \u2068Bob\u2069" in page.text

@@ -137,7 +137,9 @@ def test_arrow_keys_home_and_end(browser: WebDriver, site: str) -> None:
     keys.send_keys(Keys.ARROW_LEFT).perform()
     assert _shown(browser)[:3] == ("/pictures/2/1.png", HOSTILE, "Play 2 of 3")
     assert not alert_open(browser)
-    assert browser.find_element("id", "title").text == f"Replay of match 9: Alice vs {HOSTILE}"
+    assert browser.find_element("id", "title").text == (
+        f"Replay of match 9: \u2068Alice\u2069 vs \u2068{HOSTILE}\u2069"
+    )
     assert errors_logged(browser) == []
 
 
