@@ -63,7 +63,10 @@ async def room(migrated_url: str, clock: ManualTime) -> AsyncIterator[Room]:
 
 
 def _client_seeds(text: str) -> tuple[str, str]:
-    found = re.search(r"Client seeds: Anna “(.*)”, gammonbot “(.*)”\.", text)
+    # Each seed is the player's text, isolated (U+2068 … U+2069) from the sentence around it.
+    found = re.search(
+        r"Client seeds: Anna “\u2068(.*)\u2069”, gammonbot “\u2068(.*)\u2069”\.", text
+    )
     assert found is not None, text
     return found.group(1), found.group(2)
 
