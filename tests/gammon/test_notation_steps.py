@@ -8,13 +8,10 @@ gnubg lists as a legal play are kept.
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from bot.moves_tool import answer
 from gammon import IllegalPlayError, Position, parse_play
 from tests.oracle import OracleCase, oracle_cases
 
@@ -206,11 +203,3 @@ def test_two_steps_that_leave_a_checker_behind_stay_illegal() -> None:
     with pytest.raises(IllegalPlayError) as error:
         parse_play("6/1 1/0", two_on_six, (5, 2))
     assert error.value.reason == "higher_checker"
-
-
-def test_the_moves_tool_accepts_gnubgs_six_one_one_off() -> None:
-    request = {"position_id": SIX_OFF.id(), "dice": [5, 2], "text": "6/1 1/0"}
-    reply = answer(json.dumps(request))
-    assert reply["play"] == "6/off"
-    after = Position.from_id(str(reply["position_id"]))
-    assert _points(after.opponent) == SIX_OFF_AFTER
