@@ -32,6 +32,7 @@ from gammon.mat_import import (
     read_mat,
 )
 from gammon.match_rules import MatchRules
+from gammon.movegen import legal_plays
 from gammon.position import Variant
 
 __all__ = [
@@ -147,6 +148,8 @@ class _GameRecords:
         elif isinstance(action, Take):
             records.append(cells.Take(action.player))
         if len(current.games) > len(before.games):
+            if self.rolled is not None and not _leaves_a_choice(before):
+                self.rolled = None
             records.extend(self._end(current.games[-1]))
             self.open, self.rolled = False, None
 
@@ -169,6 +172,16 @@ class _GameRecords:
         if self.open:
             self.games[-1].records.extend(self._unplayed())
         return self.games
+
+
+def _leaves_a_choice(state: MatchState) -> bool:
+    """Whether the dice rolled before a resignation (or a forfeit) allow more than one play.
+    Bare dice are a roll still to play only then: GNU Backgammon plays the only legal play of
+    bare dice itself, which could even bear off the resigner's last checker, so the dice of a
+    forced roll are left out, the resignation coming before the roll."""
+    if state.dice is None:
+        return False
+    return len(legal_plays(state.position, state.dice)) != 1
 
 
 def _stated_points(result: GameResult) -> int:

@@ -51,6 +51,7 @@ SESSIONS = (
     Session(203, MatchRules(length=3)),  # short games that end in resignations
     Session(230, MatchRules(length=3)),
     Session(388, MatchRules(length=3)),
+    Session(1199, MatchRules(length=1)),  # a resignation after a roll with one play
     Session(21, MatchRules(length=0, jacoby=True, beavers=True)),
     Session(22, MatchRules(length=0, jacoby=True)),
     Session(23, MatchRules(length=0, beavers=True)),
@@ -128,6 +129,8 @@ def endings(state: MatchState) -> set[str]:
             mover = previous.player_on_roll
             who = "the roller" if previous.resignation.player == mover else "the other"
             found.add(f"{who} resigns {'after' if rolled else 'before'} a roll of player {mover}")
+            if rolled and previous.dice and len(legal_plays(previous.position, previous.dice)) == 1:
+                found.add("a resignation after a forced roll")
         if len(after.games) > len(previous.games):
             result = after.games[-1]
             if result.reason is GameEnd.BEAR_OFF and result.kind is not None:

@@ -28,12 +28,12 @@ from gammon.actions import (
     Take,
 )
 from gammon.flow import GameEnd, GameResult, MatchState, Phase, new_match, replay_states
+from gammon.movegen import legal_plays
 from gammon.notation import parse_play
 
 Side = tuple[int, ...]
 Board = tuple[Side, Side]
 Event = tuple[object, ...]
-UNPLAYED = None  # the board of a roll not played: a resignation followed it
 
 _START: Side = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
 
@@ -57,8 +57,9 @@ class _Log:
         self.rolled: tuple[int, tuple[int, int]] | None = None  # dice not yet played
 
     def unplayed(self) -> Event:
+        """Dice rolled and not played (a resignation followed): the board stays."""
         assert self.rolled is not None
-        return ("roll", self.rolled[0], tuple(sorted(self.rolled[1])), UNPLAYED)
+        return ("roll", self.rolled[0], tuple(sorted(self.rolled[1])), self.board)
 
     def add(self, action: Action, previous: MatchState, current: MatchState) -> None:
         if previous.game_number > len(self.games):
@@ -83,7 +84,9 @@ class _Log:
         elif isinstance(action, Take | Drop):
             events.append(("take" if isinstance(action, Take) else "drop", action.player))
         elif isinstance(action, AcceptResignation | ClaimWin) and self.rolled is not None:
-            events.append(self.unplayed())
+            assert previous.dice is not None
+            if len(legal_plays(previous.position, previous.dice)) != 1:
+                events.append(self.unplayed())  # a forced roll is left out of the file
         if len(current.games) > len(previous.games):
             events.append(_wins(current.games[-1]))
             self.rolled = None
@@ -100,17 +103,19 @@ def _wins(result: GameResult) -> Event:
 
 
 def same_games(ours: list[list[Event]], theirs: list[list[Event]]) -> bool:
-    """The same games, event for event; a roll we left unplayed (a resignation followed it)
-    may have been played in ``theirs``: gnubg reads bare dice that allow a single play as
-    that play, and writes it so in its own file."""
-    if [len(game) for game in ours] != [len(game) for game in theirs]:
-        return False
-    for game, other in zip(ours, theirs, strict=True):
-        for event, seen in zip(game, other, strict=True):
-            unplayed = event[0] == "roll" and event[3] is UNPLAYED
-            if (event[:3] if unplayed else event) != (seen[:3] if unplayed else seen):
-                return False
-    return True
+    """The same games, event for event."""
+    return len(ours) == len(theirs) and all(
+        game in (other, _as_gnubg_writes_it(other))
+        for game, other in zip(ours, theirs, strict=True)
+    )
+
+
+def _as_gnubg_writes_it(game: list[Event]) -> list[Event]:
+    """A slip of gnubg 1.07's writer: the right-hand player's opening dice, when a resignation
+    follows them unplayed, are written in the left-hand column (and read so by any reader)."""
+    if len(game) == 2 and game[0][:2] == ("roll", 0) and game[1][0] == "wins":
+        return [("roll", 1, *game[0][2:]), game[1]]
+    return game
 
 
 def _sides(mover: int, mover_side: Side, other_side: Side) -> Board:

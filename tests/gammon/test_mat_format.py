@@ -107,6 +107,37 @@ def test_a_resignation_after_the_winners_play_says_so_on_the_winners_side() -> N
     ]
 
 
+def test_the_dice_of_a_forced_roll_before_a_resignation_are_left_out() -> None:
+    """Anna has two checkers on the bar and rolls 3-4: Bob's 3 point is closed, so one checker
+    enters with the 4 and the other stays out, her only play. She resigns instead. gnubg would
+    play bare "34:" itself (here harmless, but it could bear off a resigner's last checker),
+    so the resignation follows Bob's row."""
+    state = new_match(MatchRules(length=1))
+    for action in (
+        OpeningRoll((1, 5)),
+        Move(1, "24/23 8/3"),
+        Roll(0, (6, 1)),
+        Move(0, "13/7 8/7"),
+        Roll(1, (6, 5)),
+        Move(1, "8/3 8/2"),
+        Roll(0, (4, 6)),
+        Move(0, "7/1* 6/2*"),
+        Roll(1, (1, 2)),
+        Move(1, "bar/24* bar/23*"),
+        Roll(0, (3, 4)),
+    ):
+        state = apply(state, action)
+    assert (state.position.player[25], state.position.opponent[3]) == (2, 2)
+    state = apply(state, Resign(0, WinKind.BACKGAMMON))
+    state = apply(state, AcceptResignation(1))
+    assert export_mat(state, ["Anna", "Bob"]).split("\n")[-4:] == [
+        "  3) 46: 7/1* 6/2*               12: bar/24* bar/23*",
+        " " * 34 + "Wins 3 points",
+        "",
+        "",
+    ]
+
+
 def test_the_scripted_export_reads_back_to_the_same_state() -> None:
     state = scripted_match()
     rules, actions = import_mat(export_mat(state, ["Alice", "Bob"]))

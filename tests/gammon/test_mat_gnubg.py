@@ -40,6 +40,7 @@ EVERY_ENDING = {
         for when in ("before", "after")
         for player in (0, 1)
     ),
+    "a resignation after a forced roll",
     "crawford",
     "jacoby",
     "bear-off",
