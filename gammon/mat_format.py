@@ -1,10 +1,12 @@
 """Matches in the Jellyfish ``.mat`` text format that GNU Backgammon and eXtreme Gammon import.
 
-:func:`export_mat` writes a running or finished match; :func:`read_mat` (and :func:`import_mat`,
-without the names) reads such a file back into the actions that replay it: our own export, and
-what GNU Backgammon, eXtreme Gammon and the servers write (see :func:`read_mat` for the shapes).
-Opening re-rolls and rejected resignations have no place in the format and are left out;
-everything that decides the board, the cube and the score is kept.
+:func:`export_mat` writes a running or finished match or money session, row for row as GNU
+Backgammon 1.07 lays its own out (:mod:`gammon.mat_layout`); :func:`read_mat` (and
+:func:`import_mat`, without the names) reads such a file back into the actions that replay it:
+our own export, and what GNU Backgammon, eXtreme Gammon and the servers write (see
+:func:`read_mat` for the shapes). Opening re-rolls, resignation offers and rejected
+resignations have no place in the format and are left out; everything that decides the board,
+the cube and the score is kept.
 
 Long nardy has no standard file format, so we use the same layout as our own extension:
 ``; [Variation "LongNardy"]``, the tags ``Mars``, ``LastRoll`` and ``SeriesStart`` for its
@@ -16,18 +18,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from gammon.actions import (
-    CannotMove,
-    Double,
-    Drop,
-    Move,
-    OpeningRoll,
-    Roll,
-    Take,
-)
-from gammon.flow import MatchState, Phase, new_match, replay_states
+from gammon import mat_layout as cells
+from gammon.actions import Action, Beaver, CannotMove, Double, Move, OpeningRoll, Roll, Take
+from gammon.flow import GameEnd, GameResult, MatchState, Phase, new_match, replay_states
 from gammon.mat_import import (
     MatFormatError,
     MatLimitError,
@@ -36,8 +31,8 @@ from gammon.mat_import import (
     import_mat,
     read_mat,
 )
-from gammon.mat_layout import LEFT_WIDTH, RIGHT_COLUMN
 from gammon.match_rules import MatchRules
+from gammon.movegen import legal_plays
 from gammon.position import Variant
 
 __all__ = [
@@ -51,12 +46,6 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class _Entry:
-    player: int
-    text: str
-
-
 _VARIATIONS = {Variant.BACKGAMMON: "Backgammon", Variant.LONG_NARDY: "LongNardy"}
 
 
@@ -67,7 +56,7 @@ def _on_off(flag: bool) -> str:
 def _header(names: Sequence[str], rules: MatchRules, event_date: str | None) -> list[str]:
     lines = ['; [Site "gammonbot"]']
     for number, name in enumerate(names, start=1):
-        lines.append(f'; [Player {number} "{_clean_name(name)}"]')
+        lines.append(f'; [Player {number} "{name}"]')
     if event_date:
         lines.append(f'; [EventDate "{event_date}"]')
     lines.append(f'; [Variation "{_VARIATIONS[rules.variant]}"]')
@@ -79,10 +68,12 @@ def _header(names: Sequence[str], rules: MatchRules, event_date: str | None) -> 
             f'; [LastRoll "{_on_off(rules.last_roll)}"]',
             f'; [SeriesStart "{rules.series_start.capitalize()}"]',
         ]
+    elif rules.is_money:
+        # eXtreme Gammon's tags; gnubg reads past them and plays by its own settings.
+        lines += [f'; [Jacoby "{_on_off(rules.jacoby)}"]', f'; [Beaver "{_on_off(rules.beavers)}"]']
     else:
-        lines += ['; [Crawford "On"]', '; [Jacoby "Off"]']
-    lines += ["", f" {rules.length} point match", ""]
-    return lines
+        lines.append('; [Crawford "On"]')
+    return [*lines, "", f" {rules.length} point match", ""]
 
 
 def _clean_name(name: str) -> str:
@@ -97,84 +88,108 @@ def export_mat(
     event_date: str | None = None,
     states: Sequence[MatchState] | None = None,
 ) -> str:
-    """The match so far as ``.mat`` text; ``names`` are players 0 and 1. ``states``: the
-    state after each of its actions, when the caller has replayed them already
-    (:func:`gammon.flow.replay_states`)."""
-    if state.rules.is_money and state.variant is Variant.BACKGAMMON:
-        raise ValueError("the .mat format holds matches; money sessions have no length")
+    """The match or money session so far as ``.mat`` text; ``names`` are players 0 and 1.
+    ``states``: the state after each of its actions, when the caller has replayed them
+    already (:func:`gammon.flow.replay_states`). Raises ``ValueError`` for a session with
+    automatic doubles, which the format cannot show."""
+    if state.rules.automatic_doubles:
+        raise ValueError("the .mat format has no place for automatic doubles")
     if len(names) != 2:
         raise ValueError("a match has two player names")
     player_names = [_clean_name(name) for name in names]
     lines = _header(player_names, state.rules, event_date)
     after = replay_states(state.rules, state.actions) if states is None else states
     befores = [new_match(state.rules), *after][: len(after)]
-    game_lines: list[str] = []
-    entries: list[_Entry] = []
-
-    def close_game(result_line: str | None) -> None:
-        game_lines.extend(_layout(entries))
-        if result_line:
-            game_lines.append(result_line)
-        lines.extend(game_lines)
-        lines.append("")
-
+    games = _GameRecords()
     for action, before, current in zip(state.actions, befores, after, strict=True):
-        if not game_lines:
-            score = before.score
-            game_lines.append(f" Game {before.game_number}")
-            left = f"{player_names[0]} : {score[0]}"
-            game_lines.append(f" {left:<33}{player_names[1]} : {score[1]}")
-        if isinstance(action, OpeningRoll):
-            if current.phase is Phase.MOVING:
-                entries.append(_Entry(current.player_on_roll, _dice_text(current.dice)))
-        elif isinstance(action, Roll):
-            entries.append(_Entry(action.player, _dice_text(action.dice)))
-        elif isinstance(action, Move):
-            entries[-1] = _Entry(action.player, f"{entries[-1].text} {action.play}")
-        elif isinstance(action, CannotMove):
-            pass  # the dice stand alone: "dd:"
-        elif isinstance(action, Double):
-            entries.append(_Entry(action.player, f" Doubles => {before.cube_value * 2}"))
-        elif isinstance(action, Take):
-            entries.append(_Entry(action.player, " Takes"))
-        elif isinstance(action, Drop):
-            entries.append(_Entry(action.player, " Drops"))
-        if len(current.games) > len(before.games):
-            close_game(_result_line(current))
-            game_lines, entries = [], []
-    if entries or game_lines:
-        close_game(None)
-    return "\n".join(lines).rstrip("\n") + "\n"
-
-
-def _result_line(state: MatchState) -> str:
-    result = state.games[-1]
-    if result.winner is None:
-        return "      Draw"
-    plural = "s" if result.points != 1 else ""
-    match_won = " and the match" if state.phase is Phase.FINISHED else ""
-    indent = 6 if result.winner == 0 else RIGHT_COLUMN + 1
-    return " " * indent + f"Wins {result.points} point{plural}{match_won}"
-
-
-def _dice_text(dice: tuple[int, int] | None) -> str:
-    assert dice is not None
-    return f"{dice[0]}{dice[1]}:"
-
-
-def _layout(entries: Sequence[_Entry]) -> list[str]:
-    """Entries alternate between the players; player 0 on the left, player 1 on the right."""
-    rows: list[list[str]] = []
-    for entry in entries:
-        if entry.player == 0 or not rows or rows[-1][1]:
-            rows.append(["", ""])
-        rows[-1][entry.player] = entry.text
-    return [
-        f"{number:3d}) {_left_cell(left)}{right}" if right else f"{number:3d}) {left}"
-        for number, (left, right) in enumerate(rows, start=1)
+        games.add(action, before, current)
+    body = [
+        f" Game {game.number}\n {f'{player_names[0]} : {game.score[0]}':<31}"
+        f"{player_names[1]} : {game.score[1]}\n{cells.lay_out(game.records)}"
+        for game in games.finish()
     ]
+    return "\n".join(lines) + "\n" + "".join(body)
 
 
-def _left_cell(text: str) -> str:
-    """The left cell padded to gnubg's width, always leaving two spaces before the right one."""
-    return f"{text:<{LEFT_WIDTH}}" if len(text) <= LEFT_WIDTH - 2 else text + "  "
+@dataclass
+class _Game:
+    number: int
+    score: tuple[int, int]
+    records: list[cells.Record] = field(default_factory=list)
+
+
+class _GameRecords:
+    """The actions as the records of each game: a roll joins its play; opening re-rolls,
+    resignation offers and rejected resignations have no record."""
+
+    def __init__(self) -> None:
+        self.games: list[_Game] = []
+        self.open = False  # the last game has not ended
+        self.rolled: cells.Rolled | None = None  # dice not yet played
+
+    def add(self, action: Action, before: MatchState, current: MatchState) -> None:
+        if not self.open:
+            self.games.append(_Game(before.game_number, before.score))
+            self.open = True
+        records = self.games[-1].records
+        if isinstance(action, OpeningRoll):
+            if current.phase is Phase.MOVING and current.dice is not None:
+                self.rolled = cells.Rolled(current.player_on_roll, current.dice)
+        elif isinstance(action, Roll):
+            self.rolled = cells.Rolled(action.player, action.dice)
+        elif isinstance(action, Move | CannotMove) and self.rolled is not None:
+            play = action.play if isinstance(action, Move) else ""
+            records.append(cells.Play(self.rolled.player, self.rolled.dice, play))
+            self.rolled = None
+        elif isinstance(action, Double):
+            records.append(cells.Offer(action.player, before.cube_value * 2))
+        elif isinstance(action, Beaver):
+            records.append(cells.Offer(action.player, before.cube_value * 4, beaver=True))
+        elif isinstance(action, Take):
+            records.append(cells.Take(action.player))
+        if len(current.games) > len(before.games):
+            if self.rolled is not None and not _leaves_a_choice(before):
+                self.rolled = None
+            records.extend(self._end(current.games[-1]))
+            self.open, self.rolled = False, None
+
+    def _end(self, result: GameResult) -> list[cells.Record]:
+        """A drop, a resignation (or forfeit) after any dice not played, or the line after
+        the last play."""
+        if result.winner is None:
+            return [cells.Result(None, 0)]
+        loser = 1 - result.winner
+        if result.reason is GameEnd.DROP:
+            return [cells.Drop(loser, result.points)]
+        if result.reason in (GameEnd.RESIGN, GameEnd.FORFEIT):
+            return [*self._unplayed(), cells.Resigned(loser, _stated_points(result))]
+        return [cells.Result(result.winner, _stated_points(result))]
+
+    def _unplayed(self) -> list[cells.Record]:
+        return [self.rolled] if self.rolled is not None else []
+
+    def finish(self) -> list[_Game]:
+        if self.open:
+            self.games[-1].records.extend(self._unplayed())
+        return self.games
+
+
+def _leaves_a_choice(state: MatchState) -> bool:
+    """Whether the dice rolled before a resignation (or a forfeit) allow more than one play.
+    Bare dice are a roll still to play only then: GNU Backgammon plays the only legal play of
+    bare dice itself, which could even bear off the resigner's last checker, so the dice of a
+    forced roll are left out, the resignation coming before the roll."""
+    if state.dice is None:
+        return False
+    return len(legal_plays(state.position, state.dice)) != 1
+
+
+def _stated_points(result: GameResult) -> int:
+    """The points a "Wins" line states. After the last checker borne off, as gnubg writes
+    them: the kind of win times the cube (readers score the game from the board, and gnubg
+    applies the Jacoby rule there itself). After a resignation, the points it scored: gnubg
+    reads them as the kind resigned and does not apply the Jacoby rule to a resignation,
+    so a gammon resigned on a centred cube under that rule says one point, as we score it."""
+    if result.reason is GameEnd.BEAR_OFF and result.kind is not None:
+        return int(result.kind) * result.cube_value
+    return result.points

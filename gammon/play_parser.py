@@ -101,23 +101,61 @@ def match_play(text: str, position: Position, dice: Sequence[int]) -> Play:
     facing = position.facing()
     step = _stepper(position, roll)
     start: _State = (position.player, 0, _dice_to_play(roll))
-    reached, _reasons = _replay(start, typed.hops, facing, step)
-    if not reached:
+    matches = _matches(start, typed.hops, step, position, by_result)
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        candidates = sorted(matches, key=str)
+        raise AmbiguousPlayError(text=text, position=position, dice=roll, candidates=candidates)
+    merged = _bear_offs_merged(typed.hops, facing)
+    if merged != typed.hops:
+        found = _matches(start, merged, step, position, by_result)
+        if len(found) == 1:
+            return found[0]
+    if not _replay(start, typed.hops, facing, step)[0]:
         raise illegal(*_why_replay_fails(start, typed.hops, facing, step))
+    raise illegal(*_why_incomplete(plays, roll))
 
-    opponent = position.opponent
+
+def _matches(
+    start: _State,
+    hops: Sequence[Hop],
+    step: _Step,
+    position: Position,
+    by_result: dict[_Layout, Play],
+) -> list[Play]:
+    """The legal plays the hops reach, played one die step at a time and completed with
+    the dice they leave."""
+    facing = position.facing()
+    reached, _reasons = _replay(start, hops, facing, step)
     matches: dict[int, Play] = {}
     for state in reached:
         for board, mask in _completions(state, facing, step):
-            play = by_result.get((board, with_hits(opponent, mask)))
+            play = by_result.get((board, with_hits(position.opponent, mask)))
             if play is not None:
                 matches[id(play)] = play
-    if len(matches) == 1:
-        return next(iter(matches.values()))
-    if matches:
-        candidates = sorted(matches.values(), key=str)
-        raise AmbiguousPlayError(text=text, position=position, dice=roll, candidates=candidates)
-    raise illegal(*_why_incomplete(plays, roll))
+    return list(matches.values())
+
+
+def _bear_offs_merged(hops: Sequence[Hop], facing: Sequence[int]) -> tuple[Hop, ...]:
+    """The hops with each ``a/b b/off`` through an empty point ``b`` read as ``a/off``.
+
+    GNU Backgammon writes a checker borne off with both dice as the two steps its reader
+    split it into, whichever die it tried first: ``6/1 1/0`` for 6/off with 5-2, although
+    with a checker on 3 only 6/4 (the 2) then 4/off (the 5) is legal. Through a point that
+    holds no opposing checker the two steps move the same checker as ``6/off`` does, so they
+    mean that play.
+    """
+    merged = list(hops)
+    for index, first in enumerate(merged):
+        if first.end == OFF or facing[first.end]:
+            continue
+        for other, second in enumerate(merged):
+            if other != index and second.start == first.end and second.end == OFF:
+                merged[index] = Hop(first.start, OFF)
+                del merged[other]
+                return _bear_offs_merged(merged, facing)
+    return tuple(merged)
 
 
 def _whole_play(position: Position, roll: tuple[int, int], typed: TypedPlay) -> Play | None:

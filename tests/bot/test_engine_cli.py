@@ -97,6 +97,24 @@ def test_an_analysis_as_json(tmp_path: Path) -> None:
     assert len(data["decisions"]) > 10
 
 
+def test_an_analysis_of_a_file_gnubg_wrote() -> None:
+    """GNU Backgammon 1.07's export of one of our matches: Bob's 6/off with 5-3 (a checker
+    on 3 and four on the ace) is written "6/1 1/0", steps no legal play takes in that order:
+    read as 6/off (6/3, then 3/off with the 5)."""
+    path = Path(__file__).parent.parent / "data" / "gnubg-1.07-export.mat"
+    result = run("analyse", str(path))
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert [player["name"] for player in data["players"]] == ["Anna", "Bob"]
+    assert data["unfinished_game"] is None
+    bear_off = [
+        entry
+        for entry in data["decisions"]
+        if entry["position_id"] == "d0QNEhFPBAAAAA" and entry["kind"] == "checker"
+    ]
+    assert [(entry["dice"], entry["played"]) for entry in bear_off] == [([5, 3], "6/off")]
+
+
 def test_an_analysis_at_another_level_of_a_latin_1_file(tmp_path: Path) -> None:
     path = tmp_path / "blunder.mat"
     path.write_bytes(BLUNDER_MATCH.replace("Anna", "Ånna").encode("latin-1"))

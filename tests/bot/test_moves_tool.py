@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.moves_tool import MAX_LINE_BYTES, answer, json_line, request_lines
+from gammon.position import Position
 from tests.oracle import oracle_cases
 
 START_ID = "4HPwATDgc/ABMA"
@@ -43,6 +44,17 @@ def test_checks_a_typed_play() -> None:
         if case.position_id == START_ID and sorted(case.dice) == [1, 3]
     )
     assert reply["position_id"] in opening_31
+
+
+def test_accepts_gnubgs_two_steps_of_a_checker_borne_off() -> None:
+    """GNU Backgammon wrote 6/off with 5-2 as "6/1 1/0": with checkers on 4 and 2 the 1/off is
+    no legal step, but the checker's way off with the 2 first (6/4, 4/off) is. White has 3 on
+    the ace, 2 on the deuce, 9 on the four point and 1 on the six."""
+    request = {"position_id": "CIxy+Ak3/wkAAA", "dice": [5, 2], "text": "6/1 1/0"}
+    reply = answer(json.dumps(request))
+    assert reply["play"] == "6/off"
+    after = Position.from_id(str(reply["position_id"]))  # Black on roll: White is .opponent
+    assert after.opponent[:7] == (1, 3, 2, 0, 9, 0, 0)
 
 
 def test_refusals_name_their_kind() -> None:

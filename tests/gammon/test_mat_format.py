@@ -59,37 +59,83 @@ def scripted_match() -> MatchState:
     return state
 
 
-def test_the_export_looks_like_gnubgs() -> None:
+def test_the_export_is_laid_out_as_gnubg_lays_it_out() -> None:
+    """gnubg 1.07's ``ExportGameJF``: the score line ``" %-31s%s : %d"``, rows
+    ``"%3d) %-27s "`` and the right cell, the left-hand player's drop with its "Wins" on the
+    row, an empty left cell when the right-hand player opens, bare dice ``"%3d) %-3s"``."""
     text = export_mat(scripted_match(), ["Alice", "Bob"], event_date="2026.11.29")
-    lines = text.splitlines()
-    assert '; [Player 1 "Alice"]' in lines
-    assert '; [Player 2 "Bob"]' in lines
-    assert '; [Variation "Backgammon"]' in lines
-    assert '; [Crawford "On"]' in lines
-    assert " 3 point match" in lines
-    assert " Game 1" in lines
-    assert lines[lines.index(" Game 1") + 1].split() == ["Alice", ":", "0", "Bob", ":", "0"]
-    # gnubg's layout: "%3d) %-28s" for player 1, then player 2's cell.
-    assert "  1) 31: 8/5 6/5                 64: 24/14" in lines
-    assert "  2)  Doubles => 2                Takes" in lines
-    assert "  3) 62: 24/18 13/11              Doubles => 4" in lines
-    assert "  4)  Drops" in lines
-    assert any(line.strip() == "Wins 2 points" and line.startswith(" " * 30) for line in lines)
-    game2 = lines.index(" Game 2")
-    assert lines[game2 + 1].split() == ["Alice", ":", "0", "Bob", ":", "2"]
-    assert lines[game2 + 2].startswith("  1)" + " " * 20)  # player 2 opened: left cell empty
-    assert lines[game2 + 2].strip().endswith("25: 13/11 13/8")
-    assert lines[game2 + 3] == "  2) 66:"  # rolled, not yet played
+    header, games = text.split(" Game 1\n")
+    assert header.splitlines() == [
+        '; [Site "gammonbot"]',
+        '; [Player 1 "Alice"]',
+        '; [Player 2 "Bob"]',
+        '; [EventDate "2026.11.29"]',
+        '; [Variation "Backgammon"]',
+        '; [Crawford "On"]',
+        "",
+        " 3 point match",
+        "",
+    ]
+    assert games.split("\n") == [
+        " Alice : 0" + " " * 22 + "Bob : 0",
+        "  1) 31: 8/5 6/5" + " " * 17 + "64: 24/14",
+        "  2)  Doubles => 2" + " " * 16 + "Takes",
+        "  3) 62: 24/18 13/11" + " " * 14 + "Doubles => 4",
+        "  4)  Drops" + " " * 23 + "Wins 2 points ",
+        "",
+        " Game 2",
+        " Alice : 0" + " " * 22 + "Bob : 2",
+        "  1)" + " " * 29 + "25: 13/11 13/8",
+        "  2) 66: ",  # rolled, not yet played
+        "",
+    ]
 
 
-def test_a_dance_is_the_dice_alone_and_a_match_win_says_so() -> None:
+def test_a_resignation_after_the_winners_play_says_so_on_the_winners_side() -> None:
     state = new_match(MatchRules(length=1))
     state = apply(state, OpeningRoll((6, 1)))
     state = apply(state, Move(0, "13/7 8/7"))
     state = apply(state, Resign(1, WinKind.SINGLE))
     state = apply(state, AcceptResignation(0))
     text = export_mat(state, ["A", "B"])
-    assert "      Wins 1 point and the match" in text.splitlines()
+    assert text.split(" Game 1\n")[1].split("\n") == [
+        " A : 0" + " " * 26 + "B : 0",
+        "  1) 61: 13/7 8/7" + " " * 16,
+        "      Wins 1 point",
+        "",
+        "",
+    ]
+
+
+def test_the_dice_of_a_forced_roll_before_a_resignation_are_left_out() -> None:
+    """Anna has two checkers on the bar and rolls 3-4: Bob's 3 point is closed, so one checker
+    enters with the 4 and the other stays out, her only play. She resigns instead. gnubg would
+    play bare "34:" itself (here harmless, but it could bear off a resigner's last checker),
+    so the resignation follows Bob's row."""
+    state = new_match(MatchRules(length=1))
+    for action in (
+        OpeningRoll((1, 5)),
+        Move(1, "24/23 8/3"),
+        Roll(0, (6, 1)),
+        Move(0, "13/7 8/7"),
+        Roll(1, (6, 5)),
+        Move(1, "8/3 8/2"),
+        Roll(0, (4, 6)),
+        Move(0, "7/1* 6/2*"),
+        Roll(1, (1, 2)),
+        Move(1, "bar/24* bar/23*"),
+        Roll(0, (3, 4)),
+    ):
+        state = apply(state, action)
+    assert (state.position.player[25], state.position.opponent[3]) == (2, 2)
+    state = apply(state, Resign(0, WinKind.BACKGAMMON))
+    state = apply(state, AcceptResignation(1))
+    assert export_mat(state, ["Anna", "Bob"]).split("\n")[-4:] == [
+        "  3) 46: 7/1* 6/2*               12: bar/24* bar/23*",
+        " " * 34 + "Wins 3 points",
+        "",
+        "",
+    ]
 
 
 def test_the_scripted_export_reads_back_to_the_same_state() -> None:
@@ -125,9 +171,22 @@ def test_a_running_match_is_exported_too() -> None:
     assert essentials(replay(rules, actions)) == essentials(partial)
 
 
-def test_money_sessions_are_not_exported() -> None:
-    with pytest.raises(ValueError, match="money"):
-        export_mat(new_match(MatchRules(length=0)), ["A", "B"])
+def test_a_money_session_is_exported_with_its_rules_and_reads_back() -> None:
+    rules = MatchRules(length=0, jacoby=True, beavers=True)
+    state = play_random_match(random.Random(5), length=0, rules=rules, max_games=6)
+    text = export_mat(state, ["A", "B"])
+    assert " 0 point match" in text.splitlines()
+    assert '; [Jacoby "On"]' in text.splitlines()
+    assert '; [Beaver "On"]' in text.splitlines()
+    read_rules, actions = import_mat(text)
+    assert read_rules == rules
+    assert essentials(replay(read_rules, actions)) == essentials(state)
+
+
+def test_automatic_doubles_have_no_place_in_the_format() -> None:
+    rules = MatchRules(length=0, automatic_doubles=1)
+    with pytest.raises(ValueError, match="automatic doubles"):
+        export_mat(new_match(rules), ["A", "B"])
 
 
 @pytest.mark.parametrize(
