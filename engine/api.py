@@ -126,13 +126,14 @@ class RankedPlay:
 
 
 class CubeVerdict(enum.StrEnum):
-    """The proper cube action, as GNU Backgammon names it."""
+    """The proper cube action, as GNU Backgammon names it (:mod:`engine.cube_rule` decides)."""
 
-    NO_DOUBLE = "no_double"  # no double, take
+    NO_DOUBLE = "no_double"  # no double, take (or beaver)
     DOUBLE_TAKE = "double_take"
     DOUBLE_PASS = "double_pass"
-    TOO_GOOD = "too_good"  # too good to double, pass
     DOUBLE_BEAVER = "double_beaver"
+    TOO_GOOD_TAKE = "too_good_take"  # too good to double; a double would be taken
+    TOO_GOOD_PASS = "too_good_pass"  # too good to double; a double would be passed
     NO_CUBE = "no_cube"  # the decider may not double now (Crawford, dead cube, owned, off)
 
 
