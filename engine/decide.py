@@ -3,7 +3,8 @@
 The engine ranks the choices (:mod:`engine.backgammon`); a playing level then picks among them
 as GNU Backgammon's presets do, by adding Gaussian noise of the level's size to each
 candidate's equity — every legal play, and the three cube equities (no double, double/take,
-double/pass) — and taking the best after the noise. The noise comes from
+double/pass) — and taking the best after the noise (for the cube: what the cube rule of
+:mod:`engine.cube_rule` makes of the noisy equities). The noise comes from
 ``random.Random(seed)`` and is drawn in a fixed order, so one seed always gives one choice.
 Resignations are answered without noise: it is arithmetic, not judgement.
 
