@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine import backgammon  # noqa: E402
 from engine.api import CubeOwner, CubeVerdict, Level, Situation  # noqa: E402
+from engine.backgammon_cube import cube_advice  # noqa: E402
 from gammon import Position, legal_plays, parse_play  # noqa: E402
 from gammon.position import BAR, OFF  # noqa: E402
 
@@ -97,12 +98,27 @@ def bgsage_run(cases: Sequence[Case], depth: str) -> dict[str, Any]:
     return {"choices": choices, "equities": equities, "timing": timing(seconds)}
 
 
+def bgsage_cube_action(situation: Situation, depth: str) -> Any:
+    """bgsage's own ``cube_action`` at ``depth`` (its ``should_double`` and equities)."""
+    owners = {CubeOwner.CENTRED: "centered", CubeOwner.DECIDER: "player"}
+    return backgammon.analyzer(depth, True).cube_action(
+        backgammon.to_board(situation.position),
+        situation.cube_value,
+        owners.get(situation.cube_owner, "opponent"),
+        away1=situation.away[0],
+        away2=situation.away[1],
+        is_crawford=situation.crawford,
+        jacoby=situation.jacoby,
+        beaver=situation.beavers,
+    )
+
+
 def bgsage_cube_timing(cases: Sequence[Case]) -> dict[str, Any]:
-    """Cube actions: our plain-net shortcut, and bgsage's own call at 1 and 2 plies."""
+    """Cube actions: ours (engine.backgammon_cube), and bgsage's own call at 1 and 2 plies."""
     runs = {
-        "1ply (engine.backgammon shortcut)": backgammon.plain_net_cube,
-        "1ply (bgsage cube_action)": lambda s: backgammon.library_cube(s, "1ply"),
-        "2ply (bgsage cube_action)": lambda s: backgammon.library_cube(s, "2ply"),
+        "ours (engine.backgammon_cube)": lambda s: cube_advice(s, Level.EXPERT),
+        "1ply (bgsage cube_action)": lambda s: bgsage_cube_action(s, "1ply"),
+        "2ply (bgsage cube_action)": lambda s: bgsage_cube_action(s, "2ply"),
     }
     result = {}
     for name, run in runs.items():
@@ -128,17 +144,15 @@ def bgsage_cube_api() -> dict[str, dict[str, Any]]:
     )
 
     def verdict(situation: Situation) -> CubeVerdict:
-        return backgammon.cube_advice(situation, Level.EXPERT).verdict
+        return cube_advice(situation, Level.EXPERT).verdict
 
     probes = {
         "money": lambda: verdict(Situation(start)) is CubeVerdict.NO_DOUBLE,
         "money_jacoby": lambda: (
             verdict(Situation(blitz, jacoby=True)) is CubeVerdict.DOUBLE_PASS
-            and verdict(Situation(blitz)) is CubeVerdict.TOO_GOOD
+            and verdict(Situation(blitz)) is CubeVerdict.TOO_GOOD_PASS
         ),
-        "money_beavers": lambda: (
-            backgammon.cube_advice(Situation(behind, beavers=True), Level.EXPERT).beaver
-        ),
+        "money_beavers": lambda: cube_advice(Situation(behind, beavers=True), Level.EXPERT).beaver,
         "money_cube_owned": lambda: (
             verdict(Situation(start, cube_value=2, cube_owner=CubeOwner.OPPONENT))
             is CubeVerdict.NO_CUBE
@@ -148,12 +162,12 @@ def bgsage_cube_api() -> dict[str, dict[str, Any]]:
             for away in [(7, 7), (3, 9), (9, 3), (2, 2)]
         ),
         "match_crawford_game": lambda: (
-            not backgammon.library_cube(
+            not bgsage_cube_action(
                 Situation(after_31, away=(2, 1), crawford=True), "1ply"
-            ).double
+            ).should_double
         ),
         "match_post_crawford": lambda: (
-            backgammon.library_cube(Situation(after_31, away=(2, 1)), "1ply").double
+            bgsage_cube_action(Situation(after_31, away=(2, 1)), "1ply").should_double
         ),
     }
     results: dict[str, dict[str, Any]] = {}

@@ -176,9 +176,16 @@ def _hint_level() -> list[click.Parameter]:
 @main.command(cls=DeferredOptions, options=_hint_level)
 @click.option("--position-id", required=True, help="GNU Backgammon Position ID.")
 @click.option("--match-id", required=True, help="GNU Backgammon Match ID: dice, cube, score.")
-def hint(position_id: str, match_id: str, level: str) -> None:
+@click.option(
+    "--jacoby", is_flag=True, help="Money play with the Jacoby rule (ignored in a match)."
+)
+@click.option("--beaver", is_flag=True, help="Money play with beavers (ignored in a match).")
+def hint(position_id: str, match_id: str, level: str, jacoby: bool, beaver: bool) -> None:
     """The engine's hint as JSON: the best plays for the dice in the Match ID, or the cube
     action (verdict and the three equities) when no dice are rolled yet.
+
+    Money play is judged without the Jacoby rule and without beavers unless --jacoby or
+    --beaver asks for them; a match uses neither.
 
     Exits 2 with one line on stderr for IDs that do not make a position to play: fields
     that contradict each other (a cube turned in the Crawford game, dice rolled while a
@@ -190,7 +197,7 @@ def hint(position_id: str, match_id: str, level: str) -> None:
     from engine.records import hint_to_json
 
     try:
-        situation, dice = situation_from_ids(position_id, match_id)
+        situation, dice = situation_from_ids(position_id, match_id, jacoby=jacoby, beavers=beaver)
     except ValueError as error:
         click.echo(f"not a position to give a hint for: {error}", err=True)
         sys.exit(2)

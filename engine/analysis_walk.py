@@ -18,7 +18,8 @@ from engine.api import (
     Probabilities,
     Situation,
 )
-from engine.backgammon import cube_advice, evaluate, rank_plays, roll_luck, winning_chance
+from engine.backgammon import rank_plays, roll_luck, winning_chance
+from engine.backgammon_cube import cube_advice, evaluate
 from gammon.actions import Action, Beaver, CannotMove, Double, Drop, Move, OpeningRoll, Roll, Take
 from gammon.flow import MatchState, Phase
 from gammon.match_rules import MatchRules
@@ -164,8 +165,8 @@ class Walk:
         self.advice, self.doubler = advice, situation
         if advice.verdict is CubeVerdict.NO_CUBE:
             return
-        judgement = judge_double(advice, doubled)
-        equity = double_equity(advice) if doubled else advice.no_double
+        judgement = judge_double(advice, doubled, self.beavers)
+        equity = double_equity(advice, self.beavers) if doubled else advice.no_double
         chance = _chance(situation, equity, advice.evaluation.probabilities)
         self._cube(state, player, DecisionKind.DOUBLE, judgement, move, chance, player)
 

@@ -126,13 +126,14 @@ class RankedPlay:
 
 
 class CubeVerdict(enum.StrEnum):
-    """The proper cube action, as GNU Backgammon names it."""
+    """The proper cube action, as GNU Backgammon names it (:mod:`engine.cube_rule` decides)."""
 
-    NO_DOUBLE = "no_double"  # no double, take
+    NO_DOUBLE = "no_double"  # no double, take (or beaver)
     DOUBLE_TAKE = "double_take"
     DOUBLE_PASS = "double_pass"
-    TOO_GOOD = "too_good"  # too good to double, pass
     DOUBLE_BEAVER = "double_beaver"
+    TOO_GOOD_TAKE = "too_good_take"  # too good to double; a double would be taken
+    TOO_GOOD_PASS = "too_good_pass"  # too good to double; a double would be passed
     NO_CUBE = "no_cube"  # the decider may not double now (Crawford, dead cube, owned, off)
 
 
@@ -140,8 +141,9 @@ class CubeVerdict(enum.StrEnum):
 class CubeAdvice:
     """The cube action before the decider rolls, with the three cubeful equities (decider's
     view, normalised to the current cube): no double, double/take, double/pass (1.0 in money
-    play). ``double``: the decider should double; ``take``: the opponent should take if doubled;
-    ``beaver``: the opponent should beaver (money play with beavers only)."""
+    play); ``double_take`` is the take's (the cube turned, on the taker's side). ``double``:
+    the decider should double; ``take``: the opponent should keep a double (take it, or beaver
+    it); ``beaver``: the opponent should beaver (money play with beavers only)."""
 
     verdict: CubeVerdict
     no_double: float
@@ -241,8 +243,8 @@ class HintPlay:
 class CubeHint:
     """The cube action: the verdict, its name as gnubg writes it ("Double, take", "No
     redouble, take", ...) and the three cubeful equities from the doubler's view, normalised
-    to the cube as it is (``double_take`` is the double/beaver equity when a beaver is right,
-    as gnubg lists it). ``take`` and ``beaver`` answer a double, also one already offered."""
+    to the cube as it is (``double_take`` is the take's, as gnubg lists it; a beaver is worth
+    twice that). ``take`` and ``beaver`` answer a double, also one already offered."""
 
     verdict: CubeVerdict
     action: str

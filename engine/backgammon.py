@@ -1,7 +1,8 @@
 """Backgammon through the bgsage engine, behind the values of :mod:`engine.api`.
 
-This is the only module of the project that imports ``bgsage`` (and its compiled core,
-``bgbot_cpp``, which ships in the same distribution): everything else speaks
+This module and :mod:`engine.backgammon_cube` (the cube action) are the engine adapter, the
+only modules of the project that import ``bgsage`` (and its compiled core, ``bgbot_cpp``,
+which ships in the same distribution): everything else speaks
 :class:`~engine.api.Situation` and gets plain values back, so the engine can be replaced
 without touching the bot.
 
@@ -16,11 +17,10 @@ reach, so the notation is always ours and the set of plays is always exactly our
 Analyzers are built lazily, one per depth and cube mode, and kept for the life of the process:
 loading the weights takes a while, and worker processes answer many calls.
 
-At the plain net (``"1ply"``) two of bgsage's calls are replaced by the same computation made
-directly, because bgsage's own call does needless work each time: the cube action
-(:func:`plain_net_cube`; bgsage reloads its weights) and the list of checker plays
-(:func:`plain_net_plays`; bgsage starts a thread pool for a conversion that costs
-microseconds). Both give exactly bgsage's results, which ``tests/engine`` checks.
+At the plain net (``"1ply"``) bgsage's list of checker plays is replaced by the same
+computation made directly (:func:`plain_net_plays`), because bgsage's own call starts a thread
+pool for a conversion that costs microseconds; it gives exactly bgsage's results, which
+``tests/engine`` checks. The cube action is :mod:`engine.backgammon_cube`'s.
 """
 
 from __future__ import annotations
@@ -34,10 +34,7 @@ import bgbot_cpp  # type: ignore[import-not-found]
 import bgsage
 
 from engine.api import (
-    CubeAdvice,
     CubeOwner,
-    CubeVerdict,
-    Evaluation,
     Level,
     Probabilities,
     RankedPlay,
@@ -53,11 +50,6 @@ _OWNER: Final = {
     CubeOwner.CENTRED: "centered",
     CubeOwner.DECIDER: "player",
     CubeOwner.OPPONENT: "opponent",
-}
-_OWNER_SEEN_BY_OPPONENT: Final = {
-    CubeOwner.CENTRED: "centered",
-    CubeOwner.DECIDER: "opponent",
-    CubeOwner.OPPONENT: "player",
 }
 _CPP_OWNER: Final = {
     CubeOwner.CENTRED: bgbot_cpp.CubeOwner.CENTERED,
@@ -121,8 +113,8 @@ def from_board(board: Sequence[int]) -> Position:
 
 
 @functools.cache
-def _analyzer(eval_level: str, cubeful: bool) -> Any:
-    """One analyzer per depth and cube mode, built on first use."""
+def analyzer(eval_level: str, cubeful: bool) -> Any:
+    """bgsage's analyzer of one depth and cube mode, built on first use and kept."""
     return bgsage.BgBotAnalyzer(eval_level=eval_level, cubeful=cubeful, parallel_threads=_THREADS)
 
 
@@ -141,6 +133,12 @@ def _cube_kwargs(situation: Situation) -> dict[str, Any]:
         "jacoby": situation.jacoby and money,
         "beaver": situation.beavers and money,
     }
+
+
+def probabilities_of(chances: Sequence[float]) -> Probabilities:
+    """Outcome chances as bgsage lists them (win, win gammon, win backgammon, lose gammon,
+    lose backgammon), tidied as bgsage reports them (a gammon no likelier than the win...)."""
+    return _probabilities(bgsage.Probabilities.from_list(list(chances)))
 
 
 def _probabilities(probs: Any) -> Probabilities:
@@ -187,7 +185,7 @@ def _move_equity(situation: Situation, move: EngineMove) -> float:
 def _post_move(situation: Situation, board: Board, eval_level: str) -> tuple[float, Any]:
     """Equity and bgsage probabilities of a position after the mover's turn (mover's view):
     for a play bgsage did not list, or a roll that cannot be played."""
-    analysis = _analyzer(eval_level, situation.cube_enabled).post_move_analytics(
+    analysis = analyzer(eval_level, situation.cube_enabled).post_move_analytics(
         board,
         _OWNER[situation.cube_owner],
         situation.cube_value,
@@ -226,7 +224,7 @@ def _checker_play(situation: Situation, dice: tuple[int, int], depth: str) -> li
 def library_plays(situation: Situation, dice: tuple[int, int], depth: str) -> list[EngineMove]:
     """bgsage's own ``checker_play`` at ``depth``: every play it finds for ``dice``, best
     first (a roll that cannot be played lists the board unchanged)."""
-    result = _analyzer(depth, situation.cube_enabled).checker_play(
+    result = analyzer(depth, situation.cube_enabled).checker_play(
         to_board(situation.position),
         dice[0],
         dice[1],
@@ -246,12 +244,12 @@ def library_plays(situation: Situation, dice: tuple[int, int], depth: str) -> li
 
 
 @functools.cache
-def _plain_net_analyzer() -> Any:
+def _plain_netanalyzer() -> Any:
     """The cubeless plain-net analyzer inside bgsage's cubeless analyzer object (its private
     ``_analyzer``, an ``_OnePlyAnalyzer``): its ``checker_play_analytics`` lists the plays
     with the net's chances as they are, before bgsage tidies them for display. A bgsage that
     changes this fails ``tests/engine/test_fast_paths.py``."""
-    inner = _analyzer("1ply", False)._analyzer
+    inner = analyzer("1ply", False)._analyzer
     if not callable(getattr(inner, "checker_play_analytics", None)):
         raise RuntimeError("this bgsage has no plain-net checker-play analytics")
     return inner
@@ -273,7 +271,7 @@ def plain_net_plays(situation: Situation, dice: tuple[int, int]) -> list[EngineM
     :func:`library_plays`'s; ``tests/engine/test_fast_paths.py`` checks that.
     """
     board = to_board(situation.position)
-    analytics = _plain_net_analyzer().checker_play_analytics(board, dice[0], dice[1])
+    analytics = _plain_netanalyzer().checker_play_analytics(board, dice[0], dice[1])
     away1, away2 = situation.away
     is_match = away1 > 0 or away2 > 0
     owner = _CPP_OWNER[situation.cube_owner]
@@ -372,196 +370,6 @@ def best_equity(situation: Situation, dice: tuple[int, int], depth: str) -> floa
     if not moves:
         return _post_move(situation, to_board(situation.position), depth)[0]
     return max(_move_equity(situation, move) for move in moves)
-
-
-# --- cube -----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class CubeAnalysis:
-    """The engine's cube analysis, decider's view, equities normalised to the current cube;
-    ``double`` ignores whether the decider may double (see :func:`may_double`)."""
-
-    probabilities: Probabilities
-    no_double: float
-    double_take: float  # the double/beaver equity when ``beaver``
-    double_pass: float
-    double: bool
-    take: bool
-    beaver: bool
-
-
-def _cube_analysis(situation: Situation, depth: str) -> CubeAnalysis:
-    if depth == "1ply":
-        return plain_net_cube(situation)
-    return library_cube(situation, depth)
-
-
-def library_cube(situation: Situation, depth: str) -> CubeAnalysis:
-    """bgsage's own cube analysis (``cube_action``) at ``depth``."""
-    result = _analyzer(depth, True).cube_action(
-        to_board(situation.position),
-        situation.cube_value,
-        _OWNER[situation.cube_owner],
-        **_cube_kwargs(situation),
-    )
-    return CubeAnalysis(
-        probabilities=_probabilities(result.probs),
-        no_double=float(result.equity_nd),
-        double_take=float(result.equity_dt),
-        double_pass=float(result.equity_dp),
-        double=bool(result.should_double),
-        take=bool(result.should_take),
-        beaver=bool(result.is_beaver),
-    )
-
-
-def plain_net_cube(situation: Situation) -> CubeAnalysis:
-    """The plain net's cube action, computed as bgsage's ``cube_action`` at ``"1ply"`` does.
-
-    bgsage's own call reloads all 24 weight files every time; here the pre-roll
-    chances come from the cached analyzer (the opponent's post-move evaluation, inverted) and
-    go through the same Janowski conversion (``cube_decision_1ply``, cube life from
-    ``cube_efficiency``) in well under a millisecond. The results are identical to bgsage's;
-    ``tests/engine/test_backgammon.py`` checks that against :func:`library_cube` on random
-    positions and cube states.
-    A double is beavered (money play with beavers) when the taker is the favourite, i.e. the
-    doubler's double/take equity is negative; that equity is then doubled, as bgsage does.
-    """
-    board = to_board(situation.position)
-    kwargs = _cube_kwargs(situation)
-    seen_by_opponent = _analyzer("1ply", True).post_move_analytics(
-        bgbot_cpp.flip_board(board),
-        _OWNER_SEEN_BY_OPPONENT[situation.cube_owner],
-        situation.cube_value,
-        away1=situation.away[1],
-        away2=situation.away[0],
-        is_crawford=situation.crawford,
-        jacoby=kwargs["jacoby"],
-    )
-    probs = bgsage.invert_probs(seen_by_opponent.probs.to_list())
-    pips, opponent_pips = bgbot_cpp.pip_counts(board)
-    life = bgbot_cpp.cube_efficiency(probs, bgbot_cpp.is_race(board), pips, opponent_pips)
-    decision = bgbot_cpp.cube_decision_1ply(
-        probs,
-        situation.cube_value,
-        _CPP_OWNER[situation.cube_owner],
-        life,
-        situation.away[0],
-        situation.away[1],
-        situation.crawford,
-        kwargs["jacoby"],
-    )
-    double_take = float(decision.equity_dt)
-    beaver = bool(kwargs["beaver"]) and double_take < 0
-    return CubeAnalysis(
-        probabilities=_probabilities(bgsage.Probabilities.from_list(probs)),
-        no_double=float(decision.equity_nd),
-        double_take=2 * double_take if beaver else double_take,
-        double_pass=float(decision.equity_dp),
-        double=bool(decision.should_double),
-        take=bool(decision.should_take),
-        beaver=beaver,
-    )
-
-
-def may_double(situation: Situation) -> bool:
-    """Whether the decider may double now: the cube is in play and centred or theirs; in a
-    match also not the Crawford game and not dead — a cube worth at least what they
-    still need cannot gain them anything (bgsage's ``can_double_match``, gnubg's rule)."""
-    if not situation.cube_enabled:
-        return False
-    if situation.is_money:
-        # can_double_match reads away 0 as a dead cube, so money play is decided here.
-        return situation.cube_owner is not CubeOwner.OPPONENT
-    return bool(
-        bgsage.can_double_match(
-            situation.away[0],
-            situation.away[1],
-            situation.cube_value,
-            _OWNER[situation.cube_owner],
-            is_crawford=situation.crawford,
-        )
-    )
-
-
-def _verdict(cube: CubeAnalysis, allowed: bool) -> CubeVerdict:
-    if not allowed:
-        return CubeVerdict.NO_CUBE
-    if cube.double:
-        if cube.beaver:
-            return CubeVerdict.DOUBLE_BEAVER
-        return CubeVerdict.DOUBLE_TAKE if cube.take else CubeVerdict.DOUBLE_PASS
-    if not cube.take and cube.no_double > cube.double_pass:
-        return CubeVerdict.TOO_GOOD  # playing on for the gammon is worth more than a cash
-    return CubeVerdict.NO_DOUBLE
-
-
-def _cubeless_evaluation(situation: Situation, depth: str) -> Evaluation:
-    """Pre-roll chances without a cube: the opponent's post-move evaluation, inverted."""
-    seen_by_opponent = _analyzer(depth, False).post_move_analytics(
-        bgbot_cpp.flip_board(to_board(situation.position)),
-        "centered",
-        1,
-        away1=situation.away[1],
-        away2=situation.away[0],
-        is_crawford=situation.crawford,
-        jacoby=False,
-    )
-    probs = bgsage.invert_probs(seen_by_opponent.probs.to_list())
-    probabilities = _probabilities(bgsage.Probabilities.from_list(probs))
-    equity = cubeless_equity(situation, probabilities)
-    return Evaluation(probabilities, cubeless_equity=equity, cubeful_equity=equity)
-
-
-def cube_advice(situation: Situation, level: Level) -> CubeAdvice:
-    """The cube action before the decider rolls.
-
-    The verdict is ``no_cube`` whenever the decider may not double (:func:`may_double`), but
-    the analysis behind it is still made: ``take`` and ``beaver`` answer a double that was
-    offered anyway. Without a cube at all the three equities are the cubeless equity (and
-    1.0 for a pass), nobody doubles and a take is moot.
-    """
-    depth = _eval_level(level)
-    if not situation.cube_enabled:
-        evaluation = _cubeless_evaluation(situation, depth)
-        equity = evaluation.cubeful_equity
-        return CubeAdvice(
-            verdict=CubeVerdict.NO_CUBE,
-            no_double=equity,
-            double_take=equity,
-            double_pass=1.0,
-            double=False,
-            take=True,
-            beaver=False,
-            evaluation=evaluation,
-        )
-    cube = _cube_analysis(situation, depth)
-    allowed = may_double(situation)
-    double = allowed and cube.double
-    cubeful = min(cube.double_take, cube.double_pass) if double else cube.no_double
-    evaluation = Evaluation(
-        probabilities=cube.probabilities,
-        cubeless_equity=cubeless_equity(situation, cube.probabilities),
-        cubeful_equity=cubeful,
-    )
-    return CubeAdvice(
-        verdict=_verdict(cube, allowed),
-        no_double=cube.no_double,
-        double_take=cube.double_take,
-        double_pass=cube.double_pass,
-        double=double,
-        take=cube.take,
-        beaver=cube.beaver,
-        evaluation=evaluation,
-    )
-
-
-def evaluate(situation: Situation, level: Level) -> Evaluation:
-    """The position before the decider rolls: cubeless chances and equity, and the cubeful
-    equity with the decider's best cube action (the no-double equity when they may not
-    double)."""
-    return cube_advice(situation, level).evaluation
 
 
 # --- luck and match equity ------------------------------------------------------------------

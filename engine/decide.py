@@ -3,7 +3,8 @@
 The engine ranks the choices (:mod:`engine.backgammon`); a playing level then picks among them
 as GNU Backgammon's presets do, by adding Gaussian noise of the level's size to each
 candidate's equity — every legal play, and the three cube equities (no double, double/take,
-double/pass) — and taking the best after the noise. The noise comes from
+double/pass) — and taking the best after the noise (for the cube: what the cube rule of
+:mod:`engine.cube_rule` makes of the noisy equities). The noise comes from
 ``random.Random(seed)`` and is drawn in a fixed order, so one seed always gives one choice.
 Resignations are answered without noise: it is arithmetic, not judgement.
 
@@ -16,13 +17,9 @@ import random
 from collections.abc import Sequence
 
 from engine.api import CubeAdvice, CubeVerdict, Decision, Level, RankedPlay, Situation
-from engine.backgammon import (
-    cube_advice,
-    evaluate,
-    match_equity,
-    rank_plays,
-    winning_chance,
-)
+from engine.backgammon import match_equity, rank_plays, winning_chance
+from engine.backgammon_cube import cube_advice, evaluate
+from engine.cube_rule import BEAVER, PASS, CubeEquities, best_answer, cube_action
 from engine.levels import spec
 from gammon.flow import MatchState, Phase, game_points
 from gammon.position import Variant
@@ -73,9 +70,12 @@ def noisy_choice(plays: Sequence[RankedPlay], noise: float, rng: random.Random) 
     return max(plays, key=lambda play: play.equity + jitter[play.result_id])
 
 
-def _noisy_cube(advice: CubeAdvice, noise: float, rng: random.Random) -> tuple[float, float, float]:
-    """The three cube equities (no double, double/take, double/pass), each with its noise."""
-    return (
+def _noisy_cube(advice: CubeAdvice, noise: float, rng: random.Random) -> CubeEquities:
+    """The three cube equities (no double, double/take, double/pass), each with its noise;
+    as they are without noise."""
+    if noise <= 0:
+        return CubeEquities(advice.no_double, advice.double_take, advice.double_pass)
+    return CubeEquities(
         advice.no_double + rng.gauss(0.0, noise),
         advice.double_take + rng.gauss(0.0, noise),
         advice.double_pass + rng.gauss(0.0, noise),
@@ -88,17 +88,21 @@ def _noisy_cube(advice: CubeAdvice, noise: float, rng: random.Random) -> tuple[f
 def _before_roll(
     state: MatchState, seat: int, level: Level, noise: float, rng: random.Random
 ) -> Decision:
+    """Double when the cube rule says so, on the equities with the level's noise."""
     if state.double_refusal(seat) is not None:
         return Decision("roll")
-    advice = cube_advice(Situation.of(state, seat), level)
+    situation = Situation.of(state, seat)
+    advice = cube_advice(situation, level)
     if advice.verdict is CubeVerdict.NO_CUBE:
         return Decision("roll")
-    if noise <= 0:
-        double = advice.double
-    else:
-        no_double, double_take, double_pass = _noisy_cube(advice, noise, rng)
-        double = min(double_take, double_pass) > no_double
-    return Decision("double" if double else "roll")
+    beavers = situation.beavers and situation.is_money
+    action = cube_action(
+        _noisy_cube(advice, noise, rng),
+        may_double=True,
+        beavers=beavers,
+        gammon_chances=advice.evaluation.probabilities.win_gammon > 0,
+    )
+    return Decision("double" if action.double else "roll")
 
 
 def _move(state: MatchState, seat: int, level: Level, noise: float, rng: random.Random) -> Decision:
@@ -113,18 +117,14 @@ def _move(state: MatchState, seat: int, level: Level, noise: float, rng: random.
 
 
 def _answer_double(state: MatchState, level: Level, noise: float, rng: random.Random) -> Decision:
-    """Take, drop or beaver, from the doubler's cube analysis: the taker wants the smaller of
-    double/take and double/pass (both from the doubler's view)."""
+    """Take, drop or beaver by the cube rule, from the doubler's cube analysis (with the
+    level's noise): the answer that leaves the doubler least."""
     advice = cube_advice(Situation.of(state, state.player_on_roll), level)
-    may_beaver = state.rules.is_money and state.rules.beavers
-    if noise <= 0:
-        take, beaver = advice.take, advice.beaver
-    else:
-        _no_double, double_take, double_pass = _noisy_cube(advice, noise, rng)
-        take, beaver = double_take <= double_pass, double_take < 0
-    if not take:
+    beavers = state.rules.is_money and state.rules.beavers
+    answer = best_answer(_noisy_cube(advice, noise, rng), beavers)
+    if answer == PASS:
         return Decision("drop")
-    return Decision("beaver" if may_beaver and beaver else "take")
+    return Decision("beaver" if answer == BEAVER else "take")
 
 
 # --- resignations ---------------------------------------------------------------------------

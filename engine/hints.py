@@ -20,7 +20,8 @@ from engine.api import (
     Level,
     Situation,
 )
-from engine.backgammon import cube_advice, rank_plays
+from engine.backgammon import rank_plays
+from engine.backgammon_cube import cube_advice
 from gammon.match import GameState, Match, Resignation
 from gammon.match_consistency import check_consistent
 from gammon.match_rules import MAX_MATCH_LENGTH
@@ -60,22 +61,19 @@ def cube_hint(advice: CubeAdvice, situation: Situation) -> CubeHint:
 
 
 def action_name(advice: CubeAdvice, *, redouble: bool) -> str:
-    """The proper cube action in gnubg's words; "redouble" once the cube has been turned."""
+    """The proper cube action in gnubg's words; "redouble" once the cube has been turned.
+    The answer named is the advice's own (take, pass or beaver), whatever the verdict."""
     verb = "Redouble" if redouble else "Double"
     lower = verb.lower()
-    answer = "take" if advice.take else "pass"
+    answer = "beaver" if advice.beaver else "take" if advice.take else "pass"
     verdict = advice.verdict
-    if verdict is CubeVerdict.NO_DOUBLE:
-        return f"No {lower}, beaver" if advice.beaver else f"No {lower}, take"
-    if verdict is CubeVerdict.TOO_GOOD:
+    if verdict is CubeVerdict.NO_CUBE:
+        return "Cube not available"
+    if verdict in (CubeVerdict.TOO_GOOD_TAKE, CubeVerdict.TOO_GOOD_PASS):
         return f"Too good to {lower}, {answer}"
-    if verdict is CubeVerdict.DOUBLE_TAKE:
-        return f"{verb}, take"
-    if verdict is CubeVerdict.DOUBLE_PASS:
-        return f"{verb}, pass"
-    if verdict is CubeVerdict.DOUBLE_BEAVER:
-        return f"{verb}, beaver"
-    return "Cube not available"
+    if verdict is CubeVerdict.NO_DOUBLE:
+        return f"No {lower}, {answer}"
+    return f"{verb}, {answer}"
 
 
 def situation_from_ids(

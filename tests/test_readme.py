@@ -245,7 +245,7 @@ def _random_one_point_match() -> str:
 
 
 def test_the_hint_and_analyse_examples_print_json(tmp_path: Path) -> None:
-    found = block(DOCS / "players-guide.md", "Hints and analysis", "sh", "gammonbot hint")
+    found = block(DOCS / "players-guide.md", "Hints and analysis", "sh", "gammonbot analyse")
     commands = [parse_command(line) for line in found.lines if line.strip()]
     assert [command.arguments[0] for command in commands] == ["hint", "hint", "analyse"]
     (tmp_path / "match.mat").write_text(_random_one_point_match(), encoding="utf-8")
@@ -260,3 +260,15 @@ def test_the_hint_and_analyse_examples_print_json(tmp_path: Path) -> None:
     assert cube["cube"]["action"] == "No double, take"  # the opening position
     assert [player["name"] for player in analysis["players"]] == ["Anna", "Bob"]
     assert analysis["decisions"]
+
+
+def test_the_money_cube_examples_answer_as_their_comments_say(tmp_path: Path) -> None:
+    """Without and with ``--jacoby``: gnubg 1.07 says "Too good to double, pass" and, with
+    ``set jacoby on``, "Double, pass"."""
+    found = block(DOCS / "players-guide.md", "Hints and analysis", "sh", "--jacoby")
+    commands = [parse_command(line) for line in found.lines if line.strip()]
+    assert len(commands) == 2
+    actions = [
+        json.loads(gammonbot(command, tmp_path).stdout)["cube"]["action"] for command in commands
+    ]
+    assert actions == ["Too good to double, pass", "Double, pass"]

@@ -22,8 +22,9 @@ def _verdict(_: Speech, cube: CubeHint) -> str:
         CubeVerdict.NO_DOUBLE: _("No double, {answer}"),
         CubeVerdict.DOUBLE_TAKE: _("Double, take"),
         CubeVerdict.DOUBLE_PASS: _("Double, pass"),
-        CubeVerdict.TOO_GOOD: _("Too good to double, {answer}"),
         CubeVerdict.DOUBLE_BEAVER: _("Double, beaver"),
+        CubeVerdict.TOO_GOOD_TAKE: _("Too good to double, {answer}"),
+        CubeVerdict.TOO_GOOD_PASS: _("Too good to double, {answer}"),
     }
     return names[cube.verdict].format(answer=answer)
 

@@ -20,7 +20,7 @@ from gammon.flow import MatchState, apply, new_match
 from gammon.match_rules import MatchRules
 from storage import Database
 from tests.bot.held_analyses import until
-from tests.bot.scripted import PLATFORM, Room
+from tests.bot.scripted import PLATFORM, Room, headline
 from tests.seeds import fixed_seeds
 
 QUEUED_HINTS = 40
@@ -199,5 +199,40 @@ async def test_hints_past_the_rate_are_refused_with_the_time_to_wait(migrated_ur
     ] == ["Подсказок — не больше 2 в минуту: спроси снова через 1 секунду."]
     now[0] += 0.5
     assert "8/5 6/5" in (await first_chat.command("anna", "/hint"))[0].text
+    computer.close()
+    await database.close()
+
+
+class RecordingHints(SlowHints):
+    """Hints answered at once; the situations asked about are kept."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[Situation] = []
+
+    async def hint(self, situation: Situation, dice: tuple[int, int] | None, level: Level) -> Hint:
+        self.asked.append(situation)
+        return HELD_HINT
+
+
+@pytest.mark.parametrize(
+    ("options", "jacoby", "beavers"),
+    [("money jacoby beaver hints", True, True), ("money hints", False, False)],
+)
+async def test_a_money_hint_is_judged_with_the_matchs_jacoby_and_beavers(
+    migrated_url: str, options: str, jacoby: bool, beavers: bool
+) -> None:
+    database = Database(migrated_url)
+    computer = RecordingHints()
+    core = Core(database, render_images=False, server_seeds=fixed_seeds(), computer=computer)
+    room = Room(core, ChatRef(PLATFORM, "group-1"))
+    await room.command("anna", f"/challenge @bob {options}")
+    started = await room.press("bob", "Accept")
+    mover = "bob" if headline(started[-1]).startswith("Bob to play") else "anna"
+    answer = await room.command(mover, "/hint")
+    assert "8/5 6/5" in answer[0].text
+    [situation] = computer.asked
+    assert situation.is_money
+    assert (situation.jacoby, situation.beavers) == (jacoby, beavers)
     computer.close()
     await database.close()

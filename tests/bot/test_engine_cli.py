@@ -61,6 +61,47 @@ def test_the_cube_action_when_no_dice_are_rolled(level: str) -> None:
     assert {"no_double", "double_take", "double_pass"} <= set(data["cube"])
 
 
+MONEY_CENTRED = "cAkAAAAAAAAA"  # money, cube centred, no dice yet
+
+
+def cube_of(*args: str) -> dict[str, object]:
+    result = run("hint", *args)
+    assert result.exit_code == 0, result.output
+    cube: dict[str, object] = json.loads(result.stdout)["cube"]
+    return cube
+
+
+def test_post_crawford_too_good_is_not_double_pass() -> None:
+    """4-away against 1-away after the Crawford game: gnubg 1.07 says "Too good to double,
+    pass" (no double +1.338, double/take +3.011, double/pass +1.000)."""
+    cube = cube_of("--position-id", "n4MAg0M3uhBQEg", "--match-id", "cAmgAEAACAAA")
+    assert (cube["verdict"], cube["action"]) == ("too_good_pass", "Too good to double, pass")
+    assert (cube["double"], cube["take"]) == (False, False)
+
+
+def test_jacoby_turns_a_money_too_good_into_a_cash() -> None:
+    """gnubg 1.07: "Too good to double, pass"; with ``set jacoby on``: "Double, pass"."""
+    position = ("--position-id", "fu8AIEDbbQcQAA", "--match-id", MONEY_CENTRED)
+    assert cube_of(*position)["action"] == "Too good to double, pass"
+    jacoby = cube_of(*position, "--jacoby")
+    assert (jacoby["verdict"], jacoby["action"]) == ("double_pass", "Double, pass")
+    assert cube_of(*position, "--beaver")["action"] == "Too good to double, pass"
+
+
+def test_beavers_turn_a_money_take_into_a_beaver() -> None:
+    """gnubg 1.07: "No double, take"; with ``set beavers 1``: "No double, beaver"."""
+    position = ("--position-id", "jLfBwQDMncEBAw", "--match-id", MONEY_CENTRED)
+    assert cube_of(*position)["action"] == "No double, take"
+    beaver = cube_of(*position, "--beaver")
+    assert (beaver["action"], beaver["take"], beaver["beaver"]) == ("No double, beaver", True, True)
+    assert cube_of(*position, "--jacoby")["action"] == "No double, take"
+
+
+def test_jacoby_and_beaver_change_nothing_in_a_match() -> None:
+    position = ("--position-id", "n4MAg0M3uhBQEg", "--match-id", "cAmgAEAACAAA")
+    assert cube_of(*position, "--jacoby", "--beaver") == cube_of(*position)
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

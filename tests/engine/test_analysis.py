@@ -304,8 +304,8 @@ def test_takes_passes_and_beavers_from_the_takers_view() -> None:
     wrong_take = judge_answer(advice(nd=0.9, dt=1.3), "take", beavers=False)
     assert wrong_take.best == "pass"
     assert wrong_take.loss == pytest.approx(0.3)
-    # The engine hands the double/beaver equity when it advises a beaver: -0.4 = 2 × -0.2.
-    beaver = advice(nd=-0.1, dt=-0.4, beaver=True)
+    # A beaver is worth twice the take to the taker: +0.4 against the take's +0.2.
+    beaver = advice(nd=-0.1, dt=-0.2, beaver=True)
     assert judge_answer(beaver, "beaver", beavers=True).loss == 0.0
     assert judge_answer(beaver, "take", beavers=True).loss == pytest.approx(0.2)
 

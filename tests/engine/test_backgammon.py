@@ -1,4 +1,4 @@
-"""The bgsage adapter: boards, the set of plays, the cube shortcut, luck and match equity."""
+"""The bgsage adapter: boards, the set of plays, evaluations, luck and match equity."""
 
 from __future__ import annotations
 
@@ -13,16 +13,13 @@ from engine import backgammon
 from engine.api import CubeOwner, Level, Situation
 from engine.backgammon import (
     board_after,
-    cube_advice,
-    evaluate,
     from_board,
-    library_cube,
     match_equity,
-    plain_net_cube,
     rank_plays,
     roll_luck,
     to_board,
 )
+from engine.backgammon_cube import cube_advice, evaluate
 from engine.decide import decide
 from gammon import Position, format_play, legal_plays
 from gammon.actions import Move
@@ -157,37 +154,6 @@ def test_the_best_opening_three_one_makes_the_five_point() -> None:
 
 
 # --- the cube shortcut ----------------------------------------------------------------------
-
-
-CUBE_STATES = [
-    {},
-    {"jacoby": True, "beavers": True},
-    {"cube_value": 2, "cube_owner": CubeOwner.DECIDER, "beavers": True},
-    {"cube_value": 2, "cube_owner": CubeOwner.OPPONENT},
-    {"away": (5, 3)},
-    {"away": (4, 7), "cube_value": 2, "cube_owner": CubeOwner.OPPONENT},
-    {"away": (2, 1)},
-    {"away": (1, 3), "crawford": True},
-    {"away": (7, 5), "cube_value": 2, "cube_owner": CubeOwner.DECIDER},
-]
-
-
-def test_the_plain_net_cube_is_bgsages_cube_action() -> None:
-    """The shortcut for the plain net's cube action gives what bgsage's ``cube_action`` at
-    ``"1ply"`` gives (which reloads its weights each call), on random positions — races and
-    bear-offs included — and every kind of cube state."""
-    for seed, moves in enumerate([0, 30, 60, 100, 150]):
-        position = random_position(seed, moves)
-        for state in CUBE_STATES:
-            situation = Situation(position, **state)  # type: ignore[arg-type]
-            fast, slow = plain_net_cube(situation), library_cube(situation, "1ply")
-            assert (fast.double, fast.take, fast.beaver) == (slow.double, slow.take, slow.beaver)
-            for name in ("no_double", "double_take", "double_pass"):
-                assert getattr(fast, name) == pytest.approx(getattr(slow, name), abs=1e-6)
-            for name in ("win", "win_gammon", "win_backgammon", "lose_gammon"):
-                assert getattr(fast.probabilities, name) == pytest.approx(
-                    getattr(slow.probabilities, name), abs=1e-6
-                )
 
 
 def test_evaluation_without_a_cube_is_cubeless() -> None:

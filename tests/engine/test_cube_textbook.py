@@ -14,7 +14,7 @@ from __future__ import annotations
 import pytest
 
 from engine.api import CubeOwner, CubeVerdict, Level, Situation
-from engine.backgammon import cube_advice
+from engine.backgammon_cube import cube_advice
 from gammon import Position, parse_play
 
 LEVELS = (Level.EXPERT, Level.WORLD_CLASS)
@@ -91,7 +91,7 @@ def test_a_closed_out_blitz_is_too_good() -> None:
     """Opponent closed out with two on the bar and far from home: the game is won and mostly
     a gammon. A double would be passed and cash one point; playing on wins about two."""
     advice = {level: cube_advice(Situation(BLITZ), level) for level in LEVELS}
-    assert {a.verdict for a in advice.values()} == {CubeVerdict.TOO_GOOD}
+    assert {a.verdict for a in advice.values()} == {CubeVerdict.TOO_GOOD_PASS}
     assert all(a.no_double > 1.5 and not a.double for a in advice.values())
 
 
@@ -192,4 +192,4 @@ def test_a_dead_cube_cannot_be_redoubled() -> None:
 def test_a_blitz_at_two_away_each_is_too_good() -> None:
     """At 2-away/2-away a gammon with the cube on 1 wins the match, a double only a point
     (passed: 1-away against 2-away). Play on."""
-    assert verdicts(Situation(BLITZ, away=(2, 2))) == {CubeVerdict.TOO_GOOD}
+    assert verdicts(Situation(BLITZ, away=(2, 2))) == {CubeVerdict.TOO_GOOD_PASS}

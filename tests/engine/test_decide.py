@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 from engine.api import Decision, Level, Situation
-from engine.backgammon import may_double, rank_plays
+from engine.backgammon import rank_plays
+from engine.backgammon_cube import may_double
 from engine.decide import decide
 from gammon import Position, legal_plays
 from gammon.actions import OpeningRoll, WinKind

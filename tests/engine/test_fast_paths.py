@@ -110,7 +110,7 @@ def test_the_cases_cover_what_they_claim() -> None:
     in_database = [
         position
         for position in BEAR_OFFS
-        if backgammon._analyzer("1ply", False).epc(to_board(position)) is not None
+        if backgammon.analyzer("1ply", False).epc(to_board(position)) is not None
     ]
     assert len(in_database) >= 4
     states = [state for _position, state, _roll in cases()]

@@ -1,0 +1,67 @@
+"""Running GNU Backgammon (Debian's ``gnubg`` package) for reference cube analyses.
+
+Tests that need gnubg skip when it is not installed, unless ``GAMMONBOT_GNUBG_TESTS=required``
+(as CI sets it): then they fail, so a missing gnubg cannot pass for agreement.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+SCRIPT = Path(__file__).with_name("gnubg_cube_script.py")
+_CANDIDATES = ("gnubg", "/usr/games/gnubg")
+
+
+def gnubg_executable() -> str | None:
+    """The gnubg program, or None when it is not installed."""
+    for candidate in _CANDIDATES:
+        found = shutil.which(candidate)
+        if found is not None:
+            return found
+    return None
+
+
+def gnubg_required() -> bool:
+    return os.environ.get("GAMMONBOT_GNUBG_TESTS", "") == "required"
+
+
+def cube_analyses(requests: Sequence[dict[str, Any]], timeout: float) -> list[dict[str, Any]]:
+    """gnubg's answers to ``requests`` (see ``gnubg_cube_script.py`` for both shapes), in order.
+    Raises RuntimeError when gnubg is missing or gives no answer."""
+    program = gnubg_executable()
+    if program is None:
+        raise RuntimeError("GNU Backgammon (gnubg) is not installed")
+    with tempfile.TemporaryDirectory(prefix="gnubg-cube-") as folder:
+        asked = Path(folder) / "requests.json"
+        answered = Path(folder) / "results.json"
+        asked.write_text(json.dumps(list(requests)), encoding="utf-8")
+        environment = dict(
+            os.environ,
+            GAMMONBOT_GNUBG_REQUESTS=str(asked),
+            GAMMONBOT_GNUBG_RESULTS=str(answered),
+            HOME=folder,  # gnubg writes its settings folder there, not into the user's home
+        )
+        completed = subprocess.run(
+            [program, "-t", "-q", "-p", str(SCRIPT)],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            env=environment,
+            timeout=timeout,
+            check=False,
+        )
+        if not answered.exists():
+            raise RuntimeError(
+                f"gnubg gave no answers (exit {completed.returncode}): "
+                f"{completed.stderr.decode(errors='replace')[-2000:]}"
+            )
+        answers: list[dict[str, Any]] = json.loads(answered.read_text(encoding="utf-8"))
+    if len(answers) != len(requests):
+        raise RuntimeError(f"gnubg answered {len(answers)} of {len(requests)} requests")
+    return answers
