@@ -8,9 +8,7 @@ tests that need it are skipped with a notice (and fail instead where
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,20 +17,18 @@ from pathlib import Path
 import pytest
 
 from gammon.match_rules import MatchRules
+from tests.gnubg_runner import gnubg_executable, gnubg_required
 
-_KNOWN_PLACES = (Path("/usr/games/gnubg"), Path("/usr/bin/gnubg"))
 _SCORE = re.compile(r"The score \(after (\d+) games?\) is: .*? (-?\d+), .*? (-?\d+)")
 
 
 def gnubg_path() -> Path:
     """gnubg's program, or the test is skipped (failed where it is required)."""
-    found = shutil.which("gnubg")
-    places = [Path(found)] if found else []
-    for place in [*places, *_KNOWN_PLACES]:
-        if place.exists():
-            return place
+    found = gnubg_executable()
+    if found is not None:
+        return Path(found)
     reason = "GNU Backgammon (gnubg) is not installed: the tests against it are skipped"
-    if os.environ.get("GAMMONBOT_GNUBG_TESTS") == "required":  # CI: never skip them
+    if gnubg_required():  # CI: never skip them
         pytest.fail(reason)
     pytest.skip(reason)
 
