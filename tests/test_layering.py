@@ -215,3 +215,24 @@ def test_the_import_check_sees_imports_inside_functions(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("def late() -> None:\n    from bot.web.server import WebPages\n")
     assert imported_modules(sample) == {"bot.web.server"}
+
+
+def test_the_web_server_reads_through_its_port_only() -> None:
+    """The web pages read matches through bot.core.page_reads, never storage or the core's
+    other parts."""
+    root = GAMMON.parent
+    allowed_core = {
+        "bot.core.i18n",
+        "bot.core.page_reads",
+        "bot.core.replays",
+        "bot.core.texts",
+        "bot.core.player_text",
+    }
+    offenders = {
+        f"{source.relative_to(root)}: {name}"
+        for source in sorted((root / "bot" / "web").rglob("*.py"))
+        for name in imported_modules(source)
+        if name.split(".")[0] in ("storage", "sqlalchemy")
+        or (name.startswith("bot.core") and name not in allowed_core)
+    }
+    assert offenders == set()
