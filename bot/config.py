@@ -273,7 +273,7 @@ def settings_help() -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     for name, field in Settings.model_fields.items():
         text = field.description or ""
-        if field.default is not None:
+        if field.default not in (None, ()):
             text = f"{text} [default: {_as_written(field.default)}]"
         rows.append((name.upper(), text))
     return rows

@@ -4,13 +4,11 @@ console once let everyone change every chat's defaults)."""
 from __future__ import annotations
 
 import io
-import subprocess
-import sys
 from pathlib import Path
 
 from bot.console_app.chat import ConsoleChat
 from tests.bot.scripted import Room
-from tests.bot.test_console import console_environment
+from tests.bot.test_console import run_console
 
 REFUSAL = "Only an administrator of this chat can change its defaults."
 UPDATED = "The chat's defaults are updated."
@@ -49,18 +47,9 @@ async def test_a_console_administrator_ends_someone_elses_chouette(room: Room) -
 
 
 def test_the_console_admins_setting_names_the_administrators(tmp_path: Path) -> None:
-    lines = "alice: /defaults length 5\nbob: /defaults length 7\nalice: /defaults\n"
-    completed = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "console"],
-        input=lines,
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=console_environment(tmp_path, CONSOLE_ADMINS="bob, carol"),
-        timeout=120,
-        check=True,
-    )
-    first, second, third = completed.stdout.split("--\n")[:3]
+    lines = ["alice: /defaults length 5", "bob: /defaults length 7", "alice: /defaults"]
+    output = run_console(tmp_path, lines, CONSOLE_ADMINS="bob, carol")
+    first, second, third = output.split("--\n")[:3]
     assert REFUSAL in first
     assert UPDATED in second
     assert "matches of 7 points by default" in third
