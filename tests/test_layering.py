@@ -210,3 +210,54 @@ def test_buttons_reach_the_services_only_through_the_dispatcher() -> None:
         )
     }
     assert readers == {"bot/core/dispatch.py"}
+
+
+def imported_modules(source: Path) -> set[str]:
+    """Every module ``source`` imports by its full dotted name (inside functions too)."""
+    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def _importers(package: str, forbidden: tuple[str, ...]) -> set[str]:
+    root = GAMMON.parent
+    sources = sorted((root / package).rglob("*.py"))
+    assert sources, package
+    return {
+        f"{source.relative_to(root)}: {name}"
+        for source in sources
+        for name in imported_modules(source)
+        if any(name == prefix or name.startswith(prefix + ".") for prefix in forbidden)
+    }
+
+
+FRONT_ENDS = (
+    "bot.web",
+    "bot.discord_app",
+    "bot.telegram_app",
+    "bot.console_app",
+    "bot.cli",
+    "bot.hosting",
+)
+
+
+def test_the_core_imports_no_front_end() -> None:
+    """The core serves every front-end and depends on none: the check page it attaches to a
+    match's end comes from bot.pages, which the web server serves too."""
+    assert _importers("bot/core", FRONT_ENDS) == set()
+
+
+def test_the_pages_are_documents_without_a_server_or_a_database() -> None:
+    forbidden = (*FRONT_ENDS, "storage", "aiohttp", "sqlalchemy")
+    assert _importers("bot/pages", forbidden) == set()
+
+
+def test_the_import_check_sees_imports_inside_functions(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("def late() -> None:\n    from bot.web.server import WebPages\n")
+    assert imported_modules(sample) == {"bot.web.server"}

@@ -33,16 +33,16 @@ from bot.core.match_files import MatchFiles
 from bot.core.replays import frame_caption
 from bot.core.service import Core
 from bot.core.texts import how_game_ended
-from bot.web.analysis_data import analysis_summary
-from bot.web.check_data import CheckData
+from bot.pages.analysis_data import analysis_summary
+from bot.pages.check_data import CheckData
+from bot.pages.page_data import Board, Frame, GameRow, MatchPageData, ReplayPageData
+from bot.pages.page_text import PageText
+from bot.pages.pages import check_page, match_page, replay_page
+from bot.pages.security import Page
 from bot.web.guard import ConnectionGuard
 from bot.web.limits import BACKLOG, WebLimits, connection_cap, open_file_limit
 from bot.web.page_cache import page_cache
-from bot.web.page_data import Board, Frame, GameRow, MatchPageData, ReplayPageData
-from bot.web.page_text import PageText
 from bot.web.page_turns import page_turns
-from bot.web.pages import check_page, match_page, replay_page
-from bot.web.security import Page
 from bot.web.transport import SERVER_NAME, http_protocols
 from engine.api import MatchAnalysis
 from engine.records import analysis_from_json
