@@ -166,6 +166,52 @@ def test_the_bot_process_does_not_load_the_engine_library() -> None:
     assert result.stdout.strip() == "[]"
 
 
+def computed_attribute_lookups(source: Path) -> set[str]:
+    """``getattr`` calls whose attribute name is not written out: dispatch by strings."""
+    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    return {
+        f"{source.name}:{node.lineno}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and not (
+            len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        )
+    }
+
+
+def test_the_core_dispatches_through_references_not_names() -> None:
+    """Handlers are typed references in the registry: nothing in the core looks a method up by
+    a name it computes (the registry once named ``"play.roll"`` and the core used ``getattr``)."""
+    sources = sorted((GAMMON.parent / "bot" / "core").rglob("*.py"))
+    assert {entry for source in sources for entry in computed_attribute_lookups(source)} == set()
+
+
+def test_the_lookup_check_notices_a_computed_name(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("a = getattr(x, 'label', None)\nb = getattr(services, name)\n")
+    assert computed_attribute_lookups(sample) == {"sample.py:2"}
+
+
+def test_buttons_reach_the_services_only_through_the_dispatcher() -> None:
+    """One dispatch for commands and buttons: in the core only the dispatcher reads a button's
+    token and hands it to a service's ``press``."""
+    readers = {
+        str(source.relative_to(GAMMON.parent))
+        for source in sorted((GAMMON.parent / "bot" / "core").rglob("*.py"))
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id == "parse_token")
+            or (isinstance(node.func, ast.Attribute) and node.func.attr == "press")
+        )
+    }
+    assert readers == {"bot/core/dispatch.py"}
+
+
 def imported_modules(source: Path) -> set[str]:
     """Every module ``source`` imports by its full dotted name (inside functions too)."""
     tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))

@@ -31,7 +31,7 @@ from telegram.request import BaseRequest
 
 from bot.config import Settings
 from bot.core.i18n import first_locale, speech
-from bot.core.model import Message, Request
+from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.player_text import isolated
 from bot.core.service import Core
 from bot.telegram_app.commands import COMMANDS, register_commands
@@ -114,6 +114,14 @@ class TelegramAdapter:
         )
         self.application.add_handler(CallbackQueryHandler(self._on_press))
         self.application.add_error_handler(self._on_error)
+        core.register_admins(PLATFORM, self)
+
+    async def is_admin(self, actor: Actor, chat: ChatRef) -> bool:
+        """The core's :class:`~bot.core.permissions.AdminPort`: a group's owner and its
+        administrators, as ``getChatMember`` says (remembered for a minute)."""
+        return await self.directory.is_admin(
+            self.application.bot, int(chat.chat_id), int(actor.user_id)
+        )
 
     def _username(self) -> str:
         try:
@@ -219,15 +227,12 @@ class TelegramAdapter:
                 answer = await self.core.accept_challenge_link(actor, chat, challenge, event_id)
                 await self.poster.post_all(answer, origin)
                 return
-            request = Request(actor, chat, command="start", event_id=event_id, admin=True)
+            request = Request(actor, chat, command="start", event_id=event_id)
         else:
             mentions, unknown = self.directory.mentions(message, self.application.bot.bot)
             if command.name == "challenge" and unknown and not mentions:
                 await self._unknown_username(message, unknown[0])
                 return
-            admin = command.name == "defaults" and await self.directory.is_admin(
-                self.application.bot, message.chat, message.from_user.id
-            )
             request = Request(
                 actor,
                 chat,
@@ -235,7 +240,6 @@ class TelegramAdapter:
                 argument=command.argument,
                 event_id=event_id,
                 mentions=tuple(mentions),
-                admin=admin or private,
             )
         await self.poster.post_all(await self.core.handle(request), origin)
 
