@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.core.events import session_ended
 from gammon.actions import Move, OpeningRoll
 from gammon.chouette import BoardAction, advance
 from storage import ChouetteRepository, Database, SecretSeed, UserRepository
@@ -38,7 +39,7 @@ async def test_the_sessions_a_player_sits_at(club: Club) -> None:
     playing = await start(club, here)
     found = await club.chouettes.seated_in(anna)
     assert [(info.id, info.status) for info in found] == [(here.id, "playing")]
-    ended = await club.chouettes.end(there.id, there.version, now=NOW)
+    ended = await club.chouettes.end(there.id, there.version, now=NOW, then=session_ended(there.id))
     assert ended.status == "ended"
     assert [info.id for info in await club.chouettes.seated_in(bob)] == [here.id]
     other = ChouetteRepository(club.database)  # another process reads the same

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
+from bot.core.events import session_ended
 from gammon.actions import OpeningRoll, Roll
 from gammon.chouette import (
     Answer,
@@ -375,12 +376,14 @@ async def test_every_write_after_another_process_s_end_is_told_the_session_has_e
     await playing.act(BoardAction(box, OpeningRoll((4, 2))))
     chouette_id, version = playing.info.id, playing.version
     with pytest.raises(ConflictError) as stale:
-        await club.chouettes.end(chouette_id, version - 1)
+        await club.chouettes.end(chouette_id, version - 1, then=session_ended(chouette_id))
     assert not isinstance(stale.value, ChouetteEndedError)
-    await ChouetteRepository(second).end(chouette_id, version, now=NOW)
+    await ChouetteRepository(second).end(
+        chouette_id, version, now=NOW, then=session_ended(chouette_id)
+    )
     roll = [BoardAction(box, OpeningRoll((3, 1)))]
     writes = [
-        club.chouettes.end(chouette_id, version),
+        club.chouettes.end(chouette_id, version, then=session_ended(chouette_id)),
         club.chouettes.append(chouette_id, version, roll, club.players[0], "late"),
         club.chouettes.request(chouette_id, club.players[1], "leave"),
         club.chouettes.finish_game(chouette_id, version, {}, list(playing.info.seats)),
@@ -399,7 +402,9 @@ async def test_a_seat_change_or_a_start_after_an_end_is_told_the_session_has_end
     first, second = databases
     club = await make_club(first)
     info = await club.open()
-    await ChouetteRepository(second).end(info.id, info.version, now=NOW)
+    await ChouetteRepository(second).end(
+        info.id, info.version, now=NOW, then=session_ended(info.id)
+    )
     writes = [
         club.chouettes.join(info.id, club.players[0], info.version),
         club.chouettes.leave(info.id, club.players[1], info.version),
@@ -425,7 +430,7 @@ async def test_one_session_per_chat(club: Club) -> None:
         club.chat_id, club.players[0], RULES, SecretSeed(SEED), NOW, "update-1"
     )
     assert again.id == info.id  # the same /chouette handled twice: the session it opened
-    await club.chouettes.end(info.id, info.version, now=NOW)
+    await club.chouettes.end(info.id, info.version, now=NOW, then=session_ended(info.id))
     assert await club.chouettes.active_for_chat(club.chat_id) is None
     other = await club.chouettes.open_table(club.chat_id, club.players[1], RULES, SecretSeed(SEED))
     assert other.id != info.id
@@ -437,7 +442,9 @@ async def test_the_database_refuses_a_second_open_session(club: Club) -> None:
     await club.open()
     elsewhere = await make_club(club.database, chat="-701")
     other = await elsewhere.open()
-    await club.chouettes.end(other.id, other.version)  # not open anywhere now
+    await club.chouettes.end(
+        other.id, other.version, then=session_ended(other.id)
+    )  # not open anywhere now
     with pytest.raises(sa.exc.IntegrityError):
         await club.database.engine.write(
             lambda connection: connection.execute(
@@ -545,7 +552,9 @@ async def test_a_move_time_limit_sets_the_deadline(club: Club) -> None:
         now=later,
     )
     assert (await club.chouettes.info(info.id)).deadline == later + timedelta(seconds=60)
-    ended = await club.chouettes.end(info.id, playing.version + 1, now=later)
+    ended = await club.chouettes.end(
+        info.id, playing.version + 1, now=later, then=session_ended(info.id)
+    )
     assert ended.deadline is None
     assert await club.chouettes.timed_chouettes() == []
 
@@ -580,7 +589,7 @@ async def test_the_seed_is_secret_until_the_end(club: Club) -> None:
     await play_out(playing, seed=4, limit=30)
     with pytest.raises(SeedStillSecretError):
         await club.chouettes.reveal_seed(info.id)
-    ended = await club.chouettes.end(info.id, playing.version, now=NOW)
+    ended = await club.chouettes.end(info.id, playing.version, now=NOW, then=session_ended(info.id))
     assert ended.status is ChouetteStatus.ENDED
     assert ended.ended_at == NOW
     revealed = await club.chouettes.reveal_seed(info.id)
@@ -591,7 +600,7 @@ async def test_the_seed_is_secret_until_the_end(club: Club) -> None:
     dice = FairDice(revealed, info.client_seed or "")
     assert verify_transcript(transcript(dice, seating + playing.rolled)).ok
     with pytest.raises(ConflictError):
-        await club.chouettes.end(info.id, ended.version)
+        await club.chouettes.end(info.id, ended.version, then=session_ended(info.id))
 
 
 def _rolls_of(game: ChouetteGame, first: int) -> list[tuple[int, str, tuple[int, ...]]]:
@@ -630,7 +639,7 @@ async def test_the_dice_record_lists_every_roll_in_nonce_order(club: Club) -> No
     between = await finish(club, first)
     second = await start(club, between)
     await play_out(second, seed=8, limit=12)  # a few rolls, then the session ends
-    ended = await club.chouettes.end(info.id, second.version, now=NOW)
+    ended = await club.chouettes.end(info.id, second.version, now=NOW, then=session_ended(info.id))
 
     shown, rolls = await club.chouettes.dice_record(info.id)
     assert shown.id == info.id
@@ -651,10 +660,12 @@ async def test_the_dice_record_lists_every_roll_in_nonce_order(club: Club) -> No
 async def test_the_chat_s_last_ended_session(club: Club) -> None:
     assert await club.chouettes.latest_ended_in_chat(club.chat_id) is None
     first = await club.open()
-    await club.chouettes.end(first.id, first.version, now=NOW)
+    await club.chouettes.end(first.id, first.version, now=NOW, then=session_ended(first.id))
     second = await club.open()
     assert (await club.chouettes.latest_ended_in_chat(club.chat_id)).id == first.id  # type: ignore[union-attr]
-    await club.chouettes.end(second.id, second.version, now=NOW + timedelta(minutes=5))
+    await club.chouettes.end(
+        second.id, second.version, now=NOW + timedelta(minutes=5), then=session_ended(second.id)
+    )
     assert (await club.chouettes.latest_ended_in_chat(club.chat_id)).id == second.id  # type: ignore[union-attr]
 
 
@@ -735,7 +746,7 @@ async def test_a_request_is_kept_once_and_the_other_kind_cancels_it(club: Club) 
     with pytest.raises(ValueError, match="joins or leaves"):
         await club.chouettes.request(chouette_id, member, "sit")
     await club.chouettes.request(chouette_id, member, "leave", now=NOW)
-    await club.chouettes.end(chouette_id, playing.version, now=NOW)
+    await club.chouettes.end(chouette_id, playing.version, now=NOW, then=session_ended(chouette_id))
     assert await club.chouettes.requests(chouette_id) == []  # the session's end clears them
 
 
