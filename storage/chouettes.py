@@ -317,18 +317,18 @@ class ChouetteRepository:
         player_id: int | None,
         event_id: str | None = None,
         *,
-        game_over: bool = False,
         now: datetime | None = None,
+        then: Then,
     ) -> int:
         """Write ``actions`` (recorded by the rules from the game at ``version``: the
         player's action and what followed by itself) to the running game, in one
         transaction, if the session is still at ``version``; returns the new version (one
         more per action). ``player_id`` is the user whose command it was, ``event_id`` the
         platform's id of it. The dice counter moves on by the rolls among the actions.
-        ``game_over``: the rules say the game is over after them; the session keeps the
-        moment (``game_over_at``) until :meth:`finish_game` writes the points, so that a
-        game whose settlement a stopped process left undone is found
-        (:meth:`unsettled_chouettes`).
+        ``then`` writes, in the same transaction, what the actions set off (a game the
+        rules say is over is marked so, ``game_over_at``, until :meth:`finish_game` writes
+        its points, so that a game whose settlement a stopped process left undone is found:
+        :meth:`unsettled_chouettes`; see :mod:`bot.core.events`).
 
         Raises :class:`AlreadyAppliedError` when ``event_id``'s action is in the log already
         and :class:`ConflictError` when another writer got there first (or no game runs);
@@ -343,7 +343,6 @@ class ChouetteRepository:
             "version": new_version,
             "dice_nonce": chouettes.c.dice_nonce + dice_events(actions),
             "updated_at": moment,
-            **({"game_over_at": moment} if game_over else {}),
         }
 
         def claim_and_time(connection: Connection) -> RowMapping:
@@ -363,6 +362,7 @@ class ChouetteRepository:
             event_id=event_id,
             moment=moment,
             columns=lambda row: {"game_number": row["game_number"]},
+            then=then,
         )
         if player_id is not None:
             self._acted.saw(chouette_id, player_id, moment)

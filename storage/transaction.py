@@ -20,6 +20,7 @@ from storage.player_results import FinishedMatch, record_results
 from storage.ratings import RatedMatch, locked_standings, record_rating
 from storage.schema import (
     chouette_requests,
+    chouettes,
     match_analyses,
     match_events,
     match_seats,
@@ -76,6 +77,14 @@ class Transaction:
     def record_rating(self, rated: RatedMatch, chat_id: int) -> None:
         """A rated match's change, its standings read with :meth:`locked_standings`."""
         record_rating(self._connection, rated, chat_id, self.moment)
+
+    def mark_chouette_game_over(self, chouette_id: int) -> None:
+        """The session's running game is over, its points not written yet."""
+        self._connection.execute(
+            sa.update(chouettes)
+            .where(chouettes.c.id == chouette_id)
+            .values(game_over_at=self.moment)
+        )
 
     def free_chouette_chat(self, chouette_id: int) -> None:
         """The session's chat may open another; the seat requests of its game are void."""

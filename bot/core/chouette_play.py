@@ -14,6 +14,7 @@ from bot.core.chouette_narration import describe
 from bot.core.chouette_rounds import ChouetteRounds
 from bot.core.chouette_view import ChouetteView, by_key, must_act
 from bot.core.context import Context, last_play
+from bot.core.events import chouette_then
 from bot.core.locks import MatchLocks
 from bot.core.model import Message
 from bot.core.tables import Admitted, RefusedError, TableDriver
@@ -108,8 +109,8 @@ class ChouettePlay:
                     recorded,
                     None,
                     f"time-up:{version}",
-                    game_over=after.finished,
                     now=self.time(),
+                    then=chouette_then(chouette_id, info.game_number, after.finished),
                 )
                 note = _("{names} did not answer in time: it counts as a drop.").format(names=late)
                 return [
@@ -259,8 +260,8 @@ class _ChouetteMove:
             planned.recorded,
             context.user.id,
             context.request.event_id or None,
-            game_over=planned.after.finished,
             now=self.play.time(),
+            then=chouette_then(loaded.info.id, loaded.info.game_number, planned.after.finished),
         )
 
     async def present(

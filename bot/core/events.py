@@ -4,7 +4,8 @@ transaction that appends the events (:mod:`storage.event_log`).
 
 A match's end frees its players' seats in the chat, queues its analysis (backgammon only: long
 nardy has no engine to analyse it), writes each person's result and, for a rated match, the
-rating change (:func:`gammon.rating.rate`). A chouette session's end frees its chat. Since all
+rating change (:func:`gammon.rating.rate`). A chouette game's end is marked until its
+settlement writes the points; a chouette session's end frees its chat. Since all
 of it is written with the events that finished the table, a crash leaves all of it or none,
 and a match is rated exactly once whatever races. Storage only persists what these decide.
 """
@@ -160,6 +161,13 @@ def rate_match(
     return rated
 
 
+def mark_game_over(event: GameFinished, transaction: Transaction) -> None:
+    """A chouette's game stays marked over until its settlement writes the points (the clock
+    settles a game whose process stopped before)."""
+    if event.table == "chouette":
+        transaction.mark_chouette_game_over(event.table_id)
+
+
 def free_chat(event: SessionEnded, transaction: Transaction) -> None:
     transaction.free_chouette_chat(event.chouette_id)
 
@@ -167,6 +175,7 @@ def free_chat(event: SessionEnded, transaction: Transaction) -> None:
 def end_handlers() -> EventHandlers:
     """Every handler, in the order they write: the one place they are registered."""
     handlers = EventHandlers()
+    handlers.on(GameFinished, mark_game_over)
     handlers.on(MatchFinished, free_seats)
     handlers.on(MatchFinished, queue_analysis)
     handlers.on(MatchFinished, record_results)
@@ -186,3 +195,9 @@ def match_then(info: MatchInfo, before: MatchState, steps: Sequence[Step]) -> Th
 def session_ended(chouette_id: int) -> Then:
     """What to write, inside the end of the session, for it."""
     return HANDLERS.inside([SessionEnded(chouette_id)])
+
+
+def chouette_then(chouette_id: int, game_number: int, finished: bool) -> Then:
+    """What to write, inside the append of a chouette game's actions, for what they set off:
+    ``finished``, the rules say the game is over after them."""
+    return HANDLERS.inside([GameFinished("chouette", chouette_id, game_number)] if finished else [])

@@ -126,5 +126,6 @@ async def test_a_handler_that_fails_leaves_nothing_written(table: Table) -> None
 
 
 def test_every_end_has_its_handlers_registered_in_one_place() -> None:
-    assert HANDLERS.inside([GameFinished("match", 1, 1)]) is None  # nothing to write (yet)
+    assert HANDLERS.inside([GameFinished("chouette", 1, 1)]) is not None  # marked over
     assert HANDLERS.inside([SessionEnded(1)]) is not None
+    assert HANDLERS.inside([]) is None

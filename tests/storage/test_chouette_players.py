@@ -56,14 +56,16 @@ async def test_when_a_player_last_acted(club: Club) -> None:
     # event, everyone counts from then.
     started = NOW + timedelta(minutes=1)
     game, recorded = advance(playing.game, BoardAction(str(box), OpeningRoll((6, 1))))
-    version = await club.chouettes.append(chouette_id, playing.version, recorded, None, now=started)
+    version = await club.chouettes.append(
+        chouette_id, playing.version, recorded, None, now=started, then=None
+    )
     assert await club.chouettes.last_action_at(chouette_id, box) == started
     assert await club.chouettes.last_action_at(chouette_id, captain) == started
 
     moved = started + timedelta(minutes=20)
     play = str(game.board.legal_plays()[0])
     _after, recorded = advance(game, BoardAction(str(box), Move(0, play)))
-    await club.chouettes.append(chouette_id, version, recorded, box, now=moved)
+    await club.chouettes.append(chouette_id, version, recorded, box, now=moved, then=None)
     for repository in (club.chouettes, ChouetteRepository(club.database)):  # memory or not
         assert await repository.last_action_at(chouette_id, box) == moved
         assert await repository.last_action_at(chouette_id, captain) == started

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
-from bot.core.events import session_ended
+from bot.core.events import chouette_then, session_ended
 from gammon.actions import OpeningRoll, Roll
 from gammon.chouette import (
     Answer,
@@ -130,8 +130,8 @@ class Playing:
             recorded,
             user_of(action.player),
             event_id,
-            game_over=self.game.finished,
             now=NOW,
+            then=chouette_then(self.info.id, self.info.game_number, self.game.finished),
         )
 
     async def _with_fair_dice(self, action: ChouetteAction) -> ChouetteAction:
@@ -305,7 +305,9 @@ async def test_a_stale_version_is_refused_and_writes_nothing(club: Club) -> None
     stale = playing.version - 1
     roll = [BoardAction(playing.game.table.box, OpeningRoll((3, 3)))]
     with pytest.raises(ConflictError):
-        await club.chouettes.append(playing.info.id, stale, roll, club.players[0], "late")
+        await club.chouettes.append(
+            playing.info.id, stale, roll, club.players[0], "late", then=None
+        )
     info = await club.chouettes.info(playing.info.id)
     assert info.version == playing.version
     assert info.dice_nonce == playing.nonce
@@ -332,12 +334,12 @@ async def test_a_repeated_event_id_is_applied_once(club: Club) -> None:
     # Planned again from the version after it (the update taken over by another process) ...
     with pytest.raises(AlreadyAppliedError):
         await club.chouettes.append(
-            playing.info.id, playing.version, again, user_of(box), "update-77"
+            playing.info.id, playing.version, again, user_of(box), "update-77", then=None
         )
     # ... or from the version it was planned at the first time.
     with pytest.raises(AlreadyAppliedError):
         await club.chouettes.append(
-            playing.info.id, playing.version - 1, again, user_of(box), "update-77"
+            playing.info.id, playing.version - 1, again, user_of(box), "update-77", then=None
         )
     assert await event_count(club.database, playing.info.id) == 1
     assert (await club.chouettes.info(playing.info.id)).version == playing.version
@@ -351,12 +353,14 @@ async def test_writers_at_the_same_version_one_wins(databases: tuple[Database, D
     action = [BoardAction(playing.game.table.box, OpeningRoll((4, 2)))]
     paused = pause_after_first_statement(first, "UPDATE chouettes")
     slow = asyncio.create_task(
-        club.chouettes.append(playing.info.id, playing.version, action, club.players[0], "a")
+        club.chouettes.append(
+            playing.info.id, playing.version, action, club.players[0], "a", then=None
+        )
     )
     assert await asyncio.to_thread(paused.wait, 5)
     with pytest.raises(ConflictError):
         await ChouetteRepository(second).append(
-            playing.info.id, playing.version, action, club.players[0], "b"
+            playing.info.id, playing.version, action, club.players[0], "b", then=None
         )
     assert await slow == playing.version + 1
     assert await event_count(first, playing.info.id) == 1
@@ -384,7 +388,7 @@ async def test_every_write_after_another_process_s_end_is_told_the_session_has_e
     roll = [BoardAction(box, OpeningRoll((3, 1)))]
     writes = [
         club.chouettes.end(chouette_id, version, then=session_ended(chouette_id)),
-        club.chouettes.append(chouette_id, version, roll, club.players[0], "late"),
+        club.chouettes.append(chouette_id, version, roll, club.players[0], "late", then=None),
         club.chouettes.request(chouette_id, club.players[1], "leave"),
         club.chouettes.finish_game(chouette_id, version, {}, list(playing.info.seats)),
     ]
@@ -550,6 +554,7 @@ async def test_a_move_time_limit_sets_the_deadline(club: Club) -> None:
         [BoardAction(playing.game.table.box, OpeningRoll((6, 1)))],
         club.players[0],
         now=later,
+        then=None,
     )
     assert (await club.chouettes.info(info.id)).deadline == later + timedelta(seconds=60)
     ended = await club.chouettes.end(
