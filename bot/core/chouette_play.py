@@ -1,8 +1,8 @@
-"""Playing a chouette game: rolls, plays and cube actions, typed or pressed, under the
-chouette's lock, with the rules applied once and the actions appended at the version they
-were planned from (a stale button or a second writer gets "out of date", a repeated update
-the board as it is now, an action that came after the session's end that it has ended); a
-finished game is settled and the next one started."""
+"""Playing a chouette game: rolls, plays and cube actions, typed or pressed, as a table of the
+one driver (:mod:`bot.core.tables`: the chouette's lock, versions, repeats and the retry, the
+same as a match's), with the rules applied once and the actions appended at the version they
+were planned from; an action that came after the session's end is told that it has ended, a
+finished game is settled and the next one started. Also the clock's time-up."""
 
 from __future__ import annotations
 

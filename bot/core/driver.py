@@ -1,6 +1,8 @@
-"""Driving a match: one change at a time under the match's lock, with the rules applied once
-(:func:`gammon.flow.plan`), what plays by itself after it (opening rolls, automatic rolls,
-forced plays, dances) and the messages that follow, all written in one version-checked append.
+"""Driving a match: a match as a table of the one driver (:mod:`bot.core.tables`: the lock,
+versions, repeats and the retry), with the rules applied once (:func:`gammon.flow.plan`),
+what plays by itself after it (opening rolls, automatic rolls, forced plays, dances) and the
+messages that follow, all written in one version-checked append together with what it sets
+off (:mod:`bot.core.events`).
 """
 
 from __future__ import annotations
@@ -74,15 +76,11 @@ class MatchDriver:
             context, match_id = found
         elif origin.private:
             context = await self.finder.in_match_chat(context, match_id)
-        answer = await self._act_on(context, make, match_id, version)
+        move = _MatchMove(self, make)
+        answer = await TableDriver(self.locks).act(context, move, match_id, version)
         if context.request.chat.same_chat(origin):  # a match played in this private chat
             return answer
         return answer_in_private(context, origin, match_id, answer)
-
-    async def _act_on(
-        self, context: Context, make: Maker, match_id: int, version: int | None
-    ) -> list[Message]:
-        return await TableDriver(self.locks).act(context, _MatchMove(self, make), match_id, version)
 
     async def already_applied(self, context: Context, match_id: int) -> list[Message]:
         """The board as it is now, for a request handled before: its first answer may never
@@ -97,9 +95,9 @@ class MatchDriver:
         """The match as it is now, after what waited to play by itself (and its messages)."""
         async with self.locks.hold(match_id):
             loaded = await self.matches.load_match(match_id)
-            return await self._resume(context, loaded)
+            return await self.resume(context, loaded)
 
-    async def _resume(
+    async def resume(
         self, context: Context, loaded: LoadedMatch
     ) -> tuple[list[Message], LoadedMatch]:
         """Play what waits to play by itself before anyone may act: a match stored before
@@ -212,7 +210,7 @@ class _MatchMove:
         return None
 
     async def admit(self, context: Context, loaded: LoadedMatch) -> Admitted[LoadedMatch]:
-        resumed, loaded = await self.driver._resume(context, loaded)
+        resumed, loaded = await self.driver.resume(context, loaded)
         return Admitted(loaded, resumed)
 
     async def plan(self, context: Context, loaded: LoadedMatch) -> list[Step]:
