@@ -328,7 +328,7 @@ async def run(url: str, world: World) -> dict[str, Any]:
         figures[f"{command}_ms_median"] = round(statistics.median(timings), 2)
         figures[f"{command}_ms_p99"] = round(p99(timings), 2)
     started = time.perf_counter()
-    report = await RatingRepository(database).rebuild()
+    report = await RatingRepository(database).rebuild(rate)
     figures["rebuild_seconds"] = round(time.perf_counter() - started, 1)
     figures["rebuild_identical"] = report.identical
     figures["rebuild_matches"] = report.matches

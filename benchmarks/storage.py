@@ -52,6 +52,7 @@ from sqlalchemy.engine import make_url
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.core.events import match_then
 from gammon.actions import Action, action_to_dict
 from gammon.fair_dice import commitment
 from gammon.flow import MatchState, Phase, plan, replay
@@ -424,9 +425,9 @@ async def measure(url: str, design: str, rng: random.Random) -> dict[str, Any]:
         action = await next_action(dice, match_id, loaded.state, rng)
         started = time.perf_counter()
         try:
-            await matches.append(
-                match_id, loaded.info.version, plan(loaded.state, action, None, _no_dice)
-            )
+            steps = plan(loaded.state, action, None, _no_dice)
+            then = match_then(loaded.info, loaded.state, steps)  # as the bot writes a match's end
+            await matches.append(match_id, loaded.info.version, steps, then=then)
         except ConflictError:
             continue
         appends.append((time.perf_counter() - started) * 1000)
@@ -473,9 +474,9 @@ async def long_match(url: str, design: str, samples: int, rng: random.Random) ->
             loaded = await matches.load_match(match_id)  # in memory, as for a match in play
             action = await next_action(dice, match_id, loaded.state, rng)
             started = time.perf_counter()
-            await matches.append(
-                match_id, loaded.info.version, plan(loaded.state, action, None, _no_dice)
-            )
+            steps = plan(loaded.state, action, None, _no_dice)
+            then = match_then(loaded.info, loaded.state, steps)
+            await matches.append(match_id, loaded.info.version, steps, then=then)
             times[move].append((time.perf_counter() - started) * 1000)
     for move, first_id in first_ids.items():
         result.update(spread(f"append_ms_at_move_{move}", times[move]))

@@ -314,11 +314,12 @@ def rebuild(check: bool) -> None:
     """Recompute every rating from the rated matches, in the order they were rated, and
     compare with the stored numbers; write the recomputed ones where they differ (not with
     --check). Prints one JSON object; exits 1 when --check found a difference."""
+    from gammon.rating import rate
     from storage.rating_repository import rebuild_ratings
 
     settings = _settings_or_exit()
     started = time.perf_counter()
-    report = _stored_or_exit(rebuild_ratings(settings.database_url, write=not check))
+    report = _stored_or_exit(rebuild_ratings(settings.database_url, rate, write=not check))
     summary = {
         "rated_matches": report.matches,
         "players": report.players,

@@ -28,16 +28,20 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
-START_RATING: Final = 1500.0
+from gammon.standing import START_RATING, Standing
+
+__all__ = [
+    "FULL_EXPERIENCE",
+    "START_RATING",
+    "RatingChange",
+    "Standing",
+    "experience_factor",
+    "rate",
+    "upset_chance",
+    "winning_chance",
+]
+
 FULL_EXPERIENCE: Final = 400  # from here on the experience factor is 1
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """A player's rating and experience (match points played in rated matches)."""
-
-    rating: float = START_RATING
-    experience: int = 0
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,10 +29,10 @@ rolled it, for the transcript (:mod:`storage.chouette_dice`).
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Final, TypeVar
+from typing import Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, RowMapping
@@ -89,21 +89,21 @@ from storage.chouette_sql import (
 )
 from storage.database import Database
 from storage.dice import SecretSeed
-from storage.errors import AlreadyAppliedError, ConflictError, NotFoundError, SeedStillSecretError
+from storage.errors import ConflictError, NotFoundError, SeedStillSecretError
+from storage.event_log import EventLog, Then
 from storage.schema import (
     chouette_events,
     chouette_games,
     chouette_reminders,
-    chouette_requests,
     chouettes,
     open_chouettes,
 )
-
-T = TypeVar("T")
+from storage.transaction import Transaction
 
 OPEN, PLAYING, ENDED = ChouetteStatus.OPEN, ChouetteStatus.PLAYING, ChouetteStatus.ENDED
 _NOT_ENDED: Final = (OPEN, PLAYING)
 _CACHE_SIZE: Final = 512
+_LOG: Final = EventLog(chouette_events, owner="chouette_id", actor="player_id")
 
 
 class ChouetteExistsError(ConflictError):
@@ -317,18 +317,18 @@ class ChouetteRepository:
         player_id: int | None,
         event_id: str | None = None,
         *,
-        game_over: bool = False,
         now: datetime | None = None,
+        then: Then,
     ) -> int:
         """Write ``actions`` (recorded by the rules from the game at ``version``: the
         player's action and what followed by itself) to the running game, in one
         transaction, if the session is still at ``version``; returns the new version (one
         more per action). ``player_id`` is the user whose command it was, ``event_id`` the
         platform's id of it. The dice counter moves on by the rolls among the actions.
-        ``game_over``: the rules say the game is over after them; the session keeps the
-        moment (``game_over_at``) until :meth:`finish_game` writes the points, so that a
-        game whose settlement a stopped process left undone is found
-        (:meth:`unsettled_chouettes`).
+        ``then`` writes, in the same transaction, what the actions set off (a game the
+        rules say is over is marked so, ``game_over_at``, until :meth:`finish_game` writes
+        its points, so that a game whose settlement a stopped process left undone is found:
+        :meth:`unsettled_chouettes`; see :mod:`bot.core.events`).
 
         Raises :class:`AlreadyAppliedError` when ``event_id``'s action is in the log already
         and :class:`ConflictError` when another writer got there first (or no game runs);
@@ -338,64 +338,35 @@ class ChouetteRepository:
                 raise ConflictError(f"chouette {chouette_id} is no longer at version {version}")
             return version
         moment = now or now_utc()
-        stored = [chouette_action_to_dict(action) for action in actions]
-        new_version = version + len(stored)
-        rolled = dice_events(actions)
+        new_version = version + len(actions)
+        values = {
+            "version": new_version,
+            "dice_nonce": chouettes.c.dice_nonce + dice_events(actions),
+            "updated_at": moment,
+        }
 
-        def write(connection: Connection) -> None:
-            row = claim(
-                connection,
-                chouette_id,
-                version,
-                (PLAYING,),
-                {
-                    "version": new_version,
-                    "dice_nonce": chouettes.c.dice_nonce + rolled,
-                    "updated_at": moment,
-                    **({"game_over_at": moment} if game_over else {}),
-                },
-            )
+        def claim_and_time(connection: Connection) -> RowMapping:
+            row = claim(connection, chouette_id, version, (PLAYING,), values)
             if row["move_time_limit"]:
-                update_row(
-                    connection,
-                    chouette_id,
-                    {"deadline": deadline_after(row["move_time_limit"], moment)},
-                )
-            connection.execute(
-                sa.insert(chouette_events),
-                [
-                    {
-                        "chouette_id": chouette_id,
-                        "seq": version + offset,
-                        "game_number": row["game_number"],
-                        "player_id": player_id if offset == 0 else None,
-                        "action": action,
-                        "created_at": moment,
-                        "event_id": event_id if offset == 0 else None,
-                    }
-                    for offset, action in enumerate(stored)
-                ],
-            )
+                deadline = deadline_after(row["move_time_limit"], moment)
+                row = update_row(connection, chouette_id, {"deadline": deadline})
+            return row
 
-        await self._write_event(chouette_id, event_id, write)
+        await _LOG.append(
+            self.engine,
+            chouette_id,
+            version,
+            claim_and_time,
+            [chouette_action_to_dict(action) for action in actions],
+            actor_id=player_id,
+            event_id=event_id,
+            moment=moment,
+            columns=lambda row: {"game_number": row["game_number"]},
+            then=then,
+        )
         if player_id is not None:
             self._acted.saw(chouette_id, player_id, moment)
         return new_version
-
-    async def _write_event(
-        self, chouette_id: int, event_id: str | None, write: Callable[[Connection], T]
-    ) -> T:
-        """``write``, with a repeated ``event_id`` reported as :class:`AlreadyAppliedError`:
-        whether the log refused it (its unique index) or the version had moved on because
-        of it (the repeat was planned from the version before)."""
-        try:
-            return await self.engine.write(write)
-        except (sa.exc.IntegrityError, ConflictError):
-            if event_id is not None and await self.applied(chouette_id, event_id):
-                raise AlreadyAppliedError(
-                    f"event {event_id} is in chouette {chouette_id}"
-                ) from None
-            raise
 
     async def finish_game(
         self,
@@ -504,12 +475,14 @@ class ChouetteRepository:
         return [(int(user_id), str(kind)) for user_id, kind in rows]
 
     async def end(
-        self, chouette_id: int, version: int, *, now: datetime | None = None
+        self, chouette_id: int, version: int, *, now: datetime | None = None, then: Then
     ) -> ChouetteInfo:
         """End the session for good, between games or during one (a game not finished is
-        left unscored: its events stay in the log). The chat is free for a new session, and
-        from now on the server seed may be revealed. Of two ends at once the second gets
-        :class:`ChouetteEndedError`, as does every write that comes after the end."""
+        left unscored: its events stay in the log), and in the same transaction write what
+        ``then`` writes for it (the command layer's handlers of the end free the chat for a
+        new session: :mod:`bot.core.events`). From now on the server seed may be revealed.
+        Of two ends at once the second gets :class:`ChouetteEndedError`, as does every
+        write that comes after the end."""
         moment = now or now_utc()
 
         def write(connection: Connection) -> RowMapping:
@@ -521,12 +494,8 @@ class ChouetteRepository:
                 "game_over_at": None,
             }
             row = claim(connection, chouette_id, version, _NOT_ENDED, values)
-            connection.execute(
-                sa.delete(open_chouettes).where(open_chouettes.c.chouette_id == chouette_id)
-            )
-            connection.execute(
-                sa.delete(chouette_requests).where(chouette_requests.c.chouette_id == chouette_id)
-            )
+            if then is not None:
+                then(Transaction(connection, moment))
             return row
 
         ended = info_from_row(await self.engine.write(write))
@@ -651,13 +620,7 @@ class ChouetteRepository:
 
     async def applied(self, chouette_id: int, event_id: str) -> bool:
         """Whether the action of the platform event ``event_id`` is in the session's log."""
-        found = await self.engine.read(
-            sa.select(chouette_events.c.seq).where(
-                chouette_events.c.chouette_id == chouette_id,
-                chouette_events.c.event_id == event_id,
-            )
-        )
-        return found.first() is not None
+        return await _LOG.applied(self.engine, chouette_id, event_id)
 
     async def timed_chouettes(self) -> list[ChouetteInfo]:
         """Sessions with a game running against a move time limit (for the clock)."""

@@ -29,13 +29,12 @@ from sqlalchemy.engine import Connection, RowMapping
 from gammon.actions import Action, action_from_dict, action_to_dict
 from gammon.flow import MatchState, Phase, Step, new_match, replay
 from gammon.match_rules import MatchRules
-from gammon.position import Variant
 from gammon.serialization import state_from_dict, state_to_dict
 from storage.acted import SeenActions
 from storage.database import Database
 from storage.dice import SecretSeed
-from storage.errors import AlreadyAppliedError, ConflictError, NotFoundError, SeatTakenError
-from storage.match_end import record_match_end
+from storage.errors import ConflictError, NotFoundError, SeatTakenError
+from storage.event_log import EventLog, Then
 from storage.people import user_record
 from storage.records import (
     Appended,
@@ -48,7 +47,6 @@ from storage.records import (
 )
 from storage.schema import (
     challenges,
-    match_analyses,
     match_events,
     match_seats,
     matches,
@@ -110,6 +108,7 @@ _APPEND = (
     .returning(*_INFO_COLUMNS)
 )
 _INSERT_EVENTS = sa.insert(match_events)
+_LOG = EventLog(match_events, owner="match_id", actor="actor_id")
 # The two players of a match (the same row twice would be one: a match has two players).
 _MATCH_PLAYERS = (
     sa.select(users)
@@ -120,7 +119,6 @@ _ACTIVE_MATCH_ID = sa.select(match_seats.c.match_id).where(
     match_seats.c.chat_id == sa.bindparam("chat_id"),
     match_seats.c.user_id == sa.bindparam("user_id"),
 )
-_FREE_SEATS = sa.delete(match_seats).where(match_seats.c.match_id == sa.bindparam("match_id"))
 
 
 def _take_seats(connection: Connection, chat_id: int, player_ids: Sequence[int]) -> None:
@@ -429,12 +427,14 @@ class MatchRepository:
         actor_id: int | None = None,
         now: datetime | None = None,
         event_id: str | None = None,
+        then: Then,
     ) -> Appended:
         """Write ``steps`` (planned by the caller from the state at ``expected_version``: an
         action and what played by itself after it) in one transaction, if the match is still
-        at that version. ``actor_id`` is the user whose action the first step is, if any;
-        ``event_id`` the platform's id of the message or press it came from.
-        With no steps nothing is written.
+        at that version, and in the same transaction what ``then`` writes (the handlers of
+        what the steps set off, a match's end: :mod:`bot.core.events`). ``actor_id`` is the
+        user whose action the first step is, if any; ``event_id`` the platform's id of the
+        message or press it came from. With no steps nothing is written.
 
         Raises :class:`ConflictError` when another writer got there first, and
         :class:`AlreadyAppliedError` when ``event_id``'s action is in the log already
@@ -444,15 +444,11 @@ class MatchRepository:
             return Appended(await self._at_version(match_id, expected_version), ())
         state = steps[-1].after
         recorded = [new for step in steps for new in step.recorded]
-        recorded_dicts = [action_to_dict(new) for new in recorded]
         moment = now or _now()
         new_version = expected_version + len(recorded)
         finished = state.phase is Phase.FINISHED
         players, limit = await self._fixed_facts(match_id)
         turn = state.turn
-        # A finished match is queued for its analysis in the same transaction (long nardy
-        # has no engine to analyse it).
-        analysis_status = "pending" if state.variant is Variant.BACKGAMMON else "skipped"
         values: dict[str, Any] = {
             "b_match": match_id,
             "b_expected": expected_version,
@@ -466,60 +462,34 @@ class MatchRepository:
             "deadline": moment + timedelta(seconds=limit) if limit and not finished else None,
             "finished_at": moment if finished else None,
         }
-        events = [
-            {
-                "match_id": match_id,
-                "seq": expected_version + offset,
-                "actor_id": actor_id if offset == 0 else None,
-                "action": recorded_dict,
-                "created_at": moment,
-                "event_id": event_id if offset == 0 else None,
-            }
-            for offset, recorded_dict in enumerate(recorded_dicts)
-        ]
 
-        def write(connection: Connection) -> Any:
+        def claim(connection: Connection) -> RowMapping | None:
             row = connection.execute(_APPEND, values).first()
-            if row is not None:  # else nothing was changed: the transaction ends empty
-                connection.execute(_INSERT_EVENTS, events)
-                if finished:
-                    connection.execute(_FREE_SEATS, {"match_id": match_id})
-                    connection.execute(
-                        sa.insert(match_analyses),
-                        {
-                            "match_id": match_id,
-                            "status": analysis_status,
-                            "level": "",
-                            "requested_at": moment,
-                        },
-                    )
-                    record_match_end(connection, row._mapping, state, moment)
-            return row
+            return None if row is None else row._mapping
 
         try:
-            row = await self.engine.write(write)
-        except sa.exc.IntegrityError:
-            if event_id is not None and await self.applied(match_id, event_id):
-                raise AlreadyAppliedError(f"event {event_id} is in match {match_id}") from None
-            raise
-        if row is None:
-            self._states.pop(match_id, None)
-            raise ConflictError(
-                f"match {match_id} is no longer at version {expected_version}, or has ended"
+            row = await _LOG.append(
+                self.engine,
+                match_id,
+                expected_version,
+                claim,
+                [action_to_dict(new) for new in recorded],
+                actor_id=actor_id,
+                event_id=event_id,
+                moment=moment,
+                then=then,
             )
+        except ConflictError:
+            self._states.pop(match_id, None)
+            raise
         self._remember(match_id, new_version, state)
         if actor_id is not None:
             self._acted.saw(match_id, actor_id, moment)
-        return Appended(LoadedMatch(_info(row._mapping), state), tuple(recorded), tuple(steps))
+        return Appended(LoadedMatch(_info(row), state), tuple(recorded), tuple(steps))
 
     async def applied(self, match_id: int, event_id: str) -> bool:
         """Whether the action of the platform event ``event_id`` is in the match's log."""
-        found = await self.engine.read(
-            sa.select(match_events.c.seq).where(
-                match_events.c.match_id == match_id, match_events.c.event_id == event_id
-            )
-        )
-        return found.first() is not None
+        return await _LOG.applied(self.engine, match_id, event_id)
 
     async def _at_version(self, match_id: int, expected_version: int) -> LoadedMatch:
         loaded = await self.load_match(match_id)

@@ -18,26 +18,29 @@ from sqlalchemy.engine import Connection
 from gammon.actions import Action, Beaver, Double, Drop, Take, WinKind
 from gammon.flow import GameEnd, MatchState
 from storage.database import Database
-from storage.ratings import game_of
 from storage.schema import player_results, users
 
 TOP_OPPONENTS = 3
 
 
-def record_results(
-    connection: Connection,
-    *,
-    match_id: int,
-    chat_id: int,
-    state: MatchState,
-    actions: Sequence[Action],
-    seats: tuple[int | None, int | None],
-    bot_level: str | None,
-    rated: bool,
-    moment: datetime,
-) -> None:
-    """One row for each person of the finished match (``seats``: user ids, None for the bot),
-    inside the caller's transaction."""
+@dataclass(frozen=True)
+class FinishedMatch:
+    """A finished match as its players' results are counted from it: ``seats`` are the user
+    ids (None for the bot), ``game`` the ratings' name of its variant."""
+
+    match_id: int
+    chat_id: int
+    game: str
+    state: MatchState
+    actions: Sequence[Action]
+    seats: tuple[int | None, int | None]
+    bot_level: str | None
+    rated: bool
+
+
+def record_results(connection: Connection, finished: FinishedMatch, moment: datetime) -> None:
+    """One row for each person of the finished match, inside the caller's transaction."""
+    state, actions, seats = finished.state, finished.actions, finished.seats
     rows = []
     for seat, user_id in enumerate(seats):
         if user_id is None:
@@ -48,14 +51,14 @@ def record_results(
         winner = state.winner
         rows.append(
             {
-                "match_id": match_id,
+                "match_id": finished.match_id,
                 "user_id": user_id,
-                "chat_id": chat_id,
-                "game": game_of(state.variant),
+                "chat_id": finished.chat_id,
+                "game": finished.game,
                 "opponent_id": seats[1 - seat],
-                "bot_level": bot_level,
+                "bot_level": finished.bot_level,
                 "length": state.rules.length,
-                "rated": rated,
+                "rated": finished.rated,
                 "won": None if winner is None or state.rules.length == 0 else winner == seat,
                 "singles_won": sum(game.kind is WinKind.SINGLE for game in won_games),
                 "gammons_won": sum(game.kind is WinKind.GAMMON for game in won_games),

@@ -1,19 +1,20 @@
 """Ratings as the players see them: a player's standing, a rated match's change, the
-leaderboards, and the rebuild that recomputes every rating from the rated matches in order.
+leaderboards, and the rebuild that recomputes every rating from the rated matches in order
+(with the rating rule its caller hands over: storage imports none).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection
 
-from gammon.rating import Standing, rate
+from gammon.standing import Standing
 from storage.database import Database, using_database
 from storage.ratings import (
     LEADERBOARD_EXPERIENCE,
@@ -25,6 +26,21 @@ from storage.ratings import (
 from storage.schema import rated_matches, rated_players, rating_ladder, ratings, users
 
 REBUILD_BATCH = 10_000  # rated matches read per round trip while rebuilding
+
+
+class Rated(Protocol):
+    """Both players' standings after a rated match, as the rating rule gives them."""
+
+    @property
+    def winner(self) -> Standing: ...
+
+    @property
+    def loser(self) -> Standing: ...
+
+
+# The rating rule: the winner's and the loser's standing before a match of this length, to
+# their standings after it (:func:`gammon.rating.rate`).
+RatingRule = Callable[[Standing, Standing, int], Rated]
 
 
 @dataclass(frozen=True)
@@ -198,11 +214,11 @@ class RatingRepository:
         )
         return _ranked(sorted(rows, key=lambda row: (-row.rating, -row.experience, row.user_id)))
 
-    async def rebuild(self, write: bool = False) -> RebuildReport:
-        """Recompute every rating from the rated matches in the order they were rated, and
-        compare with what is stored: every match's numbers and every player's rating. With
-        ``write`` the recomputed numbers replace any that differ."""
-        return await self.engine.write(lambda connection: _rebuild(connection, write))
+    async def rebuild(self, rate: RatingRule, write: bool = False) -> RebuildReport:
+        """Recompute every rating with ``rate`` from the rated matches in the order they were
+        rated, and compare with what is stored: every match's numbers and every player's
+        rating. With ``write`` the recomputed numbers replace any that differ."""
+        return await self.engine.write(lambda connection: _rebuild(connection, rate, write))
 
 
 def _ranked(rows: Iterable[Any]) -> list[Ranked]:
@@ -232,7 +248,7 @@ def _batches(connection: Connection) -> Iterator[list[RatedMatch]]:
         yield [rated_match_from_row(row._mapping) for row in rows]
 
 
-def _rebuild(connection: Connection, write: bool) -> RebuildReport:
+def _rebuild(connection: Connection, rate: RatingRule, write: bool) -> RebuildReport:
     report = RebuildReport()
     standings: dict[tuple[int, str], Standing] = {}
     for batch in _batches(connection):
@@ -312,13 +328,13 @@ def _compare_players(
             )
 
 
-async def rebuild_ratings(url: str, write: bool) -> RebuildReport:
+async def rebuild_ratings(url: str, rate: RatingRule, write: bool) -> RebuildReport:
     """:meth:`RatingRepository.rebuild` on the database at ``url`` (its schema brought up to
     date first), for ``gammonbot ratings rebuild``."""
 
     async def work(database: Database) -> RebuildReport:
         await database.migrate()
-        return await RatingRepository(database).rebuild(write)
+        return await RatingRepository(database).rebuild(rate, write)
 
     return await using_database(url, work)
 

@@ -1,5 +1,8 @@
-"""Ratings: applied in the transaction that finishes a rated match, read for the match end,
-``/stats`` and ``/top``, and rebuilt from the rated matches in order.
+"""Ratings: written in the transaction that finishes a rated match (the command layer's
+handler of a match's end locks the standings, applies the rating rule and has the change
+written here), read for the match end, ``/stats`` and ``/top``, and rebuilt from the rated
+matches in order. Storage keeps the numbers; the rule (:mod:`gammon.rating`) is not imported
+here.
 
 A rated match's change is written with the match's final events, so a match is rated exactly
 once and never without ending (or the other way round), whatever crashes or races. Both
@@ -22,11 +25,9 @@ import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection, RowMapping
 
-from gammon.position import Variant
-from gammon.rating import Standing, rate
+from gammon.standing import Standing
 from storage.schema import rated_matches, rated_players, rating_ladder, ratings
 
-GAMES = {Variant.BACKGAMMON: "backgammon", Variant.LONG_NARDY: "nardy"}
 # Match points of rated matches before a player appears on the leaderboards (and the ladder).
 LEADERBOARD_EXPERIENCE = 10
 
@@ -97,10 +98,6 @@ class RatedMatch:
         return self.loser_after.rating - self.loser_before.rating
 
 
-def game_of(variant: Variant) -> str:
-    return GAMES[variant]
-
-
 def _insert_ignoring_duplicates(connection: Connection, table: sa.Table, rows: list[Any]) -> None:
     """Insert ``rows``, skipping those whose key exists (one statement; the only place the two
     databases need their own spelling)."""
@@ -108,7 +105,7 @@ def _insert_ignoring_duplicates(connection: Connection, table: sa.Table, rows: l
     connection.execute(dialect.insert(table).on_conflict_do_nothing(), rows)
 
 
-def _locked_standings(
+def locked_standings(
     connection: Connection, user_ids: Iterable[int], game: str, moment: datetime
 ) -> dict[int, Standing]:
     """Each player's standing, their rating row created (at the start values) if new and
@@ -150,42 +147,33 @@ def _store_standing(
     )
 
 
-def rate_match(
-    connection: Connection,
-    *,
-    match_id: int,
-    chat_id: int,
-    variant: Variant,
-    length: int,
-    winner_id: int,
-    loser_id: int,
-    moment: datetime,
-) -> RatedMatch:
-    """Rate a finished match inside the caller's transaction (the one that finishes it)."""
-    game = game_of(variant)
-    standings = _locked_standings(connection, (winner_id, loser_id), game, moment)
-    winner, loser = standings[winner_id], standings[loser_id]
-    change = rate(winner, loser, length)
-    _store_standing(connection, winner_id, game, change.winner, moment)
-    _store_standing(connection, loser_id, game, change.loser, moment)
-    moves = ladder_moves(winner, change.winner)
-    for band, moved in ladder_moves(loser, change.loser).items():
+def record_rating(
+    connection: Connection, rated: RatedMatch, chat_id: int, moment: datetime
+) -> None:
+    """Write a rated match's change inside the caller's transaction (the one that finishes
+    it), whose standings :func:`locked_standings` read and locked: both players' new
+    standings, the ladder's counts, the rated match and the players' place in the chat."""
+    game, winner_id, loser_id = rated.game, rated.winner_id, rated.loser_id
+    _store_standing(connection, winner_id, game, rated.winner_after, moment)
+    _store_standing(connection, loser_id, game, rated.loser_after, moment)
+    moves = ladder_moves(rated.winner_before, rated.winner_after)
+    for band, moved in ladder_moves(rated.loser_before, rated.loser_after).items():
         moves[band] = moves.get(band, 0) + moved
     _move_on_ladder(connection, game, moves)
     connection.execute(
         sa.insert(rated_matches).values(
-            match_id=match_id,
+            match_id=rated.match_id,
             chat_id=chat_id,
             game=game,
-            length=length,
+            length=rated.length,
             winner_id=winner_id,
             loser_id=loser_id,
-            winner_rating_before=winner.rating,
-            winner_experience_before=winner.experience,
-            loser_rating_before=loser.rating,
-            loser_experience_before=loser.experience,
-            winner_rating_after=change.winner.rating,
-            loser_rating_after=change.loser.rating,
+            winner_rating_before=rated.winner_before.rating,
+            winner_experience_before=rated.winner_before.experience,
+            loser_rating_before=rated.loser_before.rating,
+            loser_experience_before=rated.loser_before.experience,
+            winner_rating_after=rated.winner_after.rating,
+            loser_rating_after=rated.loser_after.rating,
             finished_at=moment,
         )
     )
@@ -193,9 +181,6 @@ def rate_match(
         connection,
         rated_players,
         [{"chat_id": chat_id, "game": game, "user_id": user} for user in (winner_id, loser_id)],
-    )
-    return RatedMatch(
-        match_id, game, length, winner_id, loser_id, winner, loser, change.winner, change.loser
     )
 
 

@@ -213,7 +213,8 @@ def test_buttons_reach_the_services_only_through_the_dispatcher() -> None:
 
 
 def imported_modules(source: Path) -> set[str]:
-    """Every module ``source`` imports by its full dotted name (inside functions too)."""
+    """Every module a source imports, by its full dotted name (``from a.b import c``: a.b),
+    inside functions too."""
     tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
     names: set[str] = set()
     for node in ast.walk(tree):
@@ -282,3 +283,68 @@ def test_the_web_server_reads_through_its_port_only() -> None:
         or (name.startswith("bot.core") and name not in allowed_core)
     }
     assert offenders == set()
+
+
+STORAGE = GAMMON.parent / "storage"
+
+
+def test_storage_imports_no_rating_rule() -> None:
+    """Storage keeps the ratings; the rule that computes them (``gammon.rating``) is applied
+    by the command layer's handler of a match's end, and handed to the rebuild."""
+    sources = sorted(STORAGE.rglob("*.py"))
+    assert len(sources) >= 10
+    assert {
+        f"{source.name}: {name}"
+        for source in sources
+        for name in imported_modules(source)
+        if name == "gammon.rating" or name.startswith("gammon.rating.")
+    } == set()
+
+
+def variant_decisions(source: Path) -> set[str]:
+    """Where a source decides by a table's variant: any use of the ``Variant`` type or its
+    members, and any ``.variant`` read for something else than storing it (``.variant.value``)."""
+    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    stored = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr == "value"
+    }
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == "Variant":
+            found.add(f"{source.name}:{node.lineno} Variant")
+        elif isinstance(node, ast.alias) and node.name == "Variant":
+            found.add(f"{source.name}: imports Variant")
+        elif isinstance(node, ast.Attribute) and node.attr == "variant" and id(node) not in stored:
+            found.add(f"{source.name}:{node.lineno} .variant")
+    return found
+
+
+def test_storage_decides_nothing_by_variant() -> None:
+    """Whether a finished match is analysed and under which name it is rated are decisions
+    of the command layer (:mod:`bot.core.events`); storage only stores the variant."""
+    sources = sorted(STORAGE.rglob("*.py"))
+    assert {entry for source in sources for entry in variant_decisions(source)} == set()
+
+
+def test_the_variant_check_notices_a_decision(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from gammon.position import Variant\n"
+        "row = {'variant': rules.variant.value}\n"
+        "status = 'pending' if state.variant is Variant.BACKGAMMON else 'skipped'\n"
+        "game = GAMES[state.variant]\n"
+    )
+    assert variant_decisions(sample) == {
+        "sample.py: imports Variant",
+        "sample.py:3 Variant",
+        "sample.py:3 .variant",
+        "sample.py:4 .variant",
+    }
+
+
+def test_the_import_check_notices_a_rating_rule(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("from gammon.rating import rate\nimport gammon.standing\n")
+    assert imported_modules(sample) == {"gammon.rating", "gammon.standing"}

@@ -1,21 +1,23 @@
-"""Playing a chouette game: rolls, plays and cube actions, typed or pressed, under the
-chouette's lock, with the rules applied once and the actions appended at the version they
-were planned from (a stale button or a second writer gets "out of date", a repeated update
-the board as it is now, an action that came after the session's end that it has ended); a
-finished game is settled and the next one started."""
+"""Playing a chouette game: rolls, plays and cube actions, typed or pressed, as a table of the
+one driver (:mod:`bot.core.tables`: the chouette's lock, versions, repeats and the retry, the
+same as a match's), with the rules applied once and the actions appended at the version they
+were planned from; an action that came after the session's end is told that it has ended, a
+finished game is settled and the next one started. Also the clock's time-up."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bot.core import chouette_texts
 from bot.core.chouette_narration import describe
 from bot.core.chouette_rounds import ChouetteRounds
 from bot.core.chouette_view import ChouetteView, by_key, must_act
 from bot.core.context import Context, last_play
+from bot.core.events import chouette_then
 from bot.core.locks import MatchLocks
 from bot.core.model import Message
+from bot.core.tables import Admitted, RefusedError, TableDriver
 from bot.core.time_source import TimeSource
 from gammon.chouette import (
     Answer,
@@ -30,13 +32,11 @@ from gammon.chouette import (
 )
 from gammon.flow import Phase
 from storage import (
-    AlreadyAppliedError,
-    ChouetteEndedError,
     ChouetteInfo,
     ChouetteRepository,
     ChouetteStatus,
     ConflictError,
-    NotFoundError,
+    LoadedChouette,
 )
 
 # The caller's action, made from the game as it is now, the caller's player id and the
@@ -66,62 +66,8 @@ class ChouettePlay:
     async def act(
         self, context: Context, make: Make, chouette_id: int, version: int | None = None
     ) -> list[Message]:
-        _ = context._
-        stale = context.refuse(_("That button is out of date."))
-        async with self.locks.hold(chouette_id):
-            for attempt in range(2):
-                try:
-                    loaded = await self.chouettes.load(chouette_id)
-                except NotFoundError:
-                    return stale
-                info, game = loaded.info, loaded.game
-                if info.chat_id != context.chat.id:
-                    return stale
-                if info.status is ChouetteStatus.ENDED:
-                    return await self.rounds.ended(context, chouette_id)
-                if version is not None and version != info.version:
-                    if await self._applied_before(context, chouette_id):
-                        return await self.rounds.current(context, chouette_id)
-                    return stale
-                if info.status is not ChouetteStatus.PLAYING or game is None:
-                    return context.refuse(_("No chouette game is being played here."))
-                if not info.is_seated(context.user.id):
-                    return context.refuse(
-                        _("You do not sit at this chouette. Join with /chouette join.")
-                    )
-                if game.finished:  # stopped between the last play and the settlement
-                    return await self._settle(context, info, game)
-                if game.board.phase is Phase.OPENING:  # stopped before the opening roll
-                    return await self.rounds.opened(context, info, acted=True)
-                action: ChouetteAction | None = None
-                try:
-                    action = await make(game, str(context.user.id), info.dice_nonce)
-                    after, recorded = advance(game, action)
-                    written = await self.chouettes.append(
-                        chouette_id,
-                        info.version,
-                        recorded,
-                        context.user.id,
-                        context.request.event_id or None,
-                        game_over=after.finished,
-                        now=self.time(),
-                    )
-                except OwnRefusalError as refused:
-                    return context.refuse(str(refused))
-                except AlreadyAppliedError:
-                    return await self.rounds.current(context, chouette_id)
-                except ChouetteError as error:
-                    if await self._applied_before(context, chouette_id):
-                        return await self.rounds.current(context, chouette_id)
-                    return context.refuse(chouette_texts.refusal(_, error, action))
-                except ChouetteEndedError:  # another process ended it a moment ago
-                    return await self.rounds.ended(context, chouette_id)
-                except ConflictError:
-                    if version is not None or attempt:
-                        return stale
-                    continue  # a typed command: once more, against the game as it is now
-                return await self._after(context, info, game, after, recorded, written)
-            raise AssertionError("unreachable")
+        move = _ChouetteMove(self, make)
+        return await TableDriver(self.locks).act(context, move, chouette_id, version)
 
     async def time_up(self, context: Context, chouette_id: int, version: int) -> list[Message]:
         """The clock: the session is still at ``version`` and its deadline has passed. Every
@@ -163,13 +109,13 @@ class ChouettePlay:
                     recorded,
                     None,
                     f"time-up:{version}",
-                    game_over=after.finished,
                     now=self.time(),
+                    then=chouette_then(chouette_id, info.game_number, after.finished),
                 )
                 note = _("{names} did not answer in time: it counts as a drop.").format(names=late)
                 return [
                     Message(context.request.chat, note),
-                    *await self._after(context, info, game, after, recorded, written),
+                    *await self.after(context, info, game, after, recorded, written),
                 ]
             side = game.side_on_turn
             if side is None:
@@ -209,7 +155,7 @@ class ChouettePlay:
                 return await self.rounds.opening(context, info)
             return []
 
-    async def _settle(
+    async def settle(
         self, context: Context, info: ChouetteInfo, game: ChouetteGame
     ) -> list[Message]:
         """A player acts on a game that is over and not settled: settle it first. Another
@@ -219,11 +165,7 @@ class ChouettePlay:
         except ConflictError:
             return await self.rounds.current(context, info.id)
 
-    async def _applied_before(self, context: Context, chouette_id: int) -> bool:
-        event_id = context.request.event_id
-        return bool(event_id) and await self.chouettes.applied(chouette_id, event_id)
-
-    async def _after(
+    async def after(
         self,
         context: Context,
         info: ChouetteInfo,
@@ -248,3 +190,93 @@ class ChouettePlay:
         totals = (await self.chouettes.load(info.id)).totals
         shown = replace(info, version=version)
         return [*notes, await self.rounds.board(context, shown, after, totals, last)]
+
+
+@dataclass(frozen=True)
+class _Planned:
+    """An action the rules recorded, and the game after it."""
+
+    action: ChouetteAction
+    after: ChouetteGame
+    recorded: list[ChouetteAction]
+
+
+@dataclass(frozen=True)
+class _ChouetteMove:
+    """A chouette session as a table (:class:`bot.core.tables.Table`) for one action."""
+
+    play: ChouettePlay
+    make: Make
+
+    async def load(self, context: Context, table_id: int) -> LoadedChouette:
+        return await self.play.chouettes.load(table_id)
+
+    def version(self, loaded: LoadedChouette) -> int:
+        return loaded.info.version
+
+    async def check(self, context: Context, loaded: LoadedChouette) -> list[Message] | None:
+        if loaded.info.chat_id != context.chat.id:
+            return context.refuse(context._("That button is out of date."))
+        if loaded.info.status is ChouetteStatus.ENDED:
+            return await self.play.rounds.ended(context, loaded.info.id)
+        return None
+
+    async def admit(self, context: Context, loaded: LoadedChouette) -> Admitted[LoadedChouette]:
+        _ = context._
+        info, game = loaded.info, loaded.game
+        if info.status is not ChouetteStatus.PLAYING or game is None:
+            return Admitted(
+                loaded, instead=context.refuse(_("No chouette game is being played here."))
+            )
+        if not info.is_seated(context.user.id):
+            refusal = _("You do not sit at this chouette. Join with /chouette join.")
+            return Admitted(loaded, instead=context.refuse(refusal))
+        if game.finished:  # stopped between the last play and the settlement
+            return Admitted(loaded, instead=await self.play.settle(context, info, game))
+        if game.board.phase is Phase.OPENING:  # stopped before the opening roll
+            return Admitted(
+                loaded, instead=await self.play.rounds.opened(context, info, acted=True)
+            )
+        return Admitted(loaded)
+
+    async def plan(self, context: Context, loaded: LoadedChouette) -> _Planned:
+        game = loaded.game
+        assert game is not None  # admitted
+        action: ChouetteAction | None = None
+        try:
+            action = await self.make(game, str(context.user.id), loaded.info.dice_nonce)
+            after, recorded = advance(game, action)
+        except OwnRefusalError as refused:
+            raise RefusedError(context.refuse(str(refused))) from None
+        except ChouetteError as error:
+            refusal = chouette_texts.refusal(context._, error, action)
+            raise RefusedError(context.refuse(refusal)) from None
+        return _Planned(action, after, recorded)
+
+    async def append(self, context: Context, loaded: LoadedChouette, planned: _Planned) -> int:
+        return await self.play.chouettes.append(
+            loaded.info.id,
+            loaded.info.version,
+            planned.recorded,
+            context.user.id,
+            context.request.event_id or None,
+            now=self.play.time(),
+            then=chouette_then(loaded.info.id, loaded.info.game_number, planned.after.finished),
+        )
+
+    async def present(
+        self,
+        context: Context,
+        admitted: Admitted[LoadedChouette],
+        planned: _Planned,
+        written: int,
+    ) -> list[Message]:
+        info, game = admitted.loaded.info, admitted.loaded.game
+        assert game is not None  # admitted
+        return await self.play.after(context, info, game, planned.after, planned.recorded, written)
+
+    async def current(self, context: Context, table_id: int) -> list[Message]:
+        return await self.play.rounds.current(context, table_id)
+
+    async def applied(self, table_id: int, event_id: str) -> bool:
+        return await self.play.chouettes.applied(table_id, event_id)

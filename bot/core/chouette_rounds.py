@@ -156,6 +156,7 @@ class ChouetteRounds:
             context.user.id if acted else None,
             (context.request.event_id or None) if acted else None,
             now=self.time(),
+            then=None,  # an opening roll ends no game
         )
         shown = await self.chouettes.info(info.id)
         return [

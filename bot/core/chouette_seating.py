@@ -11,6 +11,7 @@ from bot.core import chouette_texts, texts
 from bot.core.chouette_check import ChouetteCheck
 from bot.core.chouette_rounds import TRIES, ChouetteRounds
 from bot.core.context import Context
+from bot.core.events import session_ended
 from bot.core.i18n import Speech
 from bot.core.locks import MatchLocks
 from bot.core.model import Button, Message
@@ -266,7 +267,9 @@ class ChouetteSeating:
                 if info.status is ChouetteStatus.PLAYING and not confirmed:
                     return _asked_first(context, info)
                 try:
-                    ended = await self.chouettes.end(info.id, info.version, now=self.time())
+                    ended = await self.chouettes.end(
+                        info.id, info.version, now=self.time(), then=session_ended(info.id)
+                    )
                 except ConflictError:  # another process wrote to the table meanwhile
                     continue
                 break

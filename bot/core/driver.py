@@ -1,6 +1,8 @@
-"""Driving a match: one change at a time under the match's lock, with the rules applied once
-(:func:`gammon.flow.plan`), what plays by itself after it (opening rolls, automatic rolls,
-forced plays, dances) and the messages that follow, all written in one version-checked append.
+"""Driving a match: a match as a table of the one driver (:mod:`bot.core.tables`: the lock,
+versions, repeats and the retry), with the rules applied once (:func:`gammon.flow.plan`),
+what plays by itself after it (opening rolls, automatic rolls, forced plays, dances) and the
+messages that follow, all written in one version-checked append together with what it sets
+off (:mod:`bot.core.events`).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from bot.core import texts
 from bot.core.automatic import follow_up
 from bot.core.context import Context, clock_context
+from bot.core.events import match_then
 from bot.core.i18n import room_locale
 from bot.core.locks import MatchLocks
 from bot.core.match_finder import MatchFinder, answer_in_private
@@ -18,18 +21,17 @@ from bot.core.model import ChatRef, Message
 from bot.core.opponent import ComputerOpponent
 from bot.core.people import PlayerNames
 from bot.core.presenter import Presenter, followed_by
+from bot.core.tables import Admitted, RefusedError, TableDriver
 from bot.core.time_source import TimeSource
 from gammon.actions import AcceptResignation, Action
-from gammon.flow import ActionError, Phase, plan
+from gammon.flow import ActionError, Phase, Step, plan
 from storage import (
-    AlreadyAppliedError,
     Appended,
     ChatRepository,
     ConflictError,
     DiceRepository,
     LoadedMatch,
     MatchRepository,
-    NotFoundError,
     UserRecord,
 )
 
@@ -74,71 +76,14 @@ class MatchDriver:
             context, match_id = found
         elif origin.private:
             context = await self.finder.in_match_chat(context, match_id)
-        answer = await self._act_on(context, make, match_id, version)
+        move = _MatchMove(self, make)
+        answer = await TableDriver(self.locks).act(context, move, match_id, version)
         if context.request.chat.same_chat(origin):  # a match played in this private chat
             return answer
         return answer_in_private(context, origin, match_id, answer)
 
-    async def _act_on(
-        self, context: Context, make: Maker, match_id: int, version: int | None
-    ) -> list[Message]:
-        _ = context._
-        async with self.locks.hold(match_id):
-            try:
-                # The players too, in the same trip to the database: the answer names them.
-                loaded, by_id = await self.matches.load_match_with_players(match_id)
-            except NotFoundError:
-                return context.refuse(_("That button is out of date."))
-            self.names.know(context, by_id.values())
-            if loaded.info.chat_id != context.chat.id:
-                return context.refuse(_("That button is out of date."))
-            player = loaded.info.player_index(context.user.id)
-            if player is None:
-                return context.refuse(_("This is not your match."))
-            if loaded.info.status != "active":
-                return context.refuse(_("The match is over."))
-            if version is not None and version != loaded.info.version:
-                return context.refuse(_("That button is out of date."))
-            resumed, loaded = await self._resume(context, loaded)
-            for attempt in range(2):
-                try:
-                    made = await make(loaded, player)
-                    players = await self.names.of(loaded, context)
-                    appended = await self._append(
-                        loaded, made, players, context.user.id, context.request.event_id
-                    )
-                except AlreadyAppliedError:
-                    return await self._already_applied(context, match_id)
-                except ActionError as error:
-                    if await self._applied_before(context, match_id):
-                        return await self._already_applied(context, match_id)
-                    return resumed + context.refuse(texts.action_refusal(_, error))
-                except ConflictError:
-                    # Another process changed the match first and nothing of ours was written.
-                    # A button was made for the old version; a typed command is tried once more
-                    # against the match as it is now, so its answer names the real reason.
-                    if version is not None or attempt:
-                        return resumed + context.refuse(_("That button is out of date."))
-                    loaded = await self.matches.load_match(match_id)
-                    if loaded.info.status != "active":
-                        return context.refuse(_("The match is over."))
-                    continue
-                answer = followed_by(resumed, await self.presenter.after(context, appended))
-                # In a match against the bot, its turn follows at once, under the same lock;
-                # the board after it is the one to see (the bot's "thinking" board is skipped,
-                # what it said goes first on the board after the bot's turn).
-                turn = await self.opponent.answer(context, appended.match)
-                return followed_by(answer, turn) if turn else answer
-            raise AssertionError("unreachable")
-
-    async def _applied_before(self, context: Context, match_id: int) -> bool:
-        """Whether this request was handled before (the platform or another process sent it
-        again): asked only when its action is refused, which is what a repeat meets."""
-        event_id = context.request.event_id
-        return bool(event_id) and await self.matches.applied(match_id, event_id)
-
-    async def _already_applied(self, context: Context, match_id: int) -> list[Message]:
-        """A request handled before gets the board as it is now: its first answer may never
+    async def already_applied(self, context: Context, match_id: int) -> list[Message]:
+        """The board as it is now, for a request handled before: its first answer may never
         have been sent (the process that handled it died)."""
         loaded = await self.matches.load_match(match_id)
         if loaded.info.status != "active":
@@ -150,9 +95,9 @@ class MatchDriver:
         """The match as it is now, after what waited to play by itself (and its messages)."""
         async with self.locks.hold(match_id):
             loaded = await self.matches.load_match(match_id)
-            return await self._resume(context, loaded)
+            return await self.resume(context, loaded)
 
-    async def _resume(
+    async def resume(
         self, context: Context, loaded: LoadedMatch
     ) -> tuple[list[Message], LoadedMatch]:
         """Play what waits to play by itself before anyone may act: a match stored before
@@ -171,21 +116,37 @@ class MatchDriver:
         loaded: LoadedMatch,
         action: Action | None,
         players: tuple[UserRecord, UserRecord],
-        actor_id: int | None = None,
-        event_id: str = "",
     ) -> Appended:
-        """Apply the rules once, here: ``action`` (if any) and what plays by itself after it,
-        then have storage write all of it in one transaction at the version it was planned
-        from. Raises ``ActionError`` (not allowed now) or ``ConflictError`` (too late)."""
+        """Apply the rules once, here: ``action`` (if any, the bot's own) and what plays by
+        itself after it, then have storage write all of it in one transaction at the version
+        it was planned from. Raises ``ActionError`` (not allowed now) or ``ConflictError``
+        (too late)."""
+        return await self.write(loaded, await self.steps(loaded, action, players))
+
+    async def steps(
+        self, loaded: LoadedMatch, action: Action | None, players: tuple[UserRecord, UserRecord]
+    ) -> list[Step]:
+        """``action`` (if any) and what plays by itself after it, by the rules."""
         roller = await self.dice.roller(loaded.info.id)
-        steps = plan(loaded.state, action, follow_up(players), roller)
+        return plan(loaded.state, action, follow_up(players), roller)
+
+    async def write(
+        self,
+        loaded: LoadedMatch,
+        steps: list[Step],
+        actor_id: int | None = None,
+        event_id: str | None = None,
+    ) -> Appended:
+        """``steps`` written at the version they were planned from, with what they set off
+        (:mod:`bot.core.events`) in the same transaction."""
         return await self.matches.append(
             loaded.info.id,
             loaded.info.version,
             steps,
-            actor_id=actor_id if action is not None else None,
+            actor_id=actor_id,
             now=self.time(),
-            event_id=(event_id or None) if action is not None else None,
+            event_id=event_id or None,
+            then=match_then(loaded.info, loaded.state, steps),
         )
 
     async def settle_unanswered_resignation(self, match_id: int) -> list[Message]:
@@ -220,3 +181,68 @@ class MatchDriver:
             ).format(name=late.display_name)
             shown = await self.presenter.after(context, appended, by_player=False, lead=[note])
             return context.outgoing(shown)
+
+
+@dataclass(frozen=True)
+class _MatchMove:
+    """A match as a table (:class:`bot.core.tables.Table`) for one action made by ``make``."""
+
+    driver: MatchDriver
+    make: Maker
+
+    async def load(self, context: Context, table_id: int) -> LoadedMatch:
+        # The players too, in the same trip to the database: the answer names them.
+        loaded, by_id = await self.driver.matches.load_match_with_players(table_id)
+        self.driver.names.know(context, by_id.values())
+        return loaded
+
+    def version(self, loaded: LoadedMatch) -> int:
+        return loaded.info.version
+
+    async def check(self, context: Context, loaded: LoadedMatch) -> list[Message] | None:
+        _ = context._
+        if loaded.info.chat_id != context.chat.id:
+            return context.refuse(_("That button is out of date."))
+        if loaded.info.player_index(context.user.id) is None:
+            return context.refuse(_("This is not your match."))
+        if loaded.info.status != "active":
+            return context.refuse(_("The match is over."))
+        return None
+
+    async def admit(self, context: Context, loaded: LoadedMatch) -> Admitted[LoadedMatch]:
+        resumed, loaded = await self.driver.resume(context, loaded)
+        return Admitted(loaded, resumed)
+
+    async def plan(self, context: Context, loaded: LoadedMatch) -> list[Step]:
+        player = loaded.info.player_index(context.user.id)
+        assert player is not None  # checked
+        try:
+            action = await self.make(loaded, player)
+            return await self.driver.steps(
+                loaded, action, await self.driver.names.of(loaded, context)
+            )
+        except ActionError as error:
+            raise RefusedError(context.refuse(texts.action_refusal(context._, error))) from None
+
+    async def append(self, context: Context, loaded: LoadedMatch, planned: list[Step]) -> Appended:
+        return await self.driver.write(loaded, planned, context.user.id, context.request.event_id)
+
+    async def present(
+        self,
+        context: Context,
+        admitted: Admitted[LoadedMatch],
+        planned: list[Step],
+        written: Appended,
+    ) -> list[Message]:
+        answer = followed_by(admitted.lead, await self.driver.presenter.after(context, written))
+        # In a match against the bot, its turn follows at once, under the same lock; the
+        # board after it is the one to see (the bot's "thinking" board is skipped, what it
+        # said goes first on the board after the bot's turn).
+        turn = await self.driver.opponent.answer(context, written.match)
+        return followed_by(answer, turn) if turn else answer
+
+    async def current(self, context: Context, table_id: int) -> list[Message]:
+        return await self.driver.already_applied(context, table_id)
+
+    async def applied(self, table_id: int, event_id: str) -> bool:
+        return await self.driver.matches.applied(table_id, event_id)

@@ -17,6 +17,7 @@ from functools import partial
 from bot.core.automatic import follow_up
 from bot.core.computer import Computer
 from bot.core.context import Context
+from bot.core.events import match_then
 from bot.core.i18n import resolve_locale, room_locale
 from bot.core.locks import MatchLocks
 from bot.core.model import Actor, ChatRef, Message, Request
@@ -84,6 +85,7 @@ class ComputerOpponent:
                 steps,
                 actor_id=players[seat].id,
                 now=self.time(),
+                then=match_then(loaded.info, loaded.state, steps),
             )
         except ConflictError:
             return []  # someone acted at the same moment; the next answer comes from them

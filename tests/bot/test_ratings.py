@@ -9,6 +9,7 @@ from bot.core.model import ChatRef
 from bot.core.scheduler import Clock
 from bot.core.service import Core
 from gammon.flow import Phase
+from gammon.rating import rate
 from storage import Database
 from tests.bot.scripted import PLATFORM, Room, play_to_the_end
 from tests.seeds import fixed_seeds
@@ -140,7 +141,7 @@ async def test_random_matches_rebuild_to_the_stored_ratings(room: Room) -> None:
         await room.press("bob", "Accept")
         await play_to_the_end(room, ("anna", "bob"), seed)
     assert "Everywhere: 3 played" in (await room.command("anna", "/stats"))[0].text
-    report = await room.core.ratings.rebuild()
+    report = await room.core.ratings.rebuild(rate)
     assert report.identical, report.examples
     assert report.matches == 3
 

@@ -11,9 +11,9 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 
 from bot.cli import main
-from gammon.position import Variant
-from storage.ratings import rate_match
+from bot.core.events import rate_match
 from storage.schema import ratings
+from storage.transaction import Transaction
 from tests.storage.players import open_table
 from tests.storage.postgres import sync_url
 
@@ -27,14 +27,13 @@ async def _three_rated_matches(url: str) -> int:
             match = await table.new_match()
             await table.database.engine.write(
                 lambda connection, match_id=match.info.id: rate_match(
-                    connection,
+                    Transaction(connection, datetime.now(UTC)),
                     match_id=match_id,
                     chat_id=table.chat_id,
-                    variant=Variant.BACKGAMMON,
+                    game="backgammon",
                     length=3,
                     winner_id=anna,
                     loser_id=bob,
-                    moment=datetime.now(UTC),
                 )
             )
         return bob

@@ -9,6 +9,7 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
+from bot.core.events import match_then
 from gammon.actions import Action, OpeningRoll, Roll
 from gammon.fair_dice import FairDice
 from gammon.flow import MatchState, Phase, plan
@@ -137,4 +138,7 @@ async def append_action(
     if loaded.info.version != expected_version:
         raise ConflictError(f"match {match_id} is at version {loaded.info.version}")
     steps = plan(loaded.state, action, None, _no_dice)
-    return await matches.append(match_id, expected_version, steps, actor_id=actor_id, now=now)
+    then = match_then(loaded.info, loaded.state, steps)  # what the match's end sets off
+    return await matches.append(
+        match_id, expected_version, steps, actor_id=actor_id, now=now, then=then
+    )

@@ -9,6 +9,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.core.events import session_ended
 from gammon.actions import Move, OpeningRoll
 from gammon.chouette import BoardAction, advance
 from storage import ChouetteRepository, Database, SecretSeed, UserRepository
@@ -38,7 +39,7 @@ async def test_the_sessions_a_player_sits_at(club: Club) -> None:
     playing = await start(club, here)
     found = await club.chouettes.seated_in(anna)
     assert [(info.id, info.status) for info in found] == [(here.id, "playing")]
-    ended = await club.chouettes.end(there.id, there.version, now=NOW)
+    ended = await club.chouettes.end(there.id, there.version, now=NOW, then=session_ended(there.id))
     assert ended.status == "ended"
     assert [info.id for info in await club.chouettes.seated_in(bob)] == [here.id]
     other = ChouetteRepository(club.database)  # another process reads the same
@@ -55,14 +56,16 @@ async def test_when_a_player_last_acted(club: Club) -> None:
     # event, everyone counts from then.
     started = NOW + timedelta(minutes=1)
     game, recorded = advance(playing.game, BoardAction(str(box), OpeningRoll((6, 1))))
-    version = await club.chouettes.append(chouette_id, playing.version, recorded, None, now=started)
+    version = await club.chouettes.append(
+        chouette_id, playing.version, recorded, None, now=started, then=None
+    )
     assert await club.chouettes.last_action_at(chouette_id, box) == started
     assert await club.chouettes.last_action_at(chouette_id, captain) == started
 
     moved = started + timedelta(minutes=20)
     play = str(game.board.legal_plays()[0])
     _after, recorded = advance(game, BoardAction(str(box), Move(0, play)))
-    await club.chouettes.append(chouette_id, version, recorded, box, now=moved)
+    await club.chouettes.append(chouette_id, version, recorded, box, now=moved, then=None)
     for repository in (club.chouettes, ChouetteRepository(club.database)):  # memory or not
         assert await repository.last_action_at(chouette_id, box) == moved
         assert await repository.last_action_at(chouette_id, captain) == started

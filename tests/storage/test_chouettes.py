@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
+from bot.core.events import chouette_then, session_ended
 from gammon.actions import OpeningRoll, Roll
 from gammon.chouette import (
     Answer,
@@ -129,8 +130,8 @@ class Playing:
             recorded,
             user_of(action.player),
             event_id,
-            game_over=self.game.finished,
             now=NOW,
+            then=chouette_then(self.info.id, self.info.game_number, self.game.finished),
         )
 
     async def _with_fair_dice(self, action: ChouetteAction) -> ChouetteAction:
@@ -304,7 +305,9 @@ async def test_a_stale_version_is_refused_and_writes_nothing(club: Club) -> None
     stale = playing.version - 1
     roll = [BoardAction(playing.game.table.box, OpeningRoll((3, 3)))]
     with pytest.raises(ConflictError):
-        await club.chouettes.append(playing.info.id, stale, roll, club.players[0], "late")
+        await club.chouettes.append(
+            playing.info.id, stale, roll, club.players[0], "late", then=None
+        )
     info = await club.chouettes.info(playing.info.id)
     assert info.version == playing.version
     assert info.dice_nonce == playing.nonce
@@ -331,12 +334,12 @@ async def test_a_repeated_event_id_is_applied_once(club: Club) -> None:
     # Planned again from the version after it (the update taken over by another process) ...
     with pytest.raises(AlreadyAppliedError):
         await club.chouettes.append(
-            playing.info.id, playing.version, again, user_of(box), "update-77"
+            playing.info.id, playing.version, again, user_of(box), "update-77", then=None
         )
     # ... or from the version it was planned at the first time.
     with pytest.raises(AlreadyAppliedError):
         await club.chouettes.append(
-            playing.info.id, playing.version - 1, again, user_of(box), "update-77"
+            playing.info.id, playing.version - 1, again, user_of(box), "update-77", then=None
         )
     assert await event_count(club.database, playing.info.id) == 1
     assert (await club.chouettes.info(playing.info.id)).version == playing.version
@@ -350,12 +353,14 @@ async def test_writers_at_the_same_version_one_wins(databases: tuple[Database, D
     action = [BoardAction(playing.game.table.box, OpeningRoll((4, 2)))]
     paused = pause_after_first_statement(first, "UPDATE chouettes")
     slow = asyncio.create_task(
-        club.chouettes.append(playing.info.id, playing.version, action, club.players[0], "a")
+        club.chouettes.append(
+            playing.info.id, playing.version, action, club.players[0], "a", then=None
+        )
     )
     assert await asyncio.to_thread(paused.wait, 5)
     with pytest.raises(ConflictError):
         await ChouetteRepository(second).append(
-            playing.info.id, playing.version, action, club.players[0], "b"
+            playing.info.id, playing.version, action, club.players[0], "b", then=None
         )
     assert await slow == playing.version + 1
     assert await event_count(first, playing.info.id) == 1
@@ -375,13 +380,15 @@ async def test_every_write_after_another_process_s_end_is_told_the_session_has_e
     await playing.act(BoardAction(box, OpeningRoll((4, 2))))
     chouette_id, version = playing.info.id, playing.version
     with pytest.raises(ConflictError) as stale:
-        await club.chouettes.end(chouette_id, version - 1)
+        await club.chouettes.end(chouette_id, version - 1, then=session_ended(chouette_id))
     assert not isinstance(stale.value, ChouetteEndedError)
-    await ChouetteRepository(second).end(chouette_id, version, now=NOW)
+    await ChouetteRepository(second).end(
+        chouette_id, version, now=NOW, then=session_ended(chouette_id)
+    )
     roll = [BoardAction(box, OpeningRoll((3, 1)))]
     writes = [
-        club.chouettes.end(chouette_id, version),
-        club.chouettes.append(chouette_id, version, roll, club.players[0], "late"),
+        club.chouettes.end(chouette_id, version, then=session_ended(chouette_id)),
+        club.chouettes.append(chouette_id, version, roll, club.players[0], "late", then=None),
         club.chouettes.request(chouette_id, club.players[1], "leave"),
         club.chouettes.finish_game(chouette_id, version, {}, list(playing.info.seats)),
     ]
@@ -399,7 +406,9 @@ async def test_a_seat_change_or_a_start_after_an_end_is_told_the_session_has_end
     first, second = databases
     club = await make_club(first)
     info = await club.open()
-    await ChouetteRepository(second).end(info.id, info.version, now=NOW)
+    await ChouetteRepository(second).end(
+        info.id, info.version, now=NOW, then=session_ended(info.id)
+    )
     writes = [
         club.chouettes.join(info.id, club.players[0], info.version),
         club.chouettes.leave(info.id, club.players[1], info.version),
@@ -425,7 +434,7 @@ async def test_one_session_per_chat(club: Club) -> None:
         club.chat_id, club.players[0], RULES, SecretSeed(SEED), NOW, "update-1"
     )
     assert again.id == info.id  # the same /chouette handled twice: the session it opened
-    await club.chouettes.end(info.id, info.version, now=NOW)
+    await club.chouettes.end(info.id, info.version, now=NOW, then=session_ended(info.id))
     assert await club.chouettes.active_for_chat(club.chat_id) is None
     other = await club.chouettes.open_table(club.chat_id, club.players[1], RULES, SecretSeed(SEED))
     assert other.id != info.id
@@ -437,7 +446,9 @@ async def test_the_database_refuses_a_second_open_session(club: Club) -> None:
     await club.open()
     elsewhere = await make_club(club.database, chat="-701")
     other = await elsewhere.open()
-    await club.chouettes.end(other.id, other.version)  # not open anywhere now
+    await club.chouettes.end(
+        other.id, other.version, then=session_ended(other.id)
+    )  # not open anywhere now
     with pytest.raises(sa.exc.IntegrityError):
         await club.database.engine.write(
             lambda connection: connection.execute(
@@ -543,9 +554,12 @@ async def test_a_move_time_limit_sets_the_deadline(club: Club) -> None:
         [BoardAction(playing.game.table.box, OpeningRoll((6, 1)))],
         club.players[0],
         now=later,
+        then=None,
     )
     assert (await club.chouettes.info(info.id)).deadline == later + timedelta(seconds=60)
-    ended = await club.chouettes.end(info.id, playing.version + 1, now=later)
+    ended = await club.chouettes.end(
+        info.id, playing.version + 1, now=later, then=session_ended(info.id)
+    )
     assert ended.deadline is None
     assert await club.chouettes.timed_chouettes() == []
 
@@ -580,7 +594,7 @@ async def test_the_seed_is_secret_until_the_end(club: Club) -> None:
     await play_out(playing, seed=4, limit=30)
     with pytest.raises(SeedStillSecretError):
         await club.chouettes.reveal_seed(info.id)
-    ended = await club.chouettes.end(info.id, playing.version, now=NOW)
+    ended = await club.chouettes.end(info.id, playing.version, now=NOW, then=session_ended(info.id))
     assert ended.status is ChouetteStatus.ENDED
     assert ended.ended_at == NOW
     revealed = await club.chouettes.reveal_seed(info.id)
@@ -591,7 +605,7 @@ async def test_the_seed_is_secret_until_the_end(club: Club) -> None:
     dice = FairDice(revealed, info.client_seed or "")
     assert verify_transcript(transcript(dice, seating + playing.rolled)).ok
     with pytest.raises(ConflictError):
-        await club.chouettes.end(info.id, ended.version)
+        await club.chouettes.end(info.id, ended.version, then=session_ended(info.id))
 
 
 def _rolls_of(game: ChouetteGame, first: int) -> list[tuple[int, str, tuple[int, ...]]]:
@@ -630,7 +644,7 @@ async def test_the_dice_record_lists_every_roll_in_nonce_order(club: Club) -> No
     between = await finish(club, first)
     second = await start(club, between)
     await play_out(second, seed=8, limit=12)  # a few rolls, then the session ends
-    ended = await club.chouettes.end(info.id, second.version, now=NOW)
+    ended = await club.chouettes.end(info.id, second.version, now=NOW, then=session_ended(info.id))
 
     shown, rolls = await club.chouettes.dice_record(info.id)
     assert shown.id == info.id
@@ -651,10 +665,12 @@ async def test_the_dice_record_lists_every_roll_in_nonce_order(club: Club) -> No
 async def test_the_chat_s_last_ended_session(club: Club) -> None:
     assert await club.chouettes.latest_ended_in_chat(club.chat_id) is None
     first = await club.open()
-    await club.chouettes.end(first.id, first.version, now=NOW)
+    await club.chouettes.end(first.id, first.version, now=NOW, then=session_ended(first.id))
     second = await club.open()
     assert (await club.chouettes.latest_ended_in_chat(club.chat_id)).id == first.id  # type: ignore[union-attr]
-    await club.chouettes.end(second.id, second.version, now=NOW + timedelta(minutes=5))
+    await club.chouettes.end(
+        second.id, second.version, now=NOW + timedelta(minutes=5), then=session_ended(second.id)
+    )
     assert (await club.chouettes.latest_ended_in_chat(club.chat_id)).id == second.id  # type: ignore[union-attr]
 
 
@@ -735,7 +751,7 @@ async def test_a_request_is_kept_once_and_the_other_kind_cancels_it(club: Club) 
     with pytest.raises(ValueError, match="joins or leaves"):
         await club.chouettes.request(chouette_id, member, "sit")
     await club.chouettes.request(chouette_id, member, "leave", now=NOW)
-    await club.chouettes.end(chouette_id, playing.version, now=NOW)
+    await club.chouettes.end(chouette_id, playing.version, now=NOW, then=session_ended(chouette_id))
     assert await club.chouettes.requests(chouette_id) == []  # the session's end clears them
 
 

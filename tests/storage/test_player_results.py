@@ -10,7 +10,7 @@ from gammon.actions import AcceptResignation, Double, Drop, Resign, Take, WinKin
 from gammon.flow import MatchState, Phase, new_match
 from gammon.match_rules import MatchRules
 from storage import AnalysisRepository, UserRepository
-from storage.player_results import PlayerResultRepository, record_results
+from storage.player_results import FinishedMatch, PlayerResultRepository, record_results
 from storage.schema import match_analyses
 from tests.gammon.test_flow import opening, reach_rolling, run
 from tests.storage.players import Table
@@ -57,14 +57,17 @@ async def _record(
     await table.database.engine.write(
         lambda connection: record_results(
             connection,
-            match_id=match.info.id,
-            chat_id=match.info.chat_id,
-            state=state,
-            actions=state.actions,
-            seats=seats,
-            bot_level=None if None not in seats else "expert",
-            rated=None not in seats,
-            moment=moment,
+            FinishedMatch(
+                match_id=match.info.id,
+                chat_id=match.info.chat_id,
+                game="backgammon",
+                state=state,
+                actions=state.actions,
+                seats=seats,
+                bot_level=None if None not in seats else "expert",
+                rated=None not in seats,
+            ),
+            moment,
         )
     )
     return match.info.chat_id
@@ -131,14 +134,17 @@ async def test_an_analysis_adds_each_players_error_rate(table: Table) -> None:
     await table.database.engine.write(
         lambda connection: record_results(
             connection,
-            match_id=match.info.id,
-            chat_id=match.info.chat_id,
-            state=anna_wins_three_points(),
-            actions=(),
-            seats=(anna, bob),
-            bot_level=None,
-            rated=True,
-            moment=START,
+            FinishedMatch(
+                match_id=match.info.id,
+                chat_id=match.info.chat_id,
+                game="backgammon",
+                state=anna_wins_three_points(),
+                actions=(),
+                seats=(anna, bob),
+                bot_level=None,
+                rated=True,
+            ),
+            START,
         )
     )
     await table.database.engine.write(

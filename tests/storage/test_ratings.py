@@ -10,14 +10,15 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
+from bot.core.events import rate_match
 from gammon.actions import ClaimWin, OpeningRoll
 from gammon.match_rules import MatchRules
-from gammon.position import Variant
-from gammon.rating import Standing
+from gammon.rating import Standing, rate
 from storage import Database, UserRepository
 from storage.rating_repository import RatingRepository
-from storage.ratings import LEADERBOARD_EXPERIENCE, RatedMatch, rate_match
+from storage.ratings import LEADERBOARD_EXPERIENCE, RatedMatch
 from storage.schema import player_results, rating_ladder, ratings
+from storage.transaction import Transaction
 from tests.storage.players import Table, append_action, open_table
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -28,14 +29,13 @@ async def _rate(
 ) -> RatedMatch:
     return await database.engine.write(
         lambda connection: rate_match(
-            connection,
+            Transaction(connection, NOW),
             match_id=match_id,
             chat_id=chat_id,
-            variant=Variant.BACKGAMMON,
+            game="backgammon",
             length=length,
             winner_id=winner,
             loser_id=loser,
-            moment=NOW,
         )
     )
 
@@ -88,7 +88,7 @@ async def test_matches_ending_at_once_in_two_processes_are_rated_one_after_the_o
         )
         repository = RatingRepository(table.database)
         assert (await repository.standing(anna, "backgammon")).experience == 30
-        report = await repository.rebuild()
+        report = await repository.rebuild(rate)
         assert report.identical, report.examples
         assert (report.matches, report.players) == (10, 2)
     finally:
@@ -108,12 +108,12 @@ async def test_rebuild_finds_and_repairs_a_changed_rating(table: Table) -> None:
             sa.update(ratings).where(ratings.c.user_id == bob).values(rating=2000.0)
         )
     )
-    found = await repository.rebuild()
+    found = await repository.rebuild(rate)
     assert (found.differing_players, found.differing_matches) == (1, 0)
-    repaired = await repository.rebuild(write=True)
+    repaired = await repository.rebuild(rate, write=True)
     assert repaired.differing_players == 1
     assert await repository.standing(bob, "backgammon") == right
-    assert (await repository.rebuild()).identical
+    assert (await repository.rebuild(rate)).identical
 
 
 async def test_the_leaderboard_orders_ties_by_experience_and_needs_experience(table: Table) -> None:
@@ -221,12 +221,12 @@ async def test_places_from_the_ladder_are_the_places_of_a_full_sort(table: Table
     assert len(board) >= 5
     for place, row in enumerate(board, start=1):
         assert await repository.rank(row.user_id, "backgammon", LEADERBOARD_EXPERIENCE) == place
-    assert (await repository.rebuild()).identical
+    assert (await repository.rebuild(rate)).identical
     await table.database.engine.write(
         lambda connection: connection.execute(
             sa.update(rating_ladder).values(players=rating_ladder.c.players + 1)
         )
     )
-    broken = await repository.rebuild(write=True)
+    broken = await repository.rebuild(rate, write=True)
     assert broken.differing_ladder > 0
-    assert (await repository.rebuild()).identical
+    assert (await repository.rebuild(rate)).identical
