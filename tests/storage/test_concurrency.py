@@ -78,15 +78,32 @@ async def check_every_match(url: str) -> dict[int, int]:
 
 
 def start_writer(
-    url: str, seed: int, seconds: float, match_ids: list[int]
+    url: str, seed: int, seconds: float, match_ids: list[int], *, barrier: bool = False
 ) -> subprocess.Popen[str]:
+    """A writer process (tests/storage/writer.py); with ``barrier`` it waits, once ready,
+    for :func:`start_together`."""
+    environment = dict(os.environ, GAMMONBOT_TEST_WRITER_BARRIER="1" if barrier else "0")
     return subprocess.Popen(
         [sys.executable, "-m", "tests.storage.writer", url, str(seed), str(seconds)]
         + [str(match_id) for match_id in match_ids],
         cwd=ROOT,
+        stdin=subprocess.PIPE if barrier else subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         text=True,
+        env=environment,
     )
+
+
+def start_together(writers: list[subprocess.Popen[str]]) -> None:
+    """Let writers started with ``barrier`` begin at once, when all are ready: how long a
+    process takes to start never decides which of them gets to write."""
+    for writer in writers:
+        assert writer.stdout is not None
+        assert writer.stdout.readline() == "ready\n"
+    for writer in writers:
+        assert writer.stdin is not None
+        writer.stdin.write("go\n")
+        writer.stdin.flush()
 
 
 def killed_while_writing(writer: subprocess.Popen[str], rng: random.Random) -> str:
@@ -135,7 +152,8 @@ async def test_two_processes_on_one_database_neither_corrupt_nor_double_apply(
     match_ids = [(await table.new_match()).info.id for _ in range(3)]
     url = migrated_url
     await table.database.close()
-    writers = [start_writer(url, seed, 4.0, match_ids) for seed in (1, 2)]
+    writers = [start_writer(url, seed, 4.0, match_ids, barrier=True) for seed in (1, 2)]
+    start_together(writers)
     outputs = [writer.communicate(timeout=60)[0] for writer in writers]
     assert all(writer.returncode == 0 for writer in writers)
     acks = [acknowledged(output) for output in outputs]

@@ -5,11 +5,16 @@
 Prints ``ack MATCH VERSION`` after every committed append (flushed at once), so a parent that
 kills it knows exactly what was acknowledged. Ends after SECONDS, or sooner once none of its
 matches is active any more.
+
+With ``GAMMONBOT_TEST_WRITER_BARRIER=1`` it prints ``ready`` once it can write and waits for a
+line on its standard input before it starts: a parent starts several writers at the same
+moment, however long each took to start (a busy machine starts processes slowly).
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import sys
 import time
@@ -20,6 +25,9 @@ from tests.storage.players import append_action, next_action, open_table
 
 async def main(url: str, seed: int, seconds: float, match_ids: list[int]) -> None:
     table = await open_table(url, migrate=False)
+    if os.environ.get("GAMMONBOT_TEST_WRITER_BARRIER") == "1":
+        print("ready", flush=True)
+        await asyncio.to_thread(sys.stdin.readline)
     rng = random.Random(seed)
     deadline = time.monotonic() + seconds
     active = list(match_ids)
