@@ -172,7 +172,7 @@ def test_optional_drivers_are_imported_guarded_and_come_with_their_extra() -> No
 
 # Scripts that GNU Backgammon runs in its own Python (``gnubg -p``): their ``gnubg`` module is
 # gnubg itself, installed by Debian's package, not by pip.
-INSIDE_GNUBG = {"tests/gnubg_cube_script.py"}
+INSIDE_GNUBG = {"tests/gnubg_cube_script.py", "tests/gnubg_analysis_script.py"}
 
 
 def test_the_test_extra_brings_every_module_the_tests_import() -> None:
