@@ -12,12 +12,12 @@ equities. All equities are normalised to the cube (EMG in a match: gnubg keeps t
 match-winning chances, they are converted by gnubg's ``mwc2eq`` at the record's score and
 cube), so the double/pass is 1.
 
-Only gnubg and the standard library are imported, and only when gnubg runs the file.
+Only gnubg, the standard library and :mod:`tests.gnubg_script_io` are imported, and only when
+gnubg runs the file.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
@@ -106,15 +106,7 @@ def _analyse(gnubg: Any, request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def main() -> None:
-    import gnubg  # type: ignore[import-not-found]  # only inside GNU Backgammon
-
-    with open(os.environ["GAMMONBOT_GNUBG_REQUESTS"], encoding="utf-8") as handle:
-        requests = json.load(handle)
-    answers = [_analyse(gnubg, request) for request in requests]
-    with open(os.environ["GAMMONBOT_GNUBG_RESULTS"], "w", encoding="utf-8") as handle:
-        json.dump(answers, handle)
-
-
 if __name__ == "__main__" and "GAMMONBOT_GNUBG_REQUESTS" in os.environ:
-    main()
+    from gnubg_script_io import serve  # type: ignore[import-not-found]  # on gnubg's path
+
+    serve(_analyse)

@@ -67,6 +67,7 @@ def run_script(
             GAMMONBOT_GNUBG_REQUESTS=str(asked),
             GAMMONBOT_GNUBG_RESULTS=str(answered),
             HOME=folder,  # gnubg writes its settings folder there, not into the user's home
+            PYTHONPATH=str(script.parent),  # for the scripts' shared gnubg_script_io
         )
         completed = subprocess.run(
             [program, "-t", "-q", "-p", str(script)],
