@@ -206,7 +206,12 @@ def hint(position_id: str, match_id: str, level: str, jacoby: bool, beaver: bool
 
 @main.command()
 @click.argument("mat_file", type=click.Path(path_type=str))  # errors: one line
-@click.option("--level", help=f"{_LEVEL_HELP} [default: the analysis level]")
+@click.option(
+    "--level",
+    help="How deep the engine looks: expert (the default: the plain net, a second or two) or "
+    "world_class (one roll of look-ahead, nearer GNU Backgammon's 2-ply; some 10 s for a "
+    "7-point match); the other playing levels are accepted too.",
+)
 @click.option(
     "--max-games",
     type=click.IntRange(min=1),

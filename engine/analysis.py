@@ -13,6 +13,12 @@ the engine's view is asked for once (:mod:`engine.analysis_walk`):
   cubeful equity through the Kazaross-XG2 match equity table, as the engine converts it),
   in money play the cubeless chance to win the game.
 
+Which decisions count for the error rate is GNU Backgammon's definition (its ``analysis.c``):
+every checker play the dice leave a choice of (a roll with one legal play, or none, is forced,
+even where the choices all come to the same equity); every double, take and pass; a no double
+only where it was close (:data:`engine.analysis_cube.CLOSE_CUBE`). There is no cube decision
+where the player may not double (the Crawford game, a dead cube, the opponent's cube).
+
 Resignations, their answers and forfeits are not decisions. Everything is deterministic: the
 engine evaluates without noise and the decisions are visited in the order of the record.
 Per player the figures are summed up by :mod:`engine.analysis_summary`.

@@ -18,10 +18,12 @@ from engine.api import CubeAdvice
 from engine.cube_rule import CubeEquities
 
 CLOSE_CUBE: Final = 0.16
-"""A no-double counts as a decision only if doubling was within this much equity of it: the
-threshold of gnubg's ``isCloseCubedecision``. Without it every routine opening turn would be a
-"decision" that nobody can get wrong, and the error rate would drop for no skill shown (eXtreme
-Gammon leaves such no-doubles out too). Doubles, takes and passes always count."""
+"""A no-double counts as a decision only if doubling was right or within this much equity of
+the best: gnubg's ``isCloseCubedecision`` (the optimal equity less the double's, the
+double/take capped at the double/pass, under 0.16), which its statistics count as
+``anCloseCube`` together with every double, take and pass. Without it every routine opening
+turn would be a "decision" that nobody can get wrong, and the error rate would drop for no
+skill shown (eXtreme Gammon leaves such no-doubles out too)."""
 
 NO_DOUBLE: Final = "no double"
 DOUBLE: Final = "double"

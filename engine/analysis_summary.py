@@ -8,8 +8,11 @@ from typing import Final
 from engine.api import AnalysedDecision, DecisionKind, PlayerAnalysis
 
 PR_SCALE: Final = 500
-"""eXtreme Gammon's Performance Rating: the mean equity lost per unforced decision, times 500
-(so a world-class player rates about 2-4, a beginner 20 and more)."""
+"""eXtreme Gammon's Performance Rating: the mean equity lost per counted decision, times 500
+(so a world-class player rates about 2-4, a beginner 20 and more). The mean is GNU Backgammon's
+"error rate" (``getMWCFromError``): the equity lost in checker play and cube decisions over
+the unforced moves plus the close cube decisions (see :mod:`engine.analysis`); gnubg shows it
+in mEMG, 1000 times the mean, so the PR is half of gnubg's figure."""
 
 LARGEST: Final = 3
 """How many of a player's largest errors the summary names."""

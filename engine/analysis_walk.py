@@ -26,7 +26,6 @@ from gammon.match_rules import MatchRules
 from gammon.notation import parse_play
 
 _ANSWERS = {Take: "take", Drop: "pass", Beaver: "beaver"}
-_EQUAL = 1e-9  # plays this close in equity are the same choice
 
 
 @dataclass
@@ -113,6 +112,9 @@ class Walk:
             raise ValueError(f"the engine did not rank the play {play} ({result_id})")
         best = ranked[0]
         chance = _chance(situation, played.equity, played.probabilities)
+        # Forced only when the dice allow one play (gnubg's ``ml.cMoves > 1`` is unforced):
+        # plays that all come to the same equity, as in a bear-off that wins whatever is
+        # played, are still decisions.
         roll = self._take_roll(player)
         self._add(
             state,
@@ -121,7 +123,7 @@ class Walk:
             played=played.notation,
             best=best.notation,
             loss=max(0.0, best.equity - played.equity),
-            forced=len(ranked) == 1 or ranked[-1].loss <= _EQUAL,
+            forced=len(ranked) == 1,
             luck=roll.luck,
             move=roll.move,
             win_chance=_for_player_0(chance, player),

@@ -177,9 +177,11 @@ class AnalysedDecision:
     to the cube: EMG in matches), ``luck`` (checker decisions only) the luck of the roll that
     preceded it, in the same unit. ``played`` and ``best`` are notation for checker plays and
     a verdict (``"double"``, ``"no double"``, ``"take"``, ``"pass"``, ``"beaver"``) for cube
-    decisions. ``forced`` decisions (one legal play, no choice) count for neither the error
-    rate nor the error totals. ``position_id``/``match_id`` show the moment before the
-    decision from the deciding player's view."""
+    decisions. ``forced`` decisions count for neither the error rate nor the error totals:
+    a roll with one legal play or none, and a no double that was not close (see
+    :mod:`engine.analysis` for GNU Backgammon's definition the count follows).
+    ``position_id``/``match_id`` show the moment before the decision from the deciding
+    player's view."""
 
     game: int
     move: int  # the move number within the game, 1-based, as in the .mat file
@@ -199,8 +201,8 @@ class AnalysedDecision:
 @dataclass(frozen=True)
 class PlayerAnalysis:
     """One player's figures: totals of equity lost, the error rate (PR: the mean loss per
-    non-forced decision × 500), luck (the sum of each of their rolls' luck) and the three
-    largest errors."""
+    non-forced decision × 500, half of GNU Backgammon's error rate in mEMG), luck (the sum
+    of each of their rolls' luck) and the three largest errors."""
 
     name: str
     checker_decisions: int

@@ -21,7 +21,9 @@ How the equities are made, and why (the figures are in docs/benchmarks.md; GNU B
   the match with any win, the taker's redouble costs the taker nothing and they give it at
   once ("automatic redouble"; 2-away against 3-away or more). The double/take equity is
   then the better of playing for the whole match at four times the cube and passing the
-  redouble — what gnubg's 2-ply finds and its 0-ply misses.
+  redouble — what gnubg's 2-ply finds and its 0-ply misses — unless keeping the cube is
+  better still for the taker (their gammons win the match at twice the cube: a doubler
+  losing a gammon anyway would pass the redouble and save the match).
 - Nothing decides by score alone: post-Crawford the trailer's double, the leader's take or
   free drop and "too good" all come out of the equities.
 """
@@ -96,14 +98,17 @@ def cube_equities(situation: Situation, chances: Sequence[float]) -> CubeEquitie
     )
     double_take = float(decision.equity_dt)
     if not situation.is_money and not situation.crawford and away <= 2 * cube < other:
-        double_take = _after_automatic_redouble(situation, chances)
+        # The taker redoubles only where that is better for them than keeping the cube.
+        double_take = min(double_take, _after_automatic_redouble(situation, chances))
     return CubeEquities(float(decision.equity_nd), double_take, float(decision.equity_dp))
 
 
 def _after_automatic_redouble(situation: Situation, chances: Sequence[float]) -> float:
     """The double/take equity when the taker redoubles at once: the doubler, who wins the
     match with any win, takes the cube at four times the value (a dead cube: every game now
-    decides the match for one side at least) or passes it and loses twice the cube."""
+    decides the match for one side at least) or passes it and loses twice the cube. The
+    taker gains by it unless their own gammons win the match at twice the cube already: a
+    redouble would then let the doubler pass and lose only twice the cube."""
     away, other = situation.away
     cube = situation.cube_value
     crawford = situation.crawford

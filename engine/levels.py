@@ -54,9 +54,26 @@ LEVELS: Final[dict[Level, LevelSpec]] = {
 }
 
 ANALYSIS_LEVEL: Final = Level.EXPERT
-"""The level of match analysis: the plain net, without noise, as gnubg's quick analysis. A
-7-point match takes a few seconds of one core (``benchmarks/engine.py``); world class would
-take many times as long."""
+"""The level of match analysis unless a deeper one is asked for: the plain net, without noise,
+as gnubg's quick analysis. A 7-point match takes a second or two of one core
+(``benchmarks/analysis_agreement.py``)."""
+
+DEEP_ANALYSIS_LEVEL: Final = Level.WORLD_CLASS
+"""The deeper analysis (``/analysis 12 world_class``, ``gammonbot analyse --level
+world_class``): one roll of look-ahead for checker play and cube, nearer gnubg's 2-ply. A
+7-point match takes some 5-15 s of one core (figures in docs/benchmarks.md)."""
+
+ANALYSIS_LEVELS: Final = (ANALYSIS_LEVEL, DEEP_ANALYSIS_LEVEL)
+"""The levels a match can be analysed at in the chats."""
+
+
+def analysis_level(name: str) -> Level:
+    """The analysis level stored or asked for as ``name``; :data:`ANALYSIS_LEVEL` for an
+    empty or unknown name (an analysis queued when a match ends names none)."""
+    for level in ANALYSIS_LEVELS:
+        if name == level.value:
+            return level
+    return ANALYSIS_LEVEL
 
 
 def spec(level: Level) -> LevelSpec:

@@ -81,6 +81,25 @@ class AnalysisRepository:
         """Take a pending analysis for this worker; false when another took it first."""
         return await self._move(match_id, AnalysisStatus.PENDING, {"level": level}, running=True)
 
+    async def deepen(self, match_id: int, level: str, now: datetime) -> bool:
+        """Queue a finished (or failed) analysis again at ``level``, unless it was made at
+        that level; false when it is not finished or was made at that level. The result
+        made before stays until the new one replaces it."""
+
+        def write(connection: sa.Connection) -> bool:
+            changed = connection.execute(
+                sa.update(match_analyses)
+                .where(
+                    match_analyses.c.match_id == match_id,
+                    match_analyses.c.status.in_((AnalysisStatus.DONE, AnalysisStatus.FAILED)),
+                    match_analyses.c.level != level,
+                )
+                .values(status=AnalysisStatus.PENDING, level=level, requested_at=now, error=None)
+            )
+            return changed.rowcount == 1
+
+        return await self.engine.write(write)
+
     async def store(
         self,
         match_id: int,

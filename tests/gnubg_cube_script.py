@@ -10,13 +10,12 @@ chances and its cube analysis as ``cfevaluate`` returns it: the no double, doubl
 double/pass equities (normalised to the cube, as gnubg's hint lists them), its decision code
 and text.
 
-Only gnubg and the standard library are imported, and only when gnubg runs the file: pytest
-imports it (doctests) without gnubg.
+Only gnubg, the standard library and :mod:`tests.gnubg_script_io` (requests in, answers out)
+are imported, and only when gnubg runs the file: pytest imports it (doctests) without gnubg.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
@@ -59,15 +58,7 @@ def _analyse(gnubg: Any, request: dict[str, Any]) -> dict[str, Any]:
     return plies
 
 
-def main() -> None:
-    import gnubg  # type: ignore[import-not-found]  # only inside GNU Backgammon
-
-    with open(os.environ["GAMMONBOT_GNUBG_REQUESTS"], encoding="utf-8") as handle:
-        requests = json.load(handle)
-    answers = [_analyse(gnubg, request) for request in requests]
-    with open(os.environ["GAMMONBOT_GNUBG_RESULTS"], "w", encoding="utf-8") as handle:
-        json.dump(answers, handle)
-
-
 if __name__ == "__main__" and "GAMMONBOT_GNUBG_REQUESTS" in os.environ:
-    main()
+    from gnubg_script_io import serve  # type: ignore[import-not-found]  # on gnubg's path
+
+    serve(_analyse)

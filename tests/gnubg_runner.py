@@ -1,4 +1,4 @@
-"""Running GNU Backgammon (Debian's ``gnubg`` package) for reference cube analyses.
+"""Running GNU Backgammon (Debian's ``gnubg`` package) for reference cube and match analyses.
 
 Tests that need gnubg skip when it is not installed, unless ``GAMMONBOT_GNUBG_TESTS=required``
 (as CI sets it): then they fail, so a missing gnubg cannot pass for agreement.
@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 SCRIPT = Path(__file__).with_name("gnubg_cube_script.py")
+ANALYSIS_SCRIPT = Path(__file__).with_name("gnubg_analysis_script.py")
 _CANDIDATES = ("gnubg", "/usr/games/gnubg")
 
 
@@ -35,10 +36,29 @@ def gnubg_required() -> bool:
 def cube_analyses(requests: Sequence[dict[str, Any]], timeout: float) -> list[dict[str, Any]]:
     """gnubg's answers to ``requests`` (see ``gnubg_cube_script.py`` for both shapes), in order.
     Raises RuntimeError when gnubg is missing or gives no answer."""
+    return run_script(SCRIPT, requests, timeout)
+
+
+def match_analyses(mat_texts: Sequence[str], plies: int, timeout: float) -> list[dict[str, Any]]:
+    """gnubg's analyses of the matches in ``mat_texts`` at ``plies`` (see
+    ``gnubg_analysis_script.py``), in order. Raises RuntimeError as :func:`cube_analyses`."""
+    with tempfile.TemporaryDirectory(prefix="gnubg-mat-") as folder:
+        requests = []
+        for number, text in enumerate(mat_texts):
+            path = Path(folder) / f"match-{number}.mat"
+            path.write_text(text, encoding="utf-8")
+            requests.append({"mat": str(path), "plies": plies})
+        return run_script(ANALYSIS_SCRIPT, requests, timeout)
+
+
+def run_script(
+    script: Path, requests: Sequence[dict[str, Any]], timeout: float
+) -> list[dict[str, Any]]:
+    """Run ``script`` in gnubg's Python with ``requests``; its answers, one per request."""
     program = gnubg_executable()
     if program is None:
         raise RuntimeError("GNU Backgammon (gnubg) is not installed")
-    with tempfile.TemporaryDirectory(prefix="gnubg-cube-") as folder:
+    with tempfile.TemporaryDirectory(prefix="gnubg-run-") as folder:
         asked = Path(folder) / "requests.json"
         answered = Path(folder) / "results.json"
         asked.write_text(json.dumps(list(requests)), encoding="utf-8")
@@ -47,9 +67,10 @@ def cube_analyses(requests: Sequence[dict[str, Any]], timeout: float) -> list[di
             GAMMONBOT_GNUBG_REQUESTS=str(asked),
             GAMMONBOT_GNUBG_RESULTS=str(answered),
             HOME=folder,  # gnubg writes its settings folder there, not into the user's home
+            PYTHONPATH=str(script.parent),  # for the scripts' shared gnubg_script_io
         )
         completed = subprocess.run(
-            [program, "-t", "-q", "-p", str(SCRIPT)],
+            [program, "-t", "-q", "-p", str(script)],
             stdin=subprocess.DEVNULL,
             capture_output=True,
             env=environment,

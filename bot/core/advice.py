@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.core import texts
 from bot.core.analyst import analysis_message
 from bot.core.computer import Computer
 from bot.core.context import Context
@@ -21,7 +22,9 @@ from bot.core.i18n import Speech
 from bot.core.match_finder import MatchFinder, game_named
 from bot.core.model import Message
 from bot.core.painter import Painter
+from bot.core.time_source import TimeSource
 from engine.api import Level, Situation
+from engine.levels import ANALYSIS_LEVELS
 from engine.records import analysis_from_json
 from gammon.flow import MatchState, Phase
 from gammon.position import Variant
@@ -33,6 +36,8 @@ from storage import (
 
 HINT_LEVEL = Level.WORLD_CLASS
 _MATCH_NUMBER = re.compile(r"#?([0-9]{1,9})")
+_LEVEL_WORDS = {level.value: level for level in ANALYSIS_LEVELS} | {"worldclass": Level.WORLD_CLASS}
+_FINISHED = (AnalysisStatus.DONE, AnalysisStatus.FAILED)
 
 
 @dataclass(frozen=True)
@@ -43,6 +48,7 @@ class AdviceService:
     computer: Computer
     painter: Painter
     limits: HintLimits
+    time: TimeSource
 
     async def hint(self, context: Context, argument: str) -> list[Message]:
         """The caller's decision in their match here or, in a private chat, in the match that
@@ -87,15 +93,21 @@ class AdviceService:
         return [Message(context.request.chat, text, private_to=context.request.actor.user_id)]
 
     async def analysis(self, context: Context, argument: str) -> list[Message]:
+        """A finished match's analysis (``/analysis 12``; alone: the caller's last match), at
+        the level it was made; ``/analysis 12 world_class`` asks for the deeper one, which
+        is queued (the result posted when ready) unless it is there already."""
         _ = context._
-        wanted = argument.strip()
-        if wanted:
-            number = _MATCH_NUMBER.fullmatch(wanted)
-            if number is None:
-                return context.refuse(
-                    _("Which match? /analysis alone means your last one; or /analysis 12.")
+        asked = _analysis_request(argument)
+        if asked is None:
+            return context.refuse(
+                _(
+                    "Which match? /analysis alone means your last one; or /analysis 12, "
+                    "and /analysis 12 world_class for a deeper look."
                 )
-            info = await self.finder.visible(context, int(number.group(1)))
+            )
+        wanted, level = asked
+        if wanted is not None:
+            info = await self.finder.visible(context, wanted)
         else:
             info = await self.matches.latest_finished_for(context.chat.id, context.user.id)
         if info is None:
@@ -122,11 +134,40 @@ class AdviceService:
                     "matches that ended before analyses existed were left out."
                 ).format(id=info.id)
             )
+        if (
+            level is not None
+            and level.value != record.level
+            and record.status in _FINISHED
+            and await self.analyses.deepen(info.id, level.value, self.time())
+        ):
+            return context.refuse(
+                _(
+                    "Match {id} is being analysed at the level {level}; the result will be "
+                    "posted here."
+                ).format(id=info.id, level=texts.level_name(_, level.value))
+            )
         if record.status is AnalysisStatus.FAILED or record.result is None:
             return context.refuse(_("Match {id} could not be analysed.").format(id=info.id))
         analysis = analysis_from_json(record.result)
         chat = context.request.chat
         return [await analysis_message(self.painter, chat, context.chat_locale, info.id, analysis)]
+
+
+def _analysis_request(argument: str) -> tuple[int | None, Level | None] | None:
+    """The match number and level of ``/analysis [match] [level]`` (each ``None`` when left
+    out); ``None`` when a word is neither."""
+    number: int | None = None
+    level: Level | None = None
+    for word in argument.split():
+        found = _MATCH_NUMBER.fullmatch(word)
+        named = _LEVEL_WORDS.get(word.lower().replace("-", "_"))
+        if found is not None and number is None:
+            number = int(found.group(1))
+        elif named is not None and level is None:
+            level = named
+        else:
+            return None
+    return number, level
 
 
 def _limit_refusal(_: Speech, refusal: HintRefusal) -> str:

@@ -1,6 +1,8 @@
 """Analyses of finished matches, in the background: the queue is in the database
 (:class:`storage.AnalysisRepository`), the work in the engine's low-priority worker, and the
-result is posted to the match's chat when ready.
+result is posted to the match's chat when ready. The level is the one the queue names (a
+player may ask for a deeper one, :meth:`storage.AnalysisRepository.deepen`), else the analysis
+level.
 
 :meth:`Analyst.work` takes what is pending; the host calls it every few seconds. A restart
 loses nothing: an analysis left running is put back in the queue at start.
@@ -19,8 +21,8 @@ from bot.core.model import Attachment, ChatRef, Message
 from bot.core.painter import Painter
 from bot.core.people import PlayerNames
 from bot.core.time_source import TimeSource
-from engine.api import MatchAnalysis
-from engine.levels import ANALYSIS_LEVEL
+from engine.api import Level, MatchAnalysis
+from engine.levels import analysis_level
 from engine.records import analysis_from_json
 from storage import AnalysisRepository, ChatRepository, MatchRepository
 
@@ -47,10 +49,12 @@ class Analyst:
         """Analyse what is pending; the messages that post the results."""
         messages: list[Message] = []
         for match_id in await self.analyses.pending():
-            if not await self.analyses.claim(match_id, ANALYSIS_LEVEL.value):
+            record = await self.analyses.get(match_id)
+            level = analysis_level(record.level if record is not None else "")
+            if not await self.analyses.claim(match_id, level.value):
                 continue  # another worker took it
             try:
-                analysis = await self._analyse(match_id)
+                analysis = await self._analyse(match_id, level)
             except Exception as error:
                 logger.exception("analysing match %s failed", match_id)
                 await self.analyses.fail(match_id, f"{type(error).__name__}: {error}", self.time())
@@ -58,12 +62,12 @@ class Analyst:
             messages += await self.announce(match_id, analysis)
         return messages
 
-    async def _analyse(self, match_id: int) -> MatchAnalysis:
+    async def _analyse(self, match_id: int, level: Level) -> MatchAnalysis:
         loaded = await self.matches.load_match(match_id)
         players = await self.names.of(loaded)
         names = (players[0].display_name, players[1].display_name)
         history = await self.matches.history(match_id)
-        result = await self.computer.analyse(loaded.info.rules, history, names, ANALYSIS_LEVEL)
+        result = await self.computer.analyse(loaded.info.rules, history, names, level)
         analysis = analysis_from_json(result)
         rates = (analysis.players[0].error_rate, analysis.players[1].error_rate)
         await self.analyses.store(match_id, result, self.time(), error_rates=rates)

@@ -282,9 +282,19 @@ COMMANDS: tuple[Command, ...] = (
         "analysis",
         lambda s: s.advice.analysis,
         N_("The analysis of a finished match"),
-        N_("/analysis [match] – errors, error rate and luck of a finished match"),
+        N_(
+            "/analysis [match] [level] – errors, error rate and luck of a finished match; "
+            "world_class looks deeper (it takes a while)"
+        ),
         options=(
             Option("match", Kind.INTEGER, N_("The match number (default: your last)"), minimum=1),
+            Option(
+                "level",
+                Kind.CHOICE,
+                N_("How deep the engine looks (default: expert, quick)"),
+                ("expert", "world_class"),
+                labels=(N_("Expert: quick"), N_("World class: deeper")),
+            ),
         ),
     ),
     Command(

@@ -228,7 +228,13 @@ class Core:
         self.analyses = AnalysisRepository(database)
         self.hint_limits = hint_limits or HintLimits()  # per player, in this process
         self.advice = AdviceService(
-            finder, self.matches, self.analyses, self.computer, self.painter, self.hint_limits
+            finder,
+            self.matches,
+            self.analyses,
+            self.computer,
+            self.painter,
+            self.hint_limits,
+            self.time,
         )
         self.analyst = Analyst(
             self.analyses, self.matches, self.chats, names, self.computer, self.painter, self.time

@@ -128,10 +128,15 @@ async def test_play_hint_and_analysis_are_slash_commands_with_their_options(bot:
     assert play["level"]["name_localizations"]["de"] == "stufe"
     (game,) = commands["hint"]["options"]  # a private chat names the match: /hint #12
     assert (game["name"], game["type"], game.get("required", False)) == ("game", 3, False)
-    (match,) = commands["analysis"]["options"]
+    match, level = commands["analysis"]["options"]
     assert (match["name"], match["type"], match["min_value"]) == ("match", 4, 1)
     assert match["name_localizations"]["de"] == "match"  # "partie" is the game of /replay
     assert not match.get("required", False)
+    assert (level["name"], level.get("required", False)) == ("level", False)
+    assert [(choice["name"], choice["value"]) for choice in level["choices"]] == [
+        ("Expert: quick", "expert"),
+        ("World class: deeper", "world_class"),
+    ]
 
 
 async def test_a_whole_match_against_the_bot_then_its_analysis(bot: Bot) -> None:

@@ -62,6 +62,24 @@ def test_after_a_double_the_takers_free_redouble_counts() -> None:
     assert cube_equities(situation, chances).double_take == pytest.approx(0.254, abs=0.005)
 
 
+# 7-point match, 3-away (cube 2, his) against 7-away: all his checkers back, three in her home
+# board, hers nearly all off; a gammon or backgammon is all but certain. gnubg 1.07's 2-ply
+# analysis of the match (tests/data/gnubg-analysis-reference.json, 7p-intermediate-
+# intermediate-105, game 4 row 24) normalised to the cube: no double -2.139, double/take
+# -5.989. A redouble to 4 loses the match with the gammon; the taker keeps the cube, for a
+# redouble of hers to 8 would let him pass it and lose only 4 points.
+GAMMON_LOSS_REDOUBLE = ("NwAAwLjOEWAAAA", "AQHgAEAAAAAE")
+
+
+def test_the_taker_keeps_the_cube_when_her_gammons_win_the_match() -> None:
+    situation, _ = situation_from_ids(*GAMMON_LOSS_REDOUBLE)
+    assert (situation.away, situation.cube_value) == ((3, 7), 2)
+    advice = cube_advice(situation, Level.EXPERT)
+    assert advice.no_double == pytest.approx(-2.139, abs=0.05)
+    assert advice.double_take == pytest.approx(-5.989, abs=0.1)
+    assert not advice.double
+
+
 @pytest.mark.parametrize("level", LEVELS)
 def test_a_double_the_taker_redoubles_for_free_is_no_double(level: Level) -> None:
     situation = Situation(Position.from_id(AUTOMATIC_REDOUBLE), away=(2, 4))
