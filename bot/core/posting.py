@@ -149,18 +149,21 @@ SlotKey = tuple[str, str]  # (chat id, slot)
 def route_of(message: Message, origin: Origin, platform: Platform) -> Route:
     """Where ``message`` goes (see the module's description)."""
     if message.private_to is None:
-        if platform.ephemeral and message.edit_pressed and origin.press and origin.interaction:
-            return Route.FRAME
-        return Route.CHAT
+        return Route.FRAME if platform.ephemeral and _steps_frame(message, origin) else Route.CHAT
     if not platform.ephemeral:
         return Route.TOAST if is_toast(message, origin) else Route.CHAT
-    if message.edit_pressed and origin.press and origin.interaction:
+    if _steps_frame(message, origin):
         return Route.FRAME
     if origin.interaction and message.private_to == origin.user_id:
         return Route.EPHEMERAL
     if not origin.interaction and origin.message_id is not None and not origin.private:
         return Route.REPLY
     return Route.DIRECT
+
+
+def _steps_frame(message: Message, origin: Origin) -> bool:
+    """A replay stepped on through a button whose interaction can edit the pressed message."""
+    return message.edit_pressed and origin.press and origin.interaction
 
 
 def is_toast(message: Message, origin: Origin) -> bool:
@@ -186,16 +189,10 @@ def plan_message(
         return Plan(route, message.chat.chat_id)
     chat_id, reply_to, panel = _destination(message, origin)
     group = not message.chat.private and chat_id == message.chat.chat_id
-    pressed = origin.pressed_id if origin.chat_id == chat_id else None
     slot = message.slot or _preview_slot(message)
-    edits = [] if panel is None else [panel]
-    if message.edit_pressed and pressed is not None:
-        edits.append(Edit(Target.FRAME, chat_id, pressed))
     previous = None if slot is None else slots.get((chat_id, slot))
-    if previous is not None and not message.mention:
-        edits.append(Edit(Target.SLOT, chat_id, previous))
-    if pressed is not None and pressed not in set(touched) and _may_become(message, origin):
-        edits.append(Edit(Target.PRESSED, chat_id, pressed))
+    edits = [] if panel is None else [panel]
+    edits.extend(_edits(message, origin, chat_id, previous, set(touched)))
     return Plan(
         route,
         chat_id,
@@ -203,12 +200,30 @@ def plan_message(
         reply_to=reply_to,
         group=group,
         slot=slot,
-        invite_reply=group
-        and bool(message.mention)
-        and message.image is not None
-        and not message.buttons,
+        invite_reply=group and _waits_for_a_typed_move(message),
         notify=message.notify if group else (),
     )
+
+
+def _edits(
+    message: Message, origin: Origin, chat_id: str, previous: str | None, touched: set[str]
+) -> list[Edit]:
+    """The edits to try in the chat, in order: the pressed message's next frame, the slot's
+    previous message, the pressed message."""
+    pressed = origin.pressed_id if origin.chat_id == chat_id else None
+    edits = []
+    if message.edit_pressed and pressed is not None:
+        edits.append(Edit(Target.FRAME, chat_id, pressed))
+    if previous is not None and not message.mention:
+        edits.append(Edit(Target.SLOT, chat_id, previous))
+    if pressed is not None and pressed not in touched and _may_become(message, origin):
+        edits.append(Edit(Target.PRESSED, chat_id, pressed))
+    return edits
+
+
+def _waits_for_a_typed_move(message: Message) -> bool:
+    """A board without buttons that calls a player: the move is to be typed."""
+    return bool(message.mention) and message.image is not None and not message.buttons
 
 
 def _destination(message: Message, origin: Origin) -> tuple[str, str | None, Edit | None]:
