@@ -258,20 +258,6 @@ class ChouetteView:
         if game.board.phase is Phase.ROLLING:
             _rolling_buttons(_, game, names, add)
         return tuple(found)
-        if game.board.player_on_roll == 0:
-            doubled = box_may_double(game)
-            if not game.pending:
-                add(_("Roll"), Verb.ROLL)
-            if len(doubled) > 1:
-                add(_("Double all"), Verb.DOUBLE_ALL)
-            for member in doubled:
-                add(_("Double {name}").format(name=names[member]), Verb.DOUBLE, member)
-        else:
-            if not game.pending:
-                add(_("Roll"), Verb.ROLL)
-            if team_may_double(game):
-                add(_("Double the box"), Verb.DOUBLE)
-        return tuple(found)
 
 
 _Add = Callable[..., None]  # a button: its label, its verb, the member it is for (if one)
