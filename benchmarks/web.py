@@ -48,6 +48,7 @@ import aiohttp  # noqa: E402
 from benchmarks.chat_player import PLATFORM, Player  # noqa: E402
 from bot.core.i18n import LOCALES  # noqa: E402
 from bot.core.model import ChatRef  # noqa: E402
+from bot.core.page_reads import MatchPageReads  # noqa: E402
 from bot.core.service import Core  # noqa: E402
 from bot.web.server import WebServer  # noqa: E402
 from gammon.actions import Move, OpeningRoll, Roll  # noqa: E402
@@ -213,7 +214,7 @@ async def _serve(args: Namespace) -> Figures:
         core = Core(database, web_base_url="http://127.0.0.1")
         await core.painter.start()
         slug = (await core.matches.match_info(match_id)).slug
-        server = WebServer(core, "127.0.0.1", 0)
+        server = WebServer(MatchPageReads.of(core), "127.0.0.1", 0)
         await server.start()
         base = f"http://127.0.0.1:{server.bound_port}/m/{slug}"
         try:

@@ -23,8 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot.web.check_data import CheckData  # noqa: E402
-from bot.web.pages import PageText, check_file  # noqa: E402
+from bot.pages.check_data import CheckData  # noqa: E402
+from bot.pages.pages import PageText, check_file  # noqa: E402
 from tests.web.matches import synthetic_check_data  # noqa: E402
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -361,7 +361,10 @@ def health() -> None:
     "so the README's example plays as written.",
 )
 def console(demo: bool) -> None:
-    """The local console chat: play by typing NAME: TEXT lines."""
+    """The local console chat: play by typing NAME: TEXT lines.
+
+    The users CONSOLE_ADMINS names (e.g. CONSOLE_ADMINS=alice) administer its chats:
+    /defaults and /chouette end."""
     settings = _settings_or_exit()
     if demo:
         import asyncio
@@ -424,7 +427,14 @@ def _run_console(settings: Settings) -> None:
     from bot.logs import configure_logging
 
     configure_logging([], settings.log_level)
-    asyncio.run(run_console(settings.database_url, settings.console_image_dir, _web(settings)))
+    asyncio.run(
+        run_console(
+            settings.database_url,
+            settings.console_image_dir,
+            _web(settings),
+            admins=settings.console_admins,
+        )
+    )
 
 
 def _web(settings: Settings) -> WebSettings | None:

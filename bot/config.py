@@ -126,6 +126,11 @@ class Settings(BaseSettings):
     console_image_dir: Path = Field(
         default=Path("boards"), description="Where the console chat writes board pictures."
     )
+    console_admins: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(),
+        description="Console users who administer the console's chats (their /defaults and "
+        "/chouette end count as an administrator's), e.g. alice,bob; without it, nobody.",
+    )
     log_level: LogLevel = Field(
         default="INFO",
         description="How much the running bot logs to standard error: DEBUG, INFO, WARNING, "
@@ -180,6 +185,15 @@ class Settings(BaseSettings):
                 raise PydanticCustomError(
                     "log_level", "must be one of " + ", ".join(_LOG_LEVELS) + " (any case)"
                 )
+        return value
+
+    @field_validator("console_admins", mode="before")
+    @classmethod
+    def _console_names(cls, value: Any) -> Any:
+        """``alice,bob`` (or ``alice bob``) from the environment, in lower case as the console
+        reads names; a list or tuple as it is."""
+        if isinstance(value, str):
+            return tuple(word.lower() for word in value.replace(",", " ").split())
         return value
 
     @field_validator("discord_shard_ids", mode="before")
@@ -259,7 +273,7 @@ def settings_help() -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     for name, field in Settings.model_fields.items():
         text = field.description or ""
-        if field.default is not None:
+        if field.default not in (None, ()):
             text = f"{text} [default: {_as_written(field.default)}]"
         rows.append((name.upper(), text))
     return rows

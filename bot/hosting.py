@@ -177,9 +177,10 @@ def web_server(core: Core, web: WebSettings | None) -> WebServer | None:
     would add to every start of the command line otherwise)."""
     if web is None:
         return None
+    from bot.core.page_reads import MatchPageReads
     from bot.web.server import WebServer
 
-    return WebServer(core, web.host, web.port, web.limits)
+    return WebServer(MatchPageReads.of(core), web.host, web.port, web.limits)
 
 
 async def _stop_quietly(adapter: Adapter) -> None:

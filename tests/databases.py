@@ -1,7 +1,12 @@
 """The databases the tests run on, as pytest fixtures for every test folder: a test that asks
-for ``database_url`` or ``migrated_url`` runs twice, on SQLite and on PostgreSQL, with a fresh
-database (or PostgreSQL schema) each time. See tests/storage/postgres.py for the server and
-its settings.
+for ``database_url`` or ``migrated_url`` gets a fresh database (or PostgreSQL schema) each time.
+
+Where the dialect matters it runs twice, on SQLite and on PostgreSQL: the storage tests, the
+process tests (tests/system), and every test marked ``both_databases`` (races between
+processes, settled by the database's locks and constraints). The services' tests elsewhere
+(commands, chat adapters, web pages) run on SQLite only: they exercise the same storage calls
+the storage tests already run on both. See tests/storage/postgres.py for the server and its
+settings.
 
 ``database_url`` is empty, not even migrated: for the tests of the migrations and of the
 bot's start. ``migrated_url`` is at the newest migration, as the bot leaves it at its start,
@@ -28,6 +33,8 @@ from storage.health import newest_revision
 from tests.storage.postgres import PostgresServer, required, server_url
 
 BACKENDS = ("sqlite", "postgresql")
+# Test folders whose every database test runs on both databases.
+BOTH_DATABASES_FOLDERS = ("storage", "system")
 # The tables that hold the bot's data, children first: the order to empty them in.
 _EMPTIED_FIRST = [table.name for table in reversed(schema.metadata.sorted_tables)]
 LOCK_TIMEOUT = "5s"  # emptying a schema a test left locked: give up and drop it instead
@@ -62,9 +69,34 @@ def postgres() -> Iterator[PostgresServer]:
     server.close()
 
 
-@pytest.fixture(params=BACKENDS)
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "both_databases: run a database test on PostgreSQL as well as SQLite (a race between "
+        "processes, which each database settles its own way)",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "backend" in metafunc.fixturenames:
+        metafunc.parametrize("backend", backends_for(metafunc), indirect=True)
+
+
+def backends_for(metafunc: pytest.Metafunc) -> tuple[str, ...]:
+    """Both databases for the storage and process tests and the tests marked
+    ``both_databases``; SQLite alone for the rest."""
+    folder = Path(metafunc.definition.path).parent
+    tests = Path(__file__).parent
+    if folder.parent == tests and folder.name in BOTH_DATABASES_FOLDERS:
+        return BACKENDS
+    if metafunc.definition.get_closest_marker("both_databases") is not None:
+        return BACKENDS
+    return ("sqlite",)
+
+
+@pytest.fixture
 def backend(request: pytest.FixtureRequest) -> str:
-    return str(request.param)
+    return str(getattr(request, "param", "sqlite"))
 
 
 @pytest.fixture

@@ -164,3 +164,121 @@ def test_the_bot_process_does_not_load_the_engine_library() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert result.stdout.strip() == "[]"
+
+
+def computed_attribute_lookups(source: Path) -> set[str]:
+    """``getattr`` calls whose attribute name is not written out: dispatch by strings."""
+    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    return {
+        f"{source.name}:{node.lineno}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "getattr"
+        and not (
+            len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(node.args[1].value, str)
+        )
+    }
+
+
+def test_the_core_dispatches_through_references_not_names() -> None:
+    """Handlers are typed references in the registry: nothing in the core looks a method up by
+    a name it computes (the registry once named ``"play.roll"`` and the core used ``getattr``)."""
+    sources = sorted((GAMMON.parent / "bot" / "core").rglob("*.py"))
+    assert {entry for source in sources for entry in computed_attribute_lookups(source)} == set()
+
+
+def test_the_lookup_check_notices_a_computed_name(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("a = getattr(x, 'label', None)\nb = getattr(services, name)\n")
+    assert computed_attribute_lookups(sample) == {"sample.py:2"}
+
+
+def test_buttons_reach_the_services_only_through_the_dispatcher() -> None:
+    """One dispatch for commands and buttons: in the core only the dispatcher reads a button's
+    token and hands it to a service's ``press``."""
+    readers = {
+        str(source.relative_to(GAMMON.parent))
+        for source in sorted((GAMMON.parent / "bot" / "core").rglob("*.py"))
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and (
+            (isinstance(node.func, ast.Name) and node.func.id == "parse_token")
+            or (isinstance(node.func, ast.Attribute) and node.func.attr == "press")
+        )
+    }
+    assert readers == {"bot/core/dispatch.py"}
+
+
+def imported_modules(source: Path) -> set[str]:
+    """Every module ``source`` imports by its full dotted name (inside functions too)."""
+    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module)
+    return names
+
+
+def _importers(package: str, forbidden: tuple[str, ...]) -> set[str]:
+    root = GAMMON.parent
+    sources = sorted((root / package).rglob("*.py"))
+    assert sources, package
+    return {
+        f"{source.relative_to(root)}: {name}"
+        for source in sources
+        for name in imported_modules(source)
+        if any(name == prefix or name.startswith(prefix + ".") for prefix in forbidden)
+    }
+
+
+FRONT_ENDS = (
+    "bot.web",
+    "bot.discord_app",
+    "bot.telegram_app",
+    "bot.console_app",
+    "bot.cli",
+    "bot.hosting",
+)
+
+
+def test_the_core_imports_no_front_end() -> None:
+    """The core serves every front-end and depends on none: the check page it attaches to a
+    match's end comes from bot.pages, which the web server serves too."""
+    assert _importers("bot/core", FRONT_ENDS) == set()
+
+
+def test_the_pages_are_documents_without_a_server_or_a_database() -> None:
+    forbidden = (*FRONT_ENDS, "storage", "aiohttp", "sqlalchemy")
+    assert _importers("bot/pages", forbidden) == set()
+
+
+def test_the_import_check_sees_imports_inside_functions(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("def late() -> None:\n    from bot.web.server import WebPages\n")
+    assert imported_modules(sample) == {"bot.web.server"}
+
+
+def test_the_web_server_reads_through_its_port_only() -> None:
+    """The web pages read matches through bot.core.page_reads, never storage or the core's
+    other parts."""
+    root = GAMMON.parent
+    allowed_core = {
+        "bot.core.i18n",
+        "bot.core.page_reads",
+        "bot.core.replays",
+        "bot.core.texts",
+        "bot.core.player_text",
+    }
+    offenders = {
+        f"{source.relative_to(root)}: {name}"
+        for source in sorted((root / "bot" / "web").rglob("*.py"))
+        for name in imported_modules(source)
+        if name.split(".")[0] in ("storage", "sqlalchemy")
+        or (name.startswith("bot.core") and name not in allowed_core)
+    }
+    assert offenders == set()

@@ -3,7 +3,10 @@
 ``alice: /challenge @bob 3`` sends a command as alice (users are created on first use);
 ``bob: [Accept]`` presses that button of the latest message showing it (a replay's steps
 also as ``[first]``, ``[back]``, ``[next]``, ``[last]``); ``#room alice: ...``
-speaks in another chat (``#@alice`` is alice's private chat with the bot). The bot itself plays
+speaks in another chat (``#@alice`` is alice's private chat with the bot). Nobody administers
+the console's group chats unless named as one (``CONSOLE_ADMINS=alice``, see
+:class:`ConsoleAdmins`): their ``/defaults length 5`` and ``/chouette end`` are then accepted
+as a chat administrator's. The bot itself plays
 as ``gammonbot`` (``alice: /play 1``, or ``alice: /challenge @gammonbot 3``). Each bot message is
 printed with who sees it, its text, its buttons as ``[Label]``, the path of its picture, and
 an ASCII board. Without a terminal, every input line's output ends with a line ``--``; a
@@ -16,6 +19,7 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TextIO
 
@@ -46,6 +50,17 @@ def new_session() -> str:
     return secrets.token_hex(4) + "-"
 
 
+class ConsoleAdmins:
+    """The core's :class:`~bot.core.permissions.AdminPort` on the console: the users named as
+    administrators (the ``CONSOLE_ADMINS`` setting) administer every console chat."""
+
+    def __init__(self, names: Iterable[str] = ()) -> None:
+        self.names = frozenset(name.lower() for name in names)
+
+    async def is_admin(self, actor: Actor, chat: ChatRef) -> bool:
+        return actor.user_id in self.names
+
+
 class ConsoleChat:
     def __init__(
         self,
@@ -54,7 +69,9 @@ class ConsoleChat:
         *,
         image_dir: Path | None = None,
         session: str | None = None,
+        admins: Iterable[str] = (),
     ) -> None:
+        core.register_admins(PLATFORM, ConsoleAdmins(admins))
         self.core = core
         self.out = out
         self.image_dir = image_dir
@@ -101,15 +118,8 @@ class ConsoleChat:
         if body.startswith("/"):
             command, _, argument = body[1:].partition(" ")
             mentions = _mentions(argument)
-            # The console has no roles: everyone administers the chats they type in.
             return Request(
-                actor,
-                chat,
-                command=command,
-                argument=argument,
-                event_id=event,
-                mentions=mentions,
-                admin=True,
+                actor, chat, command=command, argument=argument, event_id=event, mentions=mentions
             )
         if chat.private:
             return Request(actor, chat, text=body, event_id=event)

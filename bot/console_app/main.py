@@ -17,7 +17,7 @@ import signal
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
@@ -31,7 +31,8 @@ from storage import Database
 
 BANNER = (
     "gammonbot console. Type lines like  alice: /challenge @bob 3  then  bob: [Accept]\n"
-    "/help lists the commands; Ctrl-D ends.\n"
+    "/help lists the commands; Ctrl-D ends. Administrators (/defaults, /chouette end) are\n"
+    "the users the CONSOLE_ADMINS setting names, e.g. CONSOLE_ADMINS=alice.\n"
 )
 
 _CHUNK = 65536
@@ -146,9 +147,11 @@ async def run_console(
     *,
     server_seeds: Callable[[], bytes] = new_server_seed,
     session: str | None = None,
+    admins: Iterable[str] = (),
 ) -> None:
-    """The console chat until the input ends. ``server_seeds`` and ``session`` (the event
-    ids' prefix) are fixed only by the demonstration (``bot.console_app.demo``)."""
+    """The console chat until the input ends; ``admins`` administer its chats. ``server_seeds``
+    and ``session`` (the event ids' prefix) are fixed only by the demonstration
+    (``bot.console_app.demo``)."""
     _tolerant_stdout()
     stop = _stop_on_sigterm()
     database = Database(database_url)
@@ -160,7 +163,7 @@ async def run_console(
         if pages is not None:
             await pages.start()
         freeze_startup_objects()
-        chat = ConsoleChat(core, sys.stdout, image_dir=image_dir, session=session)
+        chat = ConsoleChat(core, sys.stdout, image_dir=image_dir, session=session, admins=admins)
         encoding = sys.stdin.encoding if sys.stdin is not None else "utf-8"
         interactive = sys.stdin is not None and sys.stdin.isatty()
         await converse(core, chat, stop, StdinLines(0, encoding), interactive=interactive)

@@ -19,7 +19,7 @@ from bot.core.chouette_rounds import ChouetteRounds
 from bot.core.context import Context
 from bot.core.i18n import Speech
 from bot.core.model import Attachment, Message
-from bot.web.check_data import CheckData, RecordedRoll
+from bot.pages.check_data import CheckData, RecordedRoll
 from gammon.fair_dice import FairDice, transcript
 from storage import ChouetteInfo, ChouetteRepository, ChouetteRoll, ChouetteStatus, RollKind
 
@@ -117,7 +117,7 @@ def _files(
     dice: FairDice,
     locale: str,
 ) -> tuple[Attachment, ...]:
-    from bot.web.pages import PageText, check_file  # Jinja2 and the templates: at the end only
+    from bot.pages.pages import PageText, check_file  # Jinja2 and the templates: at the end only
 
     data: dict[str, Any] = transcript(dice, [roll.dice for roll in rolls])
     data["chouette"] = info.id

@@ -14,6 +14,7 @@ from bot.core.context import Context
 from bot.core.i18n import Speech
 from bot.core.locks import MatchLocks
 from bot.core.model import Button, Message
+from bot.core.registry import CHOUETTE_END
 from bot.core.time_source import TimeSource
 from bot.core.tokens import Token, Verb, chouette_seat, chouette_target, format_token
 from gammon.chouette import (
@@ -222,10 +223,8 @@ class ChouetteSeating:
         at once; while a game is being played the caller is asked first (see
         :meth:`confirm_end`), since ending abandons that game."""
         _ = context._
-        if context.user.id != info.host_id and not context.request.admin:
-            return context.refuse(
-                _("Only the host who opened the table or an administrator ends it.")
-            )
+        if not await context.may(CHOUETTE_END.permission, owner_id=info.host_id):
+            return context.refuse(_(CHOUETTE_END.refusal))
         if info.status is ChouetteStatus.PLAYING:
             return _asked_first(context, info)
         return await self._end(context, info.id, confirmed=False)

@@ -9,6 +9,7 @@ from bot.core.bot_accounts import DEFAULT_ID as BOT_ID
 from bot.core.direction import directed
 from bot.core.i18n import Speech, speech
 from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.permissions import AdminQuestion, Permission, permitted
 from gammon import parse_play
 from gammon.actions import Action, Move
 from gammon.flow import MatchState
@@ -24,6 +25,8 @@ class Context:
     locale: str  # the asking player's own language (refusals, /help, private notices)
     chat_locale: str  # the language of what the whole chat reads
     known_users: dict[int, UserRecord] = field(default_factory=dict)  # read once per request
+    # Whether the asker administers the chat: the platform is asked only if a command needs it.
+    admin: AdminQuestion = field(default_factory=AdminQuestion)
 
     @property
     def _(self) -> Speech:
@@ -48,6 +51,11 @@ class Context:
             )
             for message in messages
         ]
+
+    async def may(self, permission: Permission, owner_id: int | None = None) -> bool:
+        """Whether the asker may act under ``permission``; ``owner_id`` is the user who opened
+        what the action concerns (a chouette's host)."""
+        return await permitted(permission, self.admin, self.user.id, owner_id)
 
     def refuse(self, text: str) -> list[Message]:
         return [Message(self.request.chat, text, private_to=self.request.actor.user_id)]

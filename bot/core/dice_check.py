@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.model import Attachment
-from bot.web.check_data import CheckData, recorded_rolls
-from bot.web.page_text import PageText
+from bot.pages.check_data import CheckData, recorded_rolls
+from bot.pages.page_text import PageText
 from gammon.actions import Action
 from gammon.flow import MatchState
 from storage import MatchInfo
@@ -44,7 +44,7 @@ def check_attachment(
     states: Sequence[MatchState] | None = None,
 ) -> Attachment:
     """``match-12-check.html``: the check page in the reader's language, as one file."""
-    from bot.web.pages import check_file  # Jinja2 and the templates: only when a match ends
+    from bot.pages.pages import check_file  # Jinja2 and the templates: only when a match ends
 
     data = check_data(info, names, actions, seed, states)
     page = check_file(data, PageText.for_locale(locale))

@@ -40,8 +40,9 @@ class Request:
     """A typed command (``command`` without the slash, ``argument`` the rest), a button press
     (``token``), or plain text (``text``: a move typed in a private chat or as a reply to a
     board). ``event_id`` is the id the platform gave this message or interaction; ``mentions``
-    are the accounts the text mentions, resolved by the adapter; ``admin`` says whether the
-    actor may change the chat's defaults."""
+    are the accounts the text mentions, resolved by the adapter. Whether the actor administers
+    the chat is not part of it: the core asks the front-end's port when a command needs it
+    (:mod:`bot.core.permissions`)."""
 
     actor: Actor
     chat: ChatRef
@@ -51,7 +52,6 @@ class Request:
     text: str | None = None
     event_id: str = ""
     mentions: tuple[Actor, ...] = ()
-    admin: bool = False  # the actor administers this chat (the adapter knows)
 
 
 @dataclass(frozen=True)

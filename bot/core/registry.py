@@ -1,19 +1,21 @@
-"""Every command of the bot, declared once.
+"""Every command of the bot, declared once, and every button's way to the core.
 
 One entry per command: its name, the core's handler, a one-line summary (Telegram's menu,
-Discord's description), its line in ``/help`` and its typed options (what Discord's slash
-command offers and the platforms' text fallbacks read). The core dispatches through this
-table, ``/help`` is built from it, Telegram's menus and the Discord tree take their names and
-descriptions from it, and the adapters' typed fallbacks (``@gammonbot roll``) know the command
-names from it. Texts are gettext message ids (marked with ``N_`` so Babel extracts them) and are
-translated where they are shown.
+Discord's description), its line in ``/help``, its typed options (what Discord's slash
+command offers and the platforms' text fallbacks read) and who may use it. The core dispatches
+through this table (:mod:`bot.core.dispatch`), ``/help`` is built from it, Telegram's menus and
+the Discord tree take their names and descriptions from it, and the adapters' typed fallbacks
+(``@gammonbot roll``) know the command names from it. Texts are gettext message ids (marked
+with ``N_`` so Babel extracts them) and are translated where they are shown.
 
 Adding a command: one :class:`Command` here, and its handler, a method of one of the core's
-services (``"info.stats"``: the ``stats`` method of the information service), e.g.::
+services, referred to through :class:`~bot.core.dispatch.Services` (``lambda s:
+s.info.stats``: the ``stats`` method of the information service; mypy checks that it exists
+and answers a command), e.g.::
 
     Command(
         "stats",
-        handler="info.stats",
+        handler=lambda s: s.info.stats,
         summary=N_("Your results"),
         help=N_("/stats – your results"),
     )
@@ -22,21 +24,45 @@ Options carry what a platform needs to offer them as typed fields (Discord's sla
 options) and how their values turn back into the core's argument text
 (:meth:`Command.argument`), so a new command with options needs no edit in the adapters.
 
->>> find("roll").handler
-'play.roll'
+A command (or one of its actions, ``/chouette end``) that not everyone may use declares a
+:class:`Restriction`; the core asks the platform whether the asker administers the chat only
+then (see :mod:`bot.core.permissions`).
+
+Buttons carry an action token (:mod:`bot.core.tokens`); :data:`PRESSES` says which service
+answers a token of each kind and verb.
+
+>>> find("roll").name
+'roll'
 >>> find("nope") is None
 True
+>>> find("defaults").restriction.concerns("length 7"), find("defaults").restriction.concerns("")
+(True, False)
+>>> route(Token("rematch", "m", 12, 40)).verbs == {Verb.REMATCH}
+True
+>>> route(Token("roll", "m", 12, 40)).verbs
+frozenset()
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from bot.core import rules_text
 from bot.core.i18n import LOCALES, N_, language_name
+from bot.core.permissions import Permission
+from bot.core.tokens import Token, Verb
+
+if TYPE_CHECKING:
+    from bot.core.context import Context
+    from bot.core.dispatch import Services
+    from bot.core.model import Message
+
+# What answers a command (the context and the argument text) and a button press.
+CommandHandler = Callable[["Context", str], Awaitable[list["Message"]]]
+PressHandler = Callable[["Context", Token], Awaitable[list["Message"]]]
 
 
 class Kind(enum.Enum):
@@ -86,13 +112,30 @@ class Subcommand:
 
 
 @dataclass(frozen=True)
+class Restriction:
+    """Who may use a command, or the actions of it named by the argument's first word, and
+    what the others are told (a gettext message id). The core enforces :attr:`Permission.ADMIN`
+    before the handler runs; :attr:`Permission.HOST_OR_ADMIN` needs the host, whom only the
+    handler's service knows, so it asks :meth:`~bot.core.context.Context.may` with them."""
+
+    permission: Permission
+    refusal: str
+    words: tuple[str, ...] = ()  # the actions it concerns; none: any use with an argument
+
+    def concerns(self, argument: str) -> bool:
+        words = argument.lower().split()
+        return bool(words) and (not self.words or words[0] in self.words)
+
+
+@dataclass(frozen=True)
 class Command:
     name: str
-    handler: str  # "service.method": the core's service and its method answering it
+    # The core's service and its method answering it: ``lambda s: s.play.roll``.
+    handler: Callable[[Services], CommandHandler]
     summary: str
     help: str | None = None  # its /help line; None when another command's line names it
     options: tuple[Option, ...] = ()
-    admin: bool = False  # changes need an administrator of the chat
+    restriction: Restriction | None = None  # who may use it (or some of its actions)
     listed: bool = True  # in the platforms' menus (/start is offered by Telegram itself)
     subcommands: tuple[Subcommand, ...] = ()  # on platforms with subcommands: these instead
 
@@ -165,11 +208,18 @@ _MATCH_NUMBER: Final = Option(
     "game", Kind.TEXT, N_("In a private chat: the match, #12"), maximum=12
 )
 
+# /chouette end: the table's host or an administrator (its service knows the host).
+CHOUETTE_END: Final = Restriction(
+    Permission.HOST_OR_ADMIN,
+    N_("Only the host who opened the table or an administrator ends it."),
+    words=("end",),
+)
+
 
 COMMANDS: tuple[Command, ...] = (
     Command(
         "challenge",
-        "challenges.challenge",
+        lambda s: s.challenges.challenge,
         N_("Offer a match: /challenge @user 5"),
         help=N_(
             "/challenge @user [length] [nardy] [nocube] [money] [jacoby] [beaver] "
@@ -192,7 +242,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "play",
-        "computer.play",
+        lambda s: s.computer.play,
         N_("Play against the bot: /play 5 expert"),
         N_(
             "/play [length] [level] [nocube] [nardy] [money] – offer the bot a match; [Start] "
@@ -220,7 +270,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "hint",
-        "advice.hint",
+        lambda s: s.advice.hint,
         N_("The best plays, or the cube action"),
         N_(
             "/hint – the three best plays for your dice, or the cube action before you roll "
@@ -230,7 +280,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "analysis",
-        "advice.analysis",
+        lambda s: s.advice.analysis,
         N_("The analysis of a finished match"),
         N_("/analysis [match] – errors, error rate and luck of a finished match"),
         options=(
@@ -239,7 +289,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "replay",
-        "replay.replay",
+        lambda s: s.replay.replay,
         N_("A game again, play by play"),
         N_("/replay [match] [game] – a game as an animation and a board to step through"),
         options=(
@@ -255,21 +305,21 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "accept",
-        "challenges.accept",
+        lambda s: s.challenges.accept,
         N_("Accept the newest challenge for you"),
         N_("/accept – accept the newest challenge for you"),
     ),
     Command(
         "roll",
-        "play.roll",
+        lambda s: s.play.roll,
         N_("Roll the dice"),
         N_("/roll, /double – at the start of your turn"),
         options=(_GAME,),
     ),
-    Command("double", "play.double", N_("Offer the cube"), options=(_GAME, _DOUBLED)),
+    Command("double", lambda s: s.play.double, N_("Offer the cube"), options=(_GAME, _DOUBLED)),
     Command(
         "take",
-        "play.take",
+        lambda s: s.play.take,
         N_("Take the double: /take, or /take @member as a chouette's box"),
         N_(
             "/take, /drop, /beaver [@member] – answer a double; a chouette's box names the "
@@ -279,19 +329,19 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "drop",
-        "play.drop",
+        lambda s: s.play.drop,
         N_("Drop the double: /drop, or /drop @member as a chouette's box"),
         options=(_GAME, _MEMBER),
     ),
     Command(
         "beaver",
-        "play.beaver",
+        lambda s: s.play.beaver,
         N_("Beaver: take the double and redouble at once, where beavers are played"),
         options=(_GAME, _MEMBER),
     ),
     Command(
         "move",
-        "play.move",
+        lambda s: s.play.move,
         N_("Play your dice: /move 13/10* 6/5"),
         N_("/move 13/10* 6/5 – play your dice"),
         options=(
@@ -307,7 +357,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "resign",
-        "play.resign",
+        lambda s: s.play.resign,
         N_("Offer to resign: single, gammon or backgammon"),
         N_("/resign [single|gammon|backgammon] – offer to resign"),
         options=(
@@ -323,20 +373,20 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "board",
-        "info.board",
+        lambda s: s.info.board,
         N_("Show the board again"),
         N_("/board – show the board again; /matches – your active matches"),
         options=(_MATCH_NUMBER,),
     ),
     Command(
         "matches",
-        "matches.command",
+        lambda s: s.matches.command,
         N_("Your active matches"),
         options=(Option("page", Kind.INTEGER, N_("Which page of the list"), minimum=1),),
     ),
     Command(
         "stats",
-        "standings.stats",
+        lambda s: s.standings.stats,
         N_("Rating and results: /stats @user"),
         N_("/stats [@user] [nardy] – rating, results, cube and streaks, here and everywhere"),
         options=(
@@ -346,7 +396,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "top",
-        "standings.top",
+        lambda s: s.standings.top,
         N_("The best players by rating"),
         N_("/top [all] [nardy] – the ten best by rating in this chat, or of everyone"),
         options=(
@@ -362,13 +412,13 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "claim",
-        "play.claim",
+        lambda s: s.play.claim,
         N_("Win when your opponent's time has run out"),
         N_("/claim – win the match when your opponent's time has run out"),
     ),
     Command(
         "seed",
-        "settings.seed",
+        lambda s: s.settings.seed,
         N_("Your client seed for the next match"),
         N_("/seed TEXT – your own client seed for the next match"),
         options=(
@@ -383,17 +433,17 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "verify",
-        "info.verify",
+        lambda s: s.info.verify,
         N_("The fair dice of your match: commitment, seeds, transcript"),
         N_(
             "/verify – the fair dice of your match (commitment and client seeds; after the "
             "end the server seed and the files to check every roll), /export – its .mat file"
         ),
     ),
-    Command("export", "info.export", N_("Your match as a .mat file")),
+    Command("export", lambda s: s.info.export, N_("Your match as a .mat file")),
     Command(
         "rules",
-        "info.rules",
+        lambda s: s.info.rules,
         N_("The rules, chapter by chapter"),
         N_("/rules [topic] – the rules, chapter by chapter"),
         options=(
@@ -408,20 +458,20 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "settings",
-        "settings.show",
+        lambda s: s.settings.show,
         N_("Automatic rolls, confirmations, board theme"),
         N_("/settings – automatic rolls, forced moves, confirmation, board theme"),
     ),
     Command(
         "language",
-        "settings.language",
+        lambda s: s.settings.language,
         N_("Your language"),
         N_("/language CODE – your language; /language alone lists them"),
         options=(_LANGUAGE,),
     ),
     Command(
         "defaults",
-        "settings.chat_defaults",
+        lambda s: s.settings.chat_defaults,
         N_("The chat's defaults (administrators)"),
         N_("/defaults length N | language xx – the chat's defaults (administrators)"),
         options=(
@@ -443,7 +493,9 @@ COMMANDS: tuple[Command, ...] = (
                 prefix="language",
             ),
         ),
-        admin=True,
+        restriction=Restriction(
+            Permission.ADMIN, N_("Only an administrator of this chat can change its defaults.")
+        ),
         subcommands=(
             Subcommand("show", N_("Show this chat's defaults")),
             Subcommand("set", N_("Change this chat's defaults (server managers)"), True),
@@ -451,7 +503,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "chouette",
-        "chouette.chouette",
+        lambda s: s.chouette.chouette,
         N_("Chouette: one player, the box, against a team"),
         N_(
             "/chouette [team|turned|captain] [jacoby] [beaver] [time=24h] – open a chouette "
@@ -487,10 +539,11 @@ COMMANDS: tuple[Command, ...] = (
             Option("beavers", Kind.FLAG, N_("Money games: beavers are allowed"), word="beaver"),
             _TIME,
         ),
+        restriction=CHOUETTE_END,
     ),
     Command(
         "suggest",
-        "chouette.suggest",
+        lambda s: s.chouette.suggest,
         N_("Chouette: suggest a play to your captain"),
         N_("/suggest 13/10* 6/5 – suggest a play to your chouette captain"),
         options=(
@@ -503,8 +556,8 @@ COMMANDS: tuple[Command, ...] = (
             ),
         ),
     ),
-    Command("help", "info.help", N_("What I can do")),
-    Command("start", "info.help", N_("What I can do"), listed=False),
+    Command("help", lambda s: s.info.help, N_("What I can do")),
+    Command("start", lambda s: s.info.help, N_("What I can do"), listed=False),
 )
 
 _BY_NAME = {command.name: command for command in COMMANDS}
@@ -517,3 +570,33 @@ def find(name: str) -> Command | None:
 
 NAMES: frozenset[str] = frozenset(_BY_NAME)
 LISTED: tuple[Command, ...] = tuple(command for command in COMMANDS if command.listed)
+
+
+@dataclass(frozen=True)
+class Press:
+    """The buttons of one kind of target (a token's ``m`` match, ``c`` challenge, ``u`` user,
+    ``r`` replay, ``h`` chouette), or only those of some verbs, and the core's service
+    answering their presses (``lambda s: s.play.press``)."""
+
+    kind: str
+    handler: Callable[[Services], PressHandler]
+    verbs: frozenset[str] = frozenset()  # none: every verb of the kind not routed elsewhere
+
+
+PRESSES: tuple[Press, ...] = (
+    Press("c", lambda s: s.challenges.press),  # [Accept] [Decline] [Cancel], the bot's [Start]
+    Press("m", lambda s: s.rematches.press, frozenset({Verb.REMATCH})),
+    Press("m", lambda s: s.play.press),  # a match's board, its resignation and confirmation
+    Press("u", lambda s: s.matches.press, frozenset({Verb.MATCHES_PAGE})),
+    Press("u", lambda s: s.settings.press),  # the switches of /settings
+    Press("r", lambda s: s.replay.press),
+    Press("h", lambda s: s.chouette.press),
+)
+
+_BY_VERB = {(press.kind, verb): press for press in PRESSES for verb in press.verbs}
+_BY_KIND = {press.kind: press for press in PRESSES if not press.verbs}
+
+
+def route(token: Token) -> Press | None:
+    """The entry answering a press of ``token``'s button; None for none (out of date)."""
+    return _BY_VERB.get((token.kind, token.verb)) or _BY_KIND.get(token.kind)

@@ -2,19 +2,20 @@
 
 :class:`Core` is the composition root and a thin dispatcher: it builds the repositories and
 the services (challenges, rematches, play, information, settings, suggestions, invitation
-links), finds who asks and where, and hands each command to the handler the registry names
-(``"play.roll"``: the ``roll`` method of the play service), each button to the service that
-made it. Every change of a match goes through the :class:`MatchDriver`.
+links), finds who asks and where, and hands the request to the :class:`Dispatcher`, which
+routes commands, buttons and typed plays through the registry. Whether the asker administers
+the chat is asked of the front-end's :class:`AdminPort`, and only when a command needs it.
+Every change of a match goes through the :class:`MatchDriver`.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
+from functools import partial
 
-from bot.core import registry
 from bot.core.admission import Admission
 from bot.core.advice import AdviceService
 from bot.core.analyst import Analyst
@@ -32,6 +33,7 @@ from bot.core.computer import Computer
 from bot.core.computer_matches import ComputerMatches
 from bot.core.context import Context
 from bot.core.delivery import Delivery
+from bot.core.dispatch import Dispatcher, Services
 from bot.core.driver import MatchDriver
 from bot.core.hint_limits import HintLimits
 from bot.core.i18n import normalize_locale, resolve_locale, room_locale
@@ -46,6 +48,7 @@ from bot.core.model import MAX_TEXT, Actor, ChatRef, Message, Request
 from bot.core.opponent import ComputerOpponent
 from bot.core.painter import shared_painter
 from bot.core.people import MAX_ACCOUNT_ID, PlayerNames, clean_name
+from bot.core.permissions import AdminPort, AdminPorts, AdminQuestion
 from bot.core.pictures import BoardPictures
 from bot.core.player_text import without_bidi_controls
 from bot.core.playing import PlayService
@@ -57,7 +60,6 @@ from bot.core.settings import SettingsService
 from bot.core.standings import StandingsService
 from bot.core.suggestions import MoveSuggestions
 from bot.core.time_source import TimeSource
-from bot.core.tokens import BadTokenError, Verb, parse_token
 from bot.core.web_links import WebLinks
 from gammon.fair_dice import new_server_seed
 from storage import (
@@ -78,13 +80,8 @@ from storage.player_results import PlayerResultRepository
 
 logger = logging.getLogger(__name__)
 
-Handler = Callable[[Context, str], Awaitable[list[Message]]]
 # Requests computing at once (see Core.handle); measured with 200 matches played together.
 REQUESTS_AT_ONCE = 4
-
-
-def _unknown(context: Context) -> str:
-    return context._("I do not know that command. /help lists them all.")
 
 
 class Core:
@@ -244,19 +241,22 @@ class Core:
         )
         self.suggestions = MoveSuggestions(self.users, self.chats, self.matches)
         self.invitations = ChallengeLinks(self.challenges, self.chats, self.handle)
-        # The services the registry's handlers name ("play.roll").
-        self._services: dict[str, object] = {
-            "challenges": self.challenge_service,
-            "play": self.play,
-            "info": self.info,
-            "matches": self.match_list,
-            "settings": self.settings,
-            "computer": self.computer_matches,
-            "advice": self.advice,
-            "replay": self.replaying,
-            "standings": self.standings,
-            "chouette": self.chouette_service,
-        }
+        self.admins = AdminPorts()  # each front-end's answer: who administers a chat
+        self.dispatcher = Dispatcher(
+            Services(
+                challenges=self.challenge_service,
+                rematches=self.rematches,
+                play=self.play,
+                info=self.info,
+                matches=self.match_list,
+                settings=self.settings,
+                computer=self.computer_matches,
+                advice=self.advice,
+                replay=self.replaying,
+                standings=self.standings,
+                chouette=self.chouette_service,
+            )
+        )
 
     @property
     def clock(self) -> Callable[[], datetime]:
@@ -266,12 +266,6 @@ class Core:
     @clock.setter
     def clock(self, now: Callable[[], datetime]) -> None:
         self.time.now = now
-
-    def handler(self, command: registry.Command) -> Handler:
-        """The method answering ``command``: the registry names it as ``service.method``."""
-        service, method = command.handler.split(".")
-        found: Handler = getattr(self._services[service], method)
-        return found
 
     # --- what the adapters call ----------------------------------------------------------
 
@@ -298,6 +292,11 @@ class Core:
         the player in matches against the bot, and whom ``/challenge @bot`` means."""
         await self.bots.register(platform, user_id, clean_name(name, user_id))
 
+    def register_admins(self, platform: str, port: AdminPort) -> None:
+        """How ``platform``'s front-end answers whether someone administers a group chat (an
+        adapter calls it when it starts); asked only when a command needs it."""
+        self.admins.register(platform, port)
+
     async def suggest_moves(
         self, actor: Actor, chat: ChatRef, typed: str = "", limit: int = 25
     ) -> list[str]:
@@ -319,13 +318,7 @@ class Core:
 
     async def _answer(self, context: Context, request: Request) -> list[Message]:
         try:
-            if request.token is not None:
-                return await self._press(context, request.token)
-            if request.command is not None:
-                return await self._command(context, request.command.lower(), request.argument)
-            if request.text is not None:
-                return await self.play.move(context, request.text)
-            return []
+            return await self.dispatcher.answer(context, request)
         except Exception:
             logger.exception(
                 "request failed: %s in chat %s", request.command or "press", request.chat
@@ -352,33 +345,13 @@ class Core:
         )
         locale = resolve_locale(user, chat, actor.locale)
         return Context(
-            request, user, chat, locale, locale if request.chat.private else room_locale(chat)
+            request,
+            user,
+            chat,
+            locale,
+            locale if request.chat.private else room_locale(chat),
+            admin=AdminQuestion(partial(self.admins.is_admin, request.actor, request.chat)),
         )
-
-    async def _command(self, context: Context, name: str, argument: str) -> list[Message]:
-        declared = registry.find(name)
-        if declared is None:
-            return context.refuse(_unknown(context))
-        return await self.handler(declared)(context, argument[:MAX_TEXT])
-
-    async def _press(self, context: Context, raw: str) -> list[Message]:
-        try:
-            token = parse_token(raw)
-        except BadTokenError:
-            return context.refuse(context._("That button is out of date."))
-        if token.kind == "c":
-            return await self.challenge_service.press(context, token)
-        if token.verb == Verb.REMATCH:
-            return await self.rematches.press(context, token)
-        if token.verb == Verb.MATCHES_PAGE:
-            return await self.match_list.press(context, token)
-        if token.kind == "u":
-            return await self.settings.press(context, token)
-        if token.kind == "r":
-            return await self.replaying.press(context, token)
-        if token.kind == "h":
-            return await self.chouette_service.press(context, token)
-        return await self.play.press(context, token)
 
 
 def _text(value: str, limit: int) -> str:

@@ -23,6 +23,7 @@ from bot.core import registry
 from bot.core.i18n import first_locale, speech
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
+from bot.discord_app.admins import SeenPermissions, interaction_admin, message_admin
 from bot.discord_app.buttons import ActionButton
 from bot.discord_app.commands import build_commands
 from bot.discord_app.posting import NO_MENTIONS, PLATFORM, Poster
@@ -53,14 +54,6 @@ def _gettext(interaction: discord.Interaction[Any]) -> Callable[[str], str]:
     """The user's Discord language (the core answers in the language chosen with /language;
     the few texts of the adapter itself follow the client)."""
     return speech(first_locale(str(interaction.locale)))
-
-
-def is_admin(interaction: discord.Interaction[Any]) -> bool:
-    """Managing the server (or administering it) makes one a chat admin; DMs are one's own."""
-    if interaction.guild_id is None:
-        return True
-    permissions = interaction.permissions
-    return permissions.administrator or permissions.manage_guild
 
 
 class _Handlers:
@@ -122,6 +115,8 @@ class DiscordAdapter:
         for command in build_commands(self.run_command, self.suggest):
             self.tree.add_command(command)
         self.poster = Poster(self.client, core)
+        self.permissions = SeenPermissions()  # the core's port: who administers a server
+        core.register_admins(PLATFORM, self.permissions)
         self._running: asyncio.Task[None] | None = None
         self._answering: set[asyncio.Task[Any]] = set()  # finished before stopping
         self._synced = False
@@ -250,7 +245,9 @@ class DiscordAdapter:
                 token=token,
                 event_id=str(interaction.id),
                 mentions=tuple(make_actor(user) for user in mentions),
-                admin=is_admin(interaction),
+            )
+            self.permissions.note(
+                request.chat.chat_id, request.actor.user_id, interaction_admin(interaction)
             )
             if request.chat.private:
                 await self.core.delivery.mark_unreachable(request.actor, unreachable=False)
@@ -330,10 +327,6 @@ class DiscordAdapter:
             private=private,
             locale=str(message.guild.preferred_locale) if message.guild else None,
         )
-        admin = private or (
-            isinstance(author, discord.Member)
-            and (author.guild_permissions.manage_guild or author.guild_permissions.administrator)
-        )
         word, _space, rest = text.partition(" ")
         name = word.removeprefix("/").lower()
         mentioned = _mentioned_in(rest, message.mentions, self.client.user)
@@ -346,6 +339,7 @@ class DiscordAdapter:
             )
             return
         mentions = tuple(make_actor(user) for user in mentioned)
+        self.permissions.note(chat.chat_id, actor.user_id, message_admin(message))
         if name in _COMMANDS:
             request = Request(
                 actor,
@@ -354,10 +348,9 @@ class DiscordAdapter:
                 argument=" ".join(_USER_MENTION.sub(" ", rest).split()),  # mentions apart
                 event_id=str(message.id),
                 mentions=mentions,
-                admin=admin,
             )
         else:
-            request = Request(actor, chat, text=text, event_id=str(message.id), admin=admin)
+            request = Request(actor, chat, text=text, event_id=str(message.id))
         if private:
             await self.core.delivery.mark_unreachable(actor, unreachable=False)
         await self.poster.reply_all(message, await self.core.handle(request), private)

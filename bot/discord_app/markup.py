@@ -26,10 +26,12 @@ from discord.utils import escape_mentions
 # A web address as Discord's client links it (the pattern discord.py copies from it): everything
 # up to a space or a "<" is the address, markdown characters too, so it is left as it is.
 _ADDRESS: Final = r"(?:https?|steam)://[^\s<]+[^<.,:;\"'\]\s]"
+_MARKS: Final = "\\*_~|`[]<>"
 _INLINE: Final = re.compile(rf"(?P<address>{_ADDRESS})|(?P<mark>[\\*_~|`\[\]<>])")
-# An escaped "<" right after what would be an address: the client would read the backslash as
-# the address's last character, so a space sets the two apart.
-_ANGLE_AFTER_ADDRESS: Final = re.compile(r"((?:https?|steam)://[^\s<]*)\\(?=<)")
+# What the client would still read as part of an address after where it ends for us: up to a
+# space or a "<" (which the escaping turns into "\<", whose backslash the client would read
+# as the address's too).
+_ADDRESS_TAIL: Final = re.compile(r"[^\s<]*<?")
 # What makes a line a heading, small print or a list item (a quote's ">" is escaped anywhere),
 # after the spaces and direction marks a line may start with.
 _LINE_START: Final = re.compile(r"^([ \t\u200e\u200f\u2066-\u2069]*)([#+-])", re.MULTILINE)
@@ -45,12 +47,21 @@ def escaped(text: str) -> str:
     \\-# small
     see https://g.example/m/a_b/verify.
     """
-    inline = _ANGLE_AFTER_ADDRESS.sub(r"\1 \\", _INLINE.sub(_escaped_mark, text))
+    inline = _INLINE.sub(_escaped_mark, text)
     return escape_mentions(_LINE_START.sub(r"\1\\\2", inline))
 
 
 def _escaped_mark(found: re.Match[str]) -> str:
-    return found.group("address") or "\\" + found.group("mark")
+    address = found.group("address")
+    if address is None:
+        return "\\" + found.group("mark")
+    # A markdown character the escaping will put a backslash before, right behind the
+    # address: the client would take the backslash into its link and read the character
+    # as markup. A space sets the address apart.
+    tail = _ADDRESS_TAIL.match(found.string, found.end())
+    if tail is not None and any(char in _MARKS for char in tail.group()):
+        return address + " "
+    return address
 
 
 def clipped(text: str, limit: int) -> str:

@@ -32,7 +32,7 @@ from telegram.request import BaseRequest
 
 from bot.config import Settings
 from bot.core.i18n import first_locale, speech
-from bot.core.model import Message, Request
+from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.player_text import isolated
 from bot.core.posting import Origin, is_toast
 from bot.core.service import Core
@@ -116,6 +116,14 @@ class TelegramAdapter:
         )
         self.application.add_handler(CallbackQueryHandler(self._on_press))
         self.application.add_error_handler(self._on_error)
+        core.register_admins(PLATFORM, self)
+
+    async def is_admin(self, actor: Actor, chat: ChatRef) -> bool:
+        """The core's :class:`~bot.core.permissions.AdminPort`: a group's owner and its
+        administrators, as ``getChatMember`` says (remembered for a minute)."""
+        return await self.directory.is_admin(
+            self.application.bot, int(chat.chat_id), int(actor.user_id)
+        )
 
     def _username(self) -> str:
         try:
@@ -224,15 +232,12 @@ class TelegramAdapter:
                     answer, replace(origin, private_chat_id=str(message.chat.id))
                 )
                 return
-            request = Request(actor, chat, command="start", event_id=event_id, admin=True)
+            request = Request(actor, chat, command="start", event_id=event_id)
         else:
             mentions, unknown = self.directory.mentions(message, self.application.bot.bot)
             if command.name == "challenge" and unknown and not mentions:
                 await self._unknown_username(message, unknown[0])
                 return
-            admin = command.name == "defaults" and await self.directory.is_admin(
-                self.application.bot, message.chat, message.from_user.id
-            )
             request = Request(
                 actor,
                 chat,
@@ -240,7 +245,6 @@ class TelegramAdapter:
                 argument=command.argument,
                 event_id=event_id,
                 mentions=tuple(mentions),
-                admin=admin or private,
             )
         await self.poster.post_all(await self.core.handle(request), origin)
 

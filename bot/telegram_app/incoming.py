@@ -118,18 +118,17 @@ class Directory:
             found.append(self.remember(replied.from_user))
         return found, unknown
 
-    async def is_admin(self, bot: Bot, chat: Chat, user_id: int) -> bool:
-        """Private chats are the user's own; in groups ask Telegram (``getChatMember``) and
-        trust the answer for a minute."""
-        if chat.type == ChatType.PRIVATE:
-            return True
-        key = (chat.id, user_id)
+    async def is_admin(self, bot: Bot, chat_id: int, user_id: int) -> bool:
+        """Whether the user administers the group: Telegram's answer (``getChatMember``),
+        trusted for a minute (the core asks only when a command needs it, and never for a
+        private chat, which is the user's own)."""
+        key = (chat_id, user_id)
         now = self.clock()
         cached = self._admins.get(key)
         if cached is not None and now - cached[0] < ADMIN_TTL:
             return cached[1]
         try:
-            member = await bot.get_chat_member(chat.id, user_id)
+            member = await bot.get_chat_member(chat_id, user_id)
         except TelegramError:
             return False
         admin = member.status in _ADMIN_STATUSES

@@ -1,4 +1,3 @@
-"""Web pages of the bot: the dice check, the match overview and the replay.
-
-The page builders are pure (data in, HTML out); the server and file downloads call them.
+"""The bot's web server: serves the pages of :mod:`bot.pages` (the dice check, the match
+overview and the replay), guarded against floods and slow clients.
 """

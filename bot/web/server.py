@@ -21,34 +21,26 @@ import logging
 import re
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import dataclass
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from bot.core.analysis_view import analysis_picture
-from bot.core.dice_check import check_data
 from bot.core.i18n import LOCALES, N_, first_locale
-from bot.core.match_files import MatchFiles
+from bot.core.page_reads import AnalysisState, MatchPageReads, PageMatch
 from bot.core.replays import frame_caption
-from bot.core.service import Core
 from bot.core.texts import how_game_ended
-from bot.web.analysis_data import analysis_summary
-from bot.web.check_data import CheckData
+from bot.pages.analysis_data import analysis_summary
+from bot.pages.check_data import CheckData
+from bot.pages.page_data import Board, Frame, GameRow, MatchPageData, ReplayPageData
+from bot.pages.page_text import PageText
+from bot.pages.pages import check_page, match_page, replay_page
+from bot.pages.security import Page
 from bot.web.guard import ConnectionGuard
 from bot.web.limits import BACKLOG, WebLimits, connection_cap, open_file_limit
 from bot.web.page_cache import page_cache
-from bot.web.page_data import Board, Frame, GameRow, MatchPageData, ReplayPageData
-from bot.web.page_text import PageText
 from bot.web.page_turns import page_turns
-from bot.web.pages import check_page, match_page, replay_page
-from bot.web.security import Page
 from bot.web.transport import SERVER_NAME, http_protocols
-from engine.api import MatchAnalysis
-from engine.records import analysis_from_json
-from gammon.position import Variant
 from gammon.replay import GameReplay
-from storage import AnalysisRecord, AnalysisStatus, MatchInfo, MatchStatus
 
 logger = logging.getLogger(__name__)
 
@@ -66,22 +58,16 @@ _NOTHING_HERE = N_("There is nothing at this address.")
 _LANGUAGE = re.compile(r"([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*")
 
 
-@dataclass(frozen=True)
-class _Match:
-    info: MatchInfo
-    names: tuple[str, str]
-
-
 class WebPages:
-    """The pages of one bot: everything they show is read from the core's database."""
+    """The pages of one bot: everything they show is read through the pages' read model
+    (:class:`bot.core.page_reads.MatchPageReads`)."""
 
-    def __init__(self, core: Core, pages_at_once: int = WebLimits.pages_at_once) -> None:
-        self.core = core
-        self._turns = page_turns(pages_at_once, core.idle)
+    def __init__(self, reads: MatchPageReads, pages_at_once: int = WebLimits.pages_at_once) -> None:
+        self.reads = reads
+        self._turns = page_turns(pages_at_once, reads.chats_idle)
         self._pictures: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._checks: OrderedDict[tuple[int, int], CheckData] = OrderedDict()
         self._drawing = asyncio.Semaphore(_PICTURES_AT_ONCE)
-        self._files = MatchFiles(core.matches)
 
     def application(self) -> web.Application:
         app = web.Application(client_max_size=1024)
@@ -104,9 +90,9 @@ class WebPages:
         found = await self._find(request)
         text = _page_text(request)
         _ = text.speech
-        state = (await self.core.matches.load_match(found.info.id)).state
+        state = await self.reads.state(found)
         names = found.names
-        base = f"/m/{found.info.slug}"
+        base = f"/m/{found.slug}"
         query = _query(text)
         games = tuple(
             GameRow(
@@ -121,12 +107,11 @@ class WebPages:
             )
             for result in state.games
         )
-        finished = found.info.status is not MatchStatus.ACTIVE
-        record = await self.core.analyses.get(found.info.id)
-        analysis = _analysis_of(record, found.info)
-        chart = f"{base}/analysis.png{query}" if self.core.replay_pictures.enabled else None
+        finished = found.finished
+        analysis = await self.reads.analysis(found)
+        chart = f"{base}/analysis.png{query}" if self.reads.pictures_enabled else None
         data = MatchPageData(
-            number=found.info.id,
+            number=found.number,
             names=names,
             variant=state.variant.value,
             length=state.rules.length,
@@ -135,19 +120,19 @@ class WebPages:
             games=games,
             replay_url=f"{base}/replay{query}",
             verify_url=f"{base}/verify{query}",
-            mat_url=f"{base}/match.mat" if _exported(found.info) else None,
+            mat_url=f"{base}/match.mat" if found.exported else None,
             board=await self._board(found, text),
-            analysis=None if analysis is None else analysis_summary(text, analysis, chart),
-            analysing=record is not None
-            and record.status in (AnalysisStatus.PENDING, AnalysisStatus.RUNNING),
+            analysis=None
+            if analysis.analysis is None
+            else analysis_summary(text, analysis.analysis, chart),
+            analysing=analysis.state is AnalysisState.UNDER_WAY,
         )
         return _respond(match_page(data, text))
 
     async def mat(self, request: web.Request) -> web.Response:
         """The match as a .mat file to download, like ``/export``'s."""
         found = await self._find(request)
-        loaded = await self.core.matches.load_match(found.info.id)
-        file = await self._files.mat(loaded, list(found.names)) if _exported(found.info) else None
+        file = await self.reads.mat_file(found)
         if file is None:
             raise web.HTTPNotFound(text=_page_text(request).gettext(_NOTHING_HERE))
         return web.Response(
@@ -163,15 +148,13 @@ class WebPages:
     async def analysis_picture(self, request: web.Request) -> web.Response:
         found = await self._find(request)
         text = _page_text(request)
-        analysis = _analysis_of(await self.core.analyses.get(found.info.id), found.info)
-        if analysis is None or not self.core.replay_pictures.enabled:
-            raise web.HTTPNotFound(text=text.gettext(_NOTHING_HERE))
-        key: tuple[object, ...] = ("analysis", found.info.id, text.lang)
+        key: tuple[object, ...] = ("analysis", found.number, text.lang)
         image = self._pictures.get(key)
         if image is None:
             async with self._drawing:
-                drawing = analysis_picture(text.speech, found.info.id, analysis)
-                image = await self.core.painter.paint(drawing, aside=True)
+                image = await self.reads.analysis_chart(found, text.speech)
+            if image is None:
+                raise web.HTTPNotFound(text=text.gettext(_NOTHING_HERE))
             self._keep(key, image)
         return web.Response(
             body=image, content_type="image/png", headers={"Cache-Control": "max-age=3600"}
@@ -180,11 +163,11 @@ class WebPages:
     async def replay(self, request: web.Request) -> web.Response:
         found = await self._find(request)
         text = _page_text(request)
-        games = await self.core.replay_frames.games(found.info)
-        base = f"/m/{found.info.slug}/replay"
+        games = await self.reads.games(found)
+        base = f"/m/{found.slug}/replay"
         data = ReplayPageData(
             start=_game_asked(request, len(games)),
-            number=found.info.id,
+            number=found.number,
             names=found.names,
             games=tuple(
                 tuple(
@@ -201,12 +184,12 @@ class WebPages:
 
     async def verify(self, request: web.Request) -> web.Response:
         found = await self._find(request)
-        return _respond(check_page(await self.check_data(found.info), _page_text(request)))
+        return _respond(check_page(await self.check_data(found), _page_text(request)))
 
     async def picture(self, request: web.Request) -> web.Response:
         found = await self._find(request)
         text = _page_text(request)
-        games = await self.core.replay_frames.games(found.info)
+        games = await self.reads.games(found)
         number, index = int(request.match_info["game"]), int(request.match_info["frame"])
         if not 1 <= number <= len(games) or index >= len(games[number - 1].frames):
             raise web.HTTPNotFound(text=text.gettext(_NOTHING_HERE))
@@ -216,19 +199,15 @@ class WebPages:
         cache = "public, max-age=86400, immutable" if game.result else "no-cache"
         return web.Response(body=image, content_type="image/png", headers={"Cache-Control": cache})
 
-    async def check_data(self, info: MatchInfo) -> CheckData:
+    async def check_data(self, found: PageMatch) -> CheckData:
         """Everything the check page needs; the seed only once the match has ended. Kept for
         recently checked matches by version (an ended match's never changes)."""
-        key = (info.id, info.version)
+        key = (found.number, found.version)
         kept = self._checks.get(key)
-        if kept is not None and kept.finished == (info.status is not MatchStatus.ACTIVE):
+        if kept is not None and kept.finished == found.finished:
             self._checks.move_to_end(key)
             return kept
-        names = await self._names(info)
-        actions = await self.core.matches.history(info.id, info.version)
-        ended = info.status is not MatchStatus.ACTIVE
-        seed = await self.core.dice.reveal_seed(info.id) if ended else None
-        data = await asyncio.to_thread(check_data, info, names, actions, seed)
+        data = await self.reads.check_data(found)
         self._checks[key] = data
         if len(self._checks) > _CHECKS_KEPT:
             self._checks.popitem(last=False)
@@ -242,37 +221,34 @@ class WebPages:
         handler = request.match_info.handler
         if handler not in (self.match, self.replay, self.verify):
             return None
-        info = await self.core.matches.find_by_slug(request.match_info["slug"])
-        if info is None:
+        found = await self.reads.version_of(request.match_info["slug"])
+        if found is None:
             return None
+        number, version, finished = found
         lang = _page_text(request).lang
-        key = (handler.__name__, info.id, request.query_string, lang, info.version, info.status)
-        if handler == self.match and info.status != MatchStatus.ACTIVE:
+        key = (handler.__name__, number, request.query_string, lang, version, finished)
+        if handler == self.match and finished:
             # The analysis comes after the match's last version: the page shows it once made.
-            analysis = await self.core.analyses.get(info.id)
-            return (*key, analysis.status if analysis is not None else None)
+            return (*key, await self.reads.analysis_state(number))
         return key
 
-    async def _find(self, request: web.Request) -> _Match:
-        info = await self.core.matches.find_by_slug(request.match_info["slug"])
-        if info is None:
+    async def _find(self, request: web.Request) -> PageMatch:
+        found = await self.reads.find(request.match_info["slug"])
+        if found is None:
             raise web.HTTPNotFound(text=_page_text(request).gettext(_NOTHING_HERE))
-        return _Match(info, await self._names(info))
+        return found
 
-    async def _names(self, info: MatchInfo) -> tuple[str, str]:
-        players = await self.core.names.of_info(info)
-        return (players[0].display_name, players[1].display_name)
-
-    async def _picture(self, found: _Match, game: GameReplay, index: int, text: PageText) -> bytes:
-        version = None if game.result else found.info.version
-        key = (found.info.id, game.number, index, text.lang, version)
+    async def _picture(
+        self, found: PageMatch, game: GameReplay, index: int, text: PageText
+    ) -> bytes:
+        version = None if game.result else found.version
+        key = (found.number, game.number, index, text.lang, version)
         kept = self._pictures.get(key)
         if kept is not None:
             self._pictures.move_to_end(key)
             return kept
         async with self._drawing:  # the chats' boards come first: a few pages draw at once
-            pictures = self.core.replay_pictures
-            drawn = await pictures.frame(game.frames[index], found.names, text.speech, aside=True)
+            drawn = await self.reads.frame_picture(game.frames[index], found.names, text.speech)
         if drawn is None:
             raise web.HTTPNotFound()
         self._keep(key, drawn)
@@ -283,17 +259,17 @@ class WebPages:
         if len(self._pictures) > _PICTURES_KEPT:
             self._pictures.popitem(last=False)
 
-    async def _board(self, found: _Match, text: PageText) -> Board | None:
+    async def _board(self, found: PageMatch, text: PageText) -> Board | None:
         """The last frame of the last game: the final position, or the one being played."""
-        if not self.core.replay_pictures.enabled:
+        if not self.reads.pictures_enabled:
             return None
-        games = await self.core.replay_frames.games(found.info)
+        games = await self.reads.games(found)
         if not games:
             return None
         game = games[-1]
         last = len(game.frames) - 1
         return Board(
-            image_url=f"/m/{found.info.slug}/replay/{game.number}/{last}.png{_query(text)}",
+            image_url=f"/m/{found.slug}/replay/{game.number}/{last}.png{_query(text)}",
             caption=frame_caption(text.speech, game.frames[last], found.names),
         )
 
@@ -345,25 +321,9 @@ def _game_asked(request: web.Request, count: int) -> int:
     return 0
 
 
-def _analysis_of(record: AnalysisRecord | None, info: MatchInfo) -> MatchAnalysis | None:
-    """The finished analysis in ``record``, if there is one that reads."""
-    if record is None or record.status is not AnalysisStatus.DONE or record.result is None:
-        return None
-    try:
-        return analysis_from_json(record.result)
-    except ValueError:
-        logger.warning("the stored analysis of match %s does not read", info.id)
-        return None
-
-
-def _exported(info: MatchInfo) -> bool:
-    """Whether the match has a .mat file: every match but money backgammon's."""
-    return not (info.rules.is_money and info.rules.variant is Variant.BACKGAMMON)
-
-
 def _status(
     text: PageText,
-    found: _Match,
+    found: PageMatch,
     score: tuple[int, int],
     finished: bool,
     winner: int | None,
@@ -383,9 +343,11 @@ class WebServer:
     """Runs :class:`WebPages` on ``host``:``port`` until stopped, within ``limits`` (see
     :mod:`bot.web.limits`, :mod:`bot.web.guard` and :mod:`bot.web.transport`)."""
 
-    def __init__(self, core: Core, host: str, port: int, limits: WebLimits | None = None) -> None:
+    def __init__(
+        self, reads: MatchPageReads, host: str, port: int, limits: WebLimits | None = None
+    ) -> None:
         self.limits = limits or WebLimits()
-        self.pages = WebPages(core, self.limits.pages_at_once)
+        self.pages = WebPages(reads, self.limits.pages_at_once)
         self.host = host
         self.port = port
         self.guard: ConnectionGuard | None = None

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+import weakref
+from collections import Counter
 from dataclasses import dataclass, field
 
 from bot.core.model import Actor, ChatRef, Message, Request
@@ -20,6 +22,30 @@ def headline(message: Message) -> str:
     return lines[1] if message.lead and len(lines) > 1 else lines[0]
 
 
+class ScriptedAdmins:
+    """The test platform's answer to the core's question whether someone administers a chat:
+    those who send a request with ``admin=True``, while it is being answered."""
+
+    def __init__(self) -> None:
+        self.names: Counter[str] = Counter()
+        self.asked = 0  # how often the core asked
+
+    async def is_admin(self, actor: Actor, chat: ChatRef) -> bool:
+        self.asked += 1
+        return self.names[actor.user_id] > 0
+
+
+_ADMINS: weakref.WeakKeyDictionary[Core, ScriptedAdmins] = weakref.WeakKeyDictionary()
+
+
+def admins_of(core: Core) -> ScriptedAdmins:
+    """The test platform's administrators on ``core`` (registered with it the first time)."""
+    if core not in _ADMINS:
+        _ADMINS[core] = ScriptedAdmins()
+        core.register_admins(PLATFORM, _ADMINS[core])
+    return _ADMINS[core]
+
+
 @dataclass
 class Room:
     """A chat with a bot and the messages it has sent."""
@@ -32,15 +58,23 @@ class Room:
     # (two processes) need prefixes of their own.
     prefix: str = "e"
 
-    async def send(self, name: str, **fields: object) -> list[Message]:
+    async def send(self, name: str, *, admin: bool = False, **fields: object) -> list[Message]:
+        """``admin``: the platform says ``name`` administers the chat (if the core asks)."""
         self.events += 1
         actor = Actor(PLATFORM, name, name.title(), fields.pop("locale", None))  # type: ignore[arg-type]
         request = Request(actor, self.chat, event_id=f"{self.prefix}{self.events}", **fields)  # type: ignore[arg-type]
-        answer = await self.core.handle(request)
+        admins = admins_of(self.core)
+        admins.names[name] += admin
+        try:
+            answer = await self.core.handle(request)
+        finally:
+            admins.names[name] -= admin
         self.log.extend(answer)
         return answer
 
-    async def command(self, name: str, text: str, **fields: object) -> list[Message]:
+    async def command(
+        self, name: str, text: str, *, admin: bool = False, **fields: object
+    ) -> list[Message]:
         command, _, argument = text.lstrip("/").partition(" ")
         mentions = tuple(
             Actor(PLATFORM, word[1:], word[1:].title())
@@ -48,7 +82,7 @@ class Room:
             if word.startswith("@")
         )
         return await self.send(
-            name, command=command, argument=argument, mentions=mentions, **fields
+            name, admin=admin, command=command, argument=argument, mentions=mentions, **fields
         )
 
     async def match_of(self, name: str) -> LoadedMatch | None:

@@ -174,6 +174,6 @@ def test_the_numbering_runs_across_both_players() -> None:
 
 def test_the_analysis_reads_in_german() -> None:
     text = analysis_text(speech("de"), 7, ANALYSIS)
-    assert "Position-ID mGfwATDgc/ABMA" in text
+    assert "Positions-ID mGfwATDgc/ABMA" in text
     assert "Match-ID cImlAAAAAAAE" in text
     assert "0,226" in text

@@ -229,6 +229,7 @@ async def _another_process_settling(
         await database.close()
 
 
+@pytest.mark.both_databases
 async def test_a_game_left_unsettled_is_settled_by_one_clock(
     timed: Timed, migrated_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -258,6 +259,7 @@ async def test_a_game_left_unsettled_is_settled_by_one_clock(
     assert await clock.tick() == []
 
 
+@pytest.mark.both_databases
 async def test_a_player_acting_while_the_clock_settles_gets_the_table_as_it_is(
     timed: Timed, migrated_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

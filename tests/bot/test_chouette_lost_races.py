@@ -36,6 +36,9 @@ from tests.bot.chouette_race_helpers import (
 from tests.bot.scripted import PLATFORM, Room
 from tests.seeds import fixed_seeds
 
+# Races between processes: each database settles them its own way.
+pytestmark = pytest.mark.both_databases
+
 ENDED = (
     "This chouette has ended already. Open a new table with /chouette.\n"
     "Scores: no game finished yet."

@@ -13,6 +13,9 @@ from tests.bot.chouette_play_helpers import current
 from tests.bot.chouette_race_helpers import SETTLED, both_drop_but_the_last, meanwhile, texts
 from tests.bot.scripted import Room
 
+# Races between processes: each database settles them its own way.
+pytestmark = pytest.mark.both_databases
+
 
 async def test_a_start_typed_while_a_game_is_settled_starts_nothing(
     room: Room, other_process: Room, monkeypatch: pytest.MonkeyPatch

@@ -8,6 +8,8 @@ import asyncio
 import random
 from typing import Any
 
+import pytest
+
 from bot.core.model import ChatRef
 from bot.core.service import Core
 from storage import ChouetteInfo, Database
@@ -21,6 +23,9 @@ from tests.bot.chouette_play_helpers import (
 from tests.bot.scripted import PLATFORM, Room
 from tests.seeds import fixed_seeds
 from tests.storage.pauses import pause_after_first_statement
+
+# Races between processes: each database settles them its own way.
+pytestmark = pytest.mark.both_databases
 
 
 async def _end_the_game(room: Room, people: dict[str, int], seed: int) -> None:

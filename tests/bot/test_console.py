@@ -37,14 +37,14 @@ def console_environment(tmp_path: Path, **extra: str) -> dict[str, str]:
     return environment
 
 
-def run_console(tmp_path: Path, lines: list[str], command: str = "console") -> str:
+def run_console(tmp_path: Path, lines: list[str], command: str = "console", **extra: str) -> str:
     completed = subprocess.run(
         [sys.executable, "-m", "bot.cli", command],
         input="".join(line + "\n" for line in lines),
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env=console_environment(tmp_path),
+        env=console_environment(tmp_path, **extra),
         timeout=120,
         check=True,
     )

@@ -21,6 +21,9 @@ from tests.bot.scripted import PLATFORM, Room
 from tests.seeds import fixed_seeds
 from tests.storage.players import create_match
 
+# Races between processes: each database settles them its own way.
+pytestmark = pytest.mark.both_databases
+
 
 @pytest.fixture
 async def two_processes(migrated_url: str) -> AsyncIterator[tuple[Room, Room]]:

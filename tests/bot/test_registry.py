@@ -26,12 +26,15 @@ async def _nothing(*_arguments: Any) -> Any:
     return []
 
 
-def test_every_command_has_a_handler_on_the_core(room: Room) -> None:
+def test_every_command_and_button_kind_has_a_handler_on_the_core(room: Room) -> None:
+    services = room.core.dispatcher.services
     for command in registry.COMMANDS:
-        _service, method = command.handler.split(".")
-        handler = room.core.handler(command)
+        handler = command.handler(services)
         assert inspect.iscoroutinefunction(handler), command.name
-        assert handler.__name__ == method, command.name
+    for press in registry.PRESSES:
+        assert inspect.iscoroutinefunction(press.handler(services)), press
+        assert press.handler(services).__name__ == "press", press
+    assert {press.kind for press in registry.PRESSES} == set("mcurh")  # every kind of token
 
 
 def test_telegram_menus_list_the_registry_in_every_language() -> None:
@@ -170,9 +173,7 @@ async def test_the_documented_worked_example_adds_a_working_command(
     exec(blocks[1], namespace)
     monkeypatch.setattr(registry, "COMMANDS", (*registry.COMMANDS, entry))
     monkeypatch.setitem(registry._BY_NAME, entry.name, entry)
-    service, method = entry.handler.split(".")
-    assert service == "info"
-    monkeypatch.setattr(InfoService, method, namespace[method], raising=False)
+    monkeypatch.setattr(InfoService, "pips", namespace["pips"], raising=False)
     assert (await room.command("anna", "/pips"))[0].text.startswith("You have no match")
     await room.command("anna", "/challenge @bob 3")
     await room.press("bob", "Accept")

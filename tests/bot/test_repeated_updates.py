@@ -5,11 +5,15 @@ board as it is now."""
 
 from __future__ import annotations
 
+import pytest
 import sqlalchemy as sa
 
 from bot.core.model import Actor, Request
 from storage.schema import challenges
 from tests.bot.scripted import PLATFORM, Room
+
+# Races between processes: each database settles them its own way.
+pytestmark = pytest.mark.both_databases
 
 
 def _typed(room: Room, name: str, command: str, argument: str, event_id: str) -> Request:

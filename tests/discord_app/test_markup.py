@@ -21,6 +21,17 @@ def test_the_issues_example_is_neither_a_link_nor_a_mention() -> None:
     assert discord_shown(content) == f"Your client seed is “{seed}”."
 
 
+def test_markup_right_behind_an_address_stays_escaped() -> None:
+    """The client reads an address up to a space or a "<": a backslash escaping the "]"
+    or "<" right behind one would become the link's last character and the mark live."""
+    for text in (
+        "[Claim your prize](https://evil.example)]<@123456789012345678>",
+        "see https://x.example.<b>",
+        "https://x.example)*bold*",
+    ):
+        assert live_discord_marks(escaped(text)) == [], text
+
+
 def test_every_masked_link_of_a_line_is_escaped() -> None:
     """discord.utils.escape_markdown escapes only the first of several on one line."""
     content = escaped("[a](https://x.example) [b](https://y.example)")

@@ -139,6 +139,7 @@ async def test_webhook_mode_takes_updates_that_carry_the_secret(migrated_url: st
     assert "/challenge" in answers[0].params["text"]  # the help, not the rules
 
 
+@pytest.mark.both_databases
 async def test_two_processes_behind_one_webhook_handle_an_update_once(migrated_url: str) -> None:
     """Telegram sends an update again when its answer was late, here to the other process:
     only its first arrival is handled. An update stored by a process that died before handling

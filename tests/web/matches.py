@@ -11,7 +11,7 @@ import dataclasses
 import hashlib
 from dataclasses import dataclass
 
-from bot.web.check_data import CheckData, RecordedRoll, recorded_rolls
+from bot.pages.check_data import CheckData, RecordedRoll, recorded_rolls
 from gammon.actions import Action, Move, OpeningRoll, Roll
 from gammon.fair_dice import FairDice, join_client_seeds, roll
 from gammon.flow import MatchState, Phase, advance, new_match

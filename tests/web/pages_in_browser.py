@@ -10,8 +10,8 @@ from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.chrome.webdriver import WebDriver
 from selenium.webdriver.support.ui import WebDriverWait
 
-from bot.web.check_data import CheckData
-from bot.web.pages import PageText, check_file
+from bot.pages.check_data import CheckData
+from bot.pages.pages import PageText, check_file
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ import aiohttp
 import sqlalchemy as sa
 
 from bot.core.model import ChatRef
+from bot.core.page_reads import MatchPageReads
 from bot.core.service import Core
 from bot.web.server import WebServer
 from storage import Database
@@ -24,7 +25,7 @@ async def serving(url: str) -> AsyncIterator[tuple[Room, WebServer]]:
     """The server on the migrated database at ``url``."""
     database = Database(url)
     core = Core(database, server_seeds=fixed_seeds(), web_base_url="http://127.0.0.1")
-    server = WebServer(core, "127.0.0.1", 0)
+    server = WebServer(MatchPageReads.of(core), "127.0.0.1", 0)
     await server.start()
     room = Room(core, ChatRef(PLATFORM, "group-1"))
     await room.command("anna", "/challenge @bob 1")

@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from bot.web.check_data import RecordedRoll, recorded_rolls
+from bot.pages.check_data import RecordedRoll, recorded_rolls
 from gammon.actions import OpeningRoll, Roll
 from gammon.flow import replay_states
 from gammon.match_rules import MatchRules

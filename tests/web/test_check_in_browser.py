@@ -10,7 +10,7 @@ import pytest
 from selenium.webdriver.chrome.webdriver import WebDriver
 
 from bot.core.i18n import speech
-from bot.web.pages import PageText
+from bot.pages.pages import PageText
 from tests.web.matches import (
     PlayedMatch,
     check_data,

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from selenium.webdriver.chrome.webdriver import WebDriver
 
-from bot.web.check_data import CheckData, RecordedRoll
-from bot.web.pages import PageText, check_page
+from bot.pages.check_data import CheckData, RecordedRoll
+from bot.pages.pages import PageText, check_page
 from gammon.fair_dice import FairDice
 from tests.web.html_parts import parts
 from tests.web.matches import with_die_changed

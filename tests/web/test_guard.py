@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.page_reads import MatchPageReads
 from bot.core.service import Core
 from bot.web.guard import ConnectionGuard
 from bot.web.limits import WebLimits
@@ -34,7 +35,7 @@ async def serving(
 ) -> AsyncIterator[WebServer]:
     database = Database(sqlite_copy(migrated_sqlite, tmp_path / "guard.db"))
     core = Core(database, render_images=False, web_base_url="http://127.0.0.1")
-    server = WebServer(core, "127.0.0.1", 0, limits)
+    server = WebServer(MatchPageReads.of(core), "127.0.0.1", 0, limits)
     await server.start()
     try:
         yield server

@@ -11,9 +11,9 @@ import re
 import pytest
 
 from bot.core.i18n import speech
-from bot.web.check_data import CheckData
-from bot.web.page_data import AnalysedError, AnalysedPlayer, AnalysisSummary, Board
-from bot.web.pages import (
+from bot.pages.check_data import CheckData
+from bot.pages.page_data import AnalysedError, AnalysedPlayer, AnalysisSummary, Board
+from bot.pages.pages import (
     Frame,
     GameRow,
     MatchPageData,

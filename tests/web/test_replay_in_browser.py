@@ -16,7 +16,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select
 
-from bot.web.pages import Frame, PageText, ReplayPageData, replay_page
+from bot.pages.pages import Frame, PageText, ReplayPageData, replay_page
 from tests.web.pages_in_browser import alert_open, errors_logged
 
 HOSTILE = "<img src=x onerror=alert(1)>"

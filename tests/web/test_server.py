@@ -13,10 +13,10 @@ import pytest
 from PIL import Image
 
 import bot.web.server as server_module
-from bot.web.page_data import MatchPageData
-from bot.web.page_text import PageText
-from bot.web.pages import match_page
-from bot.web.security import Page
+from bot.pages.page_data import MatchPageData
+from bot.pages.page_text import PageText
+from bot.pages.pages import match_page
+from bot.pages.security import Page
 from tests.bot.scripted import PLATFORM, play_to_the_end
 from tests.databases import sqlite_copy
 from tests.web.served import Site, serving

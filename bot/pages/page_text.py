@@ -1,7 +1,7 @@
 """The language a page is written in: a gettext callable plus the code for ``<html lang>``.
 
 The pages translate every visible string through this object; the English message ids live in
-:mod:`bot.web.texts`, where Babel finds them (``babel.cfg`` extracts ``bot/**.py`` only, so the
+:mod:`bot.pages.texts`, where Babel finds them (``babel.cfg`` extracts ``bot/**.py`` only, so the
 templates themselves hold no text of their own).
 """
 

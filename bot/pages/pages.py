@@ -1,7 +1,7 @@
 """The web pages as pure functions: data in, a :class:`Page` (HTML and its CSP) out.
 
 Every page is self-contained (inline style and script allowed by hash, no outside resource) so
-it works the same served by the bot and saved to disk. Strings come from :mod:`bot.web.texts`
+it works the same served by the bot and saved to disk. Strings come from :mod:`bot.pages.texts`
 through the reader's :class:`PageText`; names and seeds are escaped by Jinja's autoescape, and
 data for the scripts goes in a JSON block that no value can break out of.
 """
@@ -16,12 +16,12 @@ from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescap
 from markupsafe import Markup
 
 from bot.core.player_text import BIDI_CONTROLS, isolated
-from bot.web import texts
-from bot.web.check_data import CheckData
-from bot.web.columns import RESULT_HEADING, roll_column_css
-from bot.web.page_data import Frame, GameRow, MatchPageData, ReplayPageData
-from bot.web.page_text import PageText
-from bot.web.security import Page, asset, header_policy, meta_policy, script_json
+from bot.pages import texts
+from bot.pages.check_data import CheckData
+from bot.pages.columns import RESULT_HEADING, roll_column_css
+from bot.pages.page_data import Frame, GameRow, MatchPageData, ReplayPageData
+from bot.pages.page_text import PageText
+from bot.pages.security import Page, asset, header_policy, meta_policy, script_json
 from gammon.fair_dice import SCHEME
 
 __all__ = [
@@ -50,7 +50,7 @@ ICON = "data:image/svg+xml," + quote(_ICON_SVG)
 @cache
 def _environment() -> Environment:
     environment = Environment(
-        loader=PackageLoader("bot.web"),
+        loader=PackageLoader("bot.pages"),
         autoescape=select_autoescape(["html"]),
         undefined=StrictUndefined,  # a misspelt name fails the render instead of showing ""
         trim_blocks=True,

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.web.check_data import RecordedRoll
+from bot.pages.check_data import RecordedRoll
 
 RESULT_HEADING = "✓/✗"
 

@@ -10,7 +10,7 @@ cannot reorder the sentence around it.
 from __future__ import annotations
 
 from bot.core.player_text import isolated
-from bot.web.page_text import PageText
+from bot.pages.page_text import PageText
 
 
 def match_kind(text: PageText, variant: str, length: int) -> str:

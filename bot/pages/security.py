@@ -58,8 +58,8 @@ def header_policy(meta: str) -> str:
 
 @cache
 def asset(name: str) -> str:
-    """An inline script or style from ``bot/web/static``, read once."""
-    return (files("bot.web") / "static" / name).read_text(encoding="utf-8")
+    """An inline script or style from ``bot/pages/static``, read once."""
+    return (files("bot.pages") / "static" / name).read_text(encoding="utf-8")
 
 
 def script_json(value: object) -> Markup:

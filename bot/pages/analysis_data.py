@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from bot.core import texts
 from bot.core.analysis_view import chance_axis, decision_text, listed_errors, player_figures
-from bot.web.page_data import AnalysedError, AnalysedPlayer, AnalysisSummary
-from bot.web.page_text import PageText
+from bot.pages.page_data import AnalysedError, AnalysedPlayer, AnalysisSummary
+from bot.pages.page_text import PageText
 from engine.api import MatchAnalysis
 
 
