@@ -30,7 +30,6 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from bot.core.model import Message
-from bot.core.tokens import BadTokenError, parse_token
 
 
 class Route(Enum):
@@ -189,7 +188,7 @@ def plan_message(
         return Plan(route, message.chat.chat_id)
     chat_id, reply_to, panel = _destination(message, origin)
     group = not message.chat.private and chat_id == message.chat.chat_id
-    slot = message.slot or _preview_slot(message)
+    slot = message.slot
     previous = None if slot is None else slots.get((chat_id, slot))
     edits = [] if panel is None else [panel]
     edits.extend(_edits(message, origin, chat_id, previous, set(touched)))
@@ -250,20 +249,6 @@ def _may_become(message: Message, origin: Origin) -> bool:
         and not message.keep_pressed
         and origin.pressed_has_media in (None, media)
     )
-
-
-def _preview_slot(message: Message) -> str | None:
-    """Confirm-move previews of one user replace each other in place."""
-    if message.private_to is None or message.image is None:
-        return None
-    for button in message.buttons:
-        try:
-            token = parse_token(button.token)
-        except BadTokenError:
-            continue
-        if token.verb == "confirm":
-            return f"preview:{token.target}:{message.private_to}"
-    return None
 
 
 def wanted_slots(messages: Sequence[Message], origin: Origin, platform: Platform) -> list[SlotKey]:

@@ -259,7 +259,9 @@ CASES = [
     ),
     Case(
         "Telegram: previews of a move replace each other in place",
-        Message(GROUP, "13/10 6/5?", image=PNG, buttons=CONFIRM, private_to="11"),
+        Message(
+            GROUP, "13/10 6/5?", image=PNG, buttons=CONFIRM, private_to="11", slot="preview:12:11"
+        ),
         TYPED,
         TELEGRAM,
         chat(edit(Target.SLOT, "600"), reply_to="300", slot="preview:12:11"),
@@ -404,7 +406,7 @@ def test_a_batch_reads_each_slot_once_and_the_names_telegram_links() -> None:
     messages = [
         board(mention=("22",), notify=("22",)),
         board(),
-        note(buttons=CONFIRM, image=PNG),
+        note(buttons=CONFIRM, image=PNG, slot="preview:12:11"),
         Message(OTHER_GROUP, "Carl's turn", slot="board:9", mention=("33",)),
     ]
     assert wanted_slots(messages, TYPED, TELEGRAM) == [
