@@ -7,6 +7,7 @@ own language, for those of them who have been away from the table
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import replace
 from functools import partial
@@ -242,6 +243,8 @@ class ChouetteView:
     def buttons(
         _: Speech, info: ChouetteInfo, game: ChouetteGame, names: dict[str, str]
     ) -> tuple[Button, ...]:
+        if game.finished:
+            return ()
         seats = {player: seat for seat, player in enumerate(game.table.order)}
         found: list[Button] = []
 
@@ -249,36 +252,46 @@ class ChouetteView:
             target = chouette_target(info.id, seats[member] if member else 0)
             found.append(Button(label, format_token(Token(verb, "h", target, info.version))))
 
-        if game.finished:
-            return ()
-        beavers = game.rules.beavers
-        if any(cube.offered_by is Side.BOX for cube in game.pending):
-            add(_("Take"), Verb.TAKE)
-            if beavers:
-                add(_("Beaver"), Verb.BEAVER)
-            add(_("Drop"), Verb.DROP)
-        for cube in game.pending:
-            if cube.offered_by is Side.TEAM:
-                add(_("Take {name}").format(name=names[cube.member]), Verb.TAKE, cube.member)
-                if beavers:
-                    name = names[cube.member]
-                    add(_("Beaver {name}").format(name=name), Verb.BEAVER, cube.member)
-                add(_("Drop {name}").format(name=names[cube.member]), Verb.DROP, cube.member)
+        _answer_buttons(_, game, names, add)
         if game.board.phase is Phase.OPENING:
             add(_("Roll"), Verb.ROLL)
-        if game.board.phase is not Phase.ROLLING:
-            return tuple(found)
-        if game.board.player_on_roll == 0:
-            doubled = box_may_double(game)
-            if not game.pending:
-                add(_("Roll"), Verb.ROLL)
-            if len(doubled) > 1:
-                add(_("Double all"), Verb.DOUBLE_ALL)
-            for member in doubled:
-                add(_("Double {name}").format(name=names[member]), Verb.DOUBLE, member)
-        else:
-            if not game.pending:
-                add(_("Roll"), Verb.ROLL)
-            if team_may_double(game):
-                add(_("Double the box"), Verb.DOUBLE)
+        if game.board.phase is Phase.ROLLING:
+            _rolling_buttons(_, game, names, add)
         return tuple(found)
+
+
+_Add = Callable[..., None]  # a button: its label, its verb, the member it is for (if one)
+
+
+def _answer_buttons(_: Speech, game: ChouetteGame, names: dict[str, str], add: _Add) -> None:
+    """Answers to the cubes offered: the box's to the team, each member's to the box."""
+    beavers = game.rules.beavers
+    if any(cube.offered_by is Side.BOX for cube in game.pending):
+        add(_("Take"), Verb.TAKE)
+        if beavers:
+            add(_("Beaver"), Verb.BEAVER)
+        add(_("Drop"), Verb.DROP)
+    for cube in game.pending:
+        if cube.offered_by is Side.TEAM:
+            add(_("Take {name}").format(name=names[cube.member]), Verb.TAKE, cube.member)
+            if beavers:
+                name = names[cube.member]
+                add(_("Beaver {name}").format(name=name), Verb.BEAVER, cube.member)
+            add(_("Drop {name}").format(name=names[cube.member]), Verb.DROP, cube.member)
+
+
+def _rolling_buttons(_: Speech, game: ChouetteGame, names: dict[str, str], add: _Add) -> None:
+    """Before a roll: the roll (unless a cube is pending) and the doubles allowed."""
+    if game.board.player_on_roll == 0:
+        doubled = box_may_double(game)
+        if not game.pending:
+            add(_("Roll"), Verb.ROLL)
+        if len(doubled) > 1:
+            add(_("Double all"), Verb.DOUBLE_ALL)
+        for member in doubled:
+            add(_("Double {name}").format(name=names[member]), Verb.DOUBLE, member)
+    else:
+        if not game.pending:
+            add(_("Roll"), Verb.ROLL)
+        if team_may_double(game):
+            add(_("Double the box"), Verb.DOUBLE)

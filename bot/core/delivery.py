@@ -5,25 +5,32 @@ message it needs three things the database knows: which platform message fills a
 chat (so a newer board can take the buttons off the older one, also after a restart), who a
 user is (the name to link, the language to write a note in) and whether private messages reach
 them. This port answers exactly that, so adapters never import storage.
+
+Posting a batch asks it twice: :meth:`Delivery.prepare` before the first platform call (the
+batch's slots and users, read in one trip) and :meth:`Delivery.posted` after the last (the
+slots' new messages and the refused private notes, written in one transaction); in between the
+adapter follows the :mod:`bot.core.posting` plan alone.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 from bot.core.i18n import resolve_locale
-from bot.core.model import Actor
+from bot.core.model import Actor, Message
+from bot.core.posting import (
+    Origin,
+    Platform,
+    Posting,
+    Recipient,
+    SlotKey,
+    late_strips,
+    wanted_names,
+    wanted_slots,
+)
 from storage import PostedMessageRepository, UserRecord, UserRepository
 
-
-@dataclass(frozen=True)
-class Recipient:
-    """A user as an adapter delivers to them."""
-
-    platform_user_id: str
-    name: str
-    locale: str  # the language to write to them in
-    reachable: bool  # private messages to them have not been refused
+__all__ = ["Delivery", "Recipient"]
 
 
 def _recipient(user: UserRecord) -> Recipient:
@@ -46,6 +53,30 @@ class Delivery:
     ) -> str | None:
         """Record ``message_id`` as the slot's message; answers the message it replaced."""
         return await self._posted.replace(platform, chat_id, slot, message_id)
+
+    async def prepare(
+        self, platform: Platform, messages: Sequence[Message], origin: Origin | None = None
+    ) -> Posting:
+        """A batch about to be posted, with all its plans need to know."""
+        origin = Origin() if origin is None else origin
+        slots, people = await self._posted.for_posting(
+            platform.name,
+            wanted_slots(messages, origin, platform),
+            wanted_names(messages, platform),
+        )
+        recipients = {user.platform_user_id: _recipient(user) for user in people}
+        return Posting(platform, origin, slots, recipients)
+
+    async def posted(self, posting: Posting) -> list[SlotKey]:
+        """What a batch did: record the slots' new messages and who refused private notes.
+        Answers the (chat, message) pairs still to strip: a slot's message posted meanwhile by
+        another process, which the batch could not know."""
+        platform = posting.platform.name
+        for user_id in dict.fromkeys(posting.unreachable):
+            await self.mark_unreachable(Actor(platform, user_id, user_id))
+        fills = [(done.chat_id, done.slot, done.message_id) for done in posting.filled]
+        replaced = await self._posted.replace_all(platform, fills)
+        return late_strips(posting.filled, replaced)
 
     async def recipient(self, platform: str, user_id: str) -> Recipient | None:
         """The user of a platform account, or None when the bot has never seen them."""

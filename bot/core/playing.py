@@ -287,6 +287,8 @@ class PlayService:
                 image=image,
                 board=view,
                 private_to=context.request.actor.user_id,
+                # One user's previews of one match replace each other where they are posted.
+                slot=f"preview:{info.id}:{context.request.actor.user_id}",
             )
         ]
 

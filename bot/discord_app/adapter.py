@@ -20,15 +20,13 @@ from discord import app_commands
 
 from bot.config import Settings
 from bot.core import registry
-from bot.core.folding import fold_notes
 from bot.core.i18n import first_locale, speech
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 from bot.discord_app.admins import SeenPermissions, interaction_admin, message_admin
 from bot.discord_app.buttons import ActionButton
 from bot.discord_app.commands import build_commands
-from bot.discord_app.markup import clipped, escaped
-from bot.discord_app.posting import MAX_CONTENT, NO_MENTIONS, PLATFORM, Poster
+from bot.discord_app.posting import NO_MENTIONS, PLATFORM, Poster
 from bot.discord_app.translation import CatalogTranslator
 
 logger = logging.getLogger(__name__)
@@ -144,14 +142,7 @@ class DiscordAdapter:
             raise TimeoutError("Discord did not become ready")
 
     async def deliver(self, messages: Sequence[Message]) -> None:
-        for message in fold_notes(messages, MAX_CONTENT, MAX_CONTENT):
-            try:
-                if message.private_to is not None:
-                    await self.poster.direct(message)
-                else:
-                    await self.poster.publish(message)
-            except Exception:  # one message failing does not keep back the others
-                logger.exception("could not deliver a message to channel %s", message.chat.chat_id)
+        await self.poster.deliver(messages)
 
     async def settled(self, timeout: float = STOP_GRACE) -> None:
         """Wait until every interaction under way has been answered (at most ``timeout``)."""
@@ -362,18 +353,7 @@ class DiscordAdapter:
             request = Request(actor, chat, text=text, event_id=str(message.id))
         if private:
             await self.core.delivery.mark_unreachable(actor, unreachable=False)
-        for answer in fold_notes(await self.core.handle(request), MAX_CONTENT, MAX_CONTENT):
-            if answer.private_to is not None and not private:
-                # No ephemeral messages outside interactions: reply to the author alone.
-                await message.reply(
-                    clipped(escaped(answer.text), MAX_CONTENT),
-                    allowed_mentions=discord.AllowedMentions.none(),
-                    mention_author=False,
-                )
-            elif answer.private_to is not None:
-                await self.poster.direct(answer)
-            else:
-                await self.poster.publish(answer)
+        await self.poster.reply_all(message, await self.core.handle(request), private)
 
 
 def _bots_cannot_play(_: Callable[[str], str]) -> str:

@@ -2,15 +2,18 @@
 
 Boards and every other public message are normal channel messages (never interaction
 responses), so they can be edited long after the 15-minute interaction token has expired:
-posting into a slot strips the buttons of the message that filled it before, found through
-the core's delivery port (the database), so this also works after a restart.
+posting into a slot strips the buttons of the message that filled it before, known from the
+core's delivery port (the database), so this also works after a restart. What to do with each
+message is the core's posting plan (:mod:`bot.core.posting`).
 """
 
 from __future__ import annotations
 
 import io
 import logging
-from dataclasses import dataclass, replace
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import replace
 from typing import Any, Final
 
 import discord
@@ -18,14 +21,15 @@ import discord
 from bot.core.direction import RIGHT_TO_LEFT_MARK
 from bot.core.folding import fold_notes
 from bot.core.i18n import RIGHT_TO_LEFT, first_locale, speech
-from bot.core.model import Actor, Message
+from bot.core.model import Message
+from bot.core.posting import DISCORD, Edit, Origin, Plan, Posting, Route, Target
 from bot.core.service import Core
 from bot.discord_app.buttons import make_view
 from bot.discord_app.markup import clipped, escaped
 
 logger = logging.getLogger(__name__)
 
-PLATFORM: Final = "discord"
+PLATFORM: Final = DISCORD.name
 MAX_CONTENT: Final = 2000
 MAX_FILES: Final = 10
 NO_MENTIONS: Final = discord.AllowedMentions.none()
@@ -78,17 +82,9 @@ def _gettext(user_locale: str, message: Message) -> Any:
     return speech(first_locale(message.locale, user_locale, message.chat.locale))
 
 
-@dataclass
-class Pressed:
-    """The message whose button was pressed, while its answer is posted."""
-
-    interaction: discord.Interaction[Any]
-    message_id: int
-    touched: bool = False  # edited into a message of the answer, or stripped
-
-
 class Poster:
-    """Sends core messages through a connected client."""
+    """Carries out the core's posting plans (:mod:`bot.core.posting`) through a connected
+    client."""
 
     def __init__(self, client: discord.Client, core: Core) -> None:
         self.client = client
@@ -113,48 +109,108 @@ class Poster:
             notify=tuple(user for user in message.notify if user != own),
         )
 
-    async def publish(self, message: Message, pressed: Pressed | None = None) -> None:
-        """Post a message for everyone in its chat, with as few channel calls as it takes: a
-        board for the player who acted (nobody to call) replaces its slot's previous board in
-        place, a message that calls nobody replaces a pressed message that would lose its
-        buttons anyway (unless that one is to be kept), and a replaced board is only stripped
-        when it had buttons. Fill the slot; DM whoever should know."""
+    @asynccontextmanager
+    async def _batch(
+        self, messages: Sequence[Message], origin: Origin | None = None
+    ) -> AsyncIterator[tuple[list[Message], Posting]]:
+        """The messages to post in order, and their :class:`Posting`: the core is asked once
+        before (what the plans need) and once after (what was posted), never in between."""
+        folded = fold_notes(messages, MAX_CONTENT, MAX_CONTENT)
+        posting = await self.core.delivery.prepare(DISCORD, folded, origin)
+        try:
+            yield folded, posting
+        finally:
+            for chat_id, message_id in await self.core.delivery.posted(posting):
+                await self._strip(chat_id, message_id)
+
+    async def deliver(self, messages: Sequence[Message]) -> None:
+        """Messages that answer no update (the clock's): public ones in their channels,
+        private ones as DMs."""
+        async with self._batch(messages) as (folded, posting):
+            for message in folded:
+                try:
+                    if posting.plan(message).route is Route.DIRECT:
+                        await self.direct(message, posting)
+                    else:
+                        await self.publish(message, posting)
+                except Exception:  # one message failing does not keep back the others
+                    logger.exception(
+                        "could not deliver a message to channel %s", message.chat.chat_id
+                    )
+
+    async def reply_all(
+        self, typed: discord.Message, messages: Sequence[Message], private: bool
+    ) -> None:
+        """The answer to a command typed as a message: no ephemeral messages outside
+        interactions, so a private part is a reply to the author alone."""
+        origin = Origin(str(typed.channel.id), str(typed.author.id), str(typed.id), private=private)
+        async with self._batch(messages, origin) as (folded, posting):
+            for message in folded:
+                route = posting.plan(message).route
+                if route is Route.REPLY:
+                    await typed.reply(
+                        clipped(escaped(message.text), MAX_CONTENT),
+                        allowed_mentions=discord.AllowedMentions.none(),
+                        mention_author=False,
+                    )
+                elif route is Route.DIRECT:
+                    await self.direct(message, posting)
+                else:
+                    await self.publish(message, posting)
+
+    async def publish(
+        self,
+        message: Message,
+        posting: Posting,
+        interaction: discord.Interaction[Any] | None = None,
+    ) -> None:
+        """Post a message for everyone in its chat as its plan says: the first edit that
+        works (the slot's previous message, or the pressed one through ``interaction``), else
+        a new message; then strip what it replaced and DM whoever should know."""
         message = self._not_to_me(message)
-        chat_id = message.chat.chat_id
-        if message.slot and not message.mention:
-            previous = await self.core.delivery.slot_message(PLATFORM, chat_id, message.slot)
-            if previous is not None and _is_snowflake(previous):
-                edited = await self._edit(chat_id, int(previous), message)
-                if edited is not None:
-                    if pressed is not None and pressed.message_id == edited.id:
-                        pressed.touched = True
-                    await self._notify_all(message, edited)
-                    return
-        if (
-            pressed is not None
-            and not pressed.touched
-            and not message.mention
-            and not message.keep_pressed
-        ):
-            edited = await self._edit_pressed_into(pressed, message)
+        plan = posting.plan(message)
+        for edit in plan.edits:
+            edited = await self._apply(edit, message, interaction)
             if edited is not None:
-                await self._fill_slot(message, edited.id)
-                await self._notify_all(message, edited)
+                await self._shown(message, plan, edit, edited, posting)
                 return
-        channel = self._channel(chat_id)
         view = make_view(message.buttons)
         kwargs: dict[str, Any] = {"allowed_mentions": allowed_mentions(message)}
         if view is not None:
             kwargs["view"] = view
+        channel = self._channel(plan.chat_id)
         sent = await channel.send(format_content(message), files=make_files(message), **kwargs)
         if view is not None:
             view.stop()  # the buttons are dynamic items: nothing to keep per message
-        await self._fill_slot(message, sent.id, pressed)
-        await self._notify_all(message, sent)
+        await self._shown(message, plan, None, sent, posting)
 
-    async def _notify_all(self, message: Message, sent: discord.Message) -> None:
-        for user_id in message.notify:
-            await self.notify(user_id, message, sent)
+    async def _apply(
+        self, edit: Edit, message: Message, interaction: discord.Interaction[Any] | None
+    ) -> discord.Message | None:
+        """Try one edit of the plan; None when it cannot be done."""
+        if edit.target is Target.PRESSED:
+            if interaction is None:
+                return None
+            return await self._edit_pressed_into(interaction, message)
+        if not _is_snowflake(edit.message_id):
+            return None
+        return await self._edit(edit.chat_id, int(edit.message_id), message)
+
+    async def _shown(
+        self,
+        message: Message,
+        plan: Plan,
+        edit: Edit | None,
+        shown: discord.Message,
+        posting: Posting,
+    ) -> None:
+        """The message is there: strip the one it replaced in its slot, DM whoever should
+        know."""
+        previous = posting.shown(message, plan, edit, str(shown.id))
+        if previous is not None:
+            await self._strip(plan.chat_id, previous, message.slot)
+        for user_id in plan.notify:
+            await self.notify(user_id, message, shown, posting)
 
     async def _edit(
         self, chat_id: str, message_id: int, message: Message
@@ -178,13 +234,13 @@ class Poster:
         return edited
 
     async def _edit_pressed_into(
-        self, pressed: Pressed, message: Message
+        self, interaction: discord.Interaction[Any], message: Message
     ) -> discord.Message | None:
         """The pressed message becomes ``message`` (the press was acknowledged as an update
         of it); None when it cannot be edited."""
         view = make_view(message.buttons)
         try:
-            edited = await pressed.interaction.edit_original_response(
+            edited = await interaction.edit_original_response(
                 content=format_content(message),
                 attachments=make_files(message),
                 view=view,
@@ -196,42 +252,28 @@ class Poster:
         finally:
             if view is not None:
                 view.stop()
-        pressed.touched = True
         return edited
 
-    async def _fill_slot(
-        self, message: Message, message_id: int, pressed: Pressed | None = None
-    ) -> None:
-        """Record the slot's new message; strip the one it replaces if that had buttons."""
-        if not message.slot:
+    async def _strip(self, chat_id: str, message_id: str, slot: str | None = None) -> None:
+        """Remove a message's buttons (a newer message took its place in its slot)."""
+        if not _is_snowflake(message_id):
             return
-        chat_id = message.chat.chat_id
-        previous = await self.core.delivery.fill_slot(
-            PLATFORM, chat_id, message.slot, str(message_id)
-        )
-        if (
-            previous is None
-            or previous == str(message_id)
-            or not _is_snowflake(previous)
-            or not message.strip_previous
-        ):
-            return
-        if pressed is not None and pressed.message_id == int(previous):
-            pressed.touched = True
         try:
             old = self.client.get_partial_messageable(int(chat_id))
-            await old.get_partial_message(int(previous)).edit(view=None)
+            await old.get_partial_message(int(message_id)).edit(view=None)
         except discord.NotFound:
             pass  # deleted meanwhile: nothing to strip
         except discord.HTTPException:
             logger.warning(
                 "could not strip the buttons of message %s (slot %s, channel %s)",
-                previous,
-                message.slot,
+                message_id,
+                slot,
                 chat_id,
             )
 
-    async def notify(self, user_id: str, message: Message, sent: discord.Message) -> None:
+    async def notify(
+        self, user_id: str, message: Message, sent: discord.Message, posting: Posting
+    ) -> None:
         """A private note with a link to the message; closed DMs are remembered, and the
         mention in the channel is what the user still gets."""
         if not _is_snowflake(user_id):
@@ -245,11 +287,11 @@ class Poster:
             )
         except discord.Forbidden:
             logger.info("DMs to user %s are closed; falling back to the channel mention", user_id)
-            await self.core.delivery.mark_unreachable(Actor(PLATFORM, user_id, user_id))
+            posting.refused(user_id)
         except discord.HTTPException:
             logger.warning("DM notification to user %s failed", user_id, exc_info=True)
 
-    async def direct(self, message: Message) -> None:
+    async def direct(self, message: Message, posting: Posting) -> None:
         """A private message outside an interaction (the clock's): as a DM."""
         assert message.private_to is not None
         if not _is_snowflake(message.private_to):
@@ -258,9 +300,7 @@ class Poster:
             dm = await self.client.create_dm(discord.Object(int(message.private_to)))
             await self._send_private(dm, message)
         except discord.Forbidden:
-            await self.core.delivery.mark_unreachable(
-                Actor(PLATFORM, message.private_to, message.private_to)
-            )
+            posting.refused(message.private_to)
 
     async def _send_private(self, channel: discord.abc.Messageable, message: Message) -> None:
         view = make_view(message.buttons)
@@ -276,23 +316,37 @@ class Poster:
     ) -> None:
         """The core's answer to an acknowledged interaction: private parts ephemeral (the first
         one replaces the "thinking" placeholder of a slash command), the rest in the channel."""
-        placeholder = thinking
-        pressed = None
         clicked = interaction.message
-        if not thinking and clicked is not None and not clicked.flags.ephemeral:
+        origin = Origin(
+            str(interaction.channel_id),
+            str(interaction.user.id),
+            press=not thinking,
+            interaction=True,
             # A public message whose button was pressed: it may become part of the answer.
-            pressed = Pressed(interaction, clicked.id)
-        for message in fold_notes(messages, MAX_CONTENT, MAX_CONTENT):
+            pressed_id=None
+            if thinking or clicked is None or clicked.flags.ephemeral
+            else str(clicked.id),
+        )
+        async with self._batch(messages, origin) as (folded, posting):
+            placeholder = await self._answer_all(interaction, folded, posting, thinking)
+        if placeholder:
             try:
-                if message.edit_pressed and not thinking:
-                    await self._edit_pressed(interaction, message)
-                elif message.private_to is None:
-                    await self.publish(message, pressed)
-                elif message.private_to == str(interaction.user.id):
-                    await self._ephemeral(interaction, message, placeholder)
-                    placeholder = False
-                else:
-                    await self.direct(message)
+                await interaction.delete_original_response()
+            except discord.HTTPException:
+                logger.debug("could not remove the thinking placeholder", exc_info=True)
+
+    async def _answer_all(
+        self,
+        interaction: discord.Interaction[Any],
+        messages: list[Message],
+        posting: Posting,
+        placeholder: bool,
+    ) -> bool:
+        """Each message where its plan sends it; answers whether the "thinking" placeholder
+        is still there."""
+        for message in messages:
+            try:
+                placeholder = await self._answer_one(interaction, message, posting, placeholder)
             except discord.Forbidden:
                 logger.warning("may not post in channel %s", message.chat.chat_id)
                 _ = _gettext(str(interaction.locale), message)
@@ -301,19 +355,33 @@ class Poster:
                     "in this channel."
                 )
                 await self._ephemeral(interaction, Message(message.chat, text), placeholder)
-                placeholder = False
-                return
+                return False
             except discord.HTTPException:
                 # One message Discord would not take (a server error, a file it refused):
                 # the match is stored all the same, and the rest of the answer still goes.
                 logger.warning(
                     "could not post a message in %s", message.chat.chat_id, exc_info=True
                 )
-        if placeholder:
-            try:
-                await interaction.delete_original_response()
-            except discord.HTTPException:
-                logger.debug("could not remove the thinking placeholder", exc_info=True)
+        return placeholder
+
+    async def _answer_one(
+        self,
+        interaction: discord.Interaction[Any],
+        message: Message,
+        posting: Posting,
+        placeholder: bool,
+    ) -> bool:
+        route = posting.plan(message).route
+        if route is Route.FRAME:
+            await self._edit_pressed(interaction, message)
+        elif route is Route.CHAT:
+            await self.publish(message, posting, interaction)
+        elif route is Route.EPHEMERAL:
+            await self._ephemeral(interaction, message, placeholder)
+            return False
+        else:
+            await self.direct(message, posting)
+        return placeholder
 
     async def _edit_pressed(self, interaction: discord.Interaction[Any], message: Message) -> None:
         """A replay stepped on: the message whose button was pressed shows the next frame

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,12 +34,13 @@ from bot.config import Settings
 from bot.core.i18n import first_locale, speech
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.player_text import isolated
+from bot.core.posting import Origin, is_toast
 from bot.core.service import Core
 from bot.telegram_app.commands import COMMANDS, register_commands
 from bot.telegram_app.incoming import PLATFORM, Directory, chat_of, parse_command
 from bot.telegram_app.links import parse_challenge_payload
 from bot.telegram_app.markup import without_mentions
-from bot.telegram_app.outgoing import Origin, Poster
+from bot.telegram_app.outgoing import Poster
 from bot.telegram_app.webhook import WebhookServer
 
 logger = logging.getLogger(__name__)
@@ -201,7 +203,9 @@ class TelegramAdapter:
         actor = self.directory.remember(message.from_user)
         chat = chat_of(message.chat)
         private = message.chat.type == ChatType.PRIVATE
-        origin = Origin(message.chat.id, message_id=message.message_id)
+        origin = Origin(
+            str(message.chat.id), actor.user_id, message_id=str(message.message_id), private=private
+        )
         event_id = f"{message.chat.id}:{message.message_id}"
         command = parse_command(message, self._username())
         text = message.text or ""
@@ -223,9 +227,10 @@ class TelegramAdapter:
             await self.core.delivery.mark_unreachable(actor, unreachable=False)
             challenge = parse_challenge_payload(command.argument)
             if challenge is not None:
-                origin.private_chat_id = message.chat.id
                 answer = await self.core.accept_challenge_link(actor, chat, challenge, event_id)
-                await self.poster.post_all(answer, origin)
+                await self.poster.post_all(
+                    answer, replace(origin, private_chat_id=str(message.chat.id))
+                )
                 return
             request = Request(actor, chat, command="start", event_id=event_id)
         else:
@@ -286,24 +291,16 @@ class TelegramAdapter:
             logger.exception("button %r in chat %s failed", query.data, pressed.chat.id)
             await self._answer(query, _("Sorry, something went wrong. Please try again."))
             return
-        toasts = [
-            message
-            for message in answer
-            if message.private_to == actor.user_id
-            and not (message.buttons or message.image or message.attachments)
-        ]
-        await self._answer(query, "\n".join(message.text for message in toasts))
-        rest = [message for message in answer if message not in toasts]
         origin = Origin(
-            pressed.chat.id,
-            pressed_message_id=pressed.message_id,
+            str(pressed.chat.id),
+            actor.user_id,
+            pressed_id=str(pressed.message_id),
             pressed_has_media=bool(pressed.photo or pressed.animation),
+            press=True,
         )
-        await self.poster.post_all(rest, origin)
-        if any(message.private_to is None for message in rest) and (
-            pressed.message_id not in origin.touched
-        ):
-            await self.poster.strip(pressed.chat.id, pressed.message_id)
+        toasts = [message for message in answer if is_toast(message, origin)]
+        await self._answer(query, "\n".join(message.text for message in toasts))
+        await self.poster.post_all([m for m in answer if m not in toasts], origin)
 
     async def _answer(self, query: CallbackQuery, text: str) -> None:
         if len(text) > _TOAST_LIMIT:

@@ -1,8 +1,9 @@
 """The command layer's messages as Bot API calls: photos with captions, inline keyboards,
 slots, mentions, private notifications.
 
-Telegram has no ephemeral messages, so a message meant for one user (``private_to``) goes
-where that user caused it: the toast of a button press (chosen by the adapter before calling
+What to do with each message is the core's posting plan (:mod:`bot.core.posting`): Telegram
+has no ephemeral messages, so a message meant for one user (``private_to``) goes where that
+user caused it: the toast of a button press (answered by the adapter before
 :meth:`Poster.post_all`), an edit of the pressed panel (``/settings``), the private chat when
 the request came from there (deep links), or else a reply to the user's own message.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TypeVar
 
 from telegram import (
@@ -32,15 +33,15 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.core.folding import fold_notes
 from bot.core.i18n import first_locale, speech
-from bot.core.model import Actor, Message
+from bot.core.model import Message
+from bot.core.posting import TELEGRAM, Edit, Origin, Plan, Posting
 from bot.core.service import Core
-from bot.core.tokens import BadTokenError, parse_token
 from bot.telegram_app.links import NOTIFY_PAYLOAD, accept_token_payload, link
 from bot.telegram_app.markup import html_text
 
 logger = logging.getLogger(__name__)
 
-PLATFORM = "telegram"
+PLATFORM = TELEGRAM.name
 T = TypeVar("T")
 Markup = InlineKeyboardMarkup | ForceReply | None
 Media = tuple[str, bytes | InputFile]  # ("photo" | "animation", the file)
@@ -56,18 +57,6 @@ _SHORT_LABEL = 16  # up to three buttons this short share a row
 _MAX_BODY = MessageLimit.MAX_TEXT_LENGTH - 200  # room for the mentions
 
 
-@dataclass
-class Origin:
-    """The update a batch of messages answers."""
-
-    chat_id: int
-    message_id: int | None = None  # the user's message, for replies
-    pressed_message_id: int | None = None  # the message whose button was pressed
-    pressed_has_media: bool = True  # ... is a photo or an animation (else: text)
-    private_chat_id: int | None = None  # the request came from this private chat (deep link)
-    touched: set[int] = field(default_factory=set)  # messages posted or edited meanwhile
-
-
 def is_harmless(error: TelegramError) -> bool:
     return isinstance(error, BadRequest) and any(
         phrase in error.message.lower() for phrase in _HARMLESS
@@ -75,6 +64,8 @@ def is_harmless(error: TelegramError) -> bool:
 
 
 class Poster:
+    """Carries out the core's posting plans (:mod:`bot.core.posting`) with Bot API calls."""
+
     def __init__(self, bot: Bot, core: Core, bot_username: Callable[[], str]) -> None:
         self.bot = bot
         self.core = core
@@ -84,111 +75,72 @@ class Poster:
 
     async def post_all(self, messages: Sequence[Message], origin: Origin | None = None) -> None:
         """Post every message in order, the sentences before a picture in its caption; one
-        failing message does not stop the others."""
-        for message in fold_notes(messages, MessageLimit.CAPTION_LENGTH - 200, _MAX_BODY):
+        failing message does not stop the others. The core is asked once before (what the
+        plans need) and once after (what was posted), never in between."""
+        folded = [
+            self._not_to_me(message)
+            for message in fold_notes(messages, MessageLimit.CAPTION_LENGTH - 200, _MAX_BODY)
+        ]
+        posting = await self.core.delivery.prepare(TELEGRAM, folded, origin)
+        for message in folded:
             try:
-                await self.post(message, origin)
+                await self.post(message, posting)
             except Exception:
                 logger.exception(
                     "posting a message to chat %s (slot %s) failed",
                     message.chat.chat_id,
                     message.slot,
                 )
+        pressed = posting.pressed_to_strip()
+        if pressed is not None and posting.origin.chat_id is not None:
+            await self.strip(int(posting.origin.chat_id), int(pressed))
+        for chat_id, message_id in await self.core.delivery.posted(posting):
+            await self.strip(int(chat_id), int(message_id))
 
-    async def post(self, message: Message, origin: Origin | None = None) -> None:
-        """One message, with as few calls into its chat as it takes: a board for the player
-        who pressed or typed (nobody to call) replaces the previous board of its slot in place,
-        a message that calls nobody replaces a pressed board that would lose its buttons
-        anyway (unless the answer keeps it: a match's end), and the previous board's buttons
-        are only removed when it had any."""
-        message = self._not_to_me(message)
-        chat_id = int(message.chat.chat_id)
-        reply_to: int | None = None
-        private = message.private_to is not None and not message.chat.private
-        if private and origin is not None:
-            if origin.private_chat_id is not None:
-                chat_id = origin.private_chat_id
-            elif origin.pressed_message_id is not None and message.buttons:
-                # A panel answering a press of its own buttons (/settings): update it in place.
-                if await self._edit(
-                    origin.chat_id,
-                    origin.pressed_message_id,
-                    html_text(_clip(message.text, _MAX_BODY)),
-                    None,
-                    self._keyboard(message, False),
-                ):
-                    origin.touched.add(origin.pressed_message_id)
-                    return
-            elif origin.message_id is not None:
-                reply_to = origin.message_id
-        group = not message.chat.private and chat_id == int(message.chat.chat_id)
-        media = _media(message)
-        pressed = _pressed_here(origin, chat_id)
-        if message.edit_pressed and pressed is not None:
-            # A replay stepped on: the pressed board shows the next frame, in place.
-            text = html_text(_clip(message.text, _MAX_BODY))
-            if await self._edit(chat_id, pressed, text, media, self._keyboard(message, False)):
-                _touch(origin, pressed)
+    async def post(self, message: Message, posting: Posting) -> None:
+        """One message, as its plan says: the first edit that works, else a new message."""
+        plan = posting.plan(message)
+        chat_id = int(plan.chat_id)
+        for edit in plan.edits:
+            if await self._apply(edit, plan, message, posting):
+                await self._shown(message, plan, edit, edit.message_id, posting)
                 return
-        text = await self._text(message, group)
-        slot = message.slot or _preview_slot(message)
-        keyboard = self._keyboard(message, group)
-        if slot is not None and not message.mention:
-            previous = await self.core.delivery.slot_message(PLATFORM, str(chat_id), slot)
-            if previous is not None and await self._edit(
-                chat_id, int(previous), text, media, keyboard
-            ):
-                _touch(origin, int(previous))
-                await self._attachments(chat_id, message, reply_to)
-                return
-        if (
-            origin is not None
-            and pressed is not None
-            and pressed not in origin.touched
-            and message.private_to is None
-            and not message.mention
-            and not message.keep_pressed
-            and origin.pressed_has_media == (media is not None)
-            and await self._edit(chat_id, pressed, text, media, keyboard)
-        ):
-            # The pressed message would only lose its buttons: it becomes this message.
-            _touch(origin, pressed)
-            await self._fill_slot(chat_id, slot, pressed, message, origin)
-            await self._attachments(chat_id, message, reply_to)
-            return
-        markup: Markup = keyboard
-        if keyboard is None and group and message.mention and message.image is not None:
+        markup: Markup = self._keyboard(message, plan.group)
+        if markup is None and plan.invite_reply:
             # A board that waits for a typed move: invite a reply from the player it mentions,
             # which reaches the bot even under the group privacy mode.
             markup = ForceReply(selective=True, input_field_placeholder="13/10* 6/5")
-        sent = await self._send(chat_id, text, media, markup, reply_to)
+        text = self._text(message, plan.group, posting)
+        reply_to = None if plan.reply_to is None else int(plan.reply_to)
+        sent = await self._send(chat_id, text, _media(message), markup, reply_to)
         if sent is None:
             return
-        _touch(origin, sent.message_id)
-        await self._fill_slot(chat_id, slot, sent.message_id, message, origin)
-        await self._attachments(chat_id, message, reply_to)
-        if group:
-            for user_id in message.notify:
-                body = html_text(_clip(message.notice_for(user_id), _MAX_BODY))
-                await self._notify(message, user_id, body)
+        await self._shown(message, plan, None, str(sent.message_id), posting)
+        for user_id in plan.notify:
+            body = html_text(_clip(message.notice_for(user_id), _MAX_BODY))
+            await self._notify(message, user_id, body, posting)
 
-    async def _fill_slot(
-        self,
-        chat_id: int,
-        slot: str | None,
-        message_id: int,
-        message: Message,
-        origin: Origin | None,
+    async def _apply(self, edit: Edit, plan: Plan, message: Message, posting: Posting) -> bool:
+        """Try one edit of the plan; False when Telegram refuses it."""
+        if edit.for_its_reader:
+            text = html_text(_clip(message.text, _MAX_BODY))
+            keyboard = self._keyboard(message, False)
+        else:
+            text = self._text(message, plan.group, posting)
+            keyboard = self._keyboard(message, plan.group)
+        media = None if edit.text_only else _media(message)
+        return await self._edit(int(edit.chat_id), int(edit.message_id), text, media, keyboard)
+
+    async def _shown(
+        self, message: Message, plan: Plan, edit: Edit | None, message_id: str, posting: Posting
     ) -> None:
-        """Record the slot's new message; strip the one it replaces if that had buttons."""
-        if slot is None:
-            return
-        previous = await self.core.delivery.fill_slot(PLATFORM, str(chat_id), slot, str(message_id))
-        if previous is None or int(previous) == message_id:
-            return
-        if message.strip_previous and (origin is None or int(previous) not in origin.touched):
-            await self.strip(chat_id, int(previous))
-            _touch(origin, int(previous))
+        """The message is there: strip the one it replaced in its slot, then send its files."""
+        previous = posting.shown(message, plan, edit, message_id)
+        if previous is not None:
+            await self.strip(int(plan.chat_id), int(previous))
+        if edit is None or not edit.for_its_reader:
+            reply_to = None if plan.reply_to is None else int(plan.reply_to)
+            await self._attachments(int(plan.chat_id), message, reply_to)
 
     def _not_to_me(self, message: Message) -> Message:
         """The message without the bot's own account among those to mention or notify (it
@@ -215,16 +167,15 @@ class Poster:
 
     # --- pieces -------------------------------------------------------------------------
 
-    async def _text(self, message: Message, group: bool) -> str:
+    def _text(self, message: Message, group: bool, posting: Posting) -> str:
         # Clipped before escaping, so no entity is cut; Telegram counts the parsed text.
         body = html_text(_clip(message.text, _MAX_BODY))
         if not group or not message.mention:
             return body
-        links = []
-        for user_id in message.mention:
-            user = await self.core.delivery.recipient(PLATFORM, user_id)
-            name = user.name if user is not None else user_id
-            links.append(f'<a href="tg://user?id={int(user_id)}">{html_text(name)}</a>')
+        links = [
+            f'<a href="tg://user?id={int(user_id)}">{html_text(posting.name(user_id))}</a>'
+            for user_id in message.mention
+        ]
         return " ".join(links) + "\n" + body
 
     def _keyboard(self, message: Message, group: bool) -> InlineKeyboardMarkup | None:
@@ -349,7 +300,7 @@ class Poster:
                 f"sending {len(album)} files to chat {chat_id}",
             )
 
-    async def _notify(self, message: Message, user_id: str, text: str) -> None:
+    async def _notify(self, message: Message, user_id: str, text: str, posting: Posting) -> None:
         """A private notification; when Telegram refuses (the user never started the bot or
         blocked it), remember that and tell them once in the group how to enable it."""
         try:
@@ -369,7 +320,7 @@ class Poster:
         except TelegramError as error:
             logger.warning("notifying user %s failed: %s", user_id, error)
             return
-        user = await self.core.delivery.mark_unreachable(Actor(PLATFORM, user_id, user_id))
+        user = posting.refused(user_id)
         name = user.name if user is not None else user_id
         username = self.bot_username()
         if not username:
@@ -405,32 +356,6 @@ def _media(message: Message) -> Media | None:
         return ("animation", InputFile(message.animation, filename="replay.gif"))
     if message.image is not None:
         return ("photo", message.image)
-    return None
-
-
-def _pressed_here(origin: Origin | None, chat_id: int) -> int | None:
-    """The message whose button was pressed, when it is in this chat."""
-    if origin is None or origin.chat_id != chat_id:
-        return None
-    return origin.pressed_message_id
-
-
-def _touch(origin: Origin | None, message_id: int) -> None:
-    if origin is not None:
-        origin.touched.add(message_id)
-
-
-def _preview_slot(message: Message) -> str | None:
-    """Confirm-move previews of one user replace each other in place."""
-    if message.private_to is None or message.image is None:
-        return None
-    for button in message.buttons:
-        try:
-            token = parse_token(button.token)
-        except BadTokenError:
-            continue
-        if token.verb == "confirm":
-            return f"preview:{token.target}:{message.private_to}"
     return None
 
 
