@@ -14,6 +14,7 @@ from sqlalchemy.exc import OperationalError
 
 import storage.database
 from bot.cli import main
+from tests.cli_here import gammonbot_here
 
 PLATFORM_SETTINGS = ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "TELEGRAM_WEBHOOK_SECRET")
 
@@ -47,8 +48,11 @@ def _assert_one_line_naming_the_url(completed: subprocess.CompletedProcess[str])
 @pytest.mark.parametrize(
     "url", ["notaurl", "", "nosuchdb://x", "postgresql://nobody:s3cret@127.0.0.1:port/x"]
 )
-def test_a_garbage_url_is_a_setting_error(tmp_path: Path, command: str, url: str) -> None:
-    line = _assert_one_line_naming_the_url(gammonbot(command, url, tmp_path))
+def test_a_garbage_url_is_a_setting_error(
+    tmp_path: Path, command: str, url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    done = gammonbot_here(command, tmp_path, {"DATABASE_URL": url}, monkeypatch)
+    line = _assert_one_line_naming_the_url(done)
     assert line.startswith("setting DATABASE_URL: ")
     assert "s3cret" not in line
 
@@ -70,12 +74,19 @@ def _unusable_urls(tmp_path: Path) -> dict[str, str]:
     "case", ["unreachable server", "parent is a file", "database is a directory", "not a database"]
 )
 def test_a_database_that_cannot_be_opened_is_one_line(
-    tmp_path: Path, command: str, case: str
+    tmp_path: Path, command: str, case: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = _unusable_urls(tmp_path)[case]
-    line = _assert_one_line_naming_the_url(gammonbot(command, url, tmp_path))
+    done = gammonbot_here(command, tmp_path, {"DATABASE_URL": url}, monkeypatch)
+    line = _assert_one_line_naming_the_url(done)
     assert line.startswith("DATABASE_URL: cannot open the database: ")
     assert len(line) > len("DATABASE_URL: cannot open the database: ")
+
+
+def test_the_program_itself_names_the_url_in_one_line(tmp_path: Path) -> None:
+    """The real program, started as a user starts it, on one of the cases above."""
+    line = _assert_one_line_naming_the_url(gammonbot("run", "nosuchdb://x", tmp_path))
+    assert line.startswith("setting DATABASE_URL: ")
 
 
 def test_a_backup_of_a_missing_database_is_one_line(tmp_path: Path) -> None:

@@ -1,5 +1,10 @@
 """A setting that cannot be used is one line on stderr naming it, and exit 2, from every
-command that reads the settings: never a traceback, never a folder or file made on the way."""
+command that reads the settings: never a traceback, never a folder or file made on the way.
+
+The whole matrix of settings and commands runs the command in this process (Click's runner,
+the environment and the working folder set for the test: a start of Python per case would
+cost a second each); the first refusal, the start's lines and the log levels run the real
+program as a separate process, as a user starts it."""
 
 from __future__ import annotations
 
@@ -10,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.cli_here import SETTING_PREFIXES, gammonbot_here
+
 ROOT = Path(__file__).resolve().parents[2]
-# Names of every setting: none may come in from the environment the tests run in.
-SETTING_PREFIXES = ("DATABASE_", "DISCORD_", "TELEGRAM_", "WEB_", "CONSOLE_", "CLOCK_", "LOG_")
 # Makes ``import psycopg`` fail as it does where the postgresql extra is not installed.
 WITHOUT_PSYCOPG = "import sys; sys.modules['psycopg'] = None; from bot.cli import main; main()"
 
@@ -65,46 +70,55 @@ def test_an_empty_token_uncommented_from_the_example_is_named(tmp_path: Path) ->
     assert not (tmp_path / "gammonbot.db").exists()  # refused before anything was opened
 
 
+# Each case: the setting, its value, and what the line must say to tell what to do.
 BAD_SETTINGS = {
-    "empty Discord token": ("DISCORD_TOKEN", ""),
-    "blank Telegram token": ("TELEGRAM_TOKEN", "   "),
-    "empty webhook secret": ("TELEGRAM_WEBHOOK_SECRET", ""),
-    "SQLite without a file": ("DATABASE_URL", "sqlite:///"),
-    "SQLite in memory": ("DATABASE_URL", "sqlite://"),
-    "MySQL": ("DATABASE_URL", "mysql://bot:s3cret@127.0.0.1/bot"),
-    "postgres:// for postgresql://": ("DATABASE_URL", "postgres://bot:s3cret@127.0.0.1/bot"),
-    "unknown log level": ("LOG_LEVEL", "verbose"),
+    "empty Discord token": ("DISCORD_TOKEN", "", "is empty"),
+    "blank Telegram token": ("TELEGRAM_TOKEN", "   ", "is empty"),
+    "empty webhook secret": ("TELEGRAM_WEBHOOK_SECRET", "", "is empty"),
+    "SQLite without a file": ("DATABASE_URL", "sqlite:///", "names no SQLite file"),
+    "SQLite in memory": ("DATABASE_URL", "sqlite://", "names no SQLite file"),
+    "MySQL": (
+        "DATABASE_URL",
+        "mysql://bot:s3cret@127.0.0.1/bot",
+        "unknown kind of database 'mysql'",
+    ),
+    "postgres:// for postgresql://": (
+        "DATABASE_URL",
+        "postgres://bot:s3cret@127.0.0.1/bot",
+        "unknown kind of database 'postgres'",
+    ),
+    "unknown log level": ("LOG_LEVEL", "verbose", "DEBUG, INFO, WARNING, ERROR, CRITICAL"),
 }
 
 
 @pytest.mark.parametrize("command", ["run", "console"])
 @pytest.mark.parametrize("case", sorted(BAD_SETTINGS))
-def test_a_setting_that_cannot_be_used_is_one_line(tmp_path: Path, command: str, case: str) -> None:
-    setting, value = BAD_SETTINGS[case]
-    line = refusal(gammonbot(command, tmp_path, {setting: value}), setting)
+def test_a_setting_that_cannot_be_used_is_one_line_that_says_what_to_do(
+    tmp_path: Path, command: str, case: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    setting, value, advice = BAD_SETTINGS[case]
+    line = refusal(gammonbot_here(command, tmp_path, {setting: value}, monkeypatch), setting)
+    assert advice in line
     assert "s3cret" not in line
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_refusals_say_what_to_do(tmp_path: Path) -> None:
-    said = {
-        case: refusal(gammonbot("run", tmp_path, {setting: value}), setting)
-        for case, (setting, value) in BAD_SETTINGS.items()
-    }
-    assert "names no SQLite file" in said["SQLite without a file"]
-    assert "unknown kind of database 'mysql'" in said["MySQL"]
-    assert "unknown kind of database 'postgres'" in said["postgres:// for postgresql://"]
-    assert "DEBUG, INFO, WARNING, ERROR, CRITICAL" in said["unknown log level"]
+def test_the_program_itself_refuses_a_setting_in_one_line(tmp_path: Path) -> None:
+    """The real program, started as a user starts it, on one of the cases above."""
+    line = refusal(gammonbot("run", tmp_path, {"DATABASE_URL": "sqlite://"}), "DATABASE_URL")
+    assert "names no SQLite file" in line
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(
     "command", ["run", "console", "health", "db upgrade", "backup copy.db", "ratings rebuild"]
 )
 def test_a_sqlite_file_in_a_missing_folder_is_refused_not_made(
-    tmp_path: Path, command: str
+    tmp_path: Path, command: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     url = "sqlite:///not/made/bot.db"  # relative: the folder would be under tmp_path
-    line = refusal(gammonbot(command, tmp_path, {"DATABASE_URL": url}), "DATABASE_URL")
+    done = gammonbot_here(command, tmp_path, {"DATABASE_URL": url}, monkeypatch)
+    line = refusal(done, "DATABASE_URL")
     assert f"the folder {tmp_path / 'not' / 'made'} " in line
     assert "does not exist" in line
     assert list(tmp_path.iterdir()) == []
