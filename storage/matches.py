@@ -45,6 +45,7 @@ from storage.records import (
     MatchStatus,
     UserRecord,
 )
+from storage.results import BufferedResult
 from storage.schema import (
     challenges,
     match_events,
@@ -548,6 +549,30 @@ class MatchRepository:
         """The user's active match in this chat (a user has at most one per chat)."""
         match_id = await self.active_match_id_for(chat_id, user_id)
         return await self.load_match(match_id) if match_id is not None else None
+
+    async def active_match_with_players(
+        self, chat_id: int, user_id: int
+    ) -> tuple[LoadedMatch, dict[int, UserRecord]] | None:
+        """The user's active match in this chat with its players, as
+        :meth:`load_match_with_players` reads them, found and read in one hand-over to the
+        database thread; None when the user plays none here."""
+        found: list[int] = []
+
+        def load_queries(ids: BufferedResult) -> list[tuple[Any, dict[str, Any]]]:
+            value = ids.scalar()
+            if value is None:
+                return []
+            found.append(int(value))
+            return [self._load_query(int(value)), (_MATCH_PLAYERS, {"match_id": int(value)})]
+
+        _ids, loads = await self.engine.read_following(
+            (_ACTIVE_MATCH_ID, {"chat_id": chat_id, "user_id": user_id}), load_queries
+        )
+        if not found:
+            return None
+        match_row, players = loads
+        loaded = await self._loaded(found[0], match_row.first())
+        return loaded, {user.id: user for user in (user_record(row._mapping) for row in players)}
 
     async def active_match_id_for(self, chat_id: int, user_id: int) -> int | None:
         """The id of the user's active match in this chat, without loading its state."""

@@ -19,7 +19,7 @@ import asyncio
 import os
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from types import TracebackType
@@ -157,6 +157,25 @@ class ThreadedEngine:
         the other in a single hand-over to the thread: what a request needs at once costs one
         trip. Each is its own autocommit read, exactly as if read with :meth:`read`."""
         return await self.run(self._read_all, queries)
+
+    async def read_following(
+        self,
+        first: tuple[Any, Any],
+        following: Callable[[BufferedResult], Sequence[tuple[Any, Any]]],
+    ) -> tuple[BufferedResult, list[BufferedResult]]:
+        """``first``, then the statements ``following`` makes of its result (none: an empty
+        list), in a single hand-over to the thread: a read that depends on another costs one
+        trip. ``following`` runs on the database thread and must only build statements."""
+        return await self.run(self._read_following, first, following)
+
+    def _read_following(
+        self,
+        first: tuple[Any, Any],
+        following: Callable[[BufferedResult], Sequence[tuple[Any, Any]]],
+    ) -> tuple[BufferedResult, list[BufferedResult]]:
+        (result,) = self._read_all((first,))
+        then = tuple(following(result))
+        return result, self._read_all(then) if then else []
 
     def _read_all(self, queries: tuple[tuple[Any, Any], ...]) -> list[BufferedResult]:
         """On the database thread: ``queries`` on the reading connection.

@@ -14,7 +14,7 @@ from gammon import parse_play
 from gammon.actions import Action, Move
 from gammon.flow import MatchState
 from rendering import LastPlay
-from storage import ChatRecord, UserRecord
+from storage import ChatRecord, LoadedMatch, UserRecord
 
 
 @dataclass(frozen=True)
@@ -25,6 +25,9 @@ class Context:
     locale: str  # the asking player's own language (refusals, /help, private notices)
     chat_locale: str  # the language of what the whole chat reads
     known_users: dict[int, UserRecord] = field(default_factory=dict)  # read once per request
+    # Matches read while finding which one a command means, in the same trip: the driver's
+    # first load of the match in this request takes it from here instead of reading again.
+    found_matches: dict[int, LoadedMatch] = field(default_factory=dict)
     # Whether the asker administers the chat: the platform is asked only if a command needs it.
     admin: AdminQuestion = field(default_factory=AdminQuestion)
 

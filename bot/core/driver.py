@@ -191,6 +191,10 @@ class _MatchMove:
     make: Maker
 
     async def load(self, context: Context, table_id: int) -> LoadedMatch:
+        # Read already when the command was matched to it (once: a retry reads anew).
+        found = context.found_matches.pop(table_id, None)
+        if found is not None:
+            return found
         # The players too, in the same trip to the database: the answer names them.
         loaded, by_id = await self.driver.matches.load_match_with_players(table_id)
         self.driver.names.know(context, by_id.values())

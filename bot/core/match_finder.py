@@ -26,12 +26,18 @@ class MatchFinder:
         messages is the refusal when there is none."""
         _ = context._
         if not context.request.chat.private:
-            match_id = await self._matches.active_match_id_for(context.chat.id, context.user.id)
-            if match_id is None:
+            # Found and read in one trip; the driver acting on it takes the read from here.
+            found = await self._matches.active_match_with_players(context.chat.id, context.user.id)
+            if found is None:
                 return context.refuse(
                     _("You have no match in this chat. Start one with /challenge.")
                 )
-            return context, match_id
+            loaded, players = found
+            context.found_matches[loaded.info.id] = loaded
+            context.known_users.setdefault(context.user.id, context.user)
+            for player in players.values():
+                context.known_users.setdefault(player.id, player)
+            return context, loaded.info.id
         mine = await self._matches.active_matches_of(context.user.id)
         if wanted is not None:
             mine = [info for info in mine if info.id == wanted]
