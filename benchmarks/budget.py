@@ -31,7 +31,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from bot.core.computer import Computer
+from bot.core.computer.computer import Computer
 from gammon.flow import MatchState, Phase
 from storage import ChatRepository, Database, LoadedMatch, MatchRepository, UserRepository
 

@@ -64,10 +64,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo, and benchmarks/
 
-import bot.core.painter as painter_module
+import bot.core.runtime.painter as painter_module
 from benchmarks.chat_player import PLATFORM, Player
 from bot.core.model import ChatRef
-from bot.core.painter import Drawing, Painter
+from bot.core.runtime.painter import Drawing, Painter
 from bot.core.service import Core
 from bot.runtime import freeze_startup_objects
 from gammon.fair_dice import SEED_BYTES

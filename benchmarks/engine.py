@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.chat_player import PLATFORM, Player
-from bot.core.computer import Computer
+from bot.core.computer.computer import Computer
 from bot.core.model import ChatRef
 from bot.core.service import Core
 from engine import nardy

@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.engine import _states
-from bot.core.computer import Computer
+from bot.core.computer.computer import Computer
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 from engine.api import Hint, Level, Situation

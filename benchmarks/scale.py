@@ -56,7 +56,7 @@ import psycopg
 from psycopg import sql
 from sqlalchemy.engine import make_url
 
-from bot.core.painter import Painter
+from bot.core.runtime.painter import Painter
 from rendering import BoardView, render_board
 from tests.system.cluster import Cluster, cpu_seconds
 from tests.system.inbox_watch import libpq_url

@@ -46,10 +46,10 @@ sys.path.insert(0, str(ROOT))
 import aiohttp  # noqa: E402
 
 from benchmarks.chat_player import PLATFORM, Player  # noqa: E402
-from bot.core.i18n import LOCALES  # noqa: E402
+from bot.core.info.page_reads import MatchPageReads  # noqa: E402
 from bot.core.model import ChatRef  # noqa: E402
-from bot.core.page_reads import MatchPageReads  # noqa: E402
 from bot.core.service import Core  # noqa: E402
+from bot.core.text.i18n import LOCALES  # noqa: E402
 from bot.web.server import WebServer  # noqa: E402
 from gammon.actions import Move, OpeningRoll, Roll  # noqa: E402
 from gammon.fair_dice import roll  # noqa: E402

@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Protocol
 
-from bot.core.analyst import Analyst
+from bot.core.computer.analyst import Analyst
 from bot.core.model import Message
-from bot.core.scheduler import Clock
+from bot.core.runtime.scheduler import Clock
 from bot.core.service import Core
 from bot.runtime import freeze_startup_objects, reclaim_frozen_garbage
 from bot.web.limits import WebLimits
@@ -177,7 +177,7 @@ def web_server(core: Core, web: WebSettings | None) -> WebServer | None:
     would add to every start of the command line otherwise)."""
     if web is None:
         return None
-    from bot.core.page_reads import MatchPageReads
+    from bot.core.info.page_reads import MatchPageReads
     from bot.web.server import WebServer
 
     return WebServer(MatchPageReads.of(core), web.host, web.port, web.limits)

@@ -117,8 +117,10 @@ def classes_longer_than(source: Path, limit: int) -> set[str]:
 
 
 def test_no_class_of_the_command_layer_grows_past_300_lines() -> None:
-    sources = sorted((GAMMON.parent / "bot" / "core").glob("*.py"))
-    assert len(sources) >= 10
+    # Every module of the core, in its sub-packages too (a glob of the top folder alone would
+    # see only the composition root).
+    sources = sorted((GAMMON.parent / "bot" / "core").rglob("*.py"))
+    assert len(sources) >= 70
     assert {entry for source in sources for entry in classes_longer_than(source, 300)} == set()
 
 
@@ -126,6 +128,39 @@ def test_the_class_size_check_notices_a_long_class(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("class Big:\n" + "    x = 1\n" * 300 + "\n\nclass Small:\n    y = 2\n")
     assert classes_longer_than(sample, 300) == {"sample.py: Big (301 lines)"}
+
+
+def folders_with_more_modules_than(root: Path, limit: int) -> set[str]:
+    """The folders under ``root`` (``root`` too) holding more than ``limit`` Python modules of
+    their own (``__init__.py`` is no module of its own; sub-folders count apart)."""
+    return {
+        f"{folder.relative_to(root.parent)}: {count} modules"
+        for folder in [root, *sorted(p for p in root.rglob("*") if p.is_dir())]
+        if (count := len([m for m in folder.glob("*.py") if m.name != "__init__.py"])) > limit
+    }
+
+
+def test_no_folder_of_the_bot_holds_more_than_20_modules() -> None:
+    """A folder is a part of the design: the core was once one folder of 79 modules, and its
+    features (matches, the chouette, the computer, ...) showed only in the modules' names."""
+    root = GAMMON.parent / "bot"
+    assert len(list(root.rglob("*.py"))) >= 100
+    assert folders_with_more_modules_than(root, 20) == set()
+
+
+def test_the_folder_size_check_notices_a_crowded_folder(tmp_path: Path) -> None:
+    root = tmp_path / "bot"
+    (root / "core" / "match").mkdir(parents=True)
+    for index in range(21):
+        (root / "core" / f"m{index}.py").write_text("")
+        (root / "core" / "match" / f"m{index}.py").write_text("")
+    (root / "__init__.py").write_text("")
+    for index in range(20):
+        (root / f"m{index}.py").write_text("")
+    assert folders_with_more_modules_than(root, 20) == {
+        "bot/core: 21 modules",
+        "bot/core/match: 21 modules",
+    }
 
 
 ENGINE_LIBRARY = ("bgsage", "bgbot_cpp")
@@ -265,15 +300,15 @@ def test_the_import_check_sees_imports_inside_functions(tmp_path: Path) -> None:
 
 
 def test_the_web_server_reads_through_its_port_only() -> None:
-    """The web pages read matches through bot.core.page_reads, never storage or the core's
+    """The web pages read matches through bot.core.info.page_reads, never storage or the core's
     other parts."""
     root = GAMMON.parent
     allowed_core = {
-        "bot.core.i18n",
-        "bot.core.page_reads",
-        "bot.core.replays",
-        "bot.core.texts",
-        "bot.core.player_text",
+        "bot.core.text.i18n",
+        "bot.core.info.page_reads",
+        "bot.core.info.replays",
+        "bot.core.text.texts",
+        "bot.core.text.player_text",
     }
     offenders = {
         f"{source.relative_to(root)}: {name}"

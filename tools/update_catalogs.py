@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 LOCALES = ROOT / "bot" / "locales"
 sys.path.insert(0, str(ROOT))
 
-from bot.core.i18n import LOCALES as LANGUAGES  # noqa: E402
+from bot.core.text.i18n import LOCALES as LANGUAGES  # noqa: E402
 
 PLACEHOLDER = re.compile(r"\{\w+(?:[:!][^{}]*)?\}|%\(\w+\)[ds]")
 # A plural form may say the number in words ("one", Arabic's dual) instead of these.

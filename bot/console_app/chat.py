@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bot.console_app.ascii_board import ascii_board
-from bot.core.bot_accounts import DEFAULT_ID as BOT_ID
+from bot.core.computer.bot_accounts import DEFAULT_ID as BOT_ID
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from bot.core.bot_accounts import DEFAULT_ID as BOT_ID
-from bot.core.direction import directed
-from bot.core.i18n import Speech, speech
+from bot.core.computer.bot_accounts import DEFAULT_ID as BOT_ID
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.permissions import AdminQuestion, Permission, permitted
+from bot.core.text.direction import directed
+from bot.core.text.i18n import Speech, speech
 from gammon import parse_play
 from gammon.actions import Action, Move
 from gammon.flow import MatchState

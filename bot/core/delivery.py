@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.i18n import resolve_locale
 from bot.core.model import Actor, Message
 from bot.core.posting import (
     Origin,
@@ -28,6 +27,7 @@ from bot.core.posting import (
     wanted_names,
     wanted_slots,
 )
+from bot.core.text.i18n import resolve_locale
 from storage import PostedMessageRepository, UserRecord, UserRepository
 
 __all__ = ["Delivery", "Recipient"]

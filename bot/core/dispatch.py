@@ -18,17 +18,17 @@ from bot.core.permissions import Permission
 from bot.core.tokens import BadTokenError, parse_token
 
 if TYPE_CHECKING:
-    from bot.core.advice import AdviceService
-    from bot.core.challenges import ChallengeService
-    from bot.core.chouettes import ChouetteService
-    from bot.core.computer_matches import ComputerMatches
-    from bot.core.information import InfoService
-    from bot.core.match_list import MatchList
-    from bot.core.playing import PlayService
-    from bot.core.rematches import Rematches
-    from bot.core.replaying import ReplayService
+    from bot.core.chouette.commands import ChouetteService
+    from bot.core.computer.advice import AdviceService
+    from bot.core.computer.computer_matches import ComputerMatches
+    from bot.core.info.information import InfoService
+    from bot.core.info.replaying import ReplayService
+    from bot.core.info.standings import StandingsService
+    from bot.core.match.challenges import ChallengeService
+    from bot.core.match.match_list import MatchList
+    from bot.core.match.playing import PlayService
+    from bot.core.match.rematches import Rematches
     from bot.core.settings import SettingsService
-    from bot.core.standings import StandingsService
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,7 @@ class Message:
     pressed is a record to keep (a match's end, under its [Rematch]): nothing of the answer
     takes its place. ``lead``: the line a board's text starts with,
     saying what was just played (kept when a newer board replaces this one before it is
-    posted: see :func:`bot.core.presenter.followed_by`)."""
+    posted: see :func:`bot.core.match.presenter.followed_by`)."""
 
     chat: ChatRef
     text: str

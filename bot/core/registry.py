@@ -50,9 +50,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
-from bot.core import rules_text
-from bot.core.i18n import LOCALES, N_, language_name
+from bot.core.info import rules_text
 from bot.core.permissions import Permission
+from bot.core.text.i18n import LOCALES, N_, language_name
 from bot.core.tokens import Token, Verb
 
 if TYPE_CHECKING:

@@ -16,51 +16,51 @@ from dataclasses import replace
 from datetime import datetime
 from functools import partial
 
-from bot.core.admission import Admission
-from bot.core.advice import AdviceService
-from bot.core.analyst import Analyst
-from bot.core.attention import Attention
-from bot.core.bot_accounts import BotAccounts
-from bot.core.challenges import ChallengeService
-from bot.core.chouette_check import ChouetteCheck
-from bot.core.chouette_joining import ChouetteJoining
-from bot.core.chouette_play import ChouettePlay
-from bot.core.chouette_rounds import ChouetteRounds
-from bot.core.chouette_seating import ChouetteSeating
-from bot.core.chouette_view import ChouetteView
-from bot.core.chouettes import ChouetteService
-from bot.core.computer import Computer
-from bot.core.computer_matches import ComputerMatches
+from bot.core.chouette.check import ChouetteCheck
+from bot.core.chouette.commands import ChouetteService
+from bot.core.chouette.joining import ChouetteJoining
+from bot.core.chouette.play import ChouettePlay
+from bot.core.chouette.rounds import ChouetteRounds
+from bot.core.chouette.seating import ChouetteSeating
+from bot.core.chouette.view import ChouetteView
+from bot.core.computer.advice import AdviceService
+from bot.core.computer.analyst import Analyst
+from bot.core.computer.bot_accounts import BotAccounts
+from bot.core.computer.computer import Computer
+from bot.core.computer.computer_matches import ComputerMatches
+from bot.core.computer.hint_limits import HintLimits
+from bot.core.computer.opponent import ComputerOpponent
+from bot.core.computer.suggestions import MoveSuggestions
 from bot.core.context import Context
 from bot.core.delivery import Delivery
 from bot.core.dispatch import Dispatcher, Services
-from bot.core.driver import MatchDriver
-from bot.core.hint_limits import HintLimits
-from bot.core.i18n import normalize_locale, resolve_locale, room_locale
-from bot.core.inbox import UpdateInbox
-from bot.core.information import InfoService
-from bot.core.links import ChallengeLinks
-from bot.core.locks import MatchLocks
-from bot.core.match_finder import MatchFinder
-from bot.core.match_list import MatchList
-from bot.core.match_pages import MatchPages
+from bot.core.info.information import InfoService
+from bot.core.info.match_pages import MatchPages
+from bot.core.info.replaying import ReplayService
+from bot.core.info.replays import GameAnimations, ReplayFrames, ReplayPictures
+from bot.core.info.standings import StandingsService
+from bot.core.info.web_links import WebLinks
+from bot.core.match.attention import Attention
+from bot.core.match.challenges import ChallengeService
+from bot.core.match.driver import MatchDriver
+from bot.core.match.links import ChallengeLinks
+from bot.core.match.match_finder import MatchFinder
+from bot.core.match.match_list import MatchList
+from bot.core.match.playing import PlayService
+from bot.core.match.presenter import Presenter
+from bot.core.match.rematches import Rematches
 from bot.core.model import MAX_TEXT, Actor, ChatRef, Message, Request
-from bot.core.opponent import ComputerOpponent
-from bot.core.painter import shared_painter
 from bot.core.people import MAX_ACCOUNT_ID, PlayerNames, clean_name
 from bot.core.permissions import AdminPort, AdminPorts, AdminQuestion
-from bot.core.pictures import BoardPictures
-from bot.core.player_text import without_bidi_controls
-from bot.core.playing import PlayService
-from bot.core.presenter import Presenter
-from bot.core.rematches import Rematches
-from bot.core.replaying import ReplayService
-from bot.core.replays import GameAnimations, ReplayFrames, ReplayPictures
+from bot.core.runtime.admission import Admission
+from bot.core.runtime.inbox import UpdateInbox
+from bot.core.runtime.locks import MatchLocks
+from bot.core.runtime.painter import shared_painter
+from bot.core.runtime.pictures import BoardPictures
+from bot.core.runtime.time_source import TimeSource
 from bot.core.settings import SettingsService
-from bot.core.standings import StandingsService
-from bot.core.suggestions import MoveSuggestions
-from bot.core.time_source import TimeSource
-from bot.core.web_links import WebLinks
+from bot.core.text.i18n import normalize_locale, resolve_locale, room_locale
+from bot.core.text.player_text import without_bidi_controls
 from gammon.fair_dice import new_server_seed
 from storage import (
     AnalysisRepository,
@@ -377,7 +377,7 @@ def _actor(actor: Actor, id_limit: int = MAX_ACCOUNT_ID) -> Actor:
 
 def _storable(request: Request) -> Request:
     """The request with every text fit for the database, however the adapter decoded it; what
-    the player wrote is read without bidirectional controls (see :mod:`bot.core.player_text`),
+    the player wrote is read without bidirectional controls (see :mod:`bot.core.text.player_text`),
     so it is stored, looked up and repeated as it is shown."""
     return replace(
         request,

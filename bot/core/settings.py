@@ -6,10 +6,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.context import Context
-from bot.core.i18n import N_, language_choices, normalize_locale, speech
 from bot.core.model import Button, Message
-from bot.core.player_text import isolated
-from bot.core.time_source import TimeSource
+from bot.core.runtime.time_source import TimeSource
+from bot.core.text.i18n import N_, language_choices, normalize_locale, speech
+from bot.core.text.player_text import isolated
 from bot.core.tokens import Token, Verb, format_token
 from storage import ChatRepository, Preferences, UserRepository
 

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from bot.core.context import Context
-from bot.core.locks import MatchLocks
 from bot.core.model import Message
+from bot.core.runtime.locks import MatchLocks
 from storage import AlreadyAppliedError, ConflictError, NotFoundError
 
 L = TypeVar("L")  # the table as loaded

@@ -20,9 +20,9 @@ from discord import app_commands
 
 from bot.config import Settings
 from bot.core import registry
-from bot.core.i18n import first_locale, speech
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
+from bot.core.text.i18n import first_locale, speech
 from bot.discord_app.admins import SeenPermissions, interaction_admin, message_admin
 from bot.discord_app.buttons import ActionButton
 from bot.discord_app.commands import build_commands

@@ -18,12 +18,12 @@ from typing import Any, Final
 
 import discord
 
-from bot.core.direction import RIGHT_TO_LEFT_MARK
-from bot.core.folding import fold_notes
-from bot.core.i18n import RIGHT_TO_LEFT, first_locale, speech
+from bot.core.match.folding import fold_notes
 from bot.core.model import Message
 from bot.core.posting import DISCORD, Edit, Origin, Plan, Posting, Route, Target
 from bot.core.service import Core
+from bot.core.text.direction import RIGHT_TO_LEFT_MARK
+from bot.core.text.i18n import RIGHT_TO_LEFT, first_locale, speech
 from bot.discord_app.buttons import make_view
 from bot.discord_app.markup import clipped, escaped
 

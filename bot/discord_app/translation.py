@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.app_commands import TranslationContextLocation as Location
 
-from bot.core.i18n import speech
+from bot.core.text.i18n import speech
 from bot.discord_app.option_names import OPTION_NAMES
 
 LANGUAGES: Final = {

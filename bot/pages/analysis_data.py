@@ -1,10 +1,15 @@
 """A stored match analysis as the match page shows it: the same sentences and numbering as the
-analysis posted in the chat (:mod:`bot.core.analysis_view`), in the page's language."""
+analysis posted in the chat (:mod:`bot.core.computer.analysis_view`), in the page's language."""
 
 from __future__ import annotations
 
-from bot.core import texts
-from bot.core.analysis_view import chance_axis, decision_text, listed_errors, player_figures
+from bot.core.computer.analysis_view import (
+    chance_axis,
+    decision_text,
+    listed_errors,
+    player_figures,
+)
+from bot.core.text import texts
 from bot.pages.page_data import AnalysedError, AnalysedPlayer, AnalysisSummary
 from bot.pages.page_text import PageText
 from engine.api import MatchAnalysis

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.core.i18n import DEFAULT_LOCALE, RIGHT_TO_LEFT, Speech, first_locale, speech
+from bot.core.text.i18n import DEFAULT_LOCALE, RIGHT_TO_LEFT, Speech, first_locale, speech
 
 
 class PageText:

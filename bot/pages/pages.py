@@ -15,7 +15,7 @@ from urllib.parse import quote
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from bot.core.player_text import BIDI_CONTROLS, isolated
+from bot.core.text.player_text import BIDI_CONTROLS, isolated
 from bot.pages import texts
 from bot.pages.check_data import CheckData
 from bot.pages.columns import RESULT_HEADING, roll_column_css

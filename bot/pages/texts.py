@@ -3,13 +3,13 @@
 The templates only place these strings; Babel extracts them from here (``bot/**.py``). Strings
 the browser script fills in later keep their ``{placeholders}`` and are formatted in the page.
 Each function calls a local ``_``: that name is what Babel looks for. A player's name in a
-sentence is isolated (:func:`bot.core.player_text.isolated`), so right-to-left letters in it
+sentence is isolated (:func:`bot.core.text.player_text.isolated`), so right-to-left letters in it
 cannot reorder the sentence around it.
 """
 
 from __future__ import annotations
 
-from bot.core.player_text import isolated
+from bot.core.text.player_text import isolated
 from bot.pages.page_text import PageText
 
 

@@ -31,11 +31,11 @@ from telegram.ext import (
 from telegram.request import BaseRequest
 
 from bot.config import Settings
-from bot.core.i18n import first_locale, speech
 from bot.core.model import Actor, ChatRef, Message, Request
-from bot.core.player_text import isolated
 from bot.core.posting import Origin, is_toast
 from bot.core.service import Core
+from bot.core.text.i18n import first_locale, speech
+from bot.core.text.player_text import isolated
 from bot.telegram_app.commands import COMMANDS, register_commands
 from bot.telegram_app.incoming import PLATFORM, Directory, chat_of, parse_command
 from bot.telegram_app.links import parse_challenge_payload

@@ -13,7 +13,7 @@ from telegram import Bot, BotCommand
 from telegram.error import TelegramError
 
 from bot.core import registry
-from bot.core.i18n import LOCALES, speech
+from bot.core.text.i18n import LOCALES, speech
 
 logger = logging.getLogger(__name__)
 

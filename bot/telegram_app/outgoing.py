@@ -31,11 +31,11 @@ from telegram import Message as SentMessage
 from telegram.constants import MessageLimit, ParseMode
 from telegram.error import BadRequest, Forbidden, TelegramError
 
-from bot.core.folding import fold_notes
-from bot.core.i18n import first_locale, speech
+from bot.core.match.folding import fold_notes
 from bot.core.model import Message
 from bot.core.posting import TELEGRAM, Edit, Origin, Plan, Posting
 from bot.core.service import Core
+from bot.core.text.i18n import first_locale, speech
 from bot.telegram_app.links import NOTIFY_PAYLOAD, accept_token_payload, link
 from bot.telegram_app.markup import html_text
 

@@ -28,7 +28,7 @@ from aiohttp import web
 from telegram import Update
 from telegram.ext import Application
 
-from bot.core.inbox import UpdateInbox
+from bot.core.runtime.inbox import UpdateInbox
 
 logger = logging.getLogger(__name__)
 

@@ -25,10 +25,10 @@ from collections.abc import Hashable
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from bot.core.i18n import LOCALES, N_, first_locale
-from bot.core.page_reads import AnalysisState, MatchPageReads, PageMatch
-from bot.core.replays import frame_caption
-from bot.core.texts import how_game_ended
+from bot.core.info.page_reads import AnalysisState, MatchPageReads, PageMatch
+from bot.core.info.replays import frame_caption
+from bot.core.text.i18n import LOCALES, N_, first_locale
+from bot.core.text.texts import how_game_ended
 from bot.pages.analysis_data import analysis_summary
 from bot.pages.check_data import CheckData
 from bot.pages.page_data import Board, Frame, GameRow, MatchPageData, ReplayPageData
@@ -60,7 +60,7 @@ _LANGUAGE = re.compile(r"([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*")
 
 class WebPages:
     """The pages of one bot: everything they show is read through the pages' read model
-    (:class:`bot.core.page_reads.MatchPageReads`)."""
+    (:class:`bot.core.info.page_reads.MatchPageReads`)."""
 
     def __init__(self, reads: MatchPageReads, pages_at_once: int = WebLimits.pages_at_once) -> None:
         self.reads = reads

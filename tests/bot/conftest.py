@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.core.computer import Computer
+from bot.core.computer.computer import Computer
 from bot.core.model import ChatRef
 from bot.core.service import Core
 from storage import Database

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.core.computer import Computer
+from bot.core.computer.computer import Computer
 from engine.api import Level, MatchAnalysis, PlayerAnalysis
 from engine.records import analysis_to_json
 from gammon.actions import Action

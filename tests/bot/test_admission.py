@@ -6,11 +6,11 @@ import asyncio
 
 import pytest
 
-import bot.core.painter as painter_module
-from bot.core.admission import Admission
-from bot.core.computer import Computer
+import bot.core.runtime.painter as painter_module
+from bot.core.computer.computer import Computer
 from bot.core.model import ChatRef
-from bot.core.painter import Drawing, Painter
+from bot.core.runtime.admission import Admission
+from bot.core.runtime.painter import Drawing, Painter
 from bot.core.service import REQUESTS_AT_ONCE, Core
 from engine.api import Hint, HintPlay, Level, Situation
 from storage import Database

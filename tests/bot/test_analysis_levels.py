@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from bot.cli import main
-from bot.core.advice import _analysis_request
+from bot.core.computer.advice import _analysis_request
 from bot.core.registry import find
 from engine import analysis_walk
 from engine.api import Level

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from bot.core.analysis_view import analysis_picture, analysis_text, listed_errors
-from bot.core.i18n import speech
+from bot.core.computer.analysis_view import analysis_picture, analysis_text, listed_errors
+from bot.core.text.i18n import speech
 from engine.api import (
     AnalysedDecision,
     Chance,

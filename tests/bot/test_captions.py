@@ -9,9 +9,13 @@ from __future__ import annotations
 import random
 import re
 
-from bot.core.direction import LEFT_TO_RIGHT_ISOLATE, POP_DIRECTIONAL_ISOLATE, RIGHT_TO_LEFT_MARK
 from bot.core.model import ChatRef, Message
 from bot.core.service import Core
+from bot.core.text.direction import (
+    LEFT_TO_RIGHT_ISOLATE,
+    POP_DIRECTIONAL_ISOLATE,
+    RIGHT_TO_LEFT_MARK,
+)
 from gammon.flow import Phase
 from storage import Database, LoadedMatch
 from tests.bot.scripted import PLATFORM, Room, headline

@@ -12,7 +12,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
-from bot.core.i18n import LOCALES
+from bot.core.text.i18n import LOCALES
 
 ROOT = Path(__file__).resolve().parents[2]
 FIX = "run: python tools/update_catalogs.py"

@@ -8,8 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from bot.core.i18n import LOCALES, speech
 from bot.core.model import Message
+from bot.core.text.i18n import LOCALES, speech
 from gammon.chouette import CubeOwner
 from rendering import DEFAULT_LABELS
 from tests.bot.chouette_play_helpers import (

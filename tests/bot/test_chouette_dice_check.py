@@ -14,7 +14,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from bot.cli import main
-from bot.core.chouette_check import complete
+from bot.core.chouette.check import complete
 from bot.core.model import Message
 from gammon.fair_dice import FairDice
 from gammon.flow import Phase

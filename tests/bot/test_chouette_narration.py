@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.core.chouette_narration import caption
-from bot.core.i18n import speech
+from bot.core.chouette.narration import caption
+from bot.core.text.i18n import speech
 from gammon import Position
 from gammon.actions import Move, OpeningRoll, Roll
 from gammon.chouette import (

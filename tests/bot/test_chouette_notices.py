@@ -1,4 +1,4 @@
-"""Private notices at the chouette, as for matches (bot/core/attention.py): the board mentions
+"""Private notices at the chouette, as for matches (bot/core/match/attention.py): the board mentions
 whoever it waits for, and notifies them privately, in their own language, only when they have
 not acted at the table for ten minutes."""
 
@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from bot.core.attention import AWAY_AFTER
+from bot.core.match.attention import AWAY_AFTER
 from bot.core.model import Message
 from gammon.flow import Phase
 from tests.bot.chouette_play_helpers import current, open_and_start, whose_turn

@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from bot.core.chouette_answers import named_player
-from bot.core.chouette_play import OwnRefusalError
-from bot.core.i18n import speech
+from bot.core.chouette.answers import named_player
+from bot.core.chouette.play import OwnRefusalError
 from bot.core.model import Actor
+from bot.core.text.i18n import speech
 from gammon.chouette import CubeOwner
 from storage import UserRecord
 from tests.bot.chouette_play_helpers import current, name_of, open_and_start, play_until_rolling

@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.core.computer import Computer
-from bot.core.hint_limits import HintLimits
+from bot.core.computer.computer import Computer
+from bot.core.computer.hint_limits import HintLimits
 from bot.core.model import ChatRef
 from bot.core.service import Core
 from engine import tasks

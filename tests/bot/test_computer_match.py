@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.core.computer import Computer
+from bot.core.computer.computer import Computer
 from bot.core.model import ChatRef, Message
 from bot.core.service import Core
 from gammon.fair_dice import verify_transcript

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.console_app.chat import PLATFORM, ConsoleChat
-from bot.core.computer import Computer
+from bot.core.computer.computer import Computer
 from bot.core.service import Core
 from gammon.flow import Phase
 from storage import Database, LoadedMatch

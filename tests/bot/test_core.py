@@ -119,7 +119,7 @@ async def test_unknown_commands_and_options_are_answered(room: Room) -> None:
 
 async def test_every_rules_chapter_in_both_languages(room: Room) -> None:
     """A chapter is posted for the whole chat, so it is in the chat's language."""
-    from bot.core.rules_text import CHAPTERS
+    from bot.core.info.rules_text import CHAPTERS
 
     english = [await room.command("dora", f"/rules {item.topic}", locale="de") for item in CHAPTERS]
     await room.command("anna", "/defaults language de", admin=True)

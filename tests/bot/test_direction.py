@@ -5,8 +5,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.direction import directed_text, isolate_left_to_right
-from bot.core.i18n import speech
+from bot.core.text.direction import directed_text, isolate_left_to_right
+from bot.core.text.i18n import speech
 from tests.bot.scripted import Room
 
 MARKS = {"\u200f", "\u2066", "\u2069"}

@@ -22,9 +22,9 @@ import pytest
 from babel.messages.pofile import read_po
 from bidi import get_display
 
-from bot.core.direction import directed_text
-from bot.core.i18n import LOCALE_DIR, speech
-from bot.core.texts import rules_summary
+from bot.core.text.direction import directed_text
+from bot.core.text.i18n import LOCALE_DIR, speech
+from bot.core.text.texts import rules_summary
 from gammon.match_rules import MatchRules
 
 DIRECTION_MARKS = frozenset("\u200e\u200f\u2066\u2067\u2068\u2069")

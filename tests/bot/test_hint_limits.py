@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.hint_limits import HintLimits, StillComputing, TooSoon
+from bot.core.computer.hint_limits import HintLimits, StillComputing, TooSoon
 
 
 class Clock:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.i18n import resolve_locale, room_locale
+from bot.core.text.i18n import resolve_locale, room_locale
 from storage import ChatRecord, UserRecord
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.i18n import speech
-from bot.core.narration import log_sentences, step_sentences, told_from
+from bot.core.match.narration import log_sentences, step_sentences, told_from
+from bot.core.text.i18n import speech
 from gammon import Position, Variant
 from gammon.actions import (
     AcceptResignation,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.core.options import ChallengeOptions, OptionError, parse_challenge_options
+from bot.core.match.options import ChallengeOptions, OptionError, parse_challenge_options
 
 
 @pytest.mark.parametrize(

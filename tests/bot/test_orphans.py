@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.painter import default_processes
+from bot.core.runtime.painter import default_processes
 from tests.bot.test_console import console_environment
 
 pytestmark = [

@@ -9,7 +9,7 @@ import signal
 import time
 from functools import partial
 
-from bot.core.painter import Painter, watch_parent
+from bot.core.runtime.painter import Painter, watch_parent
 from rendering import BoardView, render_board
 
 VIEW = BoardView.from_ids("4HPwATDgc/ABMA", "cAkAAAAAAAAA")

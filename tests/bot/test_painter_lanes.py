@@ -9,7 +9,7 @@ import os
 import time
 from functools import partial
 
-from bot.core.painter import BOARD_NICENESS, LONG_DRAWINGS, Painter
+from bot.core.runtime.painter import BOARD_NICENESS, LONG_DRAWINGS, Painter
 from rendering import BoardView, render_board
 from rendering.replay import render_game_animation, render_replay_animation
 

@@ -12,8 +12,8 @@ from functools import partial
 
 import pytest
 
-from bot.core.drawing_process import _LENGTH, AHEAD, DrawingProcess, pickled, serve
-from bot.core.painter import Painter
+from bot.core.runtime.drawing_process import _LENGTH, AHEAD, DrawingProcess, pickled, serve
+from bot.core.runtime.painter import Painter
 
 
 def pid_after(pause: float) -> bytes:

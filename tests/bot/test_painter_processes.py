@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.painter import Painter
+from bot.core.runtime.painter import Painter
 
 
 def echo(data: bytes, pause: float = 0.0) -> bytes:

@@ -12,8 +12,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 
 from bot.core.model import Actor, ChatRef, Message, Request
-from bot.core.player_text import balanced, isolated, without_bidi_controls
 from bot.core.service import Core
+from bot.core.text.player_text import balanced, isolated, without_bidi_controls
 from bot.discord_app.posting import format_content
 from bot.telegram_app.markup import html_text
 from storage import Database

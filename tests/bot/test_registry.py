@@ -13,9 +13,9 @@ from discord import AppCommandOptionType, app_commands
 
 from bot.core import registry
 from bot.core.context import Context
-from bot.core.i18n import LOCALES
-from bot.core.information import InfoService
+from bot.core.info.information import InfoService
 from bot.core.model import Message
+from bot.core.text.i18n import LOCALES
 from bot.discord_app.commands import build_commands
 from bot.telegram_app.commands import COMMANDS as TELEGRAM_COMMANDS
 from bot.telegram_app.commands import command_menu

@@ -10,10 +10,10 @@ from collections.abc import AsyncIterator
 import pytest
 from PIL import Image
 
-from bot.core.i18n import speech
+from bot.core.info.replays import frame_caption
 from bot.core.model import ChatRef, Message
-from bot.core.replays import frame_caption
 from bot.core.service import Core
+from bot.core.text.i18n import speech
 from gammon.actions import Action, Move, OpeningRoll, Roll
 from gammon.flow import apply, new_match
 from gammon.match_rules import MatchRules

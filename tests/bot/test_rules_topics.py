@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from bot.core.i18n import LOCALES, speech
-from bot.core.rules_text import CHAPTERS, chapter_text, find_chapter
+from bot.core.info.rules_text import CHAPTERS, chapter_text, find_chapter
+from bot.core.text.i18n import LOCALES, speech
 
 
 @pytest.mark.parametrize(

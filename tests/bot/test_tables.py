@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from bot.core.context import Context
-from bot.core.locks import MatchLocks
 from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.runtime.locks import MatchLocks
 from bot.core.tables import Admitted, RefusedError, TableDriver
 from storage import AlreadyAppliedError, ChatRecord, ConflictError, NotFoundError, UserRecord
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.i18n import speech
-from bot.core.texts import action_refusal, rules_summary
+from bot.core.text.i18n import speech
+from bot.core.text.texts import action_refusal, rules_summary
 from gammon.actions import Action, ClaimWin, Double, Move, OpeningRoll, Roll
 from gammon.flow import ActionError, MatchState, Refusal, apply, new_match
 from gammon.match_rules import MatchRules

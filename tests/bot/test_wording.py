@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.i18n import speech
-from bot.core.standings import StatisticsText
-from bot.core.texts import rules_summary, turn_headline
+from bot.core.info.standings import StatisticsText
+from bot.core.text.i18n import speech
+from bot.core.text.texts import rules_summary, turn_headline
 from gammon.actions import Move, OpeningRoll
 from gammon.flow import MatchState, Phase, replay
 from gammon.match_rules import MatchRules

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.computer import Computer
+from bot.core.computer.computer import Computer
 from storage import LoadedMatch
 from tests.discord_app.conftest import ANNA, BOB, Bot, buttons, content, is_post, open_bot
 from tests.fakes.discord_server import (

@@ -83,8 +83,8 @@ async def test_a_russian_client_reads_russian_descriptions() -> None:
 
 
 def test_an_arabic_post_with_pings_still_starts_right_to_left() -> None:
-    from bot.core.direction import directed_text
     from bot.core.model import ChatRef, Message
+    from bot.core.text.direction import directed_text
     from bot.discord_app.posting import format_content
 
     text = directed_text("سارة تضاعف إلى 2.", "ar")

@@ -15,7 +15,7 @@ from storage import ChouetteRepository, Database
 from tests.storage.pauses import pause_after_first_statement
 from tests.storage.test_chouettes import Playing, make_club, start
 
-# The stages of bot/core/chouette_clock.py (storage only compares their numbers).
+# The stages of bot/core/chouette/clock.py (storage only compares their numbers).
 HALF_TIME, LAST_HOUR = 1, 2
 DAY = 24 * 3600
 

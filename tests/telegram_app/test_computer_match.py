@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator
 import pytest
 from telegram import Update
 
-from bot.core.computer import Computer
+from bot.core.computer.computer import Computer
 from bot.core.service import Core
 from bot.telegram_app import TelegramAdapter
 from bot.telegram_app.commands import register_commands

@@ -15,8 +15,8 @@ from pydantic import SecretStr
 
 from bot.cli import _adapter_factories
 from bot.config import Settings
-from bot.core.i18n import LOCALES
 from bot.core.service import Core
+from bot.core.text.i18n import LOCALES
 from bot.hosting import host
 from bot.telegram_app import TelegramAdapter
 from storage import Database

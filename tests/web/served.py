@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import aiohttp
 import sqlalchemy as sa
 
+from bot.core.info.page_reads import MatchPageReads
 from bot.core.model import ChatRef
-from bot.core.page_reads import MatchPageReads
 from bot.core.service import Core
 from bot.web.server import WebServer
 from storage import Database

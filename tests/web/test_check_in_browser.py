@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.chrome.webdriver import WebDriver
 
-from bot.core.i18n import speech
+from bot.core.text.i18n import speech
 from bot.pages.pages import PageText
 from tests.web.matches import (
     PlayedMatch,

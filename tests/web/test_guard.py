@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.page_reads import MatchPageReads
+from bot.core.info.page_reads import MatchPageReads
 from bot.core.service import Core
 from bot.web.guard import ConnectionGuard
 from bot.web.limits import WebLimits

@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from bot.core.i18n import speech
+from bot.core.text.i18n import speech
 from bot.pages.check_data import CheckData
 from bot.pages.page_data import AnalysedError, AnalysedPlayer, AnalysisSummary, Board
 from bot.pages.pages import (

@@ -1,0 +1,152 @@
+"""Time in asynchronous play: challenges expire, players are reminded, late players forfeit.
+
+:meth:`Clock.tick` is called at start and every minute. Everything it knows is in the
+database (deadlines and which reminder went out for which version), so a restart loses nothing
+and repeats nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime, timedelta
+
+from bot.core.chouette.clock import ChouetteClock
+from bot.core.context import wants_private_notice
+from bot.core.match.notices import private_notices
+from bot.core.model import Button, ChatRef, Message
+from bot.core.service import Core
+from bot.core.text.direction import directed
+from bot.core.text.i18n import Speech, room_locale, speech
+from bot.core.text.numbers import duration
+from bot.core.tokens import Token, format_token
+from storage import ConflictError, MatchInfo, NotFoundError
+
+logger = logging.getLogger(__name__)
+
+HALF_TIME = 1
+LAST_HOUR = 2
+TIME_UP = 3
+
+
+class Clock:
+    """Takes from the core exactly what it uses: the repositories it reads and the driver that
+    settles an unanswered resignation."""
+
+    def __init__(self, core: Core) -> None:
+        self._challenges = core.challenges
+        self._chats = core.chats
+        self._users = core.users
+        self._matches = core.matches
+        self._driver = core.driver
+        self._time = core.time
+        self._opponent = core.opponent
+        self._locks = core.locks
+        self._chouettes = ChouetteClock(
+            core.chouettes, core.chats, core.users, core.chouette_service.play
+        )
+
+    async def tick(self, now: datetime | None = None) -> list[Message]:
+        moment = now or self._time()
+        messages: list[Message] = []
+        for offer in await self._challenges.due_challenges(moment):
+            try:
+                await self._challenges.answer_challenge(offer.id, "expired")
+            except ConflictError:
+                continue
+            chat = await self._chats.get_chat(offer.chat_id)
+            challenger = await self._users.get_user(offer.challenger_id)
+            locale = room_locale(chat)
+            _ = speech(locale)
+            messages.append(
+                Message(
+                    ChatRef(chat.platform, chat.platform_chat_id),
+                    _("The challenge from {name} has expired.").format(
+                        name=challenger.display_name
+                    ),
+                    slot=f"challenge:{offer.id}",
+                    locale=locale,
+                )
+            )
+        for info in await self._matches.bot_turn_matches():  # interrupted by a restart
+            try:
+                messages += await self._opponent.resume(info.id, self._locks)
+            except Exception:
+                logger.exception("the bot's turn in match %s failed", info.id)
+        for info in await self._matches.timed_matches():
+            try:
+                messages += await self._remind(info, moment)
+            except (ConflictError, NotFoundError):
+                logger.info("match %s changed while reminding", info.id)
+        messages += await self._chouettes.tick(moment)
+        return [directed(message) for message in messages]
+
+    async def _remind(self, info: MatchInfo, now: datetime) -> list[Message]:
+        if info.deadline is None or info.move_time_limit is None or info.turn_user_id is None:
+            return []
+        limit = timedelta(seconds=info.move_time_limit)
+        if now >= info.deadline:
+            stage = TIME_UP
+        elif now >= info.deadline - timedelta(hours=1):
+            stage = LAST_HOUR
+        elif now >= info.deadline - limit / 2:
+            stage = HALF_TIME
+        else:
+            return []
+        marker = info.board_messages.get("reminded", {})
+        if marker.get("version") == info.version and marker.get("stage", 0) >= stage:
+            return []
+        chat = await self._chats.get_chat(info.chat_id)
+        late = await self._users.get_user(info.turn_user_id)
+        if stage == TIME_UP:
+            # A resignation left unanswered is settled as accepted (the answerer was on the
+            # clock; nobody claims a match by offering to lose a game).
+            settled = await self._driver.settle_unanswered_resignation(info.id)
+            if settled:
+                return settled
+        # Every process's clock ticks: the one that marks the reminder sends it.
+        if not await self._matches.claim_reminder(info.id, info.version, stage):
+            return []
+        waiting_id = info.player_ids[1] if info.player_ids[0] == late.id else info.player_ids[0]
+        waiting = await self._users.get_user(waiting_id)
+        where = ChatRef(chat.platform, chat.platform_chat_id)
+        locale = room_locale(chat)  # the whole chat reads it
+        _ = speech(locale)
+        if stage == TIME_UP:
+            claim = format_token(Token("claim", "m", info.id, info.version))
+
+            def time_up(_: Speech) -> str:
+                return _(
+                    "{late} has run out of time in match {id}. {waiting} may claim the match."
+                ).format(late=late.display_name, id=info.id, waiting=waiting.display_name)
+
+            notify = wants_private_notice(waiting, late)
+            return [
+                Message(
+                    where,
+                    time_up(_),
+                    (Button(_("Claim win"), claim),),
+                    mention=(waiting.platform_user_id, late.platform_user_id),
+                    notify=notify,
+                    slot=f"claim:{info.id}",
+                    locale=locale,
+                    notices=private_notices((waiting, late), notify, chat, time_up),
+                )
+            ]
+        left = (info.deadline - now).total_seconds()
+
+        def reminder(_: Speech) -> str:
+            return _("{name}, it is your turn in match {id}: {time} left.").format(
+                name=late.display_name, id=info.id, time=duration(_.locale, left)
+            )
+
+        notify = wants_private_notice(late)
+        return [
+            Message(
+                where,
+                reminder(_),
+                mention=(late.platform_user_id,),
+                notify=notify,
+                locale=locale,
+                notices=private_notices((late,), notify, chat, reminder),
+            )
+        ]
