@@ -120,6 +120,24 @@ _ACTIVE_MATCH_ID = sa.select(match_seats.c.match_id).where(
     match_seats.c.chat_id == sa.bindparam("chat_id"),
     match_seats.c.user_id == sa.bindparam("user_id"),
 )
+# The same seat as a subquery: a user's active match in a chat and its players, read without
+# knowing its id (along with who is speaking, see UserRepository.upsert_user_in_chat).
+_SEAT = (
+    sa.select(match_seats.c.match_id)
+    .where(
+        match_seats.c.chat_id == sa.bindparam("seat_chat"),
+        match_seats.c.user_id == sa.bindparam("seat_user"),
+    )
+    .scalar_subquery()
+)
+_LOAD_ACTIVE = sa.select(*_INFO_COLUMNS, matches.c.snapshot, matches.c.snapshot_version).where(
+    matches.c.id == _SEAT
+)
+_ACTIVE_PLAYERS = (
+    sa.select(users)
+    .join(matches, sa.or_(matches.c.player0_id == users.c.id, matches.c.player1_id == users.c.id))
+    .where(matches.c.id == _SEAT)
+)
 
 
 def _take_seats(connection: Connection, chat_id: int, player_ids: Sequence[int]) -> None:
@@ -558,20 +576,37 @@ class MatchRepository:
         database thread; None when the user plays none here."""
         found: list[int] = []
 
-        def load_queries(ids: BufferedResult) -> list[tuple[Any, dict[str, Any]]]:
-            value = ids.scalar()
+        def load_queries(ids: list[BufferedResult]) -> list[tuple[Any, dict[str, Any]]]:
+            value = ids[0].scalar()
             if value is None:
                 return []
             found.append(int(value))
             return [self._load_query(int(value)), (_MATCH_PLAYERS, {"match_id": int(value)})]
 
         _ids, loads = await self.engine.read_following(
-            (_ACTIVE_MATCH_ID, {"chat_id": chat_id, "user_id": user_id}), load_queries
+            [(_ACTIVE_MATCH_ID, {"chat_id": chat_id, "user_id": user_id})], load_queries
         )
         if not found:
             return None
         match_row, players = loads
         loaded = await self._loaded(found[0], match_row.first())
+        return loaded, {user.id: user for user in (user_record(row._mapping) for row in players)}
+
+    def active_match_queries(self, chat_id: int, user_id: int) -> list[tuple[Any, dict[str, Any]]]:
+        """The statements that read the user's active match in this chat and its players, to
+        be read along with something else (see :meth:`active_match_read`)."""
+        seat = {"seat_chat": chat_id, "seat_user": user_id}
+        return [(_LOAD_ACTIVE, seat), (_ACTIVE_PLAYERS, seat)]
+
+    async def active_match_read(
+        self, results: Sequence[BufferedResult]
+    ) -> tuple[LoadedMatch, dict[int, UserRecord]] | None:
+        """The match and players :meth:`active_match_queries` read; None: no active match."""
+        match_row, players = results
+        row = match_row.first()
+        if row is None:
+            return None
+        loaded = await self._loaded(int(row._mapping["id"]), row)
         return loaded, {user.id: user for user in (user_record(row._mapping) for row in players)}
 
     async def active_match_id_for(self, chat_id: int, user_id: int) -> int | None:

@@ -3,6 +3,7 @@ little state a user carries between requests (a play to confirm, a chosen seed, 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -12,6 +13,7 @@ from sqlalchemy.engine import Connection, RowMapping
 from storage.database import Database
 from storage.errors import NotFoundError
 from storage.records import ChatRecord, PendingMove, UserRecord
+from storage.results import BufferedResult
 from storage.schema import chats, users
 
 # Built once: the lookups every request makes.
@@ -157,20 +159,45 @@ class UserRepository:
         request begins. Both rows are read in one hand-over to the database thread: when both
         exist and the user is unchanged (every request but the first few), that is all.
         Otherwise the two upserts run as they would alone."""
+        found_user, found_chat, _also = await self.speaker_in_chat(chats, user, chat)
+        return found_user, found_chat
+
+    async def speaker_in_chat(
+        self,
+        chats: ChatRepository,
+        user: tuple[str, str, str, str | None],
+        chat: tuple[str, str, str | None],
+        also: Callable[[int, int], Sequence[tuple[Any, Any]]] | None = None,
+    ) -> tuple[UserRecord, ChatRecord, list[BufferedResult] | None]:
+        """:meth:`upsert_user_in_chat`, and the statements ``also`` makes of the user's and
+        the chat's ids (e.g. the user's match in this chat), read in the same hand-over when
+        both rows exist and are unchanged; their results, or None when they were not read
+        (the rows were written: the caller reads what it needs itself)."""
         platform, account, display_name, locale = user
         chat_platform, chat_account, chat_locale = chat
-        found_user, found_chat = await self.engine.read_many(
-            (_USER_BY_ACCOUNT, {"platform": platform, "account": account}),
-            (_CHAT_BY_ACCOUNT, {"platform": chat_platform, "account": chat_account}),
+
+        def following(found: list[BufferedResult]) -> Sequence[tuple[Any, Any]]:
+            user_row, chat_row = found[0].first(), found[1].first()
+            if also is None or user_row is None or chat_row is None:
+                return []
+            return also(int(user_row._mapping["id"]), int(chat_row._mapping["id"]))
+
+        (found_user, found_chat), extra = await self.engine.read_following(
+            [
+                (_USER_BY_ACCOUNT, {"platform": platform, "account": account}),
+                (_CHAT_BY_ACCOUNT, {"platform": chat_platform, "account": chat_account}),
+            ],
+            following,
         )
         user_row, chat_row = found_user.first(), found_chat.first()
         if user_row is not None and chat_row is not None:
             known = _user(user_row._mapping)
             if not _user_changes(known, display_name, locale):
-                return known, _chat(chat_row._mapping)
+                return known, _chat(chat_row._mapping), extra if also is not None else None
         return (
             await self.upsert_user(platform, account, display_name, locale),
             await chats.upsert_chat(chat_platform, chat_account, chat_locale),
+            None,
         )
 
     async def upsert_bot(self, platform: str, platform_user_id: str, name: str) -> UserRecord:

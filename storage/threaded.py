@@ -160,22 +160,22 @@ class ThreadedEngine:
 
     async def read_following(
         self,
-        first: tuple[Any, Any],
-        following: Callable[[BufferedResult], Sequence[tuple[Any, Any]]],
-    ) -> tuple[BufferedResult, list[BufferedResult]]:
-        """``first``, then the statements ``following`` makes of its result (none: an empty
-        list), in a single hand-over to the thread: a read that depends on another costs one
-        trip. ``following`` runs on the database thread and must only build statements."""
-        return await self.run(self._read_following, first, following)
+        first: Sequence[tuple[Any, Any]],
+        following: Callable[[list[BufferedResult]], Sequence[tuple[Any, Any]]],
+    ) -> tuple[list[BufferedResult], list[BufferedResult]]:
+        """The statements ``first``, then those ``following`` makes of their results (none:
+        an empty list), in a single hand-over to the thread: reads that depend on others
+        cost one trip. ``following`` runs on the database thread and only builds statements."""
+        return await self.run(self._read_following, tuple(first), following)
 
     def _read_following(
         self,
-        first: tuple[Any, Any],
-        following: Callable[[BufferedResult], Sequence[tuple[Any, Any]]],
-    ) -> tuple[BufferedResult, list[BufferedResult]]:
-        (result,) = self._read_all((first,))
-        then = tuple(following(result))
-        return result, self._read_all(then) if then else []
+        first: tuple[tuple[Any, Any], ...],
+        following: Callable[[list[BufferedResult]], Sequence[tuple[Any, Any]]],
+    ) -> tuple[list[BufferedResult], list[BufferedResult]]:
+        results = self._read_all(first)
+        then = tuple(following(results))
+        return results, self._read_all(then) if then else []
 
     def _read_all(self, queries: tuple[tuple[Any, Any], ...]) -> list[BufferedResult]:
         """On the database thread: ``queries`` on the reading connection.

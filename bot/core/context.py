@@ -16,6 +16,24 @@ from gammon.flow import MatchState
 from rendering import LastPlay
 from storage import ChatRecord, LoadedMatch, UserRecord
 
+OwnMatchRead = tuple[LoadedMatch, dict[int, UserRecord]]
+
+
+@dataclass
+class OwnMatch:
+    """The caller's active match in a group chat and its players (None: they play none
+    there), when read along with who is speaking; :meth:`take` hands it over once."""
+
+    read: bool = False
+    found: OwnMatchRead | None = None
+
+    def take(self) -> tuple[bool, OwnMatchRead | None]:
+        """Whether it was read, and what was read; afterwards it counts as not read (a
+        second look in the same request reads anew)."""
+        taken = self.read, self.found
+        self.read, self.found = False, None
+        return taken
+
 
 @dataclass(frozen=True)
 class Context:
@@ -28,6 +46,7 @@ class Context:
     # Matches read while finding which one a command means, in the same trip: the driver's
     # first load of the match in this request takes it from here instead of reading again.
     found_matches: dict[int, LoadedMatch] = field(default_factory=dict)
+    own_match: OwnMatch = field(default_factory=OwnMatch)
     # Whether the asker administers the chat: the platform is asked only if a command needs it.
     admin: AdminQuestion = field(default_factory=AdminQuestion)
 

@@ -579,6 +579,11 @@ def find(name: str) -> Command | None:
 
 
 NAMES: frozenset[str] = frozenset(_BY_NAME)
+# The commands that act on or show the caller's match in a group chat (a typed play is
+# /move): the core reads that match with who is speaking, in the same trip to the database.
+ON_OWN_MATCH: frozenset[str] = frozenset(
+    {"roll", "double", "take", "drop", "beaver", "move", "resign", "claim", "board", "hint"}
+)
 LISTED: tuple[Command, ...] = tuple(command for command in COMMANDS if command.listed)
 
 

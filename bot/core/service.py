@@ -15,7 +15,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from functools import partial
+from typing import Any
 
+from bot.core import registry
 from bot.core.chouette.check import ChouetteCheck
 from bot.core.chouette.commands import ChouetteService
 from bot.core.chouette.joining import ChouetteJoining
@@ -31,7 +33,7 @@ from bot.core.computer.computer_matches import ComputerMatches
 from bot.core.computer.hint_limits import HintLimits
 from bot.core.computer.opponent import ComputerOpponent
 from bot.core.computer.suggestions import MoveSuggestions
-from bot.core.context import Context
+from bot.core.context import Context, OwnMatch
 from bot.core.delivery import Delivery
 from bot.core.dispatch import Dispatcher, Services
 from bot.core.info.information import InfoService
@@ -333,8 +335,10 @@ class Core:
 
     async def _context(self, request: Request) -> Context:
         actor = request.actor
-        # Both rows in one trip to the database thread (each as its own upsert would give).
-        user, chat = await self.users.upsert_user_in_chat(
+        # Both rows in one trip to the database thread (each as its own upsert would give),
+        # and for a command on the caller's match in a group chat that match with them.
+        on_match = not request.chat.private and _on_own_match(request)
+        user, chat, also = await self.users.speaker_in_chat(
             self.chats,
             (
                 actor.platform,
@@ -348,14 +352,19 @@ class Core:
                 # a private chat speaks its user's language (also to the clock, later)
                 normalize_locale(actor.locale if request.chat.private else request.chat.locale),
             ),
+            _own_match_queries(self.matches) if on_match else None,
         )
         locale = resolve_locale(user, chat, actor.locale)
+        own = OwnMatch()
+        if also is not None:
+            own = OwnMatch(True, await self.matches.active_match_read(also))
         return Context(
             request,
             user,
             chat,
             locale,
             locale if request.chat.private else room_locale(chat),
+            own_match=own,
             admin=AdminQuestion(partial(self.admins.is_admin, request.actor, request.chat)),
         )
 
@@ -391,3 +400,19 @@ def _storable(request: Request) -> Request:
         # A mentioned id too long to be one is kept too long, so the challenge can refuse it.
         mentions=tuple(_actor(mention, 2 * MAX_ACCOUNT_ID) for mention in request.mentions[:10]),
     )
+
+
+def _on_own_match(request: Request) -> bool:
+    """Whether the request acts on or shows the caller's match (a typed play, /move, /roll…)."""
+    if request.token is not None:
+        return False
+    if request.command is None:
+        return request.text is not None
+    return request.command.lower() in registry.ON_OWN_MATCH
+
+
+def _own_match_queries(
+    matches: MatchRepository,
+) -> Callable[[int, int], list[tuple[Any, dict[str, Any]]]]:
+    """The reads of a user's active match in a chat, given the user's and the chat's ids."""
+    return lambda user_id, chat_id: matches.active_match_queries(chat_id, user_id)

@@ -10,6 +10,7 @@ cannot reorder the sentence around it.
 from __future__ import annotations
 
 from bot.core.text.player_text import isolated
+from bot.core.text.texts import level_name
 from bot.pages.page_text import PageText
 
 
@@ -208,8 +209,9 @@ def match_texts(text: PageText) -> dict[str, str]:
 
 
 def analysis_level(text: PageText, level: str) -> str:
+    """The level an analysis was made at, named as the chats name it ("world class")."""
     _ = text.gettext
-    return _("Analysed at level {level}.").format(level=level)
+    return _("Analysed at level {level}.").format(level=level_name(text.speech, level))
 
 
 def replay_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str, str]:

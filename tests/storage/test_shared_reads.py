@@ -5,12 +5,15 @@ another process's writes can never make wrong."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
+import pytest
 import sqlalchemy as sa
 
 from gammon.actions import Move, OpeningRoll, Roll
-from storage import Database, MatchRepository
+from storage import ChatRepository, Database, MatchRepository, UserRepository
 from storage.schema import users
+from storage.threaded import ThreadedEngine
 from tests.storage.players import Table, append_action, open_table
 
 T0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
@@ -77,3 +80,45 @@ async def test_acted_since_is_never_wrong_across_two_processes(migrated_url: str
     finally:
         await other_process.close()
         await table.database.close()
+
+
+async def test_who_is_speaking_comes_with_their_match_in_one_trip(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The user, the chat and the user's active match there with its players: one hand-over
+    to the database thread; None for a user who plays no match in that chat."""
+    users = UserRepository(table.database)
+    chats = ChatRepository(table.database)
+    match = await table.new_match()
+    trips = 0
+    run = ThreadedEngine.run
+
+    async def counted(engine: ThreadedEngine, function: Any, *arguments: Any) -> Any:
+        nonlocal trips
+        trips += 1
+        return await run(engine, function, *arguments)
+
+    monkeypatch.setattr(ThreadedEngine, "run", counted)
+
+    def reads(user_id: int, chat_id: int) -> Any:
+        return table.matches.active_match_queries(chat_id, user_id)
+
+    user, chat, also = await users.speaker_in_chat(
+        chats, ("telegram", "1001", "Anna", None), ("telegram", "-500", None), reads
+    )
+    assert trips == 1
+    assert (user.display_name, chat.id) == ("Anna", table.chat_id)
+    assert also is not None
+    found = await table.matches.active_match_read(also)
+    assert found is not None
+    loaded, players = found
+    assert loaded.info.id == match.info.id
+    assert loaded.state == (await table.matches.load_match(match.info.id)).state
+    assert sorted(player.display_name for player in players.values()) == ["Anna", "Bob"]
+    stranger = await users.upsert_user("telegram", "1003", "Cy")
+    _user, _chat, nothing = await users.speaker_in_chat(
+        chats, ("telegram", "1003", "Cy", None), ("telegram", "-500", None), reads
+    )
+    assert nothing is not None
+    assert await table.matches.active_match_read(nothing) is None
+    assert stranger.display_name == "Cy"

@@ -310,3 +310,15 @@ def test_a_seed_with_a_direction_override_turns_nothing_around(match: PlayedMatc
 def test_a_name_cannot_turn_its_sentence_around(match: PlayedMatch) -> None:
     page = parts(check_page(check_data(match, names=("عربي", "Bob")), ENGLISH).html)
     assert "\u2068عربي\u2069 vs \u2068Bob\u2069" in page.text
+
+
+def test_the_analysis_level_is_named_as_players_read_it() -> None:
+    """The page names the level in words of its language, as the chats do, not by the
+    option's spelling ("world_class")."""
+    deeper = dataclasses.replace(
+        full_match_page(), analysis=dataclasses.replace(ANALYSED, level="world_class")
+    )
+    assert "Analysed at level world class." in match_page(deeper, ENGLISH).html
+    german = match_page(deeper, PageText.for_locale("de")).html
+    assert "world_class" not in german
+    assert "Weltklasse" in german

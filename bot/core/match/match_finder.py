@@ -26,8 +26,13 @@ class MatchFinder:
         messages is the refusal when there is none."""
         _ = context._
         if not context.request.chat.private:
-            # Found and read in one trip; the driver acting on it takes the read from here.
-            found = await self._matches.active_match_with_players(context.chat.id, context.user.id)
+            # Found and read in one trip (with who is speaking, when the core read it then);
+            # the driver acting on it takes the read from here.
+            read, found = context.own_match.take()
+            if not read:
+                found = await self._matches.active_match_with_players(
+                    context.chat.id, context.user.id
+                )
             if found is None:
                 return context.refuse(
                     _("You have no match in this chat. Start one with /challenge.")
