@@ -383,3 +383,22 @@ def test_the_import_check_notices_a_rating_rule(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("from gammon.rating import rate\nimport gammon.standing\n")
     assert imported_modules(sample) == {"gammon.rating", "gammon.standing"}
+
+
+def test_refusals_are_raised_not_returned_to_be_told_apart() -> None:
+    """One refusal type (bot.core.refusal.Refusal, answered by the dispatcher): no service
+    hands back "a result or a list of refusal messages" that its callers test with
+    isinstance."""
+    root = GAMMON.parent
+    offenders = {
+        f"{source.relative_to(root)}:{node.lineno}"
+        for source in sorted((root / "bot" / "core").rglob("*.py"))
+        for node in ast.walk(ast.parse(source.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "isinstance"
+        and len(node.args) == 2
+        and isinstance(node.args[1], ast.Name)
+        and node.args[1].id == "list"
+    }
+    assert offenders == set()

@@ -15,6 +15,7 @@ from bot.core import registry
 from bot.core.context import Context
 from bot.core.model import MAX_TEXT, Message, Request
 from bot.core.permissions import Permission
+from bot.core.refusal import Refusal
 from bot.core.tokens import BadTokenError, parse_token
 
 if TYPE_CHECKING:
@@ -55,6 +56,14 @@ class Dispatcher:
         self.services = services
 
     async def answer(self, context: Context, request: Request) -> list[Message]:
+        """The answer to ``request``; a :class:`Refusal` raised anywhere on the way is said
+        privately to the asker."""
+        try:
+            return await self._answer(context, request)
+        except Refusal as refusal:
+            return context.refuse(refusal.text)
+
+    async def _answer(self, context: Context, request: Request) -> list[Message]:
         if request.token is not None:
             return await self.press(context, request.token)
         if request.command is not None:

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from bot.core.chouette.answers import named_player
-from bot.core.chouette.play import OwnRefusalError
 from bot.core.model import Actor
+from bot.core.refusal import Refusal
 from bot.core.text.i18n import speech
 from gammon.chouette import CubeOwner
 from storage import UserRecord
@@ -139,13 +139,13 @@ def test_a_name_is_read_whole_or_by_its_start_and_a_mention_by_its_account() -> 
     assert named_player(_, users, (), "@BOBBY") == "2"
     assert named_player(_, users, (), " cy ") == "3"
     assert named_player(_, users, (Actor(PLATFORM, "cy", "Cy"),), "bob") == "3"
-    with pytest.raises(OwnRefusalError) as several:
+    with pytest.raises(Refusal) as several:
         named_player(_, users, (), "bo")
     assert str(several.value) == (
         "Several players here are called \u2068bo\u2069: Bob, Bobby Tables. Mention the one you "
         "mean."
     )
-    with pytest.raises(OwnRefusalError) as nobody:
+    with pytest.raises(Refusal) as nobody:
         named_player(_, users, (Actor("other", "cy", "Cy"),), "")
     assert str(nobody.value) == "Nobody called Cy plays at this table."
 
@@ -157,6 +157,6 @@ def test_a_typed_name_is_looked_up_as_it_is_shown() -> None:
     users = _seated("p5", "p6")
     assert named_player(_, users, (), "\u202ep6") == "2"
     assert named_player(_, users, (), "\u2067@p6\u2069") == "2"
-    with pytest.raises(OwnRefusalError) as nobody:
+    with pytest.raises(Refusal) as nobody:
         named_player(_, users, (), "\u202ezed")
     assert str(nobody.value) == "Nobody called \u2068zed\u2069 plays at this table."

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.core.chouette.play import Make, OwnRefusalError
+from bot.core.chouette.play import Make
 from bot.core.chouette.view import Seated, by_key
 from bot.core.model import Actor
 from bot.core.people import clean_name
+from bot.core.refusal import Refusal
 from bot.core.text.i18n import Speech
 from bot.core.text.player_text import isolated
 from gammon.chouette import (
@@ -48,7 +49,7 @@ def typed_answer(
             member = named or only_waiting(_, game, by_key(users), answer)
             return BoxAnswers(player, member, answer)
         if named is not None and named != game.table.box:
-            raise OwnRefusalError(
+            raise Refusal(
                 _(
                     "Each member answers only the double on their own cube: type /{command} "
                     "without a name."
@@ -56,7 +57,7 @@ def typed_answer(
             )
         own = next((cube for cube in game.cubes if cube.member == player), None)
         if own is not None and own.live and own.offered_by is not Side.BOX:
-            raise OwnRefusalError(_("No double waits for your answer."))
+            raise Refusal(_("No double waits for your answer."))
         return MemberAnswers(player, answer)  # the rules refuse anyone out of the game
 
     return make
@@ -71,7 +72,7 @@ def named_player(_: Speech, users: Seated, mentions: Sequence[Actor], argument: 
         for user_id, user in users.items():
             if (user.platform, user.platform_user_id) == (mention.platform, mention.user_id):
                 return str(user_id)
-        raise OwnRefusalError(_not_here(_, clean_name(mention.name, mention.user_id)))
+        raise Refusal(_not_here(_, clean_name(mention.name, mention.user_id)))
     # Read once, as names are kept (no control or format characters, single spaces): the
     # name looked up is the name a refusal shows.
     typed = clean_name(argument, "")
@@ -83,9 +84,9 @@ def named_player(_: Speech, users: Seated, mentions: Sequence[Actor], argument: 
         key for key, user in users.items() if user.display_name.casefold().startswith(text)
     ]
     if not found:
-        raise OwnRefusalError(_not_here(_, isolated(typed)))
+        raise Refusal(_not_here(_, isolated(typed)))
     if len(found) > 1:
-        raise OwnRefusalError(
+        raise Refusal(
             _("Several players here are called {name}: {names}. Mention the one you mean.").format(
                 name=isolated(typed),
                 names=", ".join(users[key].display_name for key in found),
@@ -105,7 +106,7 @@ def named_players(_: Speech, users: Seated, mentions: Sequence[Actor], argument:
     if words:
         try:
             named.append(named_player(_, users, (), " ".join(words)))
-        except OwnRefusalError:
+        except Refusal:
             if len(words) == 1:
                 raise
             named += [named_player(_, users, (), word) for word in words]
@@ -117,9 +118,9 @@ def only_waiting(_: Speech, game: ChouetteGame, names: dict[str, str], answer: A
     do (the refusal names them)."""
     waiting = [cube.member for cube in game.pending if cube.offered_by is Side.TEAM]
     if not waiting:
-        raise OwnRefusalError(_("No double waits for your answer."))
+        raise Refusal(_("No double waits for your answer."))
     if len(waiting) > 1:
-        raise OwnRefusalError(
+        raise Refusal(
             _("Several doubles wait for you: {names}. Answer one with /{command} NAME.").format(
                 names=", ".join(names[member] for member in waiting), command=answer.value
             )

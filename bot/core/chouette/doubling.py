@@ -10,9 +10,10 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot.core.chouette.answers import Users, named_players
-from bot.core.chouette.play import Make, OwnRefusalError
+from bot.core.chouette.play import Make
 from bot.core.chouette.view import box_may_double, box_turnable
 from bot.core.model import Actor
+from bot.core.refusal import Refusal
 from bot.core.text.i18n import Speech
 from gammon.chouette import BoxDoubles, ChouetteAction, ChouetteGame, MemberDoubles
 
@@ -33,7 +34,7 @@ def box_doubles_all(_: Speech) -> Make:
     async def make(game: ChouetteGame, player: str, _nonce: int) -> ChouetteAction:
         members = box_may_double(game) or box_turnable(game)
         if player == game.table.box and not members:
-            raise OwnRefusalError(_("No member's cube can be doubled by the box now."))
+            raise Refusal(_("No member's cube can be doubled by the box now."))
         return BoxDoubles(player, members)
 
     return make
@@ -54,7 +55,7 @@ def typed_double(_: Speech, seated: Users, mentions: Sequence[Actor], argument: 
             )
         if player != box:
             if everyone_named or any(key not in (player, box) for key in named):
-                raise OwnRefusalError(
+                raise Refusal(
                     _(
                         "Each member doubles only the box, on their own cube: type /double "
                         "without a name."
@@ -62,7 +63,7 @@ def typed_double(_: Speech, seated: Users, mentions: Sequence[Actor], argument: 
                 )
             return MemberDoubles(player)  # the rules refuse anyone out of the team
         if box in named:
-            raise OwnRefusalError(_("You are the box: name the members of the team you double."))
+            raise Refusal(_("You are the box: name the members of the team you double."))
         if everyone_named or not named:
             return await everyone(game, player, nonce)
         return BoxDoubles(player, [key for key in game.table.order if key in named])

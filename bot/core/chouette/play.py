@@ -16,6 +16,7 @@ from bot.core.chouette.view import ChouetteView, by_key, must_act
 from bot.core.context import Context, last_play
 from bot.core.events import chouette_then
 from bot.core.model import Message
+from bot.core.refusal import Refusal
 from bot.core.runtime.locks import MatchLocks
 from bot.core.runtime.time_source import TimeSource
 from bot.core.tables import Admitted, RefusedError, TableDriver
@@ -42,10 +43,6 @@ from storage import (
 # The caller's action, made from the game as it is now, the caller's player id and the
 # session's next dice event.
 Make = Callable[[ChouetteGame, str, int], Awaitable[ChouetteAction]]
-
-
-class OwnRefusalError(Exception):
-    """A refusal the command layer words itself (not the rules')."""
 
 
 class ChouettePlay:
@@ -246,8 +243,8 @@ class _ChouetteMove:
         try:
             action = await self.make(game, str(context.user.id), loaded.info.dice_nonce)
             after, recorded = advance(game, action)
-        except OwnRefusalError as refused:
-            raise RefusedError(context.refuse(str(refused))) from None
+        except Refusal as refused:
+            raise RefusedError(context.refuse(refused.text)) from None
         except ChouetteError as error:
             refusal = chouette_texts.refusal(context._, error, action)
             raise RefusedError(context.refuse(refusal)) from None

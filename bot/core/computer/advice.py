@@ -55,10 +55,7 @@ class AdviceService:
         waits for them (``/hint #12``: the one named)."""
         _ = context._
         wanted, _chouette, _rest = game_named(context, argument)  # a chouette has no hints
-        found = await self.finder.addressed(context, wanted)
-        if isinstance(found, list):
-            return found
-        _context, match_id = found
+        _context, match_id = await self.finder.addressed(context, wanted)
         loaded = await self.matches.load_match(match_id)
         info, state = loaded.info, loaded.state
         if info.bot_level is None and not info.hints:

@@ -44,10 +44,7 @@ class InfoService:
         for the caller, or the one named, ``/board #12``). A match that waits for its opening
         roll is rolled first."""
         wanted, _chouette, _rest = game_named(context, argument)  # matches only
-        found = await self.finder.addressed(context, wanted)
-        if isinstance(found, list):
-            return found
-        in_match, match_id = found
+        in_match, match_id = await self.finder.addressed(context, wanted)
         resumed, loaded = await self.driver.current(in_match, match_id)
         if resumed and in_match is context:
             return resumed

@@ -70,10 +70,7 @@ class MatchDriver:
         the match's chat gets the board, the private chat the refusals and a short receipt."""
         origin = context.request.chat
         if match_id is None:
-            found = await self.finder.addressed(context, wanted)
-            if isinstance(found, list):
-                return found
-            context, match_id = found
+            context, match_id = await self.finder.addressed(context, wanted)
         elif origin.private:
             context = await self.finder.in_match_chat(context, match_id)
         move = _MatchMove(self, make)

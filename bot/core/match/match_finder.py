@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from bot.core.context import Context
 from bot.core.model import ChatRef, Message
+from bot.core.refusal import Refusal
 from bot.core.text.i18n import room_locale
 from storage import ChatRepository, MatchInfo, MatchRepository, NotFoundError
 
@@ -17,13 +18,11 @@ class MatchFinder:
         self._matches = matches
         self._chats = chats
 
-    async def addressed(
-        self, context: Context, wanted: int | None = None
-    ) -> tuple[Context, int] | list[Message]:
+    async def addressed(self, context: Context, wanted: int | None = None) -> tuple[Context, int]:
         """The match a command without a button means, with the context to act in it: the
         caller's match in this chat or, in a private chat, their match that waits for them
-        (``wanted``: the one they named), acted on as if in that match's chat. A list of
-        messages is the refusal when there is none."""
+        (``wanted``: the one they named), acted on as if in that match's chat. Raises
+        :class:`~bot.core.refusal.Refusal` when there is none."""
         _ = context._
         if not context.request.chat.private:
             # Found and read in one trip (with who is speaking, when the core read it then);
@@ -34,9 +33,7 @@ class MatchFinder:
                     context.chat.id, context.user.id
                 )
             if found is None:
-                return context.refuse(
-                    _("You have no match in this chat. Start one with /challenge.")
-                )
+                raise Refusal(_("You have no match in this chat. Start one with /challenge."))
             loaded, players = found
             context.found_matches[loaded.info.id] = loaded
             context.known_users.setdefault(context.user.id, context.user)
@@ -47,17 +44,15 @@ class MatchFinder:
         if wanted is not None:
             mine = [info for info in mine if info.id == wanted]
             if not mine:
-                return context.refuse(
+                raise Refusal(
                     _("You have no active match {id}. /matches lists yours.").format(id=wanted)
                 )
         waiting = _waiting_for(context, mine)
         if not mine:
-            return context.refuse(
-                _("You have no active match. Start one with /challenge in a group chat.")
-            )
+            raise Refusal(_("You have no active match. Start one with /challenge in a group chat."))
         if len(waiting) > 1:
             numbers = ", ".join(f"#{info.id}" for info in waiting)
-            return context.refuse(
+            raise Refusal(
                 _(
                     "Several of your matches wait for you ({numbers}). Put the match number "
                     "first, e.g. {example}, or play in the match's chat."
@@ -65,7 +60,7 @@ class MatchFinder:
             )
         if not waiting and len(mine) > 1:
             numbers = ", ".join(f"#{info.id}" for info in mine)
-            return context.refuse(
+            raise Refusal(
                 _(
                     "None of your matches waits for you now ({numbers}). To act in one, put "
                     "its number first, e.g. /board #{example}."

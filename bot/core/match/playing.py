@@ -12,6 +12,7 @@ from bot.core.match.driver import Maker, MatchDriver
 from bot.core.match.match_finder import MatchFinder, game_named
 from bot.core.model import MAX_TEXT, Button, Message
 from bot.core.people import PlayerNames
+from bot.core.refusal import Refusal
 from bot.core.runtime.pictures import BoardPictures
 from bot.core.runtime.time_source import TimeSource
 from bot.core.text import texts
@@ -144,10 +145,13 @@ class PlayService:
         if context.request.chat.private:
             other = await self._in_private(context, verb, argument, wanted, chouette)
             return await self.driver.act(context, make, wanted=wanted) if other is None else other
-        found = await self.finder.addressed(context, wanted)
-        if isinstance(found, list):
+        try:
+            found = await self.finder.addressed(context, wanted)
+        except Refusal:
             other = await self.elsewhere.fallback(context, verb, argument)
-            return found if other is None else other
+            if other is None:
+                raise
+            return other
         return await self.driver.act(found[0], make, found[1])
 
     async def _in_private(
@@ -179,10 +183,13 @@ class PlayService:
                 if other is not None:
                     return other
             elif self.elsewhere is not None:
-                found = await self.finder.addressed(context, wanted)
-                if isinstance(found, list):
+                try:
+                    await self.finder.addressed(context, wanted)
+                except Refusal:
                     other = await self.elsewhere.fallback(context, "move", play)
-                    return found if other is None else other
+                    if other is None:
+                        raise
+                    return other
             return await self._preview(context, play, wanted)
         return await self._act(context, _move(play), "move", play, wanted, chouette)
 
@@ -195,10 +202,8 @@ class PlayService:
             return context.refuse(
                 _("Resign with /resign single, /resign gammon or /resign backgammon.")
             )
-        found = await self.finder.addressed(context, wanted)
-        if isinstance(found, list):
-            return found
-        info = await self.matches.match_info(found[1])
+        _in_match, match_id = await self.finder.addressed(context, wanted)
+        info = await self.matches.match_info(match_id)
         buttons = (
             Button(
                 _("Resign"), format_token(Token(_RESIGN_VERBS[level], "m", info.id, info.version))
@@ -253,10 +258,8 @@ class PlayService:
     async def _preview(self, context: Context, play: str, wanted: int | None) -> list[Message]:
         """Show the board after the play, with [Confirm] and [Change]."""
         _ = context._
-        found = await self.finder.addressed(context, wanted)
-        if isinstance(found, list):
-            return found
-        loaded = await self.matches.load_match(found[1])
+        _in_match, match_id = await self.finder.addressed(context, wanted)
+        loaded = await self.matches.load_match(match_id)
         player = loaded.info.player_index(context.user.id)
         assert player is not None
         try:
