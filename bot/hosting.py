@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from bot.core.computer.analyst import Analyst
 from bot.core.model import Message
-from bot.core.runtime.scheduler import Clock
+from bot.core.scheduler import Clock
 from bot.core.service import Core
 from bot.runtime import freeze_startup_objects, reclaim_frozen_garbage
 from bot.web.limits import WebLimits

@@ -402,3 +402,14 @@ def test_refusals_are_raised_not_returned_to_be_told_apart() -> None:
         and node.args[1].id == "list"
     }
     assert offenders == set()
+
+
+FEATURES = ("bot.core.match", "bot.core.chouette", "bot.core.computer", "bot.core.info")
+
+
+def test_the_texts_and_the_runtime_know_no_feature() -> None:
+    """bot/core/text and bot/core/runtime serve every feature (matches, chouettes, the
+    computer, what is read about matches) and import none of them, nor the composition root."""
+    forbidden = (*FEATURES, "bot.core.service", "bot.core.scheduler", "bot.core.dispatch")
+    assert _importers("bot/core/text", forbidden) == set()
+    assert _importers("bot/core/runtime", forbidden) == set()

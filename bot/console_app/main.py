@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.console_app.chat import ConsoleChat
-from bot.core.runtime.scheduler import Clock
+from bot.core.scheduler import Clock
 from bot.core.service import Core
 from bot.hosting import ANALYSIS_SECONDS, WebSettings, web_server
 from bot.runtime import freeze_startup_objects

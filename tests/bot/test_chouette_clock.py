@@ -15,7 +15,7 @@ import pytest
 from bot.core.chouette.commands import parse_rules
 from bot.core.chouette.view import must_act
 from bot.core.model import ChatRef, Message
-from bot.core.runtime.scheduler import Clock
+from bot.core.scheduler import Clock
 from bot.core.service import Core
 from gammon.chouette import ChouetteRules, Side
 from gammon.flow import Phase

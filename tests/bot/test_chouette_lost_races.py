@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.core.model import ChatRef, Message
-from bot.core.runtime.scheduler import Clock
+from bot.core.scheduler import Clock
 from bot.core.service import Core
 from gammon.flow import Phase
 from storage import ChouetteInfo, ChouetteStatus, Database

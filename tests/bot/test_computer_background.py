@@ -9,7 +9,7 @@ import time
 
 from bot.core.computer.computer import Computer
 from bot.core.model import ChatRef
-from bot.core.runtime.scheduler import Clock
+from bot.core.scheduler import Clock
 from bot.core.service import Core
 from engine.api import Decision, Level
 from gammon.flow import MatchState, Phase

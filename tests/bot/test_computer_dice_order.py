@@ -15,7 +15,7 @@ import pytest
 
 from bot.core.computer.computer import Computer
 from bot.core.model import ChatRef, Message
-from bot.core.runtime.scheduler import Clock
+from bot.core.scheduler import Clock
 from bot.core.service import Core
 from storage import Database
 from tests.bot.scripted import PLATFORM, Room, headline

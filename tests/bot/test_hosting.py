@@ -155,7 +155,7 @@ async def test_the_clock_reclaims_frozen_garbage_only_when_idle(
     room: Room, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import bot.hosting as hosting
-    from bot.core.runtime.scheduler import Clock
+    from bot.core.scheduler import Clock
 
     reclaimed: list[bool] = []
     monkeypatch.setattr(hosting, "RECLAIM_TICKS", 2)

@@ -34,7 +34,7 @@ _EVENTS = "SELECT match_id, seq, actor_id, action FROM match_events ORDER BY mat
 
 
 def reminder_pattern(match_id: int) -> re.Pattern[str]:
-    """The clock's reminder or time-up notice for the match (bot.core.runtime.scheduler)."""
+    """The clock's reminder or time-up notice for the match (bot.core.scheduler)."""
     return re.compile(
         rf"(it is your turn in match {match_id}: )|(has run out of time in match {match_id}\.)"
     )

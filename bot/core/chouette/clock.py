@@ -10,7 +10,7 @@ settled (its last action written, not its points) gets its points, the rotation,
 and the messages; a game started without its opening roll (the next game starts in the
 settlement's own write, the first one at /chouette start) gets it and its board.
 
-Called by :meth:`bot.core.runtime.scheduler.Clock.tick`, with the stages it uses for matches."""
+Called by :meth:`bot.core.scheduler.Clock.tick`, with the stages it uses for matches."""
 
 from __future__ import annotations
 
