@@ -574,23 +574,8 @@ class MatchRepository:
         """The user's active match in this chat with its players, as
         :meth:`load_match_with_players` reads them, found and read in one hand-over to the
         database thread; None when the user plays none here."""
-        found: list[int] = []
-
-        def load_queries(ids: list[BufferedResult]) -> list[tuple[Any, dict[str, Any]]]:
-            value = ids[0].scalar()
-            if value is None:
-                return []
-            found.append(int(value))
-            return [self._load_query(int(value)), (_MATCH_PLAYERS, {"match_id": int(value)})]
-
-        _ids, loads = await self.engine.read_following(
-            [(_ACTIVE_MATCH_ID, {"chat_id": chat_id, "user_id": user_id})], load_queries
-        )
-        if not found:
-            return None
-        match_row, players = loads
-        loaded = await self._loaded(found[0], match_row.first())
-        return loaded, {user.id: user for user in (user_record(row._mapping) for row in players)}
+        queries = self.active_match_queries(chat_id, user_id)
+        return await self.active_match_read(await self.engine.read_many(*queries))
 
     def active_match_queries(self, chat_id: int, user_id: int) -> list[tuple[Any, dict[str, Any]]]:
         """The statements that read the user's active match in this chat and its players, to

@@ -135,7 +135,7 @@ class Core:
             Attention(self.matches, self.time),
             self.ratings,
         )
-        finder = MatchFinder(self.matches, self.chats)
+        finder = MatchFinder(self.matches, self.chats, names)
         # Each service gets exactly what it uses, in the order its fields declare (all of
         # different types, so mypy catches a mix-up).
         self.opponent = ComputerOpponent(

@@ -56,7 +56,10 @@ class AdviceService:
         _ = context._
         wanted, _chouette, _rest = game_named(context, argument)  # a chouette has no hints
         _context, match_id = await self.finder.addressed(context, wanted)
-        loaded = await self.matches.load_match(match_id)
+        # Read already when the finder matched the command to it (in a group chat).
+        loaded = context.found_matches.pop(match_id, None) or await self.matches.load_match(
+            match_id
+        )
         info, state = loaded.info, loaded.state
         if info.bot_level is None and not info.hints:
             return context.refuse(

@@ -8,15 +8,17 @@ from dataclasses import replace
 
 from bot.core.context import Context
 from bot.core.model import ChatRef, Message
+from bot.core.people import PlayerNames
 from bot.core.refusal import Refusal
 from bot.core.text.i18n import room_locale
 from storage import ChatRepository, MatchInfo, MatchRepository, NotFoundError
 
 
 class MatchFinder:
-    def __init__(self, matches: MatchRepository, chats: ChatRepository) -> None:
+    def __init__(self, matches: MatchRepository, chats: ChatRepository, names: PlayerNames) -> None:
         self._matches = matches
         self._chats = chats
+        self._names = names
 
     async def addressed(self, context: Context, wanted: int | None = None) -> tuple[Context, int]:
         """The match a command without a button means, with the context to act in it: the
@@ -36,9 +38,7 @@ class MatchFinder:
                 raise Refusal(_("You have no match in this chat. Start one with /challenge."))
             loaded, players = found
             context.found_matches[loaded.info.id] = loaded
-            context.known_users.setdefault(context.user.id, context.user)
-            for player in players.values():
-                context.known_users.setdefault(player.id, player)
+            self._names.know(context, players.values())
             return context, loaded.info.id
         mine = await self._matches.active_matches_of(context.user.id)
         if wanted is not None:
