@@ -3,20 +3,21 @@
 from gammon.flow import Step
 from storage.analyses import AnalysisRecord, AnalysisRepository, AnalysisStatus
 from storage.challenges import ChallengeLimits, ChallengeRepository
-from storage.chouette_dice import ChouetteRoll, RollKind
-from storage.chouette_records import (
+from storage.chouette.dice import ChouetteRoll, RollKind
+from storage.chouette.records import (
     ChouetteGameRecord,
     ChouetteInfo,
     ChouetteStatus,
     LoadedChouette,
 )
-from storage.chouettes import ChouetteExistsError, ChouetteRepository
+from storage.chouettes import ChouetteRepository
 from storage.database import DEFAULT_URL, Database
 from storage.dice import DiceRepository, SecretSeed
 from storage.errors import (
     AlreadyAppliedError,
     ChallengeLimitError,
     ChouetteEndedError,
+    ChouetteExistsError,
     ConflictError,
     NotFoundError,
     SeatTakenError,

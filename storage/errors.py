@@ -29,6 +29,15 @@ class ChouetteEndedError(ConflictError):
     after it, and nothing was written. Final, unlike a stale version: no retry can succeed."""
 
 
+class ChouetteExistsError(ConflictError):
+    """The chat has a chouette that has not ended (``chouette_id``, when known): a chat has
+    one at a time, which the database enforces whatever races."""
+
+    def __init__(self, message: str, chouette_id: int | None = None) -> None:
+        super().__init__(message)
+        self.chouette_id = chouette_id
+
+
 class SeatTakenError(ConflictError):
     """A player of a match about to start already plays an active match in that chat.
     ``user_id`` names them when known (a race settled by the database may not say who)."""

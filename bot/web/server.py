@@ -7,9 +7,9 @@ made), ``/m/<slug>/replay`` every play of every game (``?game=N`` opens at game 
 analysis's chart and ``/m/<slug>/match.mat`` the match for GNU Backgammon and eXtreme Gammon (as
 ``/export`` gives it to the players: while the match is played too, since every roll in it is
 on the replay already; never for money backgammon, which the format does not hold). The slug
-(128 random bits, see :func:`storage.matches.new_slug`) is the only way to a match: an unknown
-one is a 404 like any other address, and nothing lists matches. The server seed appears only
-once the match has ended (the repository refuses it before). Every page carries a
+(128 random bits, see :func:`storage.match.starts.new_slug`) is the only way to a match: an
+unknown one is a 404 like any other address, and nothing lists matches. The server seed appears
+only once the match has ended (the repository refuses it before). Every page carries a
 Content-Security-Policy that allows its own inline script and style by hash and nothing else
 from anywhere.
 """

@@ -91,7 +91,7 @@ async def drop_snapshot(table: Table, match_id: int) -> None:
             .where(matches.c.id == match_id)
             .values(snapshot=None, snapshot_version=None)
         )
-    table.matches._states.pop(match_id, None)
+    table.matches.states.forget(match_id)
 
 
 async def create_match(

@@ -13,7 +13,7 @@ from bot.core.events import session_ended
 from gammon.actions import Move, OpeningRoll
 from gammon.chouette import BoardAction, advance
 from storage import ChouetteRepository, Database, SecretSeed, UserRepository
-from storage.chouette_records import user_of
+from storage.chouette.records import user_of
 from tests.storage.test_chouettes import NOW, RULES, SEED, Club, make_club, start
 
 

@@ -49,7 +49,7 @@ from storage import (
     SeedStillSecretError,
     UserRepository,
 )
-from storage.chouette_records import user_of
+from storage.chouette.records import user_of
 from storage.database import _MIGRATIONS
 from storage.schema import chouette_events, chouettes, open_chouettes
 from tests.gammon.test_chouette_fuzz import sensible

@@ -5,7 +5,7 @@ the chouette's chat answers for it (before the end: the commitment and the clien
 
 The transcript lists every dice event of the session in nonce order (the seating dice, then
 game after game its opening roll with its re-rolls and every roll: see
-:mod:`storage.chouette_dice`), so the same check as a match's recomputes each of them. The seed
+:mod:`storage.chouette.dice`), so the same check as a match's recomputes each of them. The seed
 is read only once the session has ended (storage refuses it before)."""
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ from sqlalchemy.engine import Connection, RowMapping
 
 from gammon.actions import OpeningRoll, Roll
 from gammon.chouette import MAX_PLAYERS, BoardAction, ChouetteAction, ChouetteRules, Scoreboard
-from storage.chouette_records import (
+from storage.chouette.records import (
     ChouetteGameRecord,
     ChouetteInfo,
     ChouetteStatus,
@@ -32,6 +32,7 @@ JOIN, LEAVE = "join", "leave"  # the kinds of a request to change seats during a
 
 # Every column but the secret seed: what the records are made of.
 INFO_COLUMNS: Final = [column for column in chouettes.c if column.name != "server_seed"]
+NOT_ENDED: Final = (ChouetteStatus.OPEN, ChouetteStatus.PLAYING)
 
 
 def now_utc() -> datetime:

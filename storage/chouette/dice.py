@@ -1,4 +1,5 @@
-"""A chouette's dice events as recorded, in nonce order, for its transcript and check page.
+"""A chouette's dice (:class:`ChouetteDice`), and its dice events as recorded, in nonce order,
+for its transcript and check page.
 
 The session's one dice counter (``dice_nonce``) runs through everything that was rolled:
 
@@ -24,7 +25,12 @@ import sqlalchemy as sa
 
 from gammon.actions import OpeningRoll, Roll
 from gammon.chouette import BoardAction, chouette_action_from_dict
-from storage.chouette_records import ChouetteInfo, ChouetteStatus
+from gammon.fair_dice import FairDice
+from gammon.flow import Roller
+from storage.chouette.memory import CACHE_SIZE
+from storage.chouette.reads import ChouetteReads
+from storage.chouette.records import ChouetteInfo, ChouetteStatus
+from storage.errors import NotFoundError, SeedStillSecretError
 from storage.schema import chouette_events, chouette_games, chouettes
 
 
@@ -100,3 +106,71 @@ def recorded_rolls(
             kind, players = RollKind.ROLL, (int(action.player),)
         rolls.append(ChouetteRoll(nonce, game, kind, players, (inner.dice[0], inner.dice[1])))
     return tuple(sorted(rolls, key=lambda roll: roll.nonce))
+
+
+class ChouetteDice:
+    """The session's fair dice (its seeds read once and kept), the record of what they rolled
+    and, once the session has ended, its server seed."""
+
+    def __init__(self, reads: ChouetteReads) -> None:
+        self.engine = reads.engine
+        self._reads = reads
+        self._dice: dict[int, FairDice] = {}
+
+    async def roller(self, chouette_id: int) -> Roller:
+        """The session's dice: ``roller(nonce)`` is dice event ``nonce`` of the session. Read
+        once its client seed is fixed (the seeds never change after) and kept."""
+        known = self._dice.get(chouette_id)
+        if known is None:
+            row = (
+                await self.engine.read(
+                    sa.select(chouettes.c.server_seed, chouettes.c.client_seed).where(
+                        chouettes.c.id == chouette_id
+                    )
+                )
+            ).first()
+            if row is None:
+                raise NotFoundError(f"no chouette {chouette_id}")
+            if row[1] is None:
+                raise ValueError(f"chouette {chouette_id}: set the client seed before rolling")
+            known = FairDice(bytes.fromhex(row[0]), row[1])
+            if len(self._dice) > CACHE_SIZE:
+                self._dice.clear()
+            self._dice[chouette_id] = known
+        return known.roll
+
+    async def dice_for(self, chouette_id: int, nonce: int) -> tuple[int, int]:
+        """The two dice of dice event ``nonce`` of the session (the next is ``dice_nonce``)."""
+        return (await self.roller(chouette_id))(nonce)
+
+    async def dice_record(self, chouette_id: int) -> tuple[ChouetteInfo, tuple[ChouetteRoll, ...]]:
+        """The session and every dice event recorded for it, in nonce order (the seating
+        dice, then each game's opening roll, its re-rolls and its rolls: see
+        above); the dice only, never the seed."""
+        info = await self._reads.info(chouette_id)
+        seating, games, events = await self.engine.read_many(
+            *((query, None) for query in dice_queries(info))
+        )
+        rolls = recorded_rolls(
+            info,
+            seating.scalar(),
+            [(row[0], row[1], row[2]) for row in games],
+            [(row[0], row[1]) for row in events],
+        )
+        return info, rolls
+
+    async def reveal_seed(self, chouette_id: int) -> bytes:
+        """The server seed, once the session has ended (for the transcript anyone can check
+        against the commitment); :class:`SeedStillSecretError` before."""
+        row = (
+            await self.engine.read(
+                sa.select(chouettes.c.status, chouettes.c.server_seed).where(
+                    chouettes.c.id == chouette_id
+                )
+            )
+        ).first()
+        if row is None:
+            raise NotFoundError(f"no chouette {chouette_id}")
+        if row[0] != ChouetteStatus.ENDED:
+            raise SeedStillSecretError(f"chouette {chouette_id} is still being played")
+        return bytes.fromhex(row[1])
