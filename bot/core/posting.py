@@ -338,3 +338,16 @@ class Posting:
     def _touch(self, message_id: str) -> None:
         if self.origin.chat_id is not None:  # only an answer keeps its messages apart
             self.touched.add(message_id)
+
+
+def not_to(message: Message, user_id: str) -> Message:
+    """``message`` without ``user_id`` among those to mention or notify: the bot's own account,
+    which plays matches too and is named with its opponent at the end of one, is never pinged
+    nor written to by itself."""
+    if user_id not in (*message.mention, *message.notify):
+        return message
+    return replace(
+        message,
+        mention=tuple(user for user in message.mention if user != user_id),
+        notify=tuple(user for user in message.notify if user != user_id),
+    )
