@@ -4,5 +4,6 @@ Choose a play, choose a cube action, evaluate a position, analyse a recorded mat
 backgammon through a neural-net engine (the only package here that imports it), for long nardy
 through our own one-roll-lookahead player. Nothing outside this package imports the engine
 library, and ``gammon/`` never imports this package. The values in :mod:`engine.api` are plain
-and picklable: engine work runs in worker processes (:mod:`engine.pool`).
+and picklable: engine work runs in worker processes (the bot's
+:mod:`bot.core.runtime.worker_pool`, fed with the functions of :mod:`engine.tasks`).
 """

@@ -424,3 +424,68 @@ def test_the_texts_and_the_runtime_know_no_feature() -> None:
     forbidden = (*FEATURES, "bot.core.service", "bot.core.scheduler", "bot.core.dispatch")
     assert _importers("bot/core/text", forbidden) == set()
     assert _importers("bot/core/runtime", forbidden) == set()
+
+
+def package_imports(core: Path) -> dict[str, set[str]]:
+    """Which packages of the core each package imports (a package: a folder right under
+    ``core``; imports inside functions and under ``TYPE_CHECKING`` count too)."""
+    dotted = ".".join(core.relative_to(core.parent.parent).parts)
+    packages = {
+        folder.name for folder in core.iterdir() if folder.is_dir() and any(folder.glob("*.py"))
+    }
+    graph: dict[str, set[str]] = {package: set() for package in packages}
+    for package in packages:
+        for source in sorted((core / package).rglob("*.py")):
+            for name in imported_modules(source):
+                parts = name.split(".")
+                if name.startswith(dotted + ".") and len(parts) > 2 and parts[2] in packages:
+                    graph[package].add(parts[2])
+        graph[package].discard(package)
+    return graph
+
+
+def package_cycles(core: Path) -> set[str]:
+    """Every package of the core that can reach itself through the others' imports, with the
+    way back: ``"match -> computer -> match"``."""
+    graph = package_imports(core)
+    cycles = set()
+    for start in sorted(graph):
+        paths = [[start, after] for after in sorted(graph[start])]
+        seen: set[str] = set()
+        while paths:
+            path = paths.pop(0)
+            if path[-1] == start:
+                cycles.add(" -> ".join(path))
+                break
+            if path[-1] in seen:
+                continue
+            seen.add(path[-1])
+            paths += [[*path, after] for after in sorted(graph[path[-1]])]
+    return cycles
+
+
+def test_the_packages_of_the_core_import_each_other_one_way_only() -> None:
+    """The core's packages form layers: the computer and the chouette play matches, the info
+    pages read all three, and none of them is imported back (match once imported computer
+    and info, which imported match). Where a lower package needs a higher one's service, it
+    declares a protocol and the composition root hands the service in."""
+    core = GAMMON.parent / "bot" / "core"
+    assert len(package_imports(core)) >= 6
+    assert package_cycles(core) == set()
+
+
+def test_the_cycle_check_notices_a_cycle_through_a_third_package(tmp_path: Path) -> None:
+    core = tmp_path / "bot" / "core"
+    for package, imports in {
+        "match": "from bot.core.info.pages import Pages\n",
+        "info": "def later() -> None:\n    from bot.core.computer.engine import run\n",
+        "computer": "import bot.core.match.driver\n",
+        "text": "from bot.core import model\n",
+    }.items():
+        (core / package).mkdir(parents=True)
+        (core / package / "module.py").write_text(imports)
+    assert package_cycles(core) == {
+        "computer -> match -> info -> computer",
+        "info -> computer -> match -> info",
+        "match -> info -> computer -> match",
+    }

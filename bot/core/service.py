@@ -36,12 +36,12 @@ from bot.core.computer.suggestions import MoveSuggestions
 from bot.core.context import Context, OwnMatch
 from bot.core.delivery import Delivery
 from bot.core.dispatch import Dispatcher, Services
+from bot.core.documents.match_pages import MatchPages
+from bot.core.documents.web_links import WebLinks
 from bot.core.info.information import InfoService
-from bot.core.info.match_pages import MatchPages
 from bot.core.info.replaying import ReplayService
 from bot.core.info.replays import GameAnimations, ReplayFrames, ReplayPictures
 from bot.core.info.standings import StandingsService
-from bot.core.info.web_links import WebLinks
 from bot.core.match.attention import Attention
 from bot.core.match.challenges import ChallengeService
 from bot.core.match.driver import MatchDriver

@@ -12,8 +12,8 @@ from functools import partial
 
 import pytest
 
-from bot.core.runtime.drawing_process import _LENGTH, AHEAD, DrawingProcess, pickled, serve
-from bot.core.runtime.painter import Painter
+from bot.core.runtime.painter import AHEAD, Painter
+from bot.core.runtime.worker_process import _LENGTH, WorkerProcess, pickled, serve
 
 
 def pid_after(pause: float) -> bytes:
@@ -35,8 +35,8 @@ def numbered(number: int) -> bytes:
 
 async def test_a_process_is_sent_drawings_ahead_of_their_pictures() -> None:
     """While one drawing is drawn, the next ones already wait in the process's pipe."""
-    answered: list[DrawingProcess] = []
-    worker = DrawingProcess(0, answered.append)
+    answered: list[WorkerProcess] = []
+    worker = WorkerProcess(0, answered.append)
     try:
         futures = [worker.send(pickled(partial(pid_after, 0.2))) for _ in range(AHEAD)]
         assert worker.in_flight == AHEAD

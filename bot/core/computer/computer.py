@@ -2,21 +2,21 @@
 behind another. The bot's decisions have workers of their own, at full priority: a decision
 takes milliseconds, and no hint (a world-class search, up to seconds) is ever ahead of it.
 Hints have their own worker at a lower priority, and analyses of finished matches one at a
-lower priority still, so that neither delays anyone's move."""
+lower priority still, so that neither delays anyone's move. Each pool is a
+:class:`~bot.core.runtime.worker_pool.WorkerPool`, as the painter's are: its workers end with
+the bot, and a job whose worker died is run once more by a new one."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 from contextlib import AbstractAsyncContextManager, nullcontext
-from functools import partial
 from typing import Any
 
 from bot.core.runtime.admission import Admission
-from bot.core.runtime.painter import watch_parent
+from bot.core.runtime.worker_pool import WorkerPool
 from engine import tasks
 from engine.api import Decision, Hint, Level, Situation
-from engine.pool import EnginePool
 from gammon.actions import Action, action_to_dict
 from gammon.flow import MatchState
 from gammon.match_rules import MatchRules
@@ -39,18 +39,16 @@ class Computer:
         hint_workers: int | None = None,
     ) -> None:
         cores = os.cpu_count() or 1
-        # A worker exits when the bot is gone (killed: it cannot stop them), like the painter's.
-        orphaned = partial(watch_parent, os.getpid())
         workers = move_workers or max(1, cores - 1)
-        self._moves = EnginePool(workers, processes=processes, on_start=orphaned)
-        self._hints = EnginePool(
+        self._moves = WorkerPool(workers, processes=processes, name="engine")
+        self._hints = WorkerPool(
             hint_workers or max(1, cores // 2),
             niceness=HINT_NICENESS,
             processes=processes,
-            on_start=orphaned,
+            name="engine",
         )
-        self._analysis = EnginePool(
-            1, niceness=ANALYSIS_NICENESS, processes=processes, on_start=orphaned
+        self._analysis = WorkerPool(
+            1, niceness=ANALYSIS_NICENESS, processes=processes, name="engine"
         )
         self.admission: Admission | None = None  # the core's: a request waiting steps aside
 

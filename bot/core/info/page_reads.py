@@ -14,8 +14,8 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from bot.core.computer.analysis_view import analysis_picture
-from bot.core.info.dice_check import check_data
-from bot.core.info.match_files import MatchFiles
+from bot.core.documents.dice_check import check_data
+from bot.core.documents.match_files import MatchFiles
 from bot.core.info.replays import ReplayFrames, ReplayPictures
 from bot.core.model import Attachment
 from bot.core.people import PlayerNames

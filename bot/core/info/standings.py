@@ -7,18 +7,18 @@ Numbers are written the way the reader's language writes them (Babel).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import partial
 
 from bot.core.context import Context
 from bot.core.model import Message
 from bot.core.runtime.painter import Painter
-from bot.core.text.i18n import Speech, speech
-from bot.core.text.numbers import decimal, signed, whole
+from bot.core.text.i18n import speech
+from bot.core.text.numbers import decimal, whole
+from bot.core.text.ratings import rating_text
 from gammon.rating import Standing
 from rendering import LeaderboardLabels, LeaderboardLine, draw_leaderboard
-from storage import Ranked, RatedMatch, RatingRepository, UserRecord, UserRepository
+from storage import Ranked, RatingRepository, UserRecord, UserRepository
 from storage.player_results import PlayerResultRepository, Statistics
 from storage.ratings import LEADERBOARD_EXPERIENCE
 
@@ -26,27 +26,6 @@ MINIMUM_EXPERIENCE = LEADERBOARD_EXPERIENCE  # match points before a player is o
 TOP = 10
 NARDY_WORDS = frozenset({"nardy", "nardi", "longnardy", "нарды"})
 ALL_WORDS = frozenset({"all", "everyone", "global", "alle"})
-
-
-def rating_text(locale: str, rating: float) -> str:
-    """A rating with one decimal, as ``locale`` writes numbers: 1,523.4 or 1.523,4."""
-    return decimal(locale, rating, 1)
-
-
-def change_text(locale: str, change: float) -> str:
-    """A rating change with its sign: +8.2, −3.1 (a true minus sign)."""
-    return signed(locale, change, 1)
-
-
-def rating_line(_: Speech, locale: str, rated: RatedMatch, names: Mapping[int, str]) -> str:
-    """The end of a rated match: each player's new rating and its change, winner first."""
-    players = (rated.winner_id, rated.loser_id)
-    parts = [
-        f"{names.get(player, '?')} {rating_text(locale, rated.after(player).rating)} "
-        f"({change_text(locale, rated.change(player))})"
-        for player in players
-    ]
-    return _("Ratings: {changes}").format(changes=" · ".join(parts))
 
 
 @dataclass(frozen=True)

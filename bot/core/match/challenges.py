@@ -7,8 +7,8 @@ import contextlib
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
-from bot.core.computer.computer_matches import ComputerMatches
 from bot.core.context import Context, wants_private_notice
 from bot.core.match.automatic import follow_up
 from bot.core.match.client_seeds import client_seed
@@ -37,6 +37,25 @@ from storage import (
     UserRecord,
     UserRepository,
 )
+
+
+class BotAccounts(Protocol):
+    async def of(self, platform: str) -> UserRecord:
+        """The bot's account on ``platform``."""
+
+
+class ComputerMatches(Protocol):
+    """Matches against the bot (:class:`bot.core.computer.computer_matches.ComputerMatches`:
+    the computer plays matches, so the matches know it only by this)."""
+
+    @property
+    def bots(self) -> BotAccounts: ...
+
+    async def offer(self, context: Context, options: ChallengeOptions) -> list[Message]:
+        """Offer a match against the bot."""
+
+    async def begin(self, context: Context, challenge_id: int) -> list[Message]:
+        """Start the match a challenge to the bot offered."""
 
 
 @dataclass(frozen=True)

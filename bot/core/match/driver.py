@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
-from bot.core.computer.opponent import ComputerOpponent
 from bot.core.context import Context, clock_context
 from bot.core.events import match_then
 from bot.core.match.automatic import follow_up
@@ -44,6 +44,14 @@ def _any_dice(nonce: int) -> tuple[int, int]:
     return (2, 1)
 
 
+class Opponent(Protocol):
+    """The bot at the board (:class:`bot.core.computer.opponent.ComputerOpponent`: the computer
+    plays matches, so the matches know it only by this)."""
+
+    async def answer(self, context: Context, loaded: LoadedMatch) -> list[Message]:
+        """Play the bot's turn if the match waits for it (the caller holds the lock)."""
+
+
 @dataclass(frozen=True)
 class MatchDriver:
     matches: MatchRepository
@@ -54,7 +62,7 @@ class MatchDriver:
     finder: MatchFinder
     locks: MatchLocks
     time: TimeSource
-    opponent: ComputerOpponent
+    opponent: Opponent
 
     async def act(
         self,

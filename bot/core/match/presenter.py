@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from bot.core.context import Context, last_play
-from bot.core.info.match_files import MatchFiles
-from bot.core.info.match_pages import MatchPages
-from bot.core.info.replays import GameAnimations
-from bot.core.info.standings import rating_line
+from bot.core.documents.match_files import MatchFiles
+from bot.core.documents.match_pages import MatchPages
 from bot.core.match import narration
 from bot.core.match.attention import Attention
 from bot.core.match.leads import BoardLeads
@@ -20,6 +19,7 @@ from bot.core.model import Button, Message
 from bot.core.text import texts
 from bot.core.text.fair_dice_text import fair_dice_line
 from bot.core.text.i18n import Speech
+from bot.core.text.ratings import rating_line
 from bot.core.tokens import Token, Verb, format_token
 from gammon.flow import Phase
 from rendering import BoardView, LastPlay
@@ -37,6 +37,16 @@ _WITH_BUTTONS = (Phase.ROLLING, Phase.DOUBLED, Phase.RESIGNING)
 
 Draw = Callable[[Context, BoardView, list[str], LastPlay | None, int], Awaitable[bytes | None]]
 Players = Callable[..., Awaitable[tuple[UserRecord, UserRecord]]]
+
+
+class GameAnimations(Protocol):
+    """A finished game as an animated picture (:class:`bot.core.info.replays.GameAnimations`:
+    the replays sit above the matches, which know them only by this)."""
+
+    async def of_game(
+        self, context: Context, info: MatchInfo, number: int, names: Sequence[str]
+    ) -> Message | None:
+        """Game ``number`` of the match, or None without pictures."""
 
 
 class Presenter:

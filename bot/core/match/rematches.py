@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.core.computer.computer_matches import ComputerMatches
 from bot.core.context import Context
-from bot.core.match.challenges import ChallengeService
+from bot.core.match.challenges import ChallengeService, ComputerMatches
 from bot.core.match.options import ChallengeOptions
 from bot.core.model import Message
 from bot.core.runtime.time_source import TimeSource

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 
-from bot.core.info.dice_check import check_attachment
+from bot.core.documents.dice_check import check_attachment
 from bot.core.model import Attachment
 from gammon.actions import OpeningRoll, Roll
 from gammon.fair_dice import FairDice, join_client_seeds, transcript

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.context import Context
-from bot.core.info.web_links import WebLinks
+from bot.core.documents.web_links import WebLinks
 from bot.core.text.i18n import Speech
 from storage import MatchInfo
 

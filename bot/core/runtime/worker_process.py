@@ -1,17 +1,20 @@
-"""A drawing process and the two pipes to it, written and read by the event loop itself.
+"""A worker process and the two pipes to it, written and read by the event loop itself: the
+one way the bot runs work in other processes (the painter's drawings, the engine's decisions,
+hints and analyses; :mod:`bot.core.runtime.worker_pool` keeps a pool of them).
 
-``ProcessPoolExecutor`` hands every drawing to helper threads of the bot's process (one
-pickles and writes it, one reads the picture back and wakes the loop), and keeps only one
-drawing waiting beside the one drawn. The threads want the interpreter lock while the event
-loop holds it, and the process waits for them between two boards. Here the loop writes a
-drawing into the process's pipe and reads the picture when the pipe is readable, and it sends a
-few drawings ahead (:data:`AHEAD`): less than half the bot's time per board, and more boards a
-second (docs/benchmarks.md has the figures).
+``ProcessPoolExecutor`` hands every job to helper threads of the bot's process (one pickles
+and writes it, one reads the answer back and wakes the loop), and keeps only one job waiting
+beside the one under way. The threads want the interpreter lock while the event loop holds
+it, and the process waits for them between two jobs. Here the loop writes a job into the
+process's pipe and reads the answer when the pipe is readable, and it may send a few jobs
+ahead: less than half the bot's time per board, and more boards a second
+(docs/benchmarks.md has the figures).
 
-A request is its length (8 bytes, big-endian), the drawing's number (8 bytes) and the pickled
-drawing; an answer is its length and a pickle of the number with the picture or with the
-error the drawing raised (its traceback attached). The process ends when its request pipe is
-closed (or when the bot is gone, see :func:`watch_parent`).
+A request is its length (8 bytes, big-endian), the job's number (8 bytes) and the pickled job
+(a picklable callable without arguments: a module's function or a ``functools.partial`` of
+one); an answer is its length and a pickle of the number with the job's result or with the
+error it raised (its traceback attached). The process ends when its request pipe is closed (or
+when the bot is gone, see :func:`watch_parent`).
 """
 
 from __future__ import annotations
@@ -36,43 +39,46 @@ from typing import Any
 
 logger = logging.getLogger(__name__)
 
-Drawing = Callable[[], bytes]
-
-AHEAD = 3
-"""Drawings sent to a process before their pictures are back: one drawn, the others waiting
-in the pipe, so the process does not wait for the event loop between two drawings."""
+Job = Callable[[], Any]
 PARENT_CHECK_SECONDS = 0.5
 _LENGTH = struct.Struct("!Q")
 _PIPE_BYTES = 1 << 20  # a game's animation passes in one or two reads (Linux's default: 64 KB)
 _READ_BYTES = 1 << 20
 
 
-class DrawingProcessDiedError(Exception):
-    """The drawing process ended before it answered."""
+class WorkerDiedError(Exception):
+    """The worker process ended before it answered."""
 
 
 class RemoteTracebackError(Exception):
-    """Where a drawing failed in the drawing process: set as its error's ``__cause__``."""
+    """Where a job failed in the worker process: set as its error's ``__cause__``."""
 
     def __str__(self) -> str:
         return str(self.args[0])
 
 
-# --- in the drawing process ---------------------------------------------------------------
+# --- in the worker process ----------------------------------------------------------------
 
 
-def serve(requests: Connection, answers: Connection, parent: int, niceness: int) -> None:
-    """A drawing process's life: tie it to the bot's, warm up, then draw what comes, until
-    the requests end or nobody reads the answers.
+def serve(
+    requests: Connection,
+    answers: Connection,
+    parent: int,
+    niceness: int,
+    on_start: Callable[[], object] | None = None,
+) -> None:
+    """A worker process's life: tie it to the bot's, run ``on_start`` (a warm-up), then run
+    the jobs that come, until the requests end or nobody reads the answers.
 
-    Ctrl-C reaches every process of the terminal's group: the bot stops its drawing processes
-    itself (by closing their pipes), so a drawing process ignores SIGINT instead of dying
+    Ctrl-C reaches every process of the terminal's group: the bot stops its worker processes
+    itself (by closing their pipes), so a worker process ignores SIGINT instead of dying
     with a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     watch_parent(parent)
     if niceness:
         os.nice(niceness)
-    _warm_up()
+    if on_start is not None:
+        on_start()
     incoming, outgoing = requests.fileno(), answers.fileno()
     try:
         while (request := _read_message(incoming)) is not None:
@@ -103,26 +109,12 @@ def _exit_when_orphaned(parent: int, every: float) -> None:
     os._exit(0)
 
 
-def _warm_up() -> None:
-    """Load fonts and sprites, and choose the default theme's palettes for boards and for
-    backgammon's animations (about 0.1 s each), in the drawing process before the first real
-    board."""
-    from gammon import Position, Variant
-    from rendering import BoardView, render_board
-    from rendering.replay import ANIMATION_WIDTH, animation_palette
-
-    render_board(BoardView.from_ids("4HPwATDgc/ABMA", "cAkAAAAAAAAA"))
-    nardy = Position.start(Variant.LONG_NARDY)
-    render_board(BoardView.from_ids(nardy.id(), variant=Variant.LONG_NARDY))
-    animation_palette("classic", ANIMATION_WIDTH, Variant.BACKGAMMON)
-
-
 def _answer(request: bytes) -> bytes:
-    """The answer to one request: its number with the picture, or with the error."""
+    """The answer to one request: its number with the result, or with the error."""
     number, pickled = _LENGTH.unpack_from(request)[0], request[_LENGTH.size :]
     try:
-        drawing = pickle.loads(pickled)
-        return _message(pickle.dumps((number, True, drawing()), pickle.HIGHEST_PROTOCOL))
+        job = pickle.loads(pickled)
+        return _message(pickle.dumps((number, True, job()), pickle.HIGHEST_PROTOCOL))
     except Exception as error:
         return _message(_failure(number, error))
 
@@ -132,14 +124,12 @@ def _failure(number: int, error: Exception) -> bytes:
     try:
         return pickle.dumps((number, False, _Failure(error, text)), pickle.HIGHEST_PROTOCOL)
     except Exception as unpicklable:
-        stand_in = pickle.PicklingError(
-            f"{error!r} from the drawing cannot be pickled: {unpicklable}"
-        )
+        stand_in = pickle.PicklingError(f"{error!r} from the job cannot be pickled: {unpicklable}")
         return pickle.dumps((number, False, _Failure(stand_in, text)), pickle.HIGHEST_PROTOCOL)
 
 
 class _Failure:
-    """An error that comes back with the drawing process's traceback as its cause."""
+    """An error that comes back with the worker process's traceback as its cause."""
 
     def __init__(self, error: Exception, text: str) -> None:
         self.error = error
@@ -179,10 +169,10 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view) :]
 
 
-def pickled(drawing: Drawing) -> bytes:
-    """A drawing as :meth:`DrawingProcess.send` sends it (pickled in the caller, where an
-    unpicklable drawing raises)."""
-    return pickle.dumps(drawing, pickle.HIGHEST_PROTOCOL)
+def pickled(job: Job) -> bytes:
+    """A job as :meth:`WorkerProcess.send` sends it (pickled in the caller, where an
+    unpicklable job raises)."""
+    return pickle.dumps(job, pickle.HIGHEST_PROTOCOL)
 
 
 def _message(payload: bytes) -> bytes:
@@ -192,19 +182,27 @@ def _message(payload: bytes) -> bytes:
 # --- in the bot's process -----------------------------------------------------------------
 
 
-class DrawingProcess:
-    """One drawing process, fed and read by the running event loop (whichever it is: a
-    painter may serve one loop after another). ``on_answer`` is called after each answer
-    (and once it died), so its owner can send the next drawing."""
+class WorkerProcess:
+    """One worker process, fed and read by the running event loop (whichever it is: a pool
+    may serve one loop after another). ``on_answer`` is called after each answer (and once it
+    died), so its owner can send the next job. ``on_start`` runs first in the process (a
+    picklable function: a warm-up)."""
 
-    def __init__(self, niceness: int, on_answer: Callable[[DrawingProcess], None]) -> None:
+    def __init__(
+        self,
+        niceness: int,
+        on_answer: Callable[[WorkerProcess], None],
+        *,
+        on_start: Callable[[], object] | None = None,
+        name: str = "worker",
+    ) -> None:
         spawn = multiprocessing.get_context("spawn")
         requests, self._requests = spawn.Pipe(duplex=False)
         self._answers, answers = spawn.Pipe(duplex=False)
         self.process = spawn.Process(
             target=serve,
-            args=(requests, answers, os.getpid(), niceness),
-            name="drawing",
+            args=(requests, answers, os.getpid(), niceness, on_start),
+            name=name,
             daemon=True,  # at interpreter exit multiprocessing ends it rather than waits for it
         )
         self.process.start()
@@ -216,7 +214,7 @@ class DrawingProcess:
             os.set_blocking(connection.fileno(), False)
         self._on_answer = on_answer
         self._numbers = itertools.count(1)
-        self._waiting: dict[int, asyncio.Future[bytes]] = {}  # sent or being sent, in order
+        self._waiting: dict[int, asyncio.Future[Any]] = {}  # sent or being sent, in order
         self._unsent: deque[tuple[int, memoryview]] = deque()  # the head may be half written
         self._received = bytearray()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -224,18 +222,18 @@ class DrawingProcess:
 
     @property
     def in_flight(self) -> int:
-        """Drawings sent and not answered yet."""
+        """Jobs sent and not answered yet."""
         return len(self._waiting)
 
     def send(
-        self, pickled: bytes, future: asyncio.Future[bytes] | None = None
-    ) -> asyncio.Future[bytes]:
-        """Send a drawing (:func:`pickled`); ``future`` (a new one if None) gets its picture
-        or its error."""
+        self, pickled: bytes, future: asyncio.Future[Any] | None = None
+    ) -> asyncio.Future[Any]:
+        """Send a job (:func:`pickled`); ``future`` (a new one if None) gets its result or
+        its error."""
         loop = asyncio.get_running_loop()
         future = loop.create_future() if future is None else future
         if not self.alive:
-            future.set_exception(DrawingProcessDiedError())
+            future.set_exception(WorkerDiedError())
             return future
         number = next(self._numbers)
         request = _message(_LENGTH.pack(number) + pickled)
@@ -295,21 +293,23 @@ class DrawingProcess:
             del self._received[:end]
         return answers
 
-    def _settle(self, number: int, drawn: bool, value: Any) -> None:
-        _resolve(self._waiting.pop(number), drawn, value)
+    def _settle(self, number: int, done: bool, value: Any) -> None:
+        _resolve(self._waiting.pop(number), done, value)
         self._on_answer(self)
 
     def _died(self) -> None:
-        """The process ended: every drawing sent to it fails (to be drawn elsewhere)."""
+        """The process ended: every job sent to it fails (to be run elsewhere, or again)."""
         self.alive = False
         self._detach()
         self._unsent.clear()
         waiting, self._waiting = self._waiting, {}
         for future in waiting.values():
-            _resolve(future, False, DrawingProcessDiedError())
+            _resolve(future, False, WorkerDiedError())
         self.process.join(timeout=0)  # reaped now if it has exited, else at the next start
         logger.error(
-            "a drawing process ended (exit code %s); starting a new one", self.process.exitcode
+            "a %s process ended (exit code %s); starting a new one",
+            self.process.name,
+            self.process.exitcode,
         )
         self._on_answer(self)
 
@@ -320,14 +320,14 @@ class DrawingProcess:
             loop.remove_writer(self._requests.fileno())
 
     def close(self) -> None:
-        """Stop the process once it has answered the drawings it was fully sent (those not
+        """Stop the process once it has answered the jobs it was fully sent (those not
         sent whole are cancelled), and wait for it."""
         self._detach()
         unsent = {number for number, _data in self._unsent}
         self._unsent.clear()
         for number in unsent:
             _resolve(self._waiting.pop(number), False, None)
-        self._requests.close()  # after the drawings already in the pipe it reads the end
+        self._requests.close()  # after the jobs already in the pipe it reads the end
         if self.alive:
             self._finish_answers()
         self._answers.close()
@@ -341,17 +341,17 @@ class DrawingProcess:
         while data := os.read(fd, _READ_BYTES):
             self._received += data
         for answer in self._complete_answers():
-            number, drawn, value = pickle.loads(answer)
-            _resolve(self._waiting.pop(number), drawn, value)
+            number, done, value = pickle.loads(answer)
+            _resolve(self._waiting.pop(number), done, value)
         self._received.clear()
 
 
-def _resolve(future: asyncio.Future[bytes], drawn: bool, value: Any) -> None:
-    """Give ``future`` its picture (``drawn``), its error, or cancel it (``value`` None),
+def _resolve(future: asyncio.Future[Any], done: bool, value: Any) -> None:
+    """Give ``future`` its result (``done``), its error, or cancel it (``value`` None),
     unless its caller stopped waiting or its event loop has ended."""
     if future.done() or future.get_loop().is_closed():
         return
-    if drawn:
+    if done:
         future.set_result(value)
     elif value is None:
         future.cancel()
