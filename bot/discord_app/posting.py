@@ -208,7 +208,7 @@ class Poster:
         know."""
         previous = posting.shown(message, plan, edit, str(shown.id))
         if previous is not None:
-            await self._strip(plan.chat_id, previous, message.slot)
+            await self._strip(plan.chat_id, previous, plan.slot)
         for user_id in plan.notify:
             await self.notify(user_id, message, shown, posting)
 
