@@ -158,6 +158,8 @@ class Message:
             raise ValueError("only a message for everyone in the chat calls anyone")
         if not set(self.notify) <= set(self.mention):
             raise ValueError("whoever gets a private note is mentioned too")
+        if not {user for user, _text in self.notices} <= set(self.notify):
+            raise ValueError("a private note's text is for someone who gets one")
 
     @property
     def private_to(self) -> str | None:

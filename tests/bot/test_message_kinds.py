@@ -87,8 +87,12 @@ def test_only_a_message_for_everyone_calls_anyone(kind: Kind) -> None:
 def test_a_private_note_goes_to_someone_mentioned() -> None:
     with pytest.raises(ValueError, match="mentioned"):
         Message(GROUP, "Your turn", mention=("22",), notify=("33",))
-    called = Message(GROUP, "Your turn", mention=("22", "33"), notify=("33",))
-    assert called.notify == ("33",)
+    with pytest.raises(ValueError, match="who gets one"):
+        Message(GROUP, "Your turn", mention=("22",), notices=(("22", "Dein Zug"),))
+    called = Message(
+        GROUP, "Your turn", mention=("22", "33"), notify=("33",), notices=(("33", "Sıra sende"),)
+    )
+    assert (called.notice_for("33"), called.notice_for("22")) == ("Sıra sende", "Your turn")
 
 
 def test_a_message_shows_one_picture() -> None:

@@ -51,7 +51,7 @@ class InfoService:
         players = await self.names.of(loaded)
         board = await self.presenter.prompt(context, loaded, players, None)
         if context.request.chat.private:  # a look for the caller: nobody else is pinged
-            board = replace(board, mention=(), notify=())
+            board = replace(board, mention=(), notify=(), notices=())
         return [*resumed, board]
 
     async def help(self, context: Context, _argument: str) -> list[Message]:
