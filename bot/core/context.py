@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from bot.core.computer.bot_accounts import DEFAULT_ID as BOT_ID
-from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.model import Actor, ChatRef, Message, Private, Request
 from bot.core.permissions import AdminQuestion, Permission, permitted
 from bot.core.text.direction import directed
 from bot.core.text.i18n import Speech, speech
@@ -80,7 +80,7 @@ class Context:
         return await permitted(permission, self.admin, self.user.id, owner_id)
 
     def refuse(self, text: str) -> list[Message]:
-        return [Message(self.request.chat, text, private_to=self.request.actor.user_id)]
+        return [Message(self.request.chat, text, kind=Private(self.request.actor.user_id))]
 
 
 def clock_context(chat: ChatRecord, where: ChatRef, locale: str) -> Context:

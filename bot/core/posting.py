@@ -8,17 +8,20 @@ the users to link) comes in a :class:`Posting` read before the first call (see
 slots, who cannot be sent private notes) goes back in one call after the last
 (:meth:`bot.core.delivery.Delivery.posted`).
 
-The policy, in the order :func:`plan_message` tries it, with as few calls into the chat as it
-takes:
+The plan decides by the message's kind (:data:`bot.core.model.Kind`): :class:`Private` (for
+one user), :class:`Frame` (in place of the pressed message), :class:`Public` and
+:class:`BesideRecord` (for everyone, the second never in the pressed message's place), each
+maybe filling a slot. The policy, in the order :func:`plan_message` tries it, with as few calls
+into the chat as it takes:
 
 - a private answer to the presser is a toast (Telegram) or an ephemeral message (Discord); on
   Discord other private messages are direct messages, or a reply to a typed command in a
   channel; on Telegram a private answer goes to the private chat the request came from, edits
   the pressed panel it answers (``/settings``), or replies to the user's message;
-- a replay stepped on shows its next frame in the pressed message;
+- a frame (a replay stepped on, a list's next page) shows in the pressed message;
 - a board that calls nobody replaces its slot's previous message in place;
-- a message that calls nobody replaces a pressed message that would lose its buttons anyway,
-  unless the answer keeps that one (a match's end);
+- a public message that calls nobody replaces a pressed message that would lose its buttons
+  anyway (not beside a record to keep: a match's end);
 - else a new message, which fills its slot: the message it replaces loses its buttons (if it
   may have any), and the users to notify get a private note.
 """
@@ -29,7 +32,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
 
-from bot.core.model import Message
+from bot.core.model import Frame, Message, Public, slot_of
 
 
 class Route(Enum):
@@ -147,22 +150,19 @@ SlotKey = tuple[str, str]  # (chat id, slot)
 
 def route_of(message: Message, origin: Origin, platform: Platform) -> Route:
     """Where ``message`` goes (see the module's description)."""
-    if message.private_to is None:
-        return Route.FRAME if platform.ephemeral and _steps_frame(message, origin) else Route.CHAT
+    kind = message.kind
+    if isinstance(kind, Frame) and platform.ephemeral and origin.press and origin.interaction:
+        return Route.FRAME  # through the interaction of the pressed button
+    user = message.private_to
+    if user is None:
+        return Route.CHAT
     if not platform.ephemeral:
         return Route.TOAST if is_toast(message, origin) else Route.CHAT
-    if _steps_frame(message, origin):
-        return Route.FRAME
-    if origin.interaction and message.private_to == origin.user_id:
+    if origin.interaction and user == origin.user_id:
         return Route.EPHEMERAL
     if not origin.interaction and origin.message_id is not None and not origin.private:
         return Route.REPLY
     return Route.DIRECT
-
-
-def _steps_frame(message: Message, origin: Origin) -> bool:
-    """A replay stepped on through a button whose interaction can edit the pressed message."""
-    return message.edit_pressed and origin.press and origin.interaction
 
 
 def is_toast(message: Message, origin: Origin) -> bool:
@@ -211,7 +211,7 @@ def _edits(
     previous message, the pressed message."""
     pressed = origin.pressed_id if origin.chat_id == chat_id else None
     edits = []
-    if message.edit_pressed and pressed is not None:
+    if isinstance(message.kind, Frame) and pressed is not None:
         edits.append(Edit(Target.FRAME, chat_id, pressed))
     if previous is not None and not message.mention:
         edits.append(Edit(Target.SLOT, chat_id, previous))
@@ -243,12 +243,9 @@ def _destination(message: Message, origin: Origin) -> tuple[str, str | None, Edi
 def _may_become(message: Message, origin: Origin) -> bool:
     """The pressed message would only lose its buttons: may it become ``message``?"""
     media = message.image is not None or message.animation is not None
-    return (
-        message.private_to is None
-        and not message.mention
-        and not message.keep_pressed
-        and origin.pressed_has_media in (None, media)
-    )
+    kind = message.kind
+    for_all = isinstance(kind, Public) or (isinstance(kind, Frame) and kind.user_id is None)
+    return for_all and not message.mention and origin.pressed_has_media in (None, media)
 
 
 def wanted_slots(messages: Sequence[Message], origin: Origin, platform: Platform) -> list[SlotKey]:
@@ -308,10 +305,10 @@ class Posting:
         key = (plan.chat_id, plan.slot)
         previous = self.slots.get(key)
         self.slots[key] = message_id
-        self.filled.append(
-            Filled(plan.chat_id, plan.slot, message_id, previous, message.strip_previous)
-        )
-        if previous is None or previous == message_id or not message.strip_previous:
+        slot = slot_of(message)
+        strip_previous = slot is None or slot.strip_previous
+        self.filled.append(Filled(plan.chat_id, plan.slot, message_id, previous, strip_previous))
+        if previous is None or previous == message_id or not strip_previous:
             return None
         if previous in self.touched and not self.platform.strips_touched:
             return None

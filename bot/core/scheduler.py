@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from bot.core.chouette.clock import ChouetteClock
 from bot.core.context import wants_private_notice
 from bot.core.match.notices import private_notices
-from bot.core.model import Button, ChatRef, Message
+from bot.core.model import Button, ChatRef, Message, Public, Slot
 from bot.core.service import Core
 from bot.core.text.direction import directed
 from bot.core.text.i18n import Speech, room_locale, speech
@@ -63,7 +63,7 @@ class Clock:
                     _("The challenge from {name} has expired.").format(
                         name=challenger.display_name
                     ),
-                    slot=f"challenge:{offer.id}",
+                    kind=Public(Slot(f"challenge:{offer.id}")),
                     locale=locale,
                 )
             )
@@ -127,7 +127,7 @@ class Clock:
                     (Button(_("Claim win"), claim),),
                     mention=(waiting.platform_user_id, late.platform_user_id),
                     notify=notify,
-                    slot=f"claim:{info.id}",
+                    kind=Public(Slot(f"claim:{info.id}")),
                     locale=locale,
                     notices=private_notices((waiting, late), notify, chat, time_up),
                 )

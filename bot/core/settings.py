@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.context import Context
-from bot.core.model import Button, Message
+from bot.core.model import Button, Message, Private
 from bot.core.runtime.time_source import TimeSource
 from bot.core.text.i18n import N_, language_choices, normalize_locale, speech
 from bot.core.text.player_text import isolated
@@ -51,7 +51,7 @@ class SettingsService:
             context.request.chat,
             _("Your settings (press to change):"),
             tuple(buttons),
-            private_to=context.request.actor.user_id,
+            kind=Private(context.request.actor.user_id),
         )
 
     async def press(self, context: Context, token: Token) -> list[Message]:
@@ -127,7 +127,7 @@ class SettingsService:
             Message(
                 context.request.chat,
                 _("I will speak English with you."),
-                private_to=context.request.actor.user_id,
+                kind=Private(context.request.actor.user_id),
                 locale=chosen,
             )
         ]

@@ -20,20 +20,13 @@ from typing import Generic, Protocol, TypeVar
 
 from bot.core.context import Context
 from bot.core.model import Message
+from bot.core.refusal import Refusal
 from bot.core.runtime.locks import MatchLocks
 from storage import AlreadyAppliedError, ConflictError, NotFoundError
 
 L = TypeVar("L")  # the table as loaded
 P = TypeVar("P")  # an action planned with the rules
 W = TypeVar("W")  # what the append wrote
-
-
-class RefusedError(Exception):
-    """The rules (or the table) refuse the action; ``messages`` say why."""
-
-    def __init__(self, messages: list[Message]) -> None:
-        super().__init__("refused")
-        self.messages = messages
 
 
 @dataclass(frozen=True)
@@ -63,8 +56,8 @@ class Table(Protocol[L, P, W]):
         """Who may act now and what must happen before (asked at the right version)."""
 
     async def plan(self, context: Context, loaded: L) -> P:
-        """The caller's action and what follows it by itself, by the rules (:class:`RefusedError`
-        when they refuse it)."""
+        """The caller's action and what follows it by itself, by the rules (:class:`Refusal`
+        when they refuse it: the driver answers it, after what played by itself first)."""
 
     async def append(self, context: Context, loaded: L, planned: P) -> W:
         """Write ``planned`` at the version of ``loaded`` (:class:`ConflictError` when too
@@ -111,10 +104,9 @@ class TableDriver:
                     written = await table.append(context, admitted.loaded, planned)
                 except AlreadyAppliedError:
                     return await table.current(context, table_id)
-                except RefusedError as refusal:
-                    return await self._repeated(
-                        context, table, table_id, admitted.lead + refusal.messages
-                    )
+                except Refusal as refusal:
+                    refused = context.refuse(refusal.text)
+                    return await self._repeated(context, table, table_id, admitted.lead + refused)
                 except ConflictError:
                     # Another writer changed the table first and nothing of ours was written.
                     # A button was made for the old version; a typed command is tried once more

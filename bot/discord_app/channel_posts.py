@@ -91,7 +91,7 @@ class ChannelPoster:
         know."""
         previous = posting.shown(message, plan, edit, str(shown.id))
         if previous is not None:
-            await self.strip(plan.chat_id, previous, message.slot)
+            await self.strip(plan.chat_id, previous, plan.slot)
         for user_id in plan.notify:
             await self.notify(user_id, message, shown, posting)
 

@@ -2,7 +2,7 @@
 slots, mentions, private notifications.
 
 What to do with each message is the core's posting plan (:mod:`bot.core.posting`): Telegram
-has no ephemeral messages, so a message meant for one user (``private_to``) goes where that
+has no ephemeral messages, so a message meant for one user (a ``Private`` kind) goes where that
 user caused it: the toast of a button press (answered by the adapter before
 :meth:`Poster.post_all`), an edit of the pressed panel (``/settings``), the private chat when
 the request came from there (deep links), or else a reply to the user's own message.

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.core.computer.computer import Computer
-from bot.core.model import ChatRef, Message
+from bot.core.model import BesideRecord, ChatRef, Message
 from bot.core.scheduler import Clock
 from bot.core.service import Core
 from storage import Database
@@ -259,7 +259,7 @@ async def test_a_rematch_against_the_bot_is_offered_before_it_starts(room: Room)
         "Anna challenges gammonbot (beginner) to a 1-point match of backgammon (no cube, "
     )
     assert f"commitment {COMMITMENT[:12]}…" in offer[0].text
-    assert offer[0].keep_pressed  # the end stays as it is
+    assert isinstance(offer[0].kind, BesideRecord)  # the end stays as it is
     assert await room.match_of("anna") is None
     event = room.events + 1
     started = await room.press("anna", "Start")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core.model import Message
+from bot.core.model import Frame, Message, Private
 from bot.discord_app.posting import MAX_CONTENT, format_content
 from bot.telegram_app.markup import html_text
 from gammon.match_rules import MatchRules
@@ -66,7 +66,7 @@ async def test_many_matches_are_listed_a_page_at_a_time(room: Room) -> None:
     _fits_every_platform(first)
 
     [second] = await room.press("anna", "▶")
-    assert second.edit_pressed  # the list's own message turns to the page
+    assert second.kind == Frame("anna")  # the list's own message turns to the page
     assert second.text.startswith("Your active matches, page 2 of 3:\n")
     assert _listed(second) == ids[10:20]
     assert _labels(second) == ["◀", "▶"]
@@ -104,4 +104,4 @@ async def test_only_the_lists_owner_turns_its_pages(room: Room) -> None:
     [refused] = await room.press("bob", "▶")
     assert refused.text == "This list belongs to someone else: /matches shows yours."
     assert refused.private_to == "bob"
-    assert not refused.edit_pressed
+    assert refused.kind == Private("bob")

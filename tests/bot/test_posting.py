@@ -10,7 +10,17 @@ from dataclasses import dataclass
 
 import pytest
 
-from bot.core.model import Attachment, Button, ChatRef, Message
+from bot.core.model import (
+    Attachment,
+    BesideRecord,
+    Button,
+    ChatRef,
+    Frame,
+    Message,
+    Private,
+    Public,
+    Slot,
+)
 from bot.core.posting import (
     DISCORD,
     TELEGRAM,
@@ -36,6 +46,7 @@ PNG = b"png"
 ROLL = (Button("Roll", "bg1:roll:m12:7"),)
 CONFIRM = (Button("Confirm", "bg1:confirm:m12:8"), Button("Change", "bg1:change:m12:8"))
 SLOT = {("-100", "board:12"): "500"}  # the message that shows match 12's board now
+BOARD_12 = Public(Slot("board:12"))
 
 # The updates: a move typed in the group, a press on message 400 (a picture) in the group,
 # a slash command and a press on Discord, the clock (no update).
@@ -50,14 +61,15 @@ CLOCK = Origin()
 
 def board(**more: object) -> Message:
     """A board of match 12 for the group."""
-    values: dict[str, object] = {"text": "Anna rolls", "image": PNG, "slot": "board:12"}
+    values: dict[str, object] = {"text": "Anna rolls", "image": PNG, "kind": BOARD_12}
     values.setdefault("buttons", ROLL)
     values.update(more)
     return Message(GROUP, **values)  # type: ignore[arg-type]
 
 
-def note(to: str | None = "11", **more: object) -> Message:
-    return Message(GROUP, "Not your turn", private_to=to, **more)  # type: ignore[arg-type]
+def note(to: str = "11", slot: Slot | None = None, **more: object) -> Message:
+    """A message for ``to`` alone."""
+    return Message(GROUP, "Not your turn", kind=Private(to, slot), **more)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -126,7 +138,13 @@ CASES = [
     ),
     Case(
         "in a private chat nobody is notified apart",
-        Message(ANNAS_CHAT, "Your turn", mention=("11",), notify=("11",), slot="board:3"),
+        Message(
+            ANNAS_CHAT,
+            "Your turn",
+            mention=("11",),
+            notify=("11",),
+            kind=Public(Slot("board:3")),
+        ),
         Origin("11", "11", message_id="5", private=True),
         TELEGRAM,
         Plan(Route.CHAT, "11", (), slot="board:3"),
@@ -150,7 +168,7 @@ CASES = [
     ),
     Case(
         "a match's end keeps the pressed message (its [Rematch])",
-        Message(GROUP, "Anna wins", keep_pressed=True),
+        Message(GROUP, "Anna wins", kind=BesideRecord()),
         PRESSED,
         DISCORD,
         chat(),
@@ -202,21 +220,21 @@ CASES = [
     # --- replays stepped on -------------------------------------------------------------------
     Case(
         "Telegram: the next frame in the pressed message, else as any public message",
-        Message(GROUP, "Game 1, move 3", animation=b"gif", edit_pressed=True),
+        Message(GROUP, "Game 1, move 3", animation=b"gif", kind=Frame()),
         PRESSED,
         TELEGRAM,
         chat(edit(Target.FRAME, "400"), edit(Target.PRESSED, "400")),
     ),
     Case(
         "Discord: the next frame through the pressed button's interaction",
-        Message(GROUP, "Game 1, move 3", image=PNG, edit_pressed=True),
+        Message(GROUP, "Game 1, move 3", image=PNG, kind=Frame()),
         CLICK,
         DISCORD,
         Plan(Route.FRAME, "-100"),
     ),
     Case(
         "Discord: a frame asked for with a command is a public message",
-        Message(GROUP, "Game 1, move 3", image=PNG, edit_pressed=True),
+        Message(GROUP, "Game 1, move 3", image=PNG, kind=Frame()),
         COMMAND,
         DISCORD,
         chat(),
@@ -259,9 +277,7 @@ CASES = [
     ),
     Case(
         "Telegram: previews of a move replace each other in place",
-        Message(
-            GROUP, "13/10 6/5?", image=PNG, buttons=CONFIRM, private_to="11", slot="preview:12:11"
-        ),
+        Message(GROUP, "13/10 6/5?", CONFIRM, image=PNG, kind=Private("11", Slot("preview:12:11"))),
         TYPED,
         TELEGRAM,
         chat(edit(Target.SLOT, "600"), reply_to="300", slot="preview:12:11"),
@@ -349,7 +365,7 @@ def test_the_pressed_message_taking_a_board_s_place_fills_the_slot() -> None:
 
 def test_a_board_that_shows_no_buttons_leaves_the_previous_one_alone() -> None:
     batch = posting()
-    message = board(mention=("22",), strip_previous=False)
+    message = board(mention=("22",), kind=Public(Slot("board:12", False)))
     assert batch.shown(message, batch.plan(message), None, "700") is None
     assert batch.filled == [Filled("-100", "board:12", "700", "500", False)]
 
@@ -406,8 +422,8 @@ def test_a_batch_reads_each_slot_once_and_the_names_telegram_links() -> None:
     messages = [
         board(mention=("22",), notify=("22",)),
         board(),
-        note(buttons=CONFIRM, image=PNG, slot="preview:12:11"),
-        Message(OTHER_GROUP, "Carl's turn", slot="board:9", mention=("33",)),
+        note(slot=Slot("preview:12:11"), buttons=CONFIRM, image=PNG),
+        Message(OTHER_GROUP, "Carl's turn", kind=Public(Slot("board:9")), mention=("33",)),
     ]
     assert wanted_slots(messages, TYPED, TELEGRAM) == [
         ("-100", "board:12"),

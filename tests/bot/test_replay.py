@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from bot.core.info.replays import frame_caption
-from bot.core.model import ChatRef, Message
+from bot.core.model import ChatRef, Frame, Message, Public
 from bot.core.service import Core
 from bot.core.text.i18n import speech
 from gammon.actions import Action, Move, OpeningRoll, Roll
@@ -96,7 +96,7 @@ async def test_replay_steps_through_the_game_by_editing_its_board(played: Room) 
     board = shown[1]
     assert [button.label for button in board.buttons] == ["⏮", "◀", "▶", "⏭"]
     assert board.image is not None
-    assert not board.edit_pressed
+    assert board.kind == Public()
     first = board.text.splitlines()
     assert first[0].startswith("Replay of match 1, game 1: 1 of ")
     history = await played.core.matches.history(1)
@@ -110,7 +110,7 @@ async def test_replay_steps_through_the_game_by_editing_its_board(played: Room) 
 
     step = await played.press("carol", "▶")  # anyone in the chat may step
     assert len(step) == 1
-    assert step[0].edit_pressed
+    assert step[0].kind == Frame()  # for everyone, in place of the pressed board
     line, caption = step[0].text.splitlines()
     assert line == f"Replay of match 1, game 1: 2 of {count}"
     move = (await _moves(played, 1))[0]

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 
 from bot.core.context import Context
 from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.refusal import Refusal
 from bot.core.runtime.locks import MatchLocks
-from bot.core.tables import Admitted, RefusedError, TableDriver
+from bot.core.tables import Admitted, TableDriver
 from storage import AlreadyAppliedError, ChatRecord, ConflictError, NotFoundError, UserRecord
 
 CHAT = ChatRef("test", "group")
@@ -57,7 +58,7 @@ class Counter:
     async def plan(self, context: Context, loaded: int) -> int:
         self.planned_at.append(loaded)
         if self.refuse:
-            raise RefusedError(context.refuse("Not now."))
+            raise Refusal("Not now.")
         return loaded + 1
 
     async def append(self, context: Context, loaded: int, planned: int) -> int:

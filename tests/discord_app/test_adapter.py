@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.model import ChatRef, Message, Request
+from bot.core.model import ChatRef, Message, Private, Public, Request, Slot
 from bot.core.service import Core
 from tests.discord_app.conftest import (
     ANNA,
@@ -173,8 +173,8 @@ async def test_the_clock_posts_through_the_channel_and_private_notes_as_dms(bot:
     mark = len(bot.fake.calls)
     await bot.adapter.deliver(
         [
-            Message(chat, "Your move, please.", mention=(str(BOB),), slot="board:1"),
-            Message(chat, "Just for you.", private_to=str(ANNA)),
+            Message(chat, "Your move, please.", mention=(str(BOB),), kind=Public(Slot("board:1"))),
+            Message(chat, "Just for you.", kind=Private(str(ANNA))),
         ]
     )
     reminder = await bot.next_post(mark, "Your move")

@@ -4,7 +4,7 @@ trip each way; a slot filled meanwhile by another process is still found out."""
 from __future__ import annotations
 
 from bot.core.delivery import Delivery
-from bot.core.model import ChatRef, Message
+from bot.core.model import ChatRef, Message, Public, Slot
 from bot.core.posting import TELEGRAM, Origin, Recipient
 from storage import Database, PostedMessageRepository, UserRepository
 from tests.storage.players import Table
@@ -62,7 +62,9 @@ async def test_a_slot_filled_meanwhile_elsewhere_is_stripped_after_posting(table
     await posted.replace("telegram", "-100", "board:1", "41")
     delivery = Delivery(posted, users)
     group = ChatRef("telegram", "-100")
-    board = Message(group, "Bob to play", image=b"png", slot="board:1", mention=("22",))
+    board = Message(
+        group, "Bob to play", image=b"png", kind=Public(Slot("board:1")), mention=("22",)
+    )
     batch = await delivery.prepare(TELEGRAM, [board], Origin("-100", "11", message_id="5"))
     assert batch.slots == {("-100", "board:1"): "41"}
     assert batch.recipients == {"22": Recipient("22", "Bob", "de", True)}

@@ -7,7 +7,7 @@ import re
 import pytest
 from telegram import Update
 
-from bot.core.model import Button, ChatRef, Message
+from bot.core.model import Button, ChatRef, Message, Public, Slot
 from bot.core.service import Core
 from bot.core.tokens import Token, format_token
 from bot.telegram_app.adapter import TelegramAdapter, file_url_for
@@ -60,16 +60,25 @@ async def test_clock_messages_in_one_slot_edit_or_replace(telegram: Harness) -> 
     await telegram.say(BOB, GROUP, "/help")  # Bob is known, so he can be mentioned by name
     claim = format_token(Token("claim", "m", 1, 7))
     await telegram.adapter.deliver(
-        [Message(group, "Bob's time is up.", (Button("Claim win", claim),), slot="claim:1")]
+        [
+            Message(
+                group,
+                "Bob's time is up.",
+                (Button("Claim win", claim),),
+                kind=Public(Slot("claim:1")),
+            )
+        ]
     )
     first = telegram.newest(GROUP)
     assert telegram.button(GROUP, "Claim win") == (first.data["message_id"], claim)
-    await telegram.adapter.deliver([Message(group, "The match was claimed.", slot="claim:1")])
+    await telegram.adapter.deliver(
+        [Message(group, "The match was claimed.", kind=Public(Slot("claim:1")))]
+    )
     assert telegram.newest(GROUP) is first  # edited in place: nobody needs to be pinged
     assert first.data["text"] == "The match was claimed."
     assert "reply_markup" not in first.data
     await telegram.adapter.deliver(
-        [Message(group, "Bob, your turn.", mention=("22",), slot="claim:1")]
+        [Message(group, "Bob, your turn.", mention=("22",), kind=Public(Slot("claim:1")))]
     )
     assert telegram.newest(GROUP) is not first  # a mention needs a new message
     assert telegram.newest(GROUP).data["text"].startswith('<a href="tg://user?id=22">Bob</a>')

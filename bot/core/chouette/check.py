@@ -17,7 +17,7 @@ from typing import Any
 
 from bot.core.chouette.rounds import ChouetteRounds
 from bot.core.context import Context
-from bot.core.model import Attachment, Message
+from bot.core.model import Attachment, Message, Private
 from bot.core.text.i18n import Speech
 from bot.pages.check_data import CheckData, RecordedRoll
 from gammon.fair_dice import FairDice, transcript
@@ -71,7 +71,6 @@ class ChouetteCheck:
         """``/verify`` at the chouette: before the end its commitment and client seed (the
         seed comes at the end); after it, the transcript and the check page, privately."""
         _ = context._
-        private = context.request.actor.user_id
         if info.status is not ChouetteStatus.ENDED:
             if info.client_seed is None:
                 text = _(
@@ -93,7 +92,12 @@ class ChouetteCheck:
             *self.seed_lines(_, info, seed),
         ]
         return [
-            Message(context.request.chat, "\n".join(lines), attachments=files, private_to=private)
+            Message(
+                context.request.chat,
+                "\n".join(lines),
+                attachments=files,
+                kind=Private(context.request.actor.user_id),
+            )
         ]
 
 

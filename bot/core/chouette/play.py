@@ -19,7 +19,7 @@ from bot.core.model import Message
 from bot.core.refusal import Refusal
 from bot.core.runtime.locks import MatchLocks
 from bot.core.runtime.time_source import TimeSource
-from bot.core.tables import Admitted, RefusedError, TableDriver
+from bot.core.tables import Admitted, TableDriver
 from gammon.chouette import (
     Answer,
     BoardAction,
@@ -243,11 +243,8 @@ class _ChouetteMove:
         try:
             action = await self.make(game, str(context.user.id), loaded.info.dice_nonce)
             after, recorded = advance(game, action)
-        except Refusal as refused:
-            raise RefusedError(context.refuse(refused.text)) from None
         except ChouetteError as error:
-            refusal = chouette_texts.refusal(context._, error, action)
-            raise RefusedError(context.refuse(refusal)) from None
+            raise Refusal(chouette_texts.refusal(context._, error, action)) from None
         return _Planned(action, after, recorded)
 
     async def append(self, context: Context, loaded: LoadedChouette, planned: _Planned) -> int:

@@ -11,7 +11,7 @@ from bot.core.chouette import texts as chouette_texts
 from bot.core.chouette.narration import opening_line
 from bot.core.chouette.view import ChouetteView, Seated, by_key
 from bot.core.context import Context
-from bot.core.model import Message
+from bot.core.model import Message, Public, Slot
 from bot.core.runtime.time_source import TimeSource
 from gammon.actions import OpeningRoll
 from gammon.chouette import (
@@ -219,7 +219,11 @@ class ChouetteRounds:
                     "/chouette start to play on, or /chouette end."
                 )
             )
-            return [Message(context.request.chat, "\n".join(lines), slot=f"chouette:{info.id}")]
+            return [
+                Message(
+                    context.request.chat, "\n".join(lines), kind=Public(Slot(f"chouette:{info.id}"))
+                )
+            ]
         return [Message(context.request.chat, "\n".join(lines)), *await self.opened(context, ended)]
 
     # --- joining and leaving during a game ----------------------------------------------------

@@ -12,7 +12,7 @@ from bot.core.chouette.check import ChouetteCheck
 from bot.core.chouette.rounds import TRIES, ChouetteRounds
 from bot.core.context import Context
 from bot.core.events import session_ended
-from bot.core.model import Button, Message
+from bot.core.model import Button, Message, Private, Public, Slot
 from bot.core.registry import CHOUETTE_END
 from bot.core.runtime.locks import MatchLocks
 from bot.core.runtime.time_source import TimeSource
@@ -298,7 +298,7 @@ class ChouetteSeating:
                 context.request.chat,
                 "\n".join(lines),
                 attachments=files,
-                slot=f"chouette:{ended.id}",
+                kind=Public(Slot(f"chouette:{ended.id}")),
             )
         ]
 
@@ -318,4 +318,6 @@ def _asked_first(context: Context, info: ChouetteInfo) -> list[Message]:
         Button(_("End the session"), format_token(Token(Verb.END, "h", target, asker))),
         Button(_("Keep playing"), format_token(Token(Verb.KEEP_PLAYING, "h", target, asker))),
     )
-    return [Message(context.request.chat, text, buttons, private_to=context.request.actor.user_id)]
+    return [
+        Message(context.request.chat, text, buttons, kind=Private(context.request.actor.user_id))
+    ]

@@ -17,7 +17,7 @@ from bot.core.chouette.narration import caption
 from bot.core.context import Context
 from bot.core.match.attention import Attention
 from bot.core.match.notices import private_notices
-from bot.core.model import Button, Message
+from bot.core.model import Button, Message, Public, Slot
 from bot.core.runtime.admission import Admission
 from bot.core.runtime.painter import Painter
 from bot.core.text.dice_names import roll_text
@@ -190,7 +190,7 @@ class ChouetteView:
             board=board_view(game),
             mention=mention,
             notify=notify,
-            slot=f"chouette:{info.id}",
+            kind=Public(Slot(f"chouette:{info.id}")),
             notices=notices,
         )
 

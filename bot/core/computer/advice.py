@@ -18,7 +18,7 @@ from bot.core.computer.hint_limits import HintLimits, HintRefusal, StillComputin
 from bot.core.computer.hint_text import hint_text
 from bot.core.context import Context
 from bot.core.match.match_finder import MatchFinder, game_named
-from bot.core.model import Message
+from bot.core.model import Message, Private
 from bot.core.runtime.painter import Painter
 from bot.core.runtime.time_source import TimeSource
 from bot.core.text import texts
@@ -90,7 +90,7 @@ class AdviceService:
         finally:
             self.limits.finish(context.user.id)
         text = hint_text(_, advice, taker=state.phase is Phase.DOUBLED)
-        return [Message(context.request.chat, text, private_to=context.request.actor.user_id)]
+        return [Message(context.request.chat, text, kind=Private(context.request.actor.user_id))]
 
     async def analysis(self, context: Context, argument: str) -> list[Message]:
         """A finished match's analysis (``/analysis 12``; alone: the caller's last match), at

@@ -23,7 +23,7 @@ from bot.core.match.automatic import follow_up
 from bot.core.match.client_seeds import bot_seed, client_seed
 from bot.core.match.options import ChallengeOptions, OptionError, parse_challenge_options
 from bot.core.match.presenter import Presenter, followed_by
-from bot.core.model import Button, Message
+from bot.core.model import Button, Message, Public, Slot
 from bot.core.runtime.locks import MatchLocks
 from bot.core.runtime.time_source import TimeSource
 from bot.core.text import texts
@@ -134,7 +134,9 @@ class ComputerMatches:
             Button(_("Start"), format_token(Token(Verb.START, "c", offer.id, 0))),
             Button(_("Cancel"), format_token(Token(Verb.CANCEL, "c", offer.id, 0))),
         )
-        return [Message(context.request.chat, text, buttons, slot=f"challenge:{offer.id}")]
+        return [
+            Message(context.request.chat, text, buttons, kind=Public(Slot(f"challenge:{offer.id}")))
+        ]
 
     async def begin(self, context: Context, challenge_id: int) -> list[Message]:
         """[Start] under an offer to the bot: the person who asked for it fixes the client
@@ -205,7 +207,7 @@ class ComputerMatches:
             summary=texts.rules_summary(_, offer.rules, None),
         )
         text = "\n".join([text, *self.presenter.start_lines(_, info)])
-        messages = [Message(context.request.chat, text, slot=f"challenge:{offer.id}")]
+        messages = [Message(context.request.chat, text, kind=Public(Slot(f"challenge:{offer.id}")))]
         async with self.locks.hold(info.id):
             shown = await self.presenter.after(context, started, by_player=False)
             answer = await self.opponent.answer(context, started.match)

@@ -12,7 +12,7 @@ from bot.core.info import rules_text
 from bot.core.match.driver import MatchDriver
 from bot.core.match.match_finder import MatchFinder, game_named
 from bot.core.match.presenter import Presenter
-from bot.core.model import Message
+from bot.core.model import Message, Private
 from bot.core.people import PlayerNames
 from bot.core.runtime.pictures import BoardPictures
 from bot.core.runtime.time_source import TimeSource
@@ -51,7 +51,7 @@ class InfoService:
         players = await self.names.of(loaded)
         board = await self.presenter.prompt(context, loaded, players, None)
         if context.request.chat.private:  # a look for the caller: nobody else is pinged
-            board = replace(board, mention=(), notify=())
+            board = replace(board, mention=(), notify=(), notices=())
         return [*resumed, board]
 
     async def help(self, context: Context, _argument: str) -> list[Message]:
@@ -59,7 +59,7 @@ class InfoService:
         lines = [_("gammonbot plays backgammon and long nardy in this chat.")]
         lines += [_(command.help) for command in registry.COMMANDS if command.help]
         text = "\n".join(lines)
-        return [Message(context.request.chat, text, private_to=context.request.actor.user_id)]
+        return [Message(context.request.chat, text, kind=Private(context.request.actor.user_id))]
 
     async def rules(self, context: Context, argument: str) -> list[Message]:
         _ = context._
@@ -124,7 +124,7 @@ class InfoService:
                 context.request.chat,
                 "\n".join(lines),
                 attachments=sent,
-                private_to=context.request.actor.user_id,
+                kind=Private(context.request.actor.user_id),
             )
         ]
 
@@ -157,6 +157,6 @@ class InfoService:
                 context.request.chat,
                 _("Match {id} for GNU Backgammon and eXtreme Gammon.").format(id=loaded.info.id),
                 attachments=tuple(files),
-                private_to=context.request.actor.user_id,
+                kind=Private(context.request.actor.user_id),
             )
         ]

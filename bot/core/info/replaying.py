@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.core.context import Context
 from bot.core.info.replays import (
@@ -22,7 +22,7 @@ from bot.core.info.replays import (
     theme_of,
 )
 from bot.core.match.match_finder import MatchFinder
-from bot.core.model import Button, Message
+from bot.core.model import Button, Message, in_place_of_pressed
 from bot.core.people import PlayerNames
 from bot.core.tokens import Token, Verb, format_token, replay_frame, replay_position
 from gammon.replay import GameReplay
@@ -100,7 +100,7 @@ class ReplayService:
         index = min(max(index, 0), len(game.frames) - 1)
         names = await self._names(context, info)
         shown = await self.step(context, info, game, index, names)
-        return [replace(shown, edit_pressed=True)]
+        return [in_place_of_pressed(shown)]
 
     async def step(
         self,

@@ -15,7 +15,7 @@ from bot.core.match.client_seeds import client_seed
 from bot.core.match.notices import private_notices
 from bot.core.match.options import ChallengeOptions, OptionError, parse_challenge_options
 from bot.core.match.presenter import Presenter
-from bot.core.model import Button, Message
+from bot.core.model import Button, Message, Public, Slot
 from bot.core.people import MAX_ACCOUNT_ID, clean_name
 from bot.core.runtime.time_source import TimeSource
 from bot.core.text import texts
@@ -168,7 +168,7 @@ class ChallengeService:
                 buttons,
                 mention=mention,
                 notify=notify,
-                slot=f"challenge:{offer.id}",
+                kind=Public(Slot(f"challenge:{offer.id}")),
                 notices=notices,
             )
         ]
@@ -212,7 +212,7 @@ class ChallengeService:
                 Message(
                     context.request.chat,
                     context.for_chat._("The challenge was cancelled."),
-                    slot=f"challenge:{offer.id}",
+                    kind=Public(Slot(f"challenge:{offer.id}")),
                 )
             ]
         if is_challenger:
@@ -227,7 +227,7 @@ class ChallengeService:
                     context.for_chat._("{name} declined the challenge.").format(
                         name=context.user.display_name
                     ),
-                    slot=f"challenge:{offer.id}",
+                    kind=Public(Slot(f"challenge:{offer.id}")),
                 )
             ]
         challenger = await self.users.get_user(offer.challenger_id)
@@ -278,7 +278,9 @@ class ChallengeService:
             ),
         )
         start = "\n".join([start, *self.presenter.start_lines(_, info)])
-        messages = [Message(context.request.chat, start, slot=f"challenge:{offer.id}")]
+        messages = [
+            Message(context.request.chat, start, kind=Public(Slot(f"challenge:{offer.id}")))
+        ]
         return messages + await self.presenter.after(context, started, by_player=False)
 
     async def _seat_refusal(

@@ -18,9 +18,10 @@ from bot.core.match.match_finder import MatchFinder, answer_in_private
 from bot.core.match.presenter import Presenter, followed_by
 from bot.core.model import ChatRef, Message
 from bot.core.people import PlayerNames
+from bot.core.refusal import Refusal
 from bot.core.runtime.locks import MatchLocks
 from bot.core.runtime.time_source import TimeSource
-from bot.core.tables import Admitted, RefusedError, TableDriver
+from bot.core.tables import Admitted, TableDriver
 from bot.core.text import texts
 from bot.core.text.i18n import room_locale
 from gammon.actions import AcceptResignation, Action
@@ -231,7 +232,7 @@ class _MatchMove:
                 loaded, action, await self.driver.names.of(loaded, context)
             )
         except ActionError as error:
-            raise RefusedError(context.refuse(texts.action_refusal(context._, error))) from None
+            raise Refusal(texts.action_refusal(context._, error)) from None
 
     async def append(self, context: Context, loaded: LoadedMatch, planned: list[Step]) -> Appended:
         return await self.driver.write(loaded, planned, context.user.id, context.request.event_id)

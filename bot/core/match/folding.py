@@ -9,15 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.core.model import Message
+from bot.core.model import BesideRecord, Message, Public
 
 
 def is_note(message: Message) -> bool:
     """A sentence for everyone in the chat, with nothing else: no picture, buttons, files,
     slot or mention."""
     return (
-        message.private_to is None
-        and not message.edit_pressed
+        _takes_notes(message)
         and not (message.buttons or message.attachments or message.mention or message.notify)
         and message.image is None
         and message.animation is None
@@ -29,7 +28,7 @@ def is_note(message: Message) -> bool:
 def _takes_notes(message: Message) -> bool:
     """A public message that can carry sentences in front of its own: a picture's caption (a
     board, a replay), or a text (a board drawn without pictures)."""
-    return message.private_to is None and not message.edit_pressed
+    return isinstance(message.kind, Public | BesideRecord)
 
 
 def fold_notes(messages: Sequence[Message], caption_limit: int, text_limit: int) -> list[Message]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.model import Actor, ChatRef, Message, Private, Request
 from bot.core.text.i18n import resolve_locale, speech
 from bot.core.tokens import Token, Verb, format_token
 from storage import ChallengeRepository, ChatRepository, NotFoundError
@@ -41,7 +41,7 @@ class ChallengeLinks:
                 Message(
                     private_chat,
                     _("That invitation link is out of date."),
-                    private_to=actor.user_id,
+                    kind=Private(actor.user_id),
                 )
             ]
         where = ChatRef(chat.platform, chat.platform_chat_id, private=False, locale=chat.locale)

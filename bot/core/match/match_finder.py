@@ -7,7 +7,7 @@ import re
 from dataclasses import replace
 
 from bot.core.context import Context
-from bot.core.model import ChatRef, Message
+from bot.core.model import ChatRef, Message, Private
 from bot.core.people import PlayerNames
 from bot.core.refusal import Refusal
 from bot.core.text.i18n import room_locale
@@ -172,5 +172,5 @@ def delivered_in_private(
     mine = [replace(message, chat=private) for message in answer if message.private_to == actor]
     public = [message for message in answer if message.private_to != actor]
     if public:
-        mine.append(Message(private, receipt, private_to=actor))
+        mine.append(Message(private, receipt, kind=Private(actor)))
     return public + mine

@@ -11,11 +11,11 @@ turns the list's own message to that page.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Final
 
 from bot.core.context import Context
-from bot.core.model import Button, Message
+from bot.core.model import Button, Message, Private, in_place_of_pressed
 from bot.core.people import PlayerNames
 from bot.core.runtime.time_source import TimeSource
 from bot.core.text.numbers import duration
@@ -67,8 +67,7 @@ class MatchList:
                 context._("This list belongs to someone else: /matches shows yours.")
             )
         return [
-            replace(message, edit_pressed=True)
-            for message in await self._page(context, token.version)
+            in_place_of_pressed(message) for message in await self._page(context, token.version)
         ]
 
     async def _page(self, context: Context, page: int) -> list[Message]:
@@ -96,7 +95,7 @@ class MatchList:
                 context.request.chat,
                 "\n".join(lines),
                 tuple(buttons),
-                private_to=context.request.actor.user_id,
+                kind=Private(context.request.actor.user_id),
             )
         ]
 

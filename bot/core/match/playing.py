@@ -10,7 +10,7 @@ from typing import Protocol
 from bot.core.context import Context, last_play
 from bot.core.match.driver import Maker, MatchDriver
 from bot.core.match.match_finder import MatchFinder, game_named
-from bot.core.model import MAX_TEXT, Button, Message
+from bot.core.model import MAX_TEXT, Button, Message, Private, Slot
 from bot.core.people import PlayerNames
 from bot.core.refusal import Refusal
 from bot.core.runtime.pictures import BoardPictures
@@ -217,7 +217,9 @@ class PlayService:
             level=texts.resignation_name(_, level)
         )
         return [
-            Message(context.request.chat, text, buttons, private_to=context.request.actor.user_id)
+            Message(
+                context.request.chat, text, buttons, kind=Private(context.request.actor.user_id)
+            )
         ]
 
     # --- buttons of a match --------------------------------------------------------------
@@ -289,9 +291,11 @@ class PlayService:
                 buttons,
                 image=image,
                 board=view,
-                private_to=context.request.actor.user_id,
                 # One user's previews of one match replace each other where they are posted.
-                slot=f"preview:{info.id}:{context.request.actor.user_id}",
+                kind=Private(
+                    context.request.actor.user_id,
+                    Slot(f"preview:{info.id}:{context.request.actor.user_id}"),
+                ),
             )
         ]
 

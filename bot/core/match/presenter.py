@@ -15,7 +15,7 @@ from bot.core.match import narration
 from bot.core.match.attention import Attention
 from bot.core.match.leads import BoardLeads
 from bot.core.match.notices import private_notices
-from bot.core.model import Button, Message
+from bot.core.model import Button, Message, Public, Slot
 from bot.core.text import texts
 from bot.core.text.fair_dice_text import fair_dice_line
 from bot.core.text.i18n import Speech
@@ -192,8 +192,7 @@ class Presenter:
             board=view,
             mention=mention,
             notify=notify,
-            slot=f"board:{info.id}",
-            strip_previous=strip_previous,
+            kind=Public(Slot(f"board:{info.id}", strip_previous)),
             notices=notices,
             lead=said,
         )
@@ -245,8 +244,7 @@ class Presenter:
                 attachments=files,
                 mention=mention,
                 notify=notify,
-                slot=f"board:{info.id}",
-                strip_previous=strip_previous,
+                kind=Public(Slot(f"board:{info.id}", strip_previous)),
                 notices=notices,
                 lead=said,
             )

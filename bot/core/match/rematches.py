@@ -11,12 +11,12 @@ then the person's [Start].
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bot.core.context import Context
 from bot.core.match.challenges import ChallengeService, ComputerMatches
 from bot.core.match.options import ChallengeOptions
-from bot.core.model import Message
+from bot.core.model import Message, beside_record
 from bot.core.runtime.time_source import TimeSource
 from bot.core.tokens import Token, Verb
 from storage import (
@@ -42,7 +42,7 @@ class Rematches:
         """[Rematch] pressed under the end of match ``token.target``. The end stays as it is:
         no message of the answer takes its place."""
         answer = await self._answer(context, token)
-        return [replace(message, keep_pressed=True) for message in answer]
+        return [beside_record(message) for message in answer]
 
     async def _answer(self, context: Context, token: Token) -> list[Message]:
         _ = context._
