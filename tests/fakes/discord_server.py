@@ -143,7 +143,7 @@ class FakeDiscord:
     # --- waiting ---------------------------------------------------------------------
 
     async def wait_for(
-        self, predicate: Callable[[Call], bool], *, after: int = 0, timeout: float = 10.0
+        self, predicate: Callable[[Call], bool], *, after: int = 0, timeout: float = 60.0
     ) -> Call:
         """The first call (from index ``after`` on) that satisfies ``predicate``."""
 

@@ -407,11 +407,11 @@ class FakeBotApi:
                 if chat == chat_id and stored.data.get("from", {}).get("id") == BOT_ID
             ]
 
-    def wait_for(self, check: Callable[[], bool], timeout: float = 10.0) -> bool:
+    def wait_for(self, check: Callable[[], bool], timeout: float = 60.0) -> bool:
         with self.condition:
             return self.condition.wait_for(check, timeout=timeout)
 
-    async def until(self, check: Callable[[], bool], timeout: float = 10.0) -> None:
+    async def until(self, check: Callable[[], bool], timeout: float = 60.0) -> None:
         """Wait (without blocking the event loop) until ``check()`` holds after some call."""
         if not await asyncio.to_thread(self.wait_for, check, timeout):
             raise AssertionError("the fake Bot API did not see what the test waited for")
