@@ -20,8 +20,8 @@ import discord
 
 from bot.core.match.folding import fold_notes
 from bot.core.model import Message
+from bot.core.ports import ChatFrontEnd
 from bot.core.posting import DISCORD, Edit, Origin, Plan, Posting, Route, Target
-from bot.core.service import Core
 from bot.core.text.direction import RIGHT_TO_LEFT_MARK
 from bot.core.text.i18n import RIGHT_TO_LEFT, first_locale, speech
 from bot.discord_app.buttons import make_view
@@ -86,7 +86,7 @@ class Poster:
     """Carries out the core's posting plans (:mod:`bot.core.posting`) through a connected
     client."""
 
-    def __init__(self, client: discord.Client, core: Core) -> None:
+    def __init__(self, client: discord.Client, core: ChatFrontEnd) -> None:
         self.client = client
         self.core = core
 

@@ -33,8 +33,8 @@ from telegram.error import BadRequest, Forbidden, TelegramError
 
 from bot.core.match.folding import fold_notes
 from bot.core.model import Message
+from bot.core.ports import ChatFrontEnd
 from bot.core.posting import TELEGRAM, Edit, Origin, Plan, Posting
-from bot.core.service import Core
 from bot.core.text.i18n import first_locale, speech
 from bot.telegram_app.links import NOTIFY_PAYLOAD, accept_token_payload, link
 from bot.telegram_app.markup import html_text
@@ -66,7 +66,7 @@ def is_harmless(error: TelegramError) -> bool:
 class Poster:
     """Carries out the core's posting plans (:mod:`bot.core.posting`) with Bot API calls."""
 
-    def __init__(self, bot: Bot, core: Core, bot_username: Callable[[], str]) -> None:
+    def __init__(self, bot: Bot, core: ChatFrontEnd, bot_username: Callable[[], str]) -> None:
         self.bot = bot
         self.core = core
         self.bot_username = bot_username

@@ -155,14 +155,13 @@ async def test_the_clock_reclaims_frozen_garbage_only_when_idle(
     room: Room, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import bot.hosting as hosting
-    from bot.core.scheduler import Clock
 
     reclaimed: list[bool] = []
     monkeypatch.setattr(hosting, "RECLAIM_TICKS", 2)
     monkeypatch.setattr(hosting, "reclaim_frozen_garbage", lambda: reclaimed.append(True) or 0)
     busy = [True]
     ticking = asyncio.create_task(
-        hosting.keep_time(Clock(room.core), [], every=0.001, idle=lambda: not busy[0])
+        hosting.keep_time(room.core.ports.clock, [], every=0.001, idle=lambda: not busy[0])
     )
     try:
         for _attempt in range(50):  # several rounds of two ticks while busy
@@ -197,7 +196,7 @@ async def test_host_serves_the_web_pages_when_asked_and_stops_them(tmp_path: Pat
     room = Room(made[0].core, ChatRef("test", "group"))
     await room.command("anna", "/challenge @bob 1")
     started = await room.press("bob", "Accept")
-    slug = (await made[0].core.matches.match_info(1)).slug
+    slug = (await made[0].core.ports.repositories.matches.match_info(1)).slug
     assert f"https://gammon.example.org/m/{slug}" in started[0].text
     async with aiohttp.ClientSession() as session:
         async with session.get(f"http://127.0.0.1:{port}/m/{slug}") as response:
