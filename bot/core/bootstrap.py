@@ -234,10 +234,31 @@ def assemble(database: Database, options: Options, idle: Callable[[], bool]) -> 
     )
 
 
+@dataclass(frozen=True)
+class _Tables:
+    """What drives and shows the tables, shared by the services, the clock and the pages."""
+
+    pictures: BoardPictures
+    replay_frames: ReplayFrames
+    replay_pictures: ReplayPictures
+    animations: GameAnimations
+    presenter: Presenter
+    finder: MatchFinder
+    opponent: ComputerOpponent
+    driver: MatchDriver
+    computer_matches: ComputerMatches
+    chouette: ChouetteService
+
+
 def _services(shared: _Shared, idle: Callable[[], bool]) -> tuple[Services, Clock, MatchPageReads]:
     """The dispatcher's services, the clock and the pages' read model, each given exactly
     what it uses, in the order its fields declare (all of different types, so mypy catches a
     mix-up)."""
+    tables = _tables(shared)
+    return _dispatched(shared, tables), _clock(shared, tables), _pages(shared, tables, idle)
+
+
+def _tables(shared: _Shared) -> _Tables:
     stores, time, options = shared.stores, shared.time, shared.options
     pictures = BoardPictures(shared.painter, options.render_images, shared.admission)
     replay_frames = ReplayFrames(stores.matches)
@@ -268,7 +289,6 @@ def _services(shared: _Shared, idle: Callable[[], bool]) -> tuple[Services, Cloc
         time,
         opponent,
     )
-    limits = options.challenge_limits or ChallengeLimits()
     computer_matches = ComputerMatches(
         shared.bots,
         stores.users,
@@ -280,59 +300,73 @@ def _services(shared: _Shared, idle: Callable[[], bool]) -> tuple[Services, Cloc
         shared.locks,
         time,
         options.server_seeds,
-        limits,
+        options.challenge_limits or ChallengeLimits(),
     )
-    chouette = _chouette(shared, finder)
-    play = PlayService(
-        driver,
-        finder,
-        stores.matches,
-        stores.dice,
-        stores.users,
-        shared.names,
+    return _Tables(
         pictures,
-        time,
-        chouette,
+        replay_frames,
+        replay_pictures,
+        animations,
+        presenter,
+        finder,
+        opponent,
+        driver,
+        computer_matches,
+        _chouette(shared, finder),
     )
+
+
+def _dispatched(shared: _Shared, tables: _Tables) -> Services:
+    stores, time, options, names = shared.stores, shared.time, shared.options, shared.names
     challenges = ChallengeService(
         stores.challenges,
         stores.users,
         stores.matches,
         stores.dice,
-        presenter,
+        tables.presenter,
         time,
         options.server_seeds,
-        limits,
-        computer_matches,
+        options.challenge_limits or ChallengeLimits(),
+        tables.computer_matches,
     )
-    services = Services(
+    return Services(
         challenges=challenges,
         rematches=Rematches(
             stores.challenges,
             stores.users,
             stores.matches,
             challenges,
-            computer_matches,
+            tables.computer_matches,
             time,
         ),
-        play=play,
+        play=PlayService(
+            tables.driver,
+            tables.finder,
+            stores.matches,
+            stores.dice,
+            stores.users,
+            names,
+            tables.pictures,
+            time,
+            tables.chouette,
+        ),
         info=InfoService(
-            finder,
-            driver,
+            tables.finder,
+            tables.driver,
             stores.matches,
             stores.challenges,
             stores.dice,
-            shared.names,
-            presenter,
-            pictures,
+            names,
+            tables.presenter,
+            tables.pictures,
             time,
-            chouette,
+            tables.chouette,
         ),
-        matches=MatchList(stores.matches, shared.names, time),
+        matches=MatchList(stores.matches, names, time),
         settings=SettingsService(stores.users, stores.chats, time),
-        computer=computer_matches,
+        computer=tables.computer_matches,
         advice=AdviceService(
-            finder,
+            tables.finder,
             stores.matches,
             stores.analyses,
             shared.computer,
@@ -341,34 +375,46 @@ def _services(shared: _Shared, idle: Callable[[], bool]) -> tuple[Services, Cloc
             time,
         ),
         replay=ReplayService(
-            finder, stores.matches, shared.names, replay_frames, replay_pictures, animations
+            tables.finder,
+            stores.matches,
+            names,
+            tables.replay_frames,
+            tables.replay_pictures,
+            tables.animations,
         ),
         standings=StandingsService(stores.ratings, stores.results, stores.users, shared.painter),
-        chouette=chouette,
+        chouette=tables.chouette,
     )
-    clock = Clock(
+
+
+def _clock(shared: _Shared, tables: _Tables) -> Clock:
+    stores = shared.stores
+    return Clock(
         ClockPort(
             stores.challenges,
             stores.chats,
             stores.users,
             stores.matches,
-            driver.settle_unanswered_resignation,
-            partial(opponent.resume, locks=shared.locks),
-            time,
-            ChouetteClock(stores.chouettes, stores.chats, stores.users, chouette.play),
+            tables.driver.settle_unanswered_resignation,
+            partial(tables.opponent.resume, locks=shared.locks),
+            shared.time,
+            ChouetteClock(stores.chouettes, stores.chats, stores.users, tables.chouette.play),
         )
     )
-    pages = MatchPageReads(
+
+
+def _pages(shared: _Shared, tables: _Tables, idle: Callable[[], bool]) -> MatchPageReads:
+    stores = shared.stores
+    return MatchPageReads(
         stores.matches,
         stores.analyses,
         stores.dice,
         shared.names,
-        replay_frames,
-        replay_pictures,
+        tables.replay_frames,
+        tables.replay_pictures,
         shared.painter,
         idle,
     )
-    return services, clock, pages
 
 
 def _chouette(shared: _Shared, finder: MatchFinder) -> ChouetteService:
