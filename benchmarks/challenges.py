@@ -31,11 +31,13 @@ async def accept_times(core: Core, chat_name: str, spam: int, accepts: int) -> l
     """Milliseconds of each ``/accept`` of a fresh challenge, with ``spam`` other challenges
     open in the chat (made straight in storage, to other users)."""
     chat = ChatRef(PLATFORM, chat_name)
-    row = await core.chats.upsert_chat(PLATFORM, chat_name)
-    spammer = await core.users.upsert_user(PLATFORM, "spammer", "Spammer")
+    row = await core.ports.repositories.chats.upsert_chat(PLATFORM, chat_name)
+    spammer = await core.ports.repositories.users.upsert_user(PLATFORM, "spammer", "Spammer")
     for number in range(spam):
-        target = await core.users.upsert_user(PLATFORM, f"target{number}", f"Target {number}")
-        await core.challenges.create_challenge(
+        target = await core.ports.repositories.users.upsert_user(
+            PLATFORM, f"target{number}", f"Target {number}"
+        )
+        await core.ports.repositories.challenges.create_challenge(
             chat_id=row.id,
             challenger_id=spammer.id,
             challenged_id=target.id,

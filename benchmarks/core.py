@@ -218,12 +218,14 @@ async def start_match(
     one, two = Player(core, chat, first), Player(core, chat, second)
     await one.say("challenge", f"@{second} 1", mention=second)
     await two.say("accept")
-    chat_row = await core.chats.upsert_chat(PLATFORM, chat.chat_id)
+    chat_row = await core.ports.repositories.chats.upsert_chat(PLATFORM, chat.chat_id)
     users = {}
     for player in (one, two):
-        user = await core.users.upsert_user(PLATFORM, player.actor.user_id, player.actor.name)
+        user = await core.ports.repositories.users.upsert_user(
+            PLATFORM, player.actor.user_id, player.actor.name
+        )
         users[user.id] = player
-    loaded = await core.matches.active_match_for(chat_row.id, min(users))
+    loaded = await core.ports.repositories.matches.active_match_for(chat_row.id, min(users))
     assert loaded is not None
     return users, loaded.info.id
 
@@ -253,7 +255,7 @@ async def play(
             await asyncio.sleep(think())
         if time.perf_counter() >= deadline:
             return
-        loaded = await core.matches.load_match(match_id)
+        loaded = await core.ports.repositories.matches.load_match(match_id)
         if loaded.info.status != "active":
             return
         state = loaded.state
@@ -317,7 +319,7 @@ async def open_core(folder: Path, name: str, render: bool, seed: int) -> tuple[D
     database = Database(f"sqlite+aiosqlite:///{folder / f'{name}.db'}")
     await database.migrate()
     core = Core(database, render_images=render, server_seeds=seeded(seed))
-    await core.painter.start()  # as the host does at start
+    await core.ports.workers.start()  # as the host does at start
     return database, core
 
 

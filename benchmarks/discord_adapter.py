@@ -375,7 +375,7 @@ async def run(folder: Path, options: Options, scenarios: set[str]) -> dict[str, 
     database = Database(f"sqlite+aiosqlite:///{folder / 'bench.db'}")
     await database.migrate()
     core = Core(database, server_seeds=fixed_seeds())  # pictures on, as in production
-    await core.painter.start()  # as the host does at start
+    await core.ports.workers.start()  # as the host does at start
     settings = Settings(
         _env_file=None,  # type: ignore[call-arg]
         discord_token=SecretStr("fake-token"),
@@ -399,12 +399,12 @@ async def run(folder: Path, options: Options, scenarios: set[str]) -> dict[str, 
     with fake.routed():
         await adapter.start()
         try:
-            await play_scenarios(driver, core.computer, one, two, private)
+            await play_scenarios(driver, core.ports.workers.computer, one, two, private)
         finally:
             await adapter.stop()
             await fake.stop()
-            core.computer.close()
-            core.painter.close()
+            core.ports.workers.computer.close()
+            core.ports.workers.painter.close()
             await database.close()
     figures: dict[str, Any] = {"platform": PLATFORM, "pace_s": options.pace}
     figures["half_turn_limit"] = options.half_turns or None

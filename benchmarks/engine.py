@@ -151,9 +151,11 @@ def analysis(length: int) -> dict[str, object]:
 async def match_of(player: Player) -> MatchState | None:
     """The state of the player's active match in their chat."""
     core = player.core
-    chat = await core.chats.upsert_chat(PLATFORM, player.chat.chat_id)
-    user = await core.users.upsert_user(PLATFORM, player.actor.user_id, player.actor.name)
-    loaded = await core.matches.active_match_for(chat.id, user.id)
+    chat = await core.ports.repositories.chats.upsert_chat(PLATFORM, player.chat.chat_id)
+    user = await core.ports.repositories.users.upsert_user(
+        PLATFORM, player.actor.user_id, player.actor.name
+    )
+    loaded = await core.ports.repositories.matches.active_match_for(chat.id, user.id)
     return None if loaded is None else loaded.state
 
 
@@ -204,19 +206,19 @@ async def core_figures(folder: Path, moves: int, match_length: int) -> dict[str,
     await database.migrate()
     computer = Computer()
     core = Core(database, render_images=True, computer=computer)
-    await core.painter.start()
+    await core.ports.workers.start()
     await computer.warm_up()  # as the host does at start
     against_bot = await moves_against_the_bot(core, moves)
     # An analysis waits in the queue: a finished 7-point match, recorded as if played here.
     rules, actions = self_played_match(match_length, seed=11)
     baseline = await moves_between_people(core, "quiet", moves)
     await _queue_finished_match(core, rules, actions)
-    analysing = asyncio.create_task(core.analyst.work())
+    analysing = asyncio.create_task(core.ports.analyst.work())
     await asyncio.sleep(0.2)  # the worker has begun
     during = await moves_between_people(core, "busy", moves)
     still_running = not analysing.done()
     posted = await analysing
-    core.painter.close()
+    core.ports.workers.painter.close()
     computer.close()
     await database.close()
     return {
@@ -233,15 +235,17 @@ async def _queue_finished_match(core: Core, rules: MatchRules, actions: list[Act
     from gammon.flow import Step
     from storage import SecretSeed
 
-    chat = await core.chats.upsert_chat(PLATFORM, "finished")
-    players = [await core.users.upsert_user(PLATFORM, name, name) for name in ("x", "y")]
+    chat = await core.ports.repositories.chats.upsert_chat(PLATFORM, "finished")
+    players = [
+        await core.ports.repositories.users.upsert_user(PLATFORM, name, name) for name in ("x", "y")
+    ]
     state = new_match(rules)
     steps = []
     for action in actions:
         after = apply(state, action)
         steps.append(Step(state, (action,), after))
         state = after
-    started = await core.matches.start_match(
+    started = await core.ports.repositories.matches.start_match(
         chat_id=chat.id,
         player_ids=(players[0].id, players[1].id),
         rules=rules,
@@ -249,7 +253,7 @@ async def _queue_finished_match(core: Core, rules: MatchRules, actions: list[Act
         seed=SecretSeed(bytes(32)),
         steps=steps[:1],
     )
-    await core.matches.append(
+    await core.ports.repositories.matches.append(
         started.match.info.id, started.match.info.version, steps[1:], then=None
     )  # a match not played to its end: nothing to set off
 

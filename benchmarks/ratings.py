@@ -315,7 +315,7 @@ async def run(url: str, world: World) -> dict[str, Any]:
     print(f"writing {world.players:,} players and {world.match_count:,} rated matches", flush=True)
     load_seconds = load(database, world)
     core = Core(database, render_images=True)
-    await core.painter.start()
+    await core.ports.workers.start()
     figures: dict[str, Any] = {
         "players": world.players,
         "rated_matches": world.match_count,
@@ -332,7 +332,7 @@ async def run(url: str, world: World) -> dict[str, Any]:
     figures["rebuild_seconds"] = round(time.perf_counter() - started, 1)
     figures["rebuild_identical"] = report.identical
     figures["rebuild_matches"] = report.matches
-    core.painter.close()
+    core.ports.workers.painter.close()
     await database.close()
     return figures
 

@@ -246,7 +246,7 @@ async def run(folder: Path, options: Options, scenarios: set[str]) -> dict[str, 
     database = Database(f"sqlite+aiosqlite:///{folder / 'bench.db'}")
     await database.migrate()
     core = Core(database, server_seeds=fixed_seeds())  # pictures on, as in production
-    await core.painter.start()  # as the host does at start
+    await core.ports.workers.start()  # as the host does at start
     api = FakeBotApi()
     ledger = Ledger()
     limiter = ObservedLimiter()
@@ -280,11 +280,11 @@ async def run(folder: Path, options: Options, scenarios: set[str]) -> dict[str, 
     private = [Table("private", gina.user_id, (gina,), against_bot=True)]
     private = private if "private" in scenarios else []
     try:
-        await play_scenarios(driver, core.computer, one, two, private)
+        await play_scenarios(driver, core.ports.workers.computer, one, two, private)
     finally:
         await adapter.application.shutdown()
-        core.computer.close()
-        core.painter.close()
+        core.ports.workers.computer.close()
+        core.ports.workers.painter.close()
         await database.close()
     figures: dict[str, Any] = {"platform": PLATFORM, "pace_s": options.pace}
     figures["half_turn_limit"] = options.half_turns or None

@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 import aiohttp  # noqa: E402
 
 from benchmarks.chat_player import PLATFORM, Player  # noqa: E402
-from bot.core.info.page_reads import MatchPageReads  # noqa: E402
+from bot.core.info.replays import ReplayFrames  # noqa: E402
 from bot.core.model import ChatRef  # noqa: E402
 from bot.core.service import Core  # noqa: E402
 from bot.core.text.i18n import LOCALES  # noqa: E402
@@ -74,12 +74,14 @@ def _p99(values: list[float]) -> float:
 async def _next_line(core: Core, people: dict[str, Player], match_id: int) -> float | None:
     """One chat line of the match's player to act (the first legal play); its milliseconds,
     or None once the match has ended."""
-    info = await core.matches.match_info(match_id)
+    info = await core.ports.repositories.matches.match_info(match_id)
     if info.status != "active":
         return None
-    state = (await core.matches.load_match(match_id)).state
+    state = (await core.ports.repositories.matches.load_match(match_id)).state
     seat = state.turn if state.turn is not None else state.player_on_roll
-    player = people[(await core.users.get_user(info.player_ids[seat])).platform_user_id]
+    player = people[
+        (await core.ports.repositories.users.get_user(info.player_ids[seat])).platform_user_id
+    ]
     if state.phase is Phase.ROLLING:
         return await player.say("roll")
     if state.phase is Phase.MOVING:
@@ -112,9 +114,11 @@ class Chat:
         first, second = self.people.values()
         await first.say("challenge", str(self.length), mention=second.actor.user_id)
         await second.say("accept")
-        chat_row = await self.core.chats.upsert_chat(PLATFORM, self.ref.chat_id)
-        user = await self.core.users.upsert_user(PLATFORM, first.actor.user_id, first.actor.name)
-        loaded = await self.core.matches.active_match_for(chat_row.id, user.id)
+        chat_row = await self.core.ports.repositories.chats.upsert_chat(PLATFORM, self.ref.chat_id)
+        user = await self.core.ports.repositories.users.upsert_user(
+            PLATFORM, first.actor.user_id, first.actor.name
+        )
+        loaded = await self.core.ports.repositories.matches.active_match_for(chat_row.id, user.id)
         assert loaded is not None
         self.match_id = loaded.info.id
 
@@ -209,28 +213,26 @@ async def _serve(args: Namespace) -> Figures:
         await database.migrate()
         played = Core(database, render_images=False, web_base_url="http://127.0.0.1")
         match_id = await _finished_match(played, ChatRef("bench", "room"))
-        played.computer.close()
+        played.ports.workers.computer.close()
         # Served as the bot serves them: with pictures, drawn by the painter's processes.
         core = Core(database, web_base_url="http://127.0.0.1")
-        await core.painter.start()
-        slug = (await core.matches.match_info(match_id)).slug
-        server = WebServer(MatchPageReads.of(core), "127.0.0.1", 0)
+        await core.ports.workers.start()
+        slug = (await core.ports.repositories.matches.match_info(match_id)).slug
+        server = WebServer(core.ports.pages, "127.0.0.1", 0)
         await server.start()
         base = f"http://127.0.0.1:{server.bound_port}/m/{slug}"
         try:
             if not args.flood_only:
                 figures.update(await _page_times(core, base, args.requests, match_id))
             if args.flood:
-                frames = len(
-                    (await core.replay_frames.games(await core.matches.match_info(match_id)))[
-                        0
-                    ].frames
-                )
+                matches = core.ports.repositories.matches
+                games = await ReplayFrames(matches).games(await matches.match_info(match_id))
+                frames = len(games[0].frames)
                 figures.update(await _chats_under_flood(core, base, frames, args))
         finally:
             await server.stop()
-            core.painter.close()
-            core.computer.close()
+            core.ports.workers.painter.close()
+            core.ports.workers.computer.close()
             await database.close()
     return figures
 
@@ -252,7 +254,7 @@ async def _page_times(core: Core, base: str, requests: int, match_id: int) -> Fi
                 figures[f"{name}_page{kind}_ms_median"] = round(statistics.median(times), 2)
                 figures[f"{name}_page{kind}_ms_p99"] = round(_p99(times), 2)
     figures["match_plays"] = len(
-        [a for a in await core.matches.history(match_id) if isinstance(a, Move)]
+        [a for a in await core.ports.repositories.matches.history(match_id) if isinstance(a, Move)]
     )
     return figures
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from bot.core.computer.analyst import Analyst
 from bot.core.model import Message
+from bot.core.ports import ChatFrontEnd
 from bot.core.scheduler import Clock
 from bot.core.service import Core
 from bot.runtime import freeze_startup_objects, reclaim_frozen_garbage
@@ -23,6 +24,7 @@ from bot.web.limits import WebLimits
 from storage import Database
 
 if TYPE_CHECKING:
+    from bot.core.info.page_reads import MatchPageReads
     from bot.web.server import WebServer
 
 logger = logging.getLogger(__name__)
@@ -47,7 +49,7 @@ class Adapter(Protocol):
         """Stop receiving updates and close connections."""
 
 
-AdapterFactory = Callable[[Core], Adapter]
+AdapterFactory = Callable[[ChatFrontEnd], Adapter]  # given the chat front-ends' port
 
 
 class StartError(RuntimeError):
@@ -137,9 +139,10 @@ async def host(
     started: list[Adapter] = []
     ticking: asyncio.Task[None] | None = None
     analysing: asyncio.Task[None] | None = None
-    pages = web_server(core, web)
+    ports = core.ports
+    pages = web_server(ports.pages, web)
     try:
-        await core.painter.start()
+        await ports.workers.start()
         if pages is not None:
             try:
                 await pages.start()
@@ -155,9 +158,9 @@ async def host(
             started.append(adapter)
             logger.info("%s is running", adapter.platform)
         freeze_startup_objects()
-        await core.computer.warm_up()
-        ticking = asyncio.create_task(keep_time(Clock(core), started, tick_seconds, core.idle))
-        analysing = asyncio.create_task(keep_analysing(core.analyst, started))
+        await ports.workers.warm_up()
+        ticking = asyncio.create_task(keep_time(ports.clock, started, tick_seconds, core.idle))
+        analysing = asyncio.create_task(keep_analysing(ports.analyst, started))
         await stop.wait()
     finally:
         for task in (ticking, analysing):
@@ -167,20 +170,18 @@ async def host(
             await _stop_quietly(adapter)
         if pages is not None:
             await pages.stop()
-        core.painter.close()  # here, not at interpreter exit: host() may be run again
-        core.computer.close()
+        ports.workers.close()  # here, not at interpreter exit: host() may be run again
         await database.close()
 
 
-def web_server(core: Core, web: WebSettings | None) -> WebServer | None:
-    """The web pages' server, imported only when they are served (Jinja2 and the pages
-    would add to every start of the command line otherwise)."""
+def web_server(pages: MatchPageReads, web: WebSettings | None) -> WebServer | None:
+    """The web pages' server on their read model, imported only when they are served (Jinja2
+    and the pages would add to every start of the command line otherwise)."""
     if web is None:
         return None
-    from bot.core.info.page_reads import MatchPageReads
     from bot.web.server import WebServer
 
-    return WebServer(MatchPageReads.of(core), web.host, web.port, web.limits)
+    return WebServer(pages, web.host, web.port, web.limits)
 
 
 async def _stop_quietly(adapter: Adapter) -> None:

@@ -489,3 +489,175 @@ def test_the_cycle_check_notices_a_cycle_through_a_third_package(tmp_path: Path)
         "info -> computer -> match -> info",
         "match -> info -> computer -> match",
     }
+
+
+# --- the composition root and the ports (issue 38, point 4) --------------------------------
+
+ROOT = GAMMON.parent
+SERVICE = ROOT / "bot" / "core" / "service.py"
+
+
+def _core_class(source: Path) -> ast.ClassDef:
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    return next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Core")
+
+
+def public_surface(core: ast.ClassDef) -> set[str]:
+    """The public methods and properties of the core class, and the public attributes its
+    methods set on ``self``."""
+    names = {
+        node.name
+        for node in core.body
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+        and not node.name.startswith("_")
+    }
+    for node in ast.walk(core):
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, ast.AnnAssign):
+            targets = [node.target]
+        for target in targets:
+            if (
+                isinstance(target, ast.Attribute)
+                and isinstance(target.value, ast.Name)
+                and target.value.id == "self"
+                and not target.attr.startswith("_")
+            ):
+                names.add(target.attr)
+    return names
+
+
+CORE_SURFACE = {
+    "ports",  # the other consumers' ports and the repositories (bot.core.bootstrap.Ports)
+    "delivery",
+    "inbox",
+    "clock",
+    "handle",
+    "idle",
+    "register_bot",
+    "register_admins",
+    "suggest_moves",
+    "accept_challenge_link",
+}
+
+
+def test_the_core_is_a_thin_facade_of_ports() -> None:
+    """The core once built every service in a 139-line constructor and left 35 public
+    attributes for the clock, the web server and tests to reach into; the composition root
+    (bot.core.bootstrap) builds them now, and the core shows the chat front-ends' port and,
+    as ``ports``, the others'."""
+    core = _core_class(SERVICE)
+    assert public_surface(core) == CORE_SURFACE
+    init = next(n for n in core.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    assert init.end_lineno is not None
+    assert init.end_lineno - init.lineno + 1 <= 30
+
+
+def test_the_surface_check_sees_attributes_set_on_self(tmp_path: Path) -> None:
+    sample = tmp_path / "service.py"
+    sample.write_text(
+        "class Core:\n"
+        "    def __init__(self) -> None:\n"
+        "        self.matches = 1\n"
+        "        self._kept = 2\n"
+        "        self.ports: int = 3\n"
+        "    def handle(self) -> None: ...\n"
+    )
+    assert public_surface(_core_class(sample)) == {"matches", "ports", "handle"}
+
+
+ADAPTERS = ("bot/discord_app", "bot/telegram_app", "bot/web")
+COMPOSITION = ("bot.core.service", "bot.core.bootstrap", "bot.core.scheduler", "bot.core.dispatch")
+
+
+def test_front_ends_are_given_ports_not_the_core() -> None:
+    """The chat adapters, the console's chat and the web pages are handed a port
+    (bot.core.ports, the pages' read model); only the programs (bot.hosting, the console's
+    main) build a core and hand its ports out."""
+    offenders = {entry for package in ADAPTERS for entry in _importers(package, COMPOSITION)}
+    console = {
+        f"{source.relative_to(ROOT)}: {name}"
+        for source in sorted((ROOT / "bot" / "console_app").glob("*.py"))
+        if source.name != "main.py"
+        for name in imported_modules(source)
+        if name in COMPOSITION
+    }
+    assert offenders | console == set()
+    builders = {
+        str(source.relative_to(ROOT))
+        for source in sorted((ROOT / "bot").rglob("*.py"))
+        if "bot.core.service" in imported_modules(source)
+    }
+    assert builders == {"bot/hosting.py", "bot/console_app/main.py"}
+
+
+def test_only_the_core_class_uses_the_composition_root() -> None:
+    """Nothing in the core reaches back into the core class (the pages' read model and the
+    clock once took it whole), and only the core class calls the composition root."""
+    core_modules = sorted((ROOT / "bot" / "core").rglob("*.py"))
+    assert {
+        str(source.relative_to(ROOT))
+        for source in core_modules
+        if "bot.core.service" in imported_modules(source)
+    } == set()
+    assert {
+        str(source.relative_to(ROOT))
+        for source in core_modules
+        if "bot.core.bootstrap" in imported_modules(source)
+    } == {"bot/core/service.py"}
+
+
+def _core_modules() -> set[str]:
+    """The names of bot.core's sub-packages and modules (``bot.core.computer`` is a package,
+    not the core's attribute)."""
+    return {path.stem for path in (ROOT / "bot" / "core").iterdir() if path.name != "__init__.py"}
+
+
+def reaching_into_the_core(source: Path, allowed: set[str], modules: set[str]) -> set[str]:
+    """Where ``source`` reads an attribute of a core (a name ``core`` or an attribute
+    ``.core``) that is not in ``allowed``; ``bot.core.<module>`` chains are modules."""
+    tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
+    found = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Attribute) or node.attr in allowed:
+            continue
+        owner = node.value
+        if isinstance(owner, ast.Name) and owner.id == "core":
+            found.add(f"{source.name}:{node.lineno} core.{node.attr}")
+        elif isinstance(owner, ast.Attribute) and owner.attr == "core":
+            root = owner.value
+            if isinstance(root, ast.Name) and root.id == "bot" and node.attr in modules:
+                continue
+            found.add(f"{source.name}:{node.lineno} .core.{node.attr}")
+    return found
+
+
+def test_tests_reach_state_through_ports_and_repositories() -> None:
+    """Tests and benchmarks once used ``core.matches`` 106 times: they read and set up state
+    through the repositories (``core.ports.repositories``, ``room.stores``) and the other
+    ports, as the front-ends do, never through a service the core happens to hold."""
+    allowed = CORE_SURFACE | {"setdefault"}  # a dict named core
+    modules = _core_modules()
+    sources = sorted((ROOT / "tests").rglob("*.py")) + sorted((ROOT / "benchmarks").rglob("*.py"))
+    assert len(sources) >= 100
+    offenders = {
+        entry
+        for source in sources
+        if source.name != "test_layering.py"
+        for entry in reaching_into_the_core(source, allowed, modules)
+    }
+    assert offenders == set()
+
+
+def test_the_reach_check_notices_a_core_attribute(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "a = core.matches.load(1)\n"
+        "b = room.core.ports.repositories.matches\n"
+        "c = bot.core.users\n"
+        "d = bot.core.model.Message\n"
+        "e = await core.handle(request)\n"
+    )
+    assert reaching_into_the_core(sample, {"ports", "handle"}, {"model"}) == {
+        "sample.py:1 core.matches",
+        "sample.py:3 .core.users",
+    }

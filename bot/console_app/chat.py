@@ -26,7 +26,7 @@ from typing import TextIO
 from bot.console_app.ascii_board import ascii_board
 from bot.core.computer.bot_accounts import DEFAULT_ID as BOT_ID
 from bot.core.model import Actor, ChatRef, Message, Request
-from bot.core.service import Core
+from bot.core.ports import ChatRequests
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +64,7 @@ class ConsoleAdmins:
 class ConsoleChat:
     def __init__(
         self,
-        core: Core,
+        core: ChatRequests,
         out: TextIO,
         *,
         image_dir: Path | None = None,

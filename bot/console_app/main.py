@@ -22,6 +22,8 @@ from pathlib import Path
 from typing import Protocol
 
 from bot.console_app.chat import ConsoleChat
+from bot.core.bootstrap import Ports
+from bot.core.computer.analyst import Analyst
 from bot.core.scheduler import Clock
 from bot.core.service import Core
 from bot.hosting import ANALYSIS_SECONDS, WebSettings, web_server
@@ -157,26 +159,25 @@ async def run_console(
     database = Database(database_url)
     await database.migrate()
     core = Core(database, web_base_url=web.base_url if web else None, server_seeds=server_seeds)
-    pages = web_server(core, web)
+    pages = web_server(core.ports.pages, web)
     try:
-        await core.painter.start()
+        await core.ports.workers.start()
         if pages is not None:
             await pages.start()
         freeze_startup_objects()
         chat = ConsoleChat(core, sys.stdout, image_dir=image_dir, session=session, admins=admins)
         encoding = sys.stdin.encoding if sys.stdin is not None else "utf-8"
         interactive = sys.stdin is not None and sys.stdin.isatty()
-        await converse(core, chat, stop, StdinLines(0, encoding), interactive=interactive)
+        await converse(core.ports, chat, stop, StdinLines(0, encoding), interactive=interactive)
     finally:
         if pages is not None:
             await pages.stop()
-        core.painter.close()
-        core.computer.close()
+        core.ports.workers.close()
         await database.close()
 
 
 async def converse(
-    core: Core,
+    ports: Ports,
     chat: ConsoleChat,
     stop: asyncio.Event,
     lines: LineSource,
@@ -195,15 +196,15 @@ async def converse(
     out = chat.out
     if interactive:
         out.write(BANNER)
-    clock = Clock(core)
+    clock = ports.clock
     for message in await clock.tick():  # deadlines that ran out while the bot was down
         chat.show(message)
-    await core.analyst.start()
+    await ports.analyst.start()
     printing = asyncio.Lock()  # one line's output, or one batch of analyses, at a time
     finished = asyncio.Event()  # no more input: analyse what is left, then stop
     ticking = asyncio.create_task(_every_minute(clock, chat)) if interactive else None
     analysing = asyncio.create_task(
-        _analyse_beside(core, chat, printing, finished, analysis_seconds)
+        _analyse_beside(ports.analyst, chat, printing, finished, analysis_seconds)
     )
     try:
         while True:
@@ -235,7 +236,7 @@ async def _every_minute(clock: Clock, chat: ConsoleChat) -> None:
 
 
 async def _analyse_beside(
-    core: Core,
+    analyst: Analyst,
     chat: ConsoleChat,
     printing: asyncio.Lock,
     finished: asyncio.Event,
@@ -245,7 +246,7 @@ async def _analyse_beside(
     lines' outputs; once ``finished`` is set, one more pass, then return."""
     while True:
         last = finished.is_set()
-        messages = await core.analyst.work()
+        messages = await analyst.work()
         if messages:
             async with printing:
                 for message in messages:

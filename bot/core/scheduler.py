@@ -8,18 +8,27 @@ and repeats nothing.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.core.chouette.clock import ChouetteClock
 from bot.core.context import wants_private_notice
 from bot.core.match.notices import private_notices
 from bot.core.model import Button, ChatRef, Message, Public, Slot
-from bot.core.service import Core
 from bot.core.text.direction import directed
 from bot.core.text.i18n import Speech, room_locale, speech
 from bot.core.text.numbers import duration
 from bot.core.tokens import Token, format_token
-from storage import ConflictError, MatchInfo, NotFoundError
+from storage import (
+    ChallengeRepository,
+    ChatRepository,
+    ConflictError,
+    MatchInfo,
+    MatchRepository,
+    NotFoundError,
+    UserRepository,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -28,25 +37,38 @@ LAST_HOUR = 2
 TIME_UP = 3
 
 
-class Clock:
-    """Takes from the core exactly what it uses: the repositories it reads and the driver that
-    settles an unanswered resignation."""
+@dataclass(frozen=True)
+class ClockPort:
+    """What the clock uses, handed to it by the composition root (:mod:`bot.core.bootstrap`):
+    the repositories it reads, how to settle an unanswered resignation and how to resume the
+    bot's interrupted turn (the match driver's and the computer opponent's, behind the locks
+    of the match), what now is, and the chouettes' clock."""
 
-    def __init__(self, core: Core) -> None:
-        self._challenges = core.challenges
-        self._chats = core.chats
-        self._users = core.users
-        self._matches = core.matches
-        self._driver = core.driver
-        self._time = core.time
-        self._opponent = core.opponent
-        self._locks = core.locks
-        self._chouettes = ChouetteClock(
-            core.chouettes, core.chats, core.users, core.chouette_service.play
-        )
+    challenges: ChallengeRepository
+    chats: ChatRepository
+    users: UserRepository
+    matches: MatchRepository
+    settle: Callable[[int], Awaitable[list[Message]]]
+    resume: Callable[[int], Awaitable[list[Message]]]
+    now: Callable[[], datetime]
+    chouettes: ChouetteClock
+
+
+class Clock:
+    """Asynchronous play's deadlines, through its :class:`ClockPort` alone."""
+
+    def __init__(self, port: ClockPort) -> None:
+        self._challenges = port.challenges
+        self._chats = port.chats
+        self._users = port.users
+        self._matches = port.matches
+        self._settle = port.settle
+        self._resume = port.resume
+        self._now = port.now
+        self._chouettes = port.chouettes
 
     async def tick(self, now: datetime | None = None) -> list[Message]:
-        moment = now or self._time()
+        moment = now or self._now()
         messages: list[Message] = []
         for offer in await self._challenges.due_challenges(moment):
             try:
@@ -69,7 +91,7 @@ class Clock:
             )
         for info in await self._matches.bot_turn_matches():  # interrupted by a restart
             try:
-                messages += await self._opponent.resume(info.id, self._locks)
+                messages += await self._resume(info.id)
             except Exception:
                 logger.exception("the bot's turn in match %s failed", info.id)
         for info in await self._matches.timed_matches():
@@ -100,7 +122,7 @@ class Clock:
         if stage == TIME_UP:
             # A resignation left unanswered is settled as accepted (the answerer was on the
             # clock; nobody claims a match by offering to lose a game).
-            settled = await self._driver.settle_unanswered_resignation(info.id)
+            settled = await self._settle(info.id)
             if settled:
                 return settled
         # Every process's clock ticks: the one that marks the reminder sends it.

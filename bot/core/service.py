@@ -1,11 +1,11 @@
 """The command layer: requests in, messages out, the database as the only truth.
 
-:class:`Core` is the composition root and a thin dispatcher: it builds the repositories and
-the services (challenges, rematches, play, information, settings, suggestions, invitation
-links), finds who asks and where, and hands the request to the :class:`Dispatcher`, which
-routes commands, buttons and typed plays through the registry. Whether the asker administers
+:class:`Core` is a thin dispatcher: the composition root (:func:`bot.core.bootstrap.assemble`)
+builds the repositories, the services and the other consumers' ports; the core finds who asks
+and where, and hands the request to the :class:`Dispatcher`, which routes commands, buttons and
+typed plays through the registry. Whether the asker administers
 the chat is asked of the front-end's :class:`AdminPort`, and only when a command needs it.
-Every change of a match goes through the :class:`MatchDriver`.
+Every change of a match goes through the match driver (:mod:`bot.core.match.driver`).
 """
 
 from __future__ import annotations
@@ -18,76 +18,28 @@ from functools import partial
 from typing import Any
 
 from bot.core import registry
-from bot.core.chouette.check import ChouetteCheck
-from bot.core.chouette.commands import ChouetteService
-from bot.core.chouette.joining import ChouetteJoining
-from bot.core.chouette.play import ChouettePlay
-from bot.core.chouette.rounds import ChouetteRounds
-from bot.core.chouette.seating import ChouetteSeating
-from bot.core.chouette.view import ChouetteView
-from bot.core.computer.advice import AdviceService
-from bot.core.computer.analyst import Analyst
-from bot.core.computer.bot_accounts import BotAccounts
+from bot.core.bootstrap import Assembly, Options, Ports, assemble
 from bot.core.computer.computer import Computer
-from bot.core.computer.computer_matches import ComputerMatches
 from bot.core.computer.hint_limits import HintLimits
-from bot.core.computer.opponent import ComputerOpponent
-from bot.core.computer.suggestions import MoveSuggestions
 from bot.core.context import Context, OwnMatch
 from bot.core.delivery import Delivery
-from bot.core.dispatch import Dispatcher, Services
-from bot.core.documents.match_pages import MatchPages
-from bot.core.documents.web_links import WebLinks
-from bot.core.info.information import InfoService
-from bot.core.info.replaying import ReplayService
-from bot.core.info.replays import GameAnimations, ReplayFrames, ReplayPictures
-from bot.core.info.standings import StandingsService
-from bot.core.match.attention import Attention
-from bot.core.match.challenges import ChallengeService
-from bot.core.match.driver import MatchDriver
+from bot.core.dispatch import Dispatcher
 from bot.core.match.links import ChallengeLinks
-from bot.core.match.match_finder import MatchFinder
-from bot.core.match.match_list import MatchList
-from bot.core.match.playing import PlayService
-from bot.core.match.presenter import Presenter
-from bot.core.match.rematches import Rematches
 from bot.core.model import MAX_TEXT, Actor, ChatRef, Message, Request
-from bot.core.people import MAX_ACCOUNT_ID, PlayerNames, clean_name
+from bot.core.people import MAX_ACCOUNT_ID, clean_name
 from bot.core.permissions import AdminPort, AdminPorts, AdminQuestion
-from bot.core.runtime.admission import Admission
 from bot.core.runtime.inbox import UpdateInbox
-from bot.core.runtime.locks import MatchLocks
-from bot.core.runtime.painter import shared_painter
-from bot.core.runtime.pictures import BoardPictures
-from bot.core.runtime.time_source import TimeSource
-from bot.core.settings import SettingsService
 from bot.core.text.i18n import normalize_locale, resolve_locale, room_locale
 from bot.core.text.player_text import without_bidi_controls
 from gammon.fair_dice import new_server_seed
-from storage import (
-    AnalysisRepository,
-    ChallengeLimits,
-    ChallengeRepository,
-    ChatRepository,
-    ChouetteRepository,
-    Database,
-    DiceRepository,
-    InboxRepository,
-    MatchRepository,
-    PostedMessageRepository,
-    RatingRepository,
-    UserRepository,
-)
-from storage.player_results import PlayerResultRepository
+from storage import ChallengeLimits, Database, MatchRepository
 
 logger = logging.getLogger(__name__)
 
-# Requests computing at once (see Core.handle); measured with 200 matches played together.
-REQUESTS_AT_ONCE = 4
-
 
 class Core:
-    """The bot, free of any chat platform."""
+    """The bot, free of any chat platform: the chat front-ends' port
+    (:class:`~bot.core.ports.ChatFrontEnd`), and through :attr:`ports` the other consumers'."""
 
     def __init__(
         self,
@@ -101,179 +53,42 @@ class Core:
         hint_limits: HintLimits | None = None,
         web_base_url: str | None = None,
     ) -> None:
-        self.time = TimeSource(clock) if clock is not None else TimeSource()
-        self.users = UserRepository(database)
-        self.chats = ChatRepository(database)
-        self.challenges = ChallengeRepository(database)
-        self.matches = MatchRepository(database)
-        self.dice = DiceRepository(database)
-        self.delivery = Delivery(PostedMessageRepository(database), self.users)  # adapters' port
-        self.inbox = UpdateInbox(InboxRepository(database))  # a webhook's, each handled once
-        self.locks = MatchLocks()
-        self.painter = shared_painter()
-        self.computer = computer or Computer()
-        self.bots = BotAccounts(self.users)
-        self.admission = Admission(REQUESTS_AT_ONCE)
-        self.computer.admission = self.admission  # engine waits give the place away
+        options = Options(
+            render_images,
+            clock,
+            server_seeds,
+            challenge_limits,
+            computer,
+            hint_limits,
+            web_base_url,
+        )
         self._pending = 0  # requests being answered or waiting for their turn
-        names = self.names = PlayerNames(self.users)
-        pictures = BoardPictures(self.painter, render_images, self.admission)
-        self.links = WebLinks(web_base_url)
-        self.replay_frames = ReplayFrames(self.matches)
-        replay_pictures = self.replay_pictures = ReplayPictures(
-            self.painter, render_images, self.admission
-        )
-        animations = GameAnimations(self.replay_frames, replay_pictures)
-        self.ratings = RatingRepository(database)
-        presenter = Presenter(
-            pictures.draw,
-            names.of,
-            self.dice,
-            self.matches,
-            animations,
-            MatchPages(self.links),
-            Attention(self.matches, self.time),
-            self.ratings,
-        )
-        finder = MatchFinder(self.matches, self.chats, names)
-        # Each service gets exactly what it uses, in the order its fields declare (all of
-        # different types, so mypy catches a mix-up).
-        self.opponent = ComputerOpponent(
-            self.computer, self.matches, self.dice, self.chats, names, presenter, self.time
-        )
-        self.driver = MatchDriver(
-            self.matches,
-            self.dice,
-            self.chats,
-            names,
-            presenter,
-            finder,
-            self.locks,
-            self.time,
-            self.opponent,
-        )
-        limits = challenge_limits or ChallengeLimits()
-        self.computer_matches = ComputerMatches(
-            self.bots,
-            self.users,
-            self.challenges,
-            self.matches,
-            self.dice,
-            presenter,
-            self.opponent,
-            self.locks,
-            self.time,
-            server_seeds,
-            limits,
-        )
-        self.chouettes = ChouetteRepository(database)
-        chouette_view = ChouetteView(
-            self.painter, Attention(self.chouettes, self.time), render_images, self.admission
-        )
-        rounds = ChouetteRounds(self.chouettes, self.users, chouette_view, self.time)
-        chouette_locks = MatchLocks()  # one per chouette: ids of their own
-        chouette_check = ChouetteCheck(self.chouettes, rounds)
-        self.chouette_service = ChouetteService(
-            self.chouettes,
-            ChouetteSeating(
-                self.chouettes, rounds, chouette_locks, self.time, server_seeds, chouette_check
-            ),
-            ChouetteJoining(self.chouettes, rounds, chouette_locks, self.time),
-            ChouettePlay(self.chouettes, rounds, chouette_view, chouette_locks, self.time),
-            finder,
-            chouette_check,
-        )
-        self.play = PlayService(
-            self.driver,
-            finder,
-            self.matches,
-            self.dice,
-            self.users,
-            names,
-            pictures,
-            self.time,
-            self.chouette_service,
-        )
-        self.challenge_service = ChallengeService(
-            self.challenges,
-            self.users,
-            self.matches,
-            self.dice,
-            presenter,
-            self.time,
-            server_seeds,
-            limits,
-            self.computer_matches,
-        )
-        self.rematches = Rematches(
-            self.challenges,
-            self.users,
-            self.matches,
-            self.challenge_service,
-            self.computer_matches,
-            self.time,
-        )
-        self.info = InfoService(
-            finder,
-            self.driver,
-            self.matches,
-            self.challenges,
-            self.dice,
-            names,
-            presenter,
-            pictures,
-            self.time,
-            self.chouette_service,
-        )
-        self.settings = SettingsService(self.users, self.chats, self.time)
-        self.match_list = MatchList(self.matches, names, self.time)
-        self.analyses = AnalysisRepository(database)
-        self.hint_limits = hint_limits or HintLimits()  # per player, in this process
-        self.advice = AdviceService(
-            finder,
-            self.matches,
-            self.analyses,
-            self.computer,
-            self.painter,
-            self.hint_limits,
-            self.time,
-        )
-        self.analyst = Analyst(
-            self.analyses, self.matches, self.chats, names, self.computer, self.painter, self.time
-        )
-        self.replaying = ReplayService(
-            finder, self.matches, names, self.replay_frames, replay_pictures, animations
-        )
-        self.standings = StandingsService(
-            self.ratings, PlayerResultRepository(database), self.users, self.painter
-        )
-        self.suggestions = MoveSuggestions(self.users, self.chats, self.matches)
-        self.invitations = ChallengeLinks(self.challenges, self.chats, self.handle)
-        self.admins = AdminPorts()  # each front-end's answer: who administers a chat
-        self.dispatcher = Dispatcher(
-            Services(
-                challenges=self.challenge_service,
-                rematches=self.rematches,
-                play=self.play,
-                info=self.info,
-                matches=self.match_list,
-                settings=self.settings,
-                computer=self.computer_matches,
-                advice=self.advice,
-                replay=self.replaying,
-                standings=self.standings,
-                chouette=self.chouette_service,
-            )
-        )
+        built = assemble(database, options, self.idle)
+        self.ports: Ports = built.ports  # for the host to hand out, one to each consumer
+        self._parts: Assembly = built
+        self._dispatcher = Dispatcher(built.ports.services)
+        self._admins = AdminPorts()  # each front-end's answer: who administers a chat
+        stores = built.ports.repositories
+        self._invitations = ChallengeLinks(stores.challenges, stores.chats, self.handle)
+
+    @property
+    def delivery(self) -> Delivery:
+        """The chat adapters' port for posting: slots, users, reachability."""
+        return self._parts.delivery
+
+    @property
+    def inbox(self) -> UpdateInbox:
+        """A webhook's updates, each handled once."""
+        return self._parts.inbox
 
     @property
     def clock(self) -> Callable[[], datetime]:
         """Now, for every service (tests replace it to jump ahead)."""
-        return self.time.now
+        return self._parts.time.now
 
     @clock.setter
     def clock(self, now: Callable[[], datetime]) -> None:
-        self.time.now = now
+        self._parts.time.now = now
 
     # --- what the adapters call ----------------------------------------------------------
 
@@ -286,7 +101,7 @@ class Core:
         at anything else: bounding them bounds how long the adapters' network work waits."""
         self._pending += 1
         try:
-            async with self.admission.place():
+            async with self._parts.admission.place():
                 return await self._handle(request)
         finally:
             self._pending -= 1
@@ -298,24 +113,24 @@ class Core:
     async def register_bot(self, platform: str, user_id: str, name: str) -> None:
         """The account the bot runs as on ``platform`` (an adapter calls it when it starts):
         the player in matches against the bot, and whom ``/challenge @bot`` means."""
-        await self.bots.register(platform, user_id, clean_name(name, user_id))
+        await self.ports.bots.register(platform, user_id, clean_name(name, user_id))
 
     def register_admins(self, platform: str, port: AdminPort) -> None:
         """How ``platform``'s front-end answers whether someone administers a group chat (an
         adapter calls it when it starts); asked only when a command needs it."""
-        self.admins.register(platform, port)
+        self._admins.register(platform, port)
 
     async def suggest_moves(
         self, actor: Actor, chat: ChatRef, typed: str = "", limit: int = 25
     ) -> list[str]:
         """The caller's legal plays that match what they typed so far (autocomplete)."""
-        return await self.suggestions.suggest(actor, chat, typed, limit)
+        return await self._parts.suggestions.suggest(actor, chat, typed, limit)
 
     async def accept_challenge_link(
         self, actor: Actor, private_chat: ChatRef, challenge_id: int, event_id: str
     ) -> list[Message]:
         """Accept a challenge through an invitation link opened in a private chat."""
-        return await self.invitations.accept(actor, private_chat, challenge_id, event_id)
+        return await self._invitations.accept(actor, private_chat, challenge_id, event_id)
 
     # --- dispatch ------------------------------------------------------------------------
 
@@ -326,7 +141,7 @@ class Core:
 
     async def _answer(self, context: Context, request: Request) -> list[Message]:
         try:
-            return await self.dispatcher.answer(context, request)
+            return await self._dispatcher.answer(context, request)
         except Exception:
             logger.exception(
                 "request failed: %s in chat %s", request.command or "press", request.chat
@@ -338,8 +153,9 @@ class Core:
         # Both rows in one trip to the database thread (each as its own upsert would give),
         # and for a command on the caller's match in a group chat that match with them.
         on_match = not request.chat.private and _on_own_match(request)
-        user, chat, also = await self.users.speaker_in_chat(
-            self.chats,
+        stores = self.ports.repositories
+        user, chat, also = await stores.users.speaker_in_chat(
+            stores.chats,
             (
                 actor.platform,
                 actor.user_id,
@@ -352,12 +168,12 @@ class Core:
                 # a private chat speaks its user's language (also to the clock, later)
                 normalize_locale(actor.locale if request.chat.private else request.chat.locale),
             ),
-            _own_match_queries(self.matches) if on_match else None,
+            _own_match_queries(stores.matches) if on_match else None,
         )
         locale = resolve_locale(user, chat, actor.locale)
         own = OwnMatch()
         if also is not None:
-            own = OwnMatch(True, await self.matches.active_match_read(also))
+            own = OwnMatch(True, await stores.matches.active_match_read(also))
         return Context(
             request,
             user,
@@ -365,7 +181,7 @@ class Core:
             locale,
             locale if request.chat.private else room_locale(chat),
             own_match=own,
-            admin=AdminQuestion(partial(self.admins.is_admin, request.actor, request.chat)),
+            admin=AdminQuestion(partial(self._admins.is_admin, request.actor, request.chat)),
         )
 
 

@@ -21,7 +21,7 @@ from discord import app_commands
 from bot.config import Settings
 from bot.core import registry
 from bot.core.model import Actor, ChatRef, Message, Request
-from bot.core.service import Core
+from bot.core.ports import ChatFrontEnd
 from bot.core.text.i18n import first_locale, speech
 from bot.discord_app.admins import SeenPermissions, interaction_admin, message_admin
 from bot.discord_app.buttons import ActionButton
@@ -89,7 +89,11 @@ class DiscordAdapter:
     platform = PLATFORM
 
     def __init__(
-        self, core: Core, *, settings: Settings, client_options: Mapping[str, Any] | None = None
+        self,
+        core: ChatFrontEnd,
+        *,
+        settings: Settings,
+        client_options: Mapping[str, Any] | None = None,
     ) -> None:
         """``client_options`` go to the discord.py client as they are (tests shorten its
         ``guild_ready_timeout``)."""

@@ -18,8 +18,8 @@ import discord
 
 from bot.core.match.folding import fold_notes
 from bot.core.model import Message
+from bot.core.ports import ChatFrontEnd
 from bot.core.posting import DISCORD, Origin, Posting, Route
-from bot.core.service import Core
 from bot.discord_app.channel_posts import ChannelPoster
 from bot.discord_app.contents import MAX_CONTENT, NO_MENTIONS, format_content
 from bot.discord_app.interaction_answers import InteractionAnswers
@@ -36,7 +36,7 @@ class Poster:
     client: asks the core once before a batch and once after, and has the channel poster
     and the interaction answers post each message."""
 
-    def __init__(self, client: discord.Client, core: Core) -> None:
+    def __init__(self, client: discord.Client, core: ChatFrontEnd) -> None:
         self.client = client
         self.core = core
         self.channel = ChannelPoster(client)

@@ -32,8 +32,8 @@ from telegram.request import BaseRequest
 
 from bot.config import Settings
 from bot.core.model import Actor, ChatRef, Message, Request
+from bot.core.ports import ChatFrontEnd
 from bot.core.posting import Origin, is_toast
-from bot.core.service import Core
 from bot.core.text.i18n import first_locale, speech
 from bot.core.text.player_text import isolated
 from bot.telegram_app.commands import COMMANDS, register_commands
@@ -68,7 +68,7 @@ class TelegramAdapter:
 
     def __init__(
         self,
-        core: Core,
+        core: ChatFrontEnd,
         *,
         settings: Settings,
         request: BaseRequest | None = None,

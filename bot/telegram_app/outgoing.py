@@ -18,8 +18,8 @@ from telegram.constants import MessageLimit
 
 from bot.core.match.folding import fold_notes
 from bot.core.model import Message
+from bot.core.ports import ChatFrontEnd
 from bot.core.posting import TELEGRAM, Edit, Origin, Plan, Posting, not_to
-from bot.core.service import Core
 from bot.telegram_app.bot_calls import BotCalls, Markup, media_of
 from bot.telegram_app.composing import MAX_BODY, Composer, clip
 from bot.telegram_app.markup import html_text
@@ -36,7 +36,7 @@ class Poster:
     says through the calls (:mod:`.bot_calls`), the composer (:mod:`.composing`) and the
     private notes (:mod:`.notes`)."""
 
-    def __init__(self, bot: Bot, core: Core, bot_username: Callable[[], str]) -> None:
+    def __init__(self, bot: Bot, core: ChatFrontEnd, bot_username: Callable[[], str]) -> None:
         self.bot = bot
         self.core = core
         self.bot_username = bot_username

@@ -15,13 +15,13 @@ async def ids(room: Room, *names: str) -> dict[str, int]:
     """Our user ids of the named players (created as they would be on first use)."""
     found = {}
     for name in names:
-        found[name] = (await room.core.users.upsert_user(PLATFORM, name, name.title())).id
+        found[name] = (await room.stores.users.upsert_user(PLATFORM, name, name.title())).id
     return found
 
 
 async def current(room: Room) -> LoadedChouette:
-    chat = await room.core.chats.upsert_chat(PLATFORM, room.chat.chat_id)
-    loaded = await room.core.chouettes.active_for_chat(chat.id)
+    chat = await room.stores.chats.upsert_chat(PLATFORM, room.chat.chat_id)
+    loaded = await room.stores.chouettes.active_for_chat(chat.id)
     assert loaded is not None
     return loaded
 

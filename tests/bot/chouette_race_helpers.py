@@ -48,7 +48,7 @@ def before(
     """When ``room``'s bot next calls ``write`` (a method of its chouette repository),
     ``step`` runs to its end just before the call (or just after it, with ``after``): what
     another process does between two statements of this one. Later calls run as usual."""
-    real = getattr(room.core.chouettes, write)
+    real = getattr(room.stores.chouettes, write)
     done: list[bool] = []
 
     async def interleaved(*arguments: Any, **options: Any) -> Any:
@@ -62,7 +62,7 @@ def before(
             await asyncio.wait_for(step(), WAIT)
         return written
 
-    monkeypatch.setattr(room.core.chouettes, write, interleaved)
+    monkeypatch.setattr(room.stores.chouettes, write, interleaved)
 
 
 def meanwhile(

@@ -7,6 +7,7 @@ import weakref
 from collections import Counter
 from dataclasses import dataclass, field
 
+from bot.core.bootstrap import Repositories
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.service import Core
 from gammon.flow import Phase
@@ -58,6 +59,11 @@ class Room:
     # (two processes) need prefixes of their own.
     prefix: str = "e"
 
+    @property
+    def stores(self) -> Repositories:
+        """The bot's repositories: what the database holds, to set up or look at."""
+        return self.core.ports.repositories
+
     async def send(self, name: str, *, admin: bool = False, **fields: object) -> list[Message]:
         """``admin``: the platform says ``name`` administers the chat (if the core asks)."""
         self.events += 1
@@ -87,9 +93,9 @@ class Room:
 
     async def match_of(self, name: str) -> LoadedMatch | None:
         """The active match ``name`` plays in this chat, as stored."""
-        chat = await self.core.chats.upsert_chat(PLATFORM, self.chat.chat_id)
-        user = await self.core.users.upsert_user(PLATFORM, name, name.title())
-        return await self.core.matches.active_match_for(chat.id, user.id)
+        chat = await self.stores.chats.upsert_chat(PLATFORM, self.chat.chat_id)
+        user = await self.stores.users.upsert_user(PLATFORM, name, name.title())
+        return await self.stores.matches.active_match_for(chat.id, user.id)
 
     async def press(self, name: str, label: str) -> list[Message]:
         for message in reversed(self.log):
@@ -105,12 +111,12 @@ async def play_to_the_end(room: Room, names: tuple[str, str], seed: int, limit: 
     rng = random.Random(seed)
     users = {}
     for name in names:
-        users[name] = await room.core.users.upsert_user(PLATFORM, name, name.title())
-    chat = await room.core.chats.upsert_chat(PLATFORM, room.chat.chat_id)
+        users[name] = await room.stores.users.upsert_user(PLATFORM, name, name.title())
+    chat = await room.stores.chats.upsert_chat(PLATFORM, room.chat.chat_id)
     for _step in range(limit):
         loaded = None
         for name in names:
-            loaded = await room.core.matches.active_match_for(chat.id, users[name].id)
+            loaded = await room.stores.matches.active_match_for(chat.id, users[name].id)
             if loaded is not None:
                 break
         if loaded is None:

@@ -7,11 +7,12 @@ import asyncio
 import pytest
 
 import bot.core.runtime.painter as painter_module
+from bot.core.bootstrap import REQUESTS_AT_ONCE
 from bot.core.computer.computer import Computer
 from bot.core.model import ChatRef
 from bot.core.runtime.admission import Admission
 from bot.core.runtime.painter import Drawing, Painter
-from bot.core.service import REQUESTS_AT_ONCE, Core
+from bot.core.service import Core
 from engine.api import Hint, HintPlay, Level, Situation
 from storage import Database
 from tests.bot.scripted import PLATFORM, Room

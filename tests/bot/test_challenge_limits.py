@@ -58,11 +58,11 @@ async def test_a_chat_may_have_twenty_open_challenges(migrated_url: str) -> None
 
 
 async def test_accept_takes_the_newest_offer_for_the_user_among_thousands(room: Room) -> None:
-    chat = await room.core.chats.upsert_chat(PLATFORM, room.chat.chat_id)
-    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
-    bob = await room.core.users.upsert_user(PLATFORM, "bob", "Bob")
-    carl = await room.core.users.upsert_user(PLATFORM, "carl", "Carl")
-    first = await room.core.challenges.create_challenge(
+    chat = await room.stores.chats.upsert_chat(PLATFORM, room.chat.chat_id)
+    anna = await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")
+    bob = await room.stores.users.upsert_user(PLATFORM, "bob", "Bob")
+    carl = await room.stores.users.upsert_user(PLATFORM, "carl", "Carl")
+    first = await room.stores.challenges.create_challenge(
         chat_id=chat.id,
         challenger_id=anna.id,
         challenged_id=carl.id,
@@ -71,14 +71,16 @@ async def test_accept_takes_the_newest_offer_for_the_user_among_thousands(room: 
         server_seed=bytes(32),
     )
     targets = [carl.id] * 1499 + [bob.id, None] + [carl.id] * 1500
-    await room.core.challenges.engine.write(partial(_copies, first.id, targets))
-    assert [(await room.core.challenges.get_challenge(n)).challenged_id for n in (1501, 1502)] == [
+    await room.stores.challenges.engine.write(partial(_copies, first.id, targets))
+    assert [
+        (await room.stores.challenges.get_challenge(n)).challenged_id for n in (1501, 1502)
+    ] == [
         bob.id,
         None,
     ]
     started = await room.command("bob", "/accept")
     assert started[0].text.startswith("Match 1: Anna vs Bob")
-    offer = await room.core.challenges.get_challenge(1502)  # the open one, newer than bob's
+    offer = await room.stores.challenges.get_challenge(1502)  # the open one, newer than bob's
     assert offer.state == "accepted"
 
 
@@ -94,7 +96,7 @@ async def test_mentioned_names_are_cut_and_cleaned(room: Room) -> None:
     long_name = "x" * 200_000
     mention = Actor(PLATFORM, "longname", long_name + "\x00")
     offer = await room.send("anna", command="challenge", argument="3", mentions=(mention,))
-    user = await room.core.users.upsert_user(PLATFORM, "longname", "ignored")
+    user = await room.stores.users.upsert_user(PLATFORM, "longname", "ignored")
     assert len(user.display_name) <= 64
     assert offer[0].text.startswith("Anna challenges " + "x" * 64 + " to a")
     too_long_id = Actor(PLATFORM, "y" * 65, "Y")

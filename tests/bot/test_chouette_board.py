@@ -40,9 +40,9 @@ class Drawn:
 @pytest.fixture
 def drawn(room: Room, monkeypatch: pytest.MonkeyPatch) -> Drawn:
     recorder = Drawn()
-    view = room.core.chouette_service.play.view
+    view = room.core.ports.services.chouette.play.view
     monkeypatch.setattr(view, "enabled", True)
-    monkeypatch.setattr(room.core.painter, "paint", recorder.paint)
+    monkeypatch.setattr(room.core.ports.workers.painter, "paint", recorder.paint)
     return recorder
 
 
@@ -192,12 +192,14 @@ async def test_the_console_board_turns_to_the_box_when_a_member_doubles_it(room:
 
 
 async def _loaded(room: Room) -> LoadedChouette:
-    found = await room.core.chats.find_chat("console", "main")
+    found = await room.stores.chats.find_chat("console", "main")
     assert found is not None
-    loaded = await room.core.chouettes.active_for_chat(found.id)
+    loaded = await room.stores.chouettes.active_for_chat(found.id)
     assert loaded is not None
     return loaded
 
 
 async def _people(room: Room, *names: str) -> list[tuple[str, Any]]:
-    return [(name, (await room.core.users.upsert_user("console", name, name)).id) for name in names]
+    return [
+        (name, (await room.stores.users.upsert_user("console", name, name)).id) for name in names
+    ]

@@ -48,7 +48,7 @@ async def timed(migrated_url: str) -> AsyncIterator[Timed]:
     database = Database(migrated_url)
     time = FakeTime()
     core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
-    yield Room(core, ChatRef(PLATFORM, "group")), Clock(core), time
+    yield Room(core, ChatRef(PLATFORM, "group")), core.ports.clock, time
     await database.close()
 
 
@@ -83,7 +83,7 @@ async def test_reminders_once_each_then_the_late_side_loses(timed: Timed) -> Non
     assert half[0].mention == (late,)
     assert half[0].text == f"{late.title()}, the chouette is waiting for you: 2 hours left."
     assert await clock.tick() == []  # said once
-    assert await Clock(room.core).tick() == []  # by any clock: the mark is in the database
+    assert await room.core.ports.clock.tick() == []  # by any clock: the mark is in the database
     time.now = deadline - timedelta(minutes=30)
     last_hour = await clock.tick()
     assert len(last_hour) == 1
@@ -201,7 +201,7 @@ async def _left_unsettled(
     async def stopped(*_arguments: object) -> None:
         raise RuntimeError("the process stopped")
 
-    monkeypatch.setattr(room.core.chouette_service.play.rounds, "finish", stopped)
+    monkeypatch.setattr(room.core.ports.services.chouette.play.rounds, "finish", stopped)
     await room.command(third, "/drop")  # written, then the bot stops
     monkeypatch.undo()
     left = await current(room)
@@ -221,7 +221,7 @@ async def _another_process_settling(
     other = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
     paused = pause_after_first_statement(database, "UPDATE chouettes", seconds=1.0)
     try:
-        tick = asyncio.create_task(Clock(other).tick())
+        tick = asyncio.create_task(other.ports.clock.tick())
         assert await asyncio.to_thread(paused.wait, 5)
         yield tick
         await tick
@@ -286,8 +286,8 @@ async def _left_before_its_opening_roll(room: Room, time: FakeTime) -> None:
     await room.command("bob", "/chouette join")
     await room.command("cy", "/chouette join")
     info = (await current(room)).info
-    info = await room.core.chouettes.set_client_seed(info.id, info.version, "test:seed")
-    await room.core.chouettes.start_game(info.id, info.version, list(info.seats), now=time.now)
+    info = await room.stores.chouettes.set_client_seed(info.id, info.version, "test:seed")
+    await room.stores.chouettes.start_game(info.id, info.version, list(info.seats), now=time.now)
 
 
 async def test_a_game_left_before_its_opening_roll_gets_it_from_one_clock(

@@ -14,9 +14,9 @@ from tests.bot.scripted import Room
 
 
 async def _loaded(chat: ConsoleChat) -> LoadedChouette:
-    found = await chat.core.chats.find_chat("console", "main")
+    found = await chat.core.ports.repositories.chats.find_chat("console", "main")
     assert found is not None
-    loaded = await chat.core.chouettes.active_for_chat(found.id)
+    loaded = await chat.core.ports.repositories.chouettes.active_for_chat(found.id)
     assert loaded is not None
     return loaded
 
@@ -37,7 +37,9 @@ async def test_a_chouette_is_opened_seated_and_played_in_the_console(room: Room)
     assert "Opening roll:" in text
     assert "Chouette, game 1" in text
     by_id = {
-        (await chat.core.users.upsert_user("console", name, name.title())).id: name
+        (
+            await chat.core.ports.repositories.users.upsert_user("console", name, name.title())
+        ).id: name
         for name in ("ann", "bob", "cy")
     }
     for _turn in range(6):  # the opening play, then rolls and plays
@@ -76,7 +78,9 @@ async def test_a_move_typed_in_a_private_console_chat_is_played_at_the_chouette(
     assert game is not None
     assert game.board.phase is Phase.MOVING  # the opening roll is played at once
     by_id = {
-        (await chat.core.users.upsert_user("console", name, name.title())).id: name
+        (
+            await chat.core.ports.repositories.users.upsert_user("console", name, name.title())
+        ).id: name
         for name in ("ann", "bob", "cy")
     }
     player = game.table.box if game.board.player_on_roll == 0 else game.acting_captain
@@ -154,7 +158,7 @@ async def test_a_whole_chouette_session_is_played_in_the_console(room: Room) -> 
     chat = ConsoleChat(room.core, output)
     chat.session = "chouette-session-"  # the same event ids, so the same seating every run
     people = {
-        (await room.core.users.upsert_user("console", name, name)).id: name
+        (await room.stores.users.upsert_user("console", name, name)).id: name
         for name in ("ann", "bob", "cy", "dee")
     }
     table = Table(chat, output, people)
@@ -246,7 +250,7 @@ async def test_doubles_are_answered_by_typed_commands_in_the_console(room: Room)
     chat = ConsoleChat(room.core, output)
     chat.session = "typed-answers-"  # the same event ids, so the same seating every run
     people = {
-        (await room.core.users.upsert_user("console", name, name)).id: name
+        (await room.stores.users.upsert_user("console", name, name)).id: name
         for name in ("ann", "bob", "cy", "dee")
     }
     table = Table(chat, output, people)

@@ -15,7 +15,6 @@ from typing import Any
 import pytest
 
 from bot.core.model import ChatRef, Message
-from bot.core.scheduler import Clock
 from bot.core.service import Core
 from gammon.flow import Phase
 from storage import ChouetteInfo, ChouetteStatus, Database
@@ -123,7 +122,7 @@ async def test_a_start_beaten_by_an_end_is_told_the_session_has_ended(
     by_cy = await room.command("cy", "/chouette start")
     assert public(ended[0])[0].startswith("The chouette is over. Games played: 0.\n")
     assert answered(by_cy) == [(ENDED, "cy")]
-    assert (await room.core.chouettes.info(1)).status is ChouetteStatus.ENDED
+    assert (await room.stores.chouettes.info(1)).status is ChouetteStatus.ENDED
 
 
 async def test_an_end_beaten_by_a_start_asks_first(
@@ -153,7 +152,7 @@ async def test_an_open_refused_for_a_table_ended_since_opens_one(
     """Ann's /chouette found no table; before her process writes the new one, Bob opens one
     in another process, so hers is refused; Bob ends his before her process reads what is
     open. The chat is free again, and Ann's table opens."""
-    real = room.core.chouettes.open_table
+    real = room.stores.chouettes.open_table
     by_bob: list[list[Message]] = []
 
     async def interleaved(*arguments: Any, **options: Any) -> ChouetteInfo:
@@ -165,7 +164,7 @@ async def test_an_open_refused_for_a_table_ended_since_opens_one(
         finally:
             by_bob.append(await other_process.command("bob", "/chouette end"))
 
-    monkeypatch.setattr(room.core.chouettes, "open_table", interleaved)
+    monkeypatch.setattr(room.stores.chouettes, "open_table", interleaved)
     opened = await room.command("ann", "/chouette")
     assert texts(by_bob[0]).startswith("Bob opens a chouette table (")
     assert texts(by_bob[1]).startswith("The chouette is over. Games played: 0.\n")
@@ -297,7 +296,7 @@ async def test_a_roll_beaten_by_an_end_is_told_the_session_has_ended(
     rolled = await (room.press("bob", "Roll") if pressed else room.command("bob", "/roll"))
     assert public(ended[0])[0].startswith("The chouette is over. Games played: 0.\n")
     assert answered(rolled) == [(ENDED, "bob")]
-    assert (await room.core.chouettes.info(1)).version == version + 1  # the end's write only
+    assert (await room.stores.chouettes.info(1)).version == version + 1  # the end's write only
 
 
 async def test_an_end_just_after_the_last_play_settled_the_game(
@@ -359,7 +358,7 @@ async def test_a_seat_change_beaten_by_an_end_is_told_the_session_has_ended(
     changed = await room.command(name, f"/chouette {command}")
     assert public(ended[0])[0].startswith("The chouette is over. Games played: 0.\n")
     assert answered(changed) == [(ENDED, name)]
-    assert await room.core.chouettes.requests(1) == []
+    assert await room.stores.chouettes.requests(1) == []
 
 
 # --- the clock against an end ---------------------------------------------------------------
@@ -408,7 +407,7 @@ async def test_an_end_pressed_as_the_clock_decides_the_game_ends_the_next_one(
     2. The end is written after that: game 1 counts, game 2 is abandoned."""
     room, other, _time = clocked
     await asked_in(room, "ann")
-    ticked = meanwhile(monkeypatch, room, "end", lambda: Clock(other.core).tick(), after=False)
+    ticked = meanwhile(monkeypatch, room, "end", lambda: other.core.ports.clock.tick(), after=False)
     ended = await room.press("ann", "End the session")
     assert "has run out of time" in texts(ticked[0])
     assert public(ended)[0].splitlines()[:2] == [
@@ -428,7 +427,7 @@ async def test_the_clock_beaten_by_an_end_says_nothing(
     ended = meanwhile(
         monkeypatch, room, "finish_game", lambda: other.press("dee", "End the session"), after=False
     )
-    assert await Clock(room.core).tick() == []
+    assert await room.core.ports.clock.tick() == []
     assert public(ended[0])[0].splitlines()[:2] == [
         "The chouette is over. Games played: 0.",
         "Game 1 was abandoned: it scores no points.",
@@ -446,7 +445,7 @@ async def test_an_end_just_after_the_clock_decided_the_game(
     ended = meanwhile(
         monkeypatch, room, "finish_game", lambda: other.press("dee", "End the session"), after=True
     )
-    ticked = await Clock(room.core).tick()
+    ticked = await room.core.ports.clock.tick()
     assert len(ticked) == 2
     assert "has run out of time" in ticked[0].text
     assert "This game:" in ticked[1].text

@@ -120,7 +120,7 @@ async def _play_until_it_waits_for(other: Room, match_id: int, name: str, oppone
     people = await ids(other, name, opponent)
     by_id = {user_id: person for person, user_id in people.items()}
     for _step in range(20):
-        loaded = await other.core.matches.load_match(match_id)
+        loaded = await other.core.ports.repositories.matches.load_match(match_id)
         turn = loaded.info.turn_user_id
         assert turn is not None
         if turn == people[name]:
@@ -154,7 +154,7 @@ async def test_with_a_match_waiting_too_the_player_names_one(room: Room) -> None
     assert (await current(room)).info.version > loaded.info.version
     assert played[-1].text == f"Done in chouette #c{chouette_id}: the board is in its chat."
     # The chouette no longer waits for the mover: the match alone does, found as before.
-    state = (await room.core.matches.load_match(match_id)).state
+    state = (await room.stores.matches.load_match(match_id)).state
     if state.phase is Phase.MOVING:
         answer = await private.send(mover, text=str(state.legal_plays()[0]))
     else:

@@ -91,8 +91,8 @@ async def test_a_roll_pressed_on_a_game_left_before_its_opening_roll_as_another_
     for name in ("ann", "bob", "cy"):
         await room.command(name, "/chouette join" if name != "ann" else "/chouette")
     info = (await current(room)).info
-    info = await room.core.chouettes.set_client_seed(info.id, info.version, "test:seed")
-    await room.core.chouettes.start_game(info.id, info.version, list(info.seats))
+    info = await room.stores.chouettes.set_client_seed(info.id, info.version, "test:seed")
+    await room.stores.chouettes.start_game(info.id, info.version, list(info.seats))
     await room.command("bob", "/chouette")
     rolled = meanwhile(
         monkeypatch, room, "append", lambda: other_process.command("cy", "/roll"), after=False

@@ -93,7 +93,7 @@ async def test_a_seat_the_game_frees_may_be_asked_for_during_it(room: Room) -> N
 async def test_a_join_meeting_another_process_s_join_is_seated(room: Room) -> None:
     await room.command("ann", "/chouette")
     await room.command("bob", "/chouette join")
-    repository = room.core.chouettes
+    repository = room.stores.chouettes
     original = repository.join
     other = (await ids(room, "cy"))["cy"]
     calls = 0

@@ -103,7 +103,7 @@ async def test_join_and_leave_during_a_game_take_effect_when_it_ends(room: Room)
     texts = "\n".join(message.text for message in answer)
     assert "Dee sits down at the end of the line." in texts
     loaded = await current(room)
-    dee = (await room.core.users.upsert_user(PLATFORM, "dee", "Dee")).id
+    dee = (await room.stores.users.upsert_user(PLATFORM, "dee", "Dee")).id
     assert list(loaded.info.seats) == [people[box], people[captain], dee]
 
 
@@ -173,8 +173,8 @@ async def test_a_game_stopped_before_its_opening_roll_gets_it_at_the_next_action
     await room.command("bob", "/chouette join")
     await room.command("cy", "/chouette join")
     info = (await current(room)).info
-    info = await room.core.chouettes.set_client_seed(info.id, info.version, "test:seed")
-    await room.core.chouettes.start_game(info.id, info.version, list(info.seats))
+    info = await room.stores.chouettes.set_client_seed(info.id, info.version, "test:seed")
+    await room.stores.chouettes.start_game(info.id, info.version, list(info.seats))
     shown = await room.command("bob", "/chouette")
     assert shown[-1].text.splitlines()[1] == "Ann (box) and Bob (captain): the opening roll, /roll."
     assert [button.label for button in shown[-1].buttons] == ["Roll"]
@@ -195,7 +195,7 @@ async def test_a_first_start_stopped_after_the_client_seed_still_seats_by_the_di
     for name in ("bob", "cy", "dee"):
         await room.command(name, "/chouette join")
     info = (await current(room)).info
-    await room.core.chouettes.set_client_seed(info.id, info.version, "test:e5")
+    await room.stores.chouettes.set_client_seed(info.id, info.version, "test:e5")
     answer = await room.command("dee", "/chouette start")
     assert answer[0].text.startswith("Seating dice: Ann ")
     started = (await current(room)).info

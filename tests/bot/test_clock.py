@@ -29,7 +29,7 @@ async def timed(migrated_url: str) -> AsyncIterator[tuple[Room, Clock, FakeTime]
     database = Database(migrated_url)
     time = FakeTime()
     core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
-    yield Room(core, ChatRef(PLATFORM, "group")), Clock(core), time
+    yield Room(core, ChatRef(PLATFORM, "group")), core.ports.clock, time
     await database.close()
 
 
@@ -40,9 +40,9 @@ async def test_reminders_then_a_claim(timed: tuple[Room, Clock, FakeTime]) -> No
     late, waiting = "bob", "anna"  # Bob opens with the fixed seeds, then lets his time run out
     assert started[-1].mention == ()  # Bob accepted this moment: he is at the table
     # storage stamps deadlines with the real clock: run the fake clock from there
-    chat = await room.core.chats.upsert_chat(PLATFORM, "group")
-    user = await room.core.users.upsert_user(PLATFORM, late, late.title())
-    match = await room.core.matches.active_match_for(chat.id, user.id)
+    chat = await room.stores.chats.upsert_chat(PLATFORM, "group")
+    user = await room.stores.users.upsert_user(PLATFORM, late, late.title())
+    match = await room.stores.matches.active_match_for(chat.id, user.id)
     assert match is not None
     assert match.info.deadline is not None
     deadline = match.info.deadline
@@ -70,7 +70,7 @@ async def test_reminders_then_a_claim(timed: tuple[Room, Clock, FakeTime]) -> No
     assert not_yours[0].private_to == late
     claimed = await room.press(waiting, "Claim win")
     assert any("ran out of time" in message.text for message in claimed)
-    final = await room.core.matches.load_match(match.info.id)
+    final = await room.stores.matches.load_match(match.info.id)
     assert final.info.status == "finished"
     assert final.state.games[-1].reason == "forfeit"
     assert await clock.tick() == []
@@ -93,9 +93,9 @@ async def _started(room: Room, rules: str) -> tuple[str, str, int]:
     await room.command("anna", f"/challenge @bob {rules}")
     started = await room.press("bob", "Accept")
     assert headline(started[-1]).startswith("Bob to play")
-    chat = await room.core.chats.upsert_chat(PLATFORM, "group")
-    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
-    match = await room.core.matches.active_match_for(chat.id, anna.id)
+    chat = await room.stores.chats.upsert_chat(PLATFORM, "group")
+    anna = await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")
+    match = await room.stores.matches.active_match_for(chat.id, anna.id)
     assert match is not None
     return "bob", "anna", match.info.id
 
@@ -108,8 +108,8 @@ async def test_an_unanswered_resignation_is_accepted_by_the_clock_not_claimed(
     await room.command(resigner, "/resign")
     offered = await room.press(resigner, "Resign")
     assert offered[-1].mention == (answerer,)  # the one who must answer is on the clock
-    loaded = await room.core.matches.load_match(match_id)
-    answerer_user = await room.core.users.upsert_user(PLATFORM, answerer, answerer.title())
+    loaded = await room.stores.matches.load_match(match_id)
+    answerer_user = await room.stores.users.upsert_user(PLATFORM, answerer, answerer.title())
     assert loaded.info.turn_user_id == answerer_user.id
     assert loaded.info.deadline == time.now + timedelta(hours=4)
     time.now += timedelta(hours=4, minutes=1)
@@ -123,7 +123,7 @@ async def test_an_unanswered_resignation_is_accepted_by_the_clock_not_claimed(
         f" Game 1: {answerer.title()} wins 1 point (resignation, cube 1)."
     )
     assert not any("ran out of time" in text for text in texts)
-    after = await room.core.matches.load_match(match_id)
+    after = await room.stores.matches.load_match(match_id)
     assert after.info.status == "active"  # the match goes on with the next game
     assert after.state.game_number == 2
     assert await clock.tick() == []
@@ -134,7 +134,7 @@ async def test_only_the_player_who_waited_for_a_cube_answer_may_claim(
 ) -> None:
     room, _clock, time = timed
     mover, other, match_id = await _started(room, "3 time=4h")
-    loaded = await room.core.matches.load_match(match_id)
+    loaded = await room.stores.matches.load_match(match_id)
     await room.command(mover, f"/move {loaded.state.legal_plays()[0]}")
     doubled = await room.command(other, "/double")
     assert doubled[-1].mention == (mover,)  # the doubled player is on the clock
@@ -155,14 +155,14 @@ async def test_two_processes_clocks_remind_once(migrated_url: str) -> None:
         for database in databases
     ]
     room = Room(cores[0], ChatRef(PLATFORM, "group"))
-    clocks = [Clock(core) for core in cores]
+    clocks = [core.ports.clock for core in cores]
     try:
         await room.command("anna", "/challenge @bob 3 time=4h")
         await room.press("bob", "Accept")
         await room.command("carl", "/challenge @dora 3")  # never answered: it expires
-        chat = await cores[0].chats.upsert_chat(PLATFORM, "group")
-        bob = await cores[0].users.upsert_user(PLATFORM, "bob", "Bob")
-        match = await cores[0].matches.active_match_for(chat.id, bob.id)
+        chat = await cores[0].ports.repositories.chats.upsert_chat(PLATFORM, "group")
+        bob = await cores[0].ports.repositories.users.upsert_user(PLATFORM, "bob", "Bob")
+        match = await cores[0].ports.repositories.matches.active_match_for(chat.id, bob.id)
         assert match is not None
         assert match.info.deadline is not None
         for moment in (

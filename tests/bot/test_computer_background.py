@@ -9,7 +9,6 @@ import time
 
 from bot.core.computer.computer import Computer
 from bot.core.model import ChatRef
-from bot.core.scheduler import Clock
 from bot.core.service import Core
 from engine.api import Decision, Level
 from gammon.flow import MatchState, Phase
@@ -62,14 +61,14 @@ async def test_a_failed_bot_turn_is_played_by_the_clock_after_a_restart(migrated
     # Restarted with a working engine: the clock finds the interrupted turn and plays it.
     computer = Computer(processes=False)
     restarted = Core(database, render_images=False, computer=computer)
-    posted = await Clock(restarted).tick()
+    posted = await restarted.ports.clock.tick()
     played = await Room(restarted, room.chat).match_of("anna")
     assert played is not None
     assert played.state.turn == 0
     assert played.info.version > waiting.info.version
     assert any("gammonbot rolled" in message.text for message in posted)
     assert posted[-1].chat.chat_id == "group-1"
-    assert await Clock(restarted).tick() == []  # nothing is played twice
+    assert await restarted.ports.clock.tick() == []  # nothing is played twice
     computer.close()
     await database.close()
 
@@ -105,13 +104,13 @@ async def test_an_analysis_in_the_worker_process_never_stalls_the_event_loop(
     core = Core(database, render_images=False, server_seeds=fixed_seeds(), computer=threads)
     match_id = await _finished_match_against_the_bot(Room(core, ChatRef(PLATFORM, "group-1")))
     threads.close()
-    record = await core.analyses.get(match_id)
+    record = await core.ports.repositories.analyses.get(match_id)
     assert record is not None
     assert record.status is AnalysisStatus.PENDING
     processes = Computer(processes=True, move_workers=1)
     analysing = Core(database, render_images=False, computer=processes)
     await processes.warm_up()  # as the host does at start
-    await analysing.painter.start()
+    await analysing.ports.workers.start()
     stalls: list[float] = []
     done = asyncio.Event()
 
@@ -135,7 +134,7 @@ async def test_an_analysis_in_the_worker_process_never_stalls_the_event_loop(
     gc.freeze()
     watcher = asyncio.create_task(watch())
     try:
-        posted = await analysing.analyst.work()
+        posted = await analysing.ports.analyst.work()
     finally:
         done.set()
         await watcher
@@ -143,7 +142,7 @@ async def test_an_analysis_in_the_worker_process_never_stalls_the_event_loop(
         processes.close()
     assert len(posted) == 1
     assert "Analysis of match" in posted[0].text
-    stored = await analysing.analyses.get(match_id)
+    stored = await analysing.ports.repositories.analyses.get(match_id)
     assert stored is not None
     assert stored.status is AnalysisStatus.DONE
     assert len(stalls) > 10  # the analysis took a while, and the loop went on meanwhile

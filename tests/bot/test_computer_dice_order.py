@@ -15,7 +15,6 @@ import pytest
 
 from bot.core.computer.computer import Computer
 from bot.core.model import BesideRecord, ChatRef, Message
-from bot.core.scheduler import Clock
 from bot.core.service import Core
 from storage import Database
 from tests.bot.scripted import PLATFORM, Room, headline
@@ -58,7 +57,7 @@ async def room(migrated_url: str, clock: ManualTime) -> AsyncIterator[Room]:
     database = Database(migrated_url)
     core = _core(database, clock)
     yield Room(core, ChatRef(PLATFORM, "group"))
-    core.computer.close()
+    core.ports.workers.computer.close()
     await database.close()
 
 
@@ -145,7 +144,7 @@ async def test_a_seed_chosen_after_the_offer_is_used_once(room: Room, clock: Man
     clock.tick()
     await room.press("anna", "Start")  # e3
     assert await _stored_seeds(room, "anna") == ("anna's luck", "test:bot:e3")
-    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
+    anna = await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")
     assert (anna.next_seed, anna.next_seed_at) == (None, None)
 
 
@@ -215,7 +214,7 @@ async def test_the_offer_survives_a_restart(
         assert loaded.info.dice_commitment == COMMITMENT  # the one posted before the restart
         assert loaded.info.client_seeds == ("test:r1", "test:bot:r1")
     finally:
-        restarted.core.computer.close()
+        restarted.core.ports.workers.computer.close()
         await database.close()
 
 
@@ -232,9 +231,9 @@ async def test_the_offer_expires_like_a_challenge(room: Room, clock: ManualTime)
 async def test_the_clock_closes_an_offer_left_for_a_day(room: Room, clock: ManualTime) -> None:
     offer = await room.command("anna", "/play 1")
     clock.tick(24 * 3600 - 1)
-    assert await Clock(room.core).tick() == []
+    assert await room.core.ports.clock.tick() == []
     clock.tick()
-    [closed] = await Clock(room.core).tick()
+    [closed] = await room.core.ports.clock.tick()
     assert (closed.text, closed.slot) == ("The challenge from Anna has expired.", offer[0].slot)
     late = await room.press("anna", "Start")
     assert late[0].text == "This challenge has already been answered."
@@ -275,5 +274,5 @@ async def test_the_person_joined_when_they_pressed_start(room: Room, clock: Manu
     await room.press("anna", "Start")
     loaded = await room.match_of("anna")
     assert loaded is not None
-    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
-    assert await room.core.matches.last_action_at(loaded.info.id, anna.id) == clock.now
+    anna = await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")
+    assert await room.stores.matches.last_action_at(loaded.info.id, anna.id) == clock.now

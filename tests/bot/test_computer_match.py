@@ -83,7 +83,7 @@ async def test_a_whole_match_against_the_bot(bot_room: Room) -> None:
         if "gammonbot is thinking" in message.text:
             assert message.buttons == ()
             assert message.mention == ()
-    posted = await bot_room.core.analyst.work()
+    posted = await bot_room.core.ports.analyst.work()
     assert len(posted) == 1
     assert posted[0].chat == ChatRef(PLATFORM, "group-1", locale="en")
     assert "Analysis of match" in posted[0].text
@@ -104,7 +104,7 @@ async def test_a_whole_match_against_the_bot(bot_room: Room) -> None:
     assert "is being analysed at the level world class" in deeper[0].text
     waiting = await bot_room.command("anna", "/analysis")
     assert "is being analysed" in waiting[0].text
-    (deep,) = await bot_room.core.analyst.work()
+    (deep,) = await bot_room.core.ports.analyst.work()
     assert "(level world class)" in deep.text
     assert (await bot_room.command("anna", "/analysis world_class"))[0].text == deep.text
     assert (await bot_room.command("anna", "/analysis"))[0].text == deep.text

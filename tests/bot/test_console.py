@@ -172,7 +172,7 @@ async def test_a_finished_game_is_replayed_and_stepped_in_the_console(
     chat = ConsoleChat(core, output, image_dir=tmp_path / "boards")
     await chat.line("anna: /challenge @bob 3")
     await chat.line("bob: [Accept]")
-    loaded = await core.matches.load_match(1)
+    loaded = await core.ports.repositories.matches.load_match(1)
     mover = ("anna", "bob")[loaded.state.player_on_roll]
     other = ("anna", "bob")[1 - loaded.state.player_on_roll]
     await chat.line(f"{mover}: /move {loaded.state.legal_plays()[0]}")

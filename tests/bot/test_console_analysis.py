@@ -74,7 +74,7 @@ async def script(migrated_url: str) -> AsyncIterator[Script]:
     typed = Typed()
     chat = ConsoleChat(core, out)
     running = asyncio.create_task(
-        converse(core, chat, asyncio.Event(), typed, interactive=False, analysis_seconds=0.01)
+        converse(core.ports, chat, asyncio.Event(), typed, interactive=False, analysis_seconds=0.01)
     )
     try:
         yield Script(engine, out, typed, running)

@@ -32,11 +32,11 @@ class Console:
         return self.out.getvalue()[mark:]
 
     async def match_of(self, name: str) -> LoadedMatch | None:
-        chat = await self.core.chats.find_chat(PLATFORM, "main")
-        user = await self.core.users.find_user(PLATFORM, name)
+        chat = await self.core.ports.repositories.chats.find_chat(PLATFORM, "main")
+        user = await self.core.ports.repositories.users.find_user(PLATFORM, name)
         assert chat is not None
         assert user is not None
-        return await self.core.matches.active_match_for(chat.id, user.id)
+        return await self.core.ports.repositories.matches.active_match_for(chat.id, user.id)
 
 
 @pytest.fixture

@@ -38,11 +38,11 @@ class Console:
         return self.out.getvalue()[mark:]
 
     async def match_of(self, name: str) -> LoadedMatch | None:
-        chat = await self.core.chats.find_chat(PLATFORM, "main")
-        user = await self.core.users.find_user(PLATFORM, name)
+        chat = await self.core.ports.repositories.chats.find_chat(PLATFORM, "main")
+        user = await self.core.ports.repositories.users.find_user(PLATFORM, name)
         if chat is None or user is None:
             return None
-        return await self.core.matches.active_match_for(chat.id, user.id)
+        return await self.core.ports.repositories.matches.active_match_for(chat.id, user.id)
 
 
 @pytest.fixture
@@ -60,7 +60,7 @@ async def console(tmp_path: Path, migrated_url: str) -> AsyncIterator[Console]:
     try:
         yield Console(core, ConsoleChat(core, out, image_dir=pictures), out, pictures)
     finally:
-        core.computer.close()
+        core.ports.workers.computer.close()
         await database.close()
 
 
@@ -104,7 +104,7 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(console: Console)
     assert seed in transcript.read_text()  # the seed is revealed
 
     mark = len(console.out.getvalue())
-    for message in await console.core.analyst.work():
+    for message in await console.core.ports.analyst.work():
         console.chat.show(message)
     shown = console.out.getvalue()[mark:]
     assert shown.startswith("[bot → #main]\nAnalysis of match 1 ")
@@ -129,4 +129,4 @@ async def test_challenging_gammonbot_offers_a_match_against_the_bot(console: Con
 async def test_nobody_types_as_the_bot(console: Console) -> None:
     output = await console.line("gammonbot: /play 1")
     assert output.startswith("? gammonbot is the bot")
-    assert await console.core.users.find_user(PLATFORM, "gammonbot") is None
+    assert await console.core.ports.repositories.users.find_user(PLATFORM, "gammonbot") is None

@@ -70,16 +70,18 @@ async def test_twenty_simultaneous_presses_apply_once(room: Room) -> None:
     started = await room.press("bob", "Accept")
     mover = "bob"  # Bob opens with the fixed seeds
     assert headline(started[-1]).startswith(f"{mover.title()} to play")
-    loaded = await room.core.matches.active_match_for(
-        (await room.core.chats.upsert_chat(PLATFORM, "group-1")).id,
-        (await room.core.users.upsert_user(PLATFORM, mover, mover.title())).id,
+    loaded = await room.stores.matches.active_match_for(
+        (await room.stores.chats.upsert_chat(PLATFORM, "group-1")).id,
+        (await room.stores.users.upsert_user(PLATFORM, mover, mover.title())).id,
     )
     assert loaded is not None
     version = loaded.info.version
     play = str(loaded.state.legal_plays()[0])
     answers = await asyncio.gather(*(room.command(mover, f"/move {play}") for _ in range(20)))
     # The state with its history: a state from memory or the snapshot may carry none.
-    after = await room.core.matches.with_history(await room.core.matches.load_match(loaded.info.id))
+    after = await room.stores.matches.with_history(
+        await room.stores.matches.load_match(loaded.info.id)
+    )
     moves = [action for action in after.state.actions[version:] if type(action).__name__ == "Move"]
     assert moves[0].play == play
     refused = [answer for answer in answers if answer and answer[0].private_to == mover]
@@ -89,11 +91,11 @@ async def test_twenty_simultaneous_presses_apply_once(room: Room) -> None:
 async def test_stale_and_forged_buttons_change_nothing(room: Room) -> None:
     await room.command("anna", "/challenge @bob 3")
     await room.press("bob", "Accept")
-    before = await room.core.matches.load_match(1)
+    before = await room.stores.matches.load_match(1)
     for token in ("bg1:roll:m1:0", "garbage", "bg1:take:m999:1", "x" * 500, "bg1:roll:c1:0"):
         answer = await room.send("anna", token=token)
         assert answer[0].private_to == "anna"
-        after = await room.core.matches.load_match(1)
+        after = await room.stores.matches.load_match(1)
         assert after.info.version == before.info.version, token
 
 
@@ -155,14 +157,14 @@ async def test_settings_toggle_and_confirm_moves(room: Room) -> None:
     assert play == "24/22 24/18"
     preview = await room.command(mover, f"/move {play}")
     assert [button.label for button in preview[0].buttons] == ["Confirm", "Change"]
-    unchanged = await room.core.matches.load_match(loaded.info.id)
+    unchanged = await room.stores.matches.load_match(loaded.info.id)
     assert unchanged.info.version == loaded.info.version
     await room.press(mover, "Confirm")
-    moved = await room.core.matches.load_match(loaded.info.id)
+    moved = await room.stores.matches.load_match(loaded.info.id)
     assert moved.info.version > loaded.info.version
     again = await room.press(mover, "Confirm")  # the used preview, pressed once more
     assert "out of date" in again[0].text
-    unmoved = await room.core.matches.load_match(loaded.info.id)
+    unmoved = await room.stores.matches.load_match(loaded.info.id)
     assert unmoved.info.version == moved.info.version
 
 

@@ -83,7 +83,7 @@ async def test_seeds_chosen_after_the_commitment_are_used_once(fixed: Room) -> N
     await fixed.command("bob", "/seed bob-7")
     await fixed.press("bob", "Accept")
     assert _client_seeds(await _verified(fixed, "bob")) == ("anna's luck", "bob-7")
-    bob = await fixed.core.users.upsert_user(PLATFORM, "bob", "Bob")
+    bob = await fixed.core.ports.repositories.users.upsert_user(PLATFORM, "bob", "Bob")
     assert (bob.next_seed, bob.next_seed_at) == (None, None)
 
 

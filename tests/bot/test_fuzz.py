@@ -98,9 +98,11 @@ async def run_steps(steps: list[tuple[str, str, str, int, str]], url: str) -> li
 
 
 async def smart_move(core: Core, actor: Actor, chat: ChatRef, rng: random.Random) -> Request | None:
-    chat_row = await core.chats.upsert_chat(chat.platform, chat.chat_id)
-    user = await core.users.upsert_user(actor.platform, actor.user_id, actor.name)
-    loaded = await core.matches.active_match_for(chat_row.id, user.id)
+    chat_row = await core.ports.repositories.chats.upsert_chat(chat.platform, chat.chat_id)
+    user = await core.ports.repositories.users.upsert_user(
+        actor.platform, actor.user_id, actor.name
+    )
+    loaded = await core.ports.repositories.matches.active_match_for(chat_row.id, user.id)
     if loaded is None or loaded.state.phase is not Phase.MOVING or not loaded.state.legal_plays():
         return None
     play = rng.choice(loaded.state.legal_plays())

@@ -17,7 +17,7 @@ async def hold_in_turn(core: Core, match_id: int, tasks: int) -> list[tuple[str,
     seen: list[tuple[str, int]] = []
 
     async def hold(number: int) -> None:
-        async with core.locks.hold(match_id):
+        async with core.ports.locks.hold(match_id):
             seen.append(("enter", number))
             for _ in range(3):
                 await asyncio.sleep(0)
@@ -30,24 +30,24 @@ async def hold_in_turn(core: Core, match_id: int, tasks: int) -> list[tuple[str,
 async def test_no_lock_is_kept_after_many_matches(room: Room) -> None:
     core = room.core
     for match_id in range(2000):
-        async with core.locks.hold(match_id):
-            assert len(core.locks) == 1
-    assert len(core.locks) == 0
+        async with core.ports.locks.hold(match_id):
+            assert len(core.ports.locks) == 1
+    assert len(core.ports.locks) == 0
 
 
 async def test_holders_of_one_match_never_overlap(room: Room) -> None:
     seen = await hold_in_turn(room.core, 7, tasks=20)
     assert seen == [(step, n) for n in range(20) for step in ("enter", "exit")]
-    assert len(room.core.locks) == 0
+    assert len(room.core.ports.locks) == 0
 
 
 async def test_holders_of_different_matches_do_not_wait_for_each_other(room: Room) -> None:
     core = room.core
-    async with core.locks.hold(1), core.locks.hold(2):
-        assert len(core.locks) == 2
+    async with core.ports.locks.hold(1), core.ports.locks.hold(2):
+        assert len(core.ports.locks) == 2
         holders = await asyncio.gather(*(hold_in_turn(core, 3, tasks=2) for _ in range(2)))
     assert all(len(seen) == 4 for seen in holders)
-    assert len(core.locks) == 0
+    assert len(core.ports.locks) == 0
 
 
 async def test_a_waiter_keeps_the_lock_after_its_holder_leaves(room: Room) -> None:
@@ -57,7 +57,7 @@ async def test_a_waiter_keeps_the_lock_after_its_holder_leaves(room: Room) -> No
     inside: list[int] = []
 
     async def hold(number: int, release: asyncio.Event) -> None:
-        async with core.locks.hold(5):
+        async with core.ports.locks.hold(5):
             inside.append(number)
             assert len(inside) == 1, inside
             await release.wait()
@@ -77,7 +77,7 @@ async def test_a_waiter_keeps_the_lock_after_its_holder_leaves(room: Room) -> No
     releases[1].set()
     releases[2].set()
     await asyncio.gather(waiter, late)
-    assert len(core.locks) == 0
+    assert len(core.ports.locks) == 0
 
 
 async def test_cancelled_waiters_and_failed_holders_leave_no_lock(room: Room) -> None:
@@ -85,7 +85,7 @@ async def test_cancelled_waiters_and_failed_holders_leave_no_lock(room: Room) ->
     release = asyncio.Event()
 
     async def hold() -> None:
-        async with core.locks.hold(9):
+        async with core.ports.locks.hold(9):
             await release.wait()
 
     holder = asyncio.create_task(hold())
@@ -97,12 +97,12 @@ async def test_cancelled_waiters_and_failed_holders_leave_no_lock(room: Room) ->
     release.set()
     await holder
     await asyncio.gather(*waiters, return_exceptions=True)
-    assert len(core.locks) == 0
+    assert len(core.ports.locks) == 0
 
     with pytest.raises(RuntimeError):
-        async with core.locks.hold(9):
+        async with core.ports.locks.hold(9):
             raise RuntimeError("the request failed")
-    assert len(core.locks) == 0
+    assert len(core.ports.locks) == 0
     assert await hold_in_turn(core, 9, tasks=2)  # the match can still be locked
 
 
@@ -111,7 +111,7 @@ async def test_a_whole_match_leaves_no_lock(room: Room) -> None:
     await room.press("bob", "Accept")
     await play_to_the_end(room, ("anna", "bob"), seed=1)
     assert any(headline(message).startswith("Match over") for message in room.log)
-    assert len(room.core.locks) == 0
+    assert len(room.core.ports.locks) == 0
 
 
 async def test_simultaneous_presses_leave_no_lock(room: Room) -> None:
@@ -124,4 +124,4 @@ async def test_simultaneous_presses_leave_no_lock(room: Room) -> None:
     play = str(loaded.state.legal_plays()[0])
     await asyncio.gather(*(room.command(mover, f"/move {play}") for _ in range(20)))
     await room.command(mover, "/board")
-    assert len(room.core.locks) == 0
+    assert len(room.core.ports.locks) == 0

@@ -20,13 +20,13 @@ _LONG = "*_" * 32
 async def _matches_of_anna(room: Room, count: int) -> list[int]:
     """Anna plays ``count`` matches, each in a chat of its own, against players with long
     names; their ids in order."""
-    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
+    anna = await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")
     ids = []
     for number in range(count):
-        chat = await room.core.chats.upsert_chat(PLATFORM, f"group-{number}")
-        rival = await room.core.users.upsert_user(PLATFORM, f"p{number}", _LONG)
+        chat = await room.stores.chats.upsert_chat(PLATFORM, f"group-{number}")
+        rival = await room.stores.users.upsert_user(PLATFORM, f"p{number}", _LONG)
         started = await create_match(
-            room.core.matches,
+            room.stores.matches,
             chat_id=chat.id,
             player_ids=(anna.id, rival.id),
             rules=MatchRules(length=3),

@@ -31,15 +31,17 @@ from tests.storage.players import create_match
 
 
 async def _ids(room: Room, *names: str) -> tuple[int, list[int]]:
-    chat = await room.core.chats.upsert_chat(PLATFORM, room.chat.chat_id)
-    users = [(await room.core.users.upsert_user(PLATFORM, name, name.title())).id for name in names]
+    chat = await room.stores.chats.upsert_chat(PLATFORM, room.chat.chat_id)
+    users = [
+        (await room.stores.users.upsert_user(PLATFORM, name, name.title())).id for name in names
+    ]
     return chat.id, users
 
 
 async def test_the_accept_writes_match_seats_and_opening_roll_together(room: Room) -> None:
     await room.command("anna", "/challenge @bob 3")
     await room.press("bob", "Accept")
-    engine = room.core.matches.engine
+    engine = room.stores.matches.engine
     match = (await engine.read(sa.select(matches))).one()._mapping
     events = (await engine.read(sa.select(match_events.c.seq))).scalars()
     offer = (await engine.read(sa.select(challenges))).one()._mapping
@@ -54,7 +56,7 @@ async def test_the_accept_writes_match_seats_and_opening_roll_together(room: Roo
 async def test_a_match_left_before_its_opening_roll_is_rolled_by_board(room: Room) -> None:
     chat_id, (anna, bob) = await _ids(room, "anna", "bob")
     stuck = await create_match(
-        room.core.matches,  # what a crash after the old first write left
+        room.stores.matches,  # what a crash after the old first write left
         chat_id=chat_id,
         player_ids=(anna, bob),
         rules=MatchRules(length=3),
@@ -73,7 +75,7 @@ async def test_a_match_left_before_its_opening_roll_is_rolled_by_board(room: Roo
         "Opening roll: Anna 1, Bob 6. Bob starts with 6-1.\nBob to play 6-1: /move …\n"
     ), texts
     assert not any("went wrong" in text for text in texts)
-    resumed = await room.core.matches.load_match(stuck.info.id)
+    resumed = await room.stores.matches.load_match(stuck.info.id)
     assert resumed.state.phase is Phase.MOVING
     assert resumed.info.turn_user_id == bob
 
@@ -82,7 +84,7 @@ async def test_every_command_moves_a_match_on_from_before_its_opening_roll(room:
     chat_id, (anna, bob) = await _ids(room, "anna", "bob")
     rules = MatchRules(length=3)
     stuck = await create_match(
-        room.core.matches,
+        room.stores.matches,
         chat_id=chat_id,
         player_ids=(anna, bob),
         rules=rules,
@@ -95,7 +97,7 @@ async def test_every_command_moves_a_match_on_from_before_its_opening_roll(room:
     claim = await room.command("bob", "/claim")
     assert not any("wins the match" in message.text for message in claim)
     assert any(message.text.startswith("Opening roll: ") for message in claim)
-    loaded = await room.core.matches.load_match(stuck.info.id)
+    loaded = await room.stores.matches.load_match(stuck.info.id)
     assert loaded.info.status == "active"
     assert loaded.state.phase is Phase.MOVING
     resign = await room.command("anna", "/resign")

@@ -77,7 +77,7 @@ async def test_each_button_goes_to_the_service_that_made_it(
 ) -> None:
     found = registry.route(Token(verb, kind, 1, 1))
     assert found is not None
-    services = room.core.dispatcher.services
+    services = room.core.ports.services
     assert found.handler(services).__self__ is getattr(services, service)  # type: ignore[attr-defined]
 
 

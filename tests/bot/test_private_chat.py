@@ -17,11 +17,11 @@ async def _start(room: Room) -> tuple[LoadedMatch, str]:
     seeds)."""
     await room.command("anna", "/challenge @bob 3")
     await room.press("bob", "Accept")
-    chat = await room.core.chats.upsert_chat(PLATFORM, room.chat.chat_id)
-    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
-    loaded = await room.core.matches.active_match_for(chat.id, anna.id)
+    chat = await room.stores.chats.upsert_chat(PLATFORM, room.chat.chat_id)
+    anna = await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")
+    loaded = await room.stores.matches.active_match_for(chat.id, anna.id)
     assert loaded is not None
-    bob = await room.core.users.upsert_user(PLATFORM, "bob", "Bob")
+    bob = await room.stores.users.upsert_user(PLATFORM, "bob", "Bob")
     assert loaded.info.turn_user_id == bob.id
     return loaded, "bob"
 
@@ -30,7 +30,7 @@ async def test_a_move_typed_privately_is_played_in_the_match_chat(room: Room) ->
     loaded, mover = await _start(room)
     play = str(loaded.state.legal_plays()[0])
     answer = await _private(room, mover).send(mover, text=play)
-    after = await room.core.matches.load_match(loaded.info.id)
+    after = await room.stores.matches.load_match(loaded.info.id)
     assert after.info.version > loaded.info.version
     board = [message for message in answer if "Position ID" in message.text]
     assert [message.chat for message in board] == [room.chat]
@@ -48,7 +48,7 @@ async def test_a_refused_private_move_is_answered_privately(room: Room) -> None:
     waiting = "anna"
     not_yours = await _private(room, waiting).command(waiting, "/move 13/10 6/5")
     assert [message.text for message in not_yours] == ["It is not your turn."]
-    assert (await room.core.matches.load_match(loaded.info.id)).info.version == (
+    assert (await room.stores.matches.load_match(loaded.info.id)).info.version == (
         loaded.info.version
     )
 
@@ -59,8 +59,8 @@ async def test_with_two_matches_waiting_the_player_names_one(room: Room) -> None
     await other.command(mover, "/challenge @carl 3")
     started = await other.press("carl", "Accept")
     assert started[-1].mention == (mover,)  # the new match waits for the mover too
-    user = await room.core.users.upsert_user(PLATFORM, mover, mover.title())
-    ids = sorted(info.id for info in await room.core.matches.active_matches_of(user.id))
+    user = await room.stores.users.upsert_user(PLATFORM, mover, mover.title())
+    ids = sorted(info.id for info in await room.stores.matches.active_matches_of(user.id))
     assert len(ids) == 2
     asked = await _private(room, mover).send(mover, text="13/10 6/5")
     assert asked[0].text == (
@@ -69,7 +69,7 @@ async def test_with_two_matches_waiting_the_player_names_one(room: Room) -> None
     )
     play = str(first.state.legal_plays()[0])
     answer = await _private(room, mover).send(mover, text=f"#{first.info.id} {play}")
-    assert (await room.core.matches.load_match(first.info.id)).info.version > first.info.version
+    assert (await room.stores.matches.load_match(first.info.id)).info.version > first.info.version
     assert answer[-1].text.startswith(f"Done in match {first.info.id}")
 
 
@@ -98,9 +98,9 @@ async def test_a_board_asked_for_privately_pings_nobody(room: Room) -> None:
 
 async def _until_it_waits_for_a_roll(room: Room, match_id: int, roller: str, other: str) -> None:
     """Play the match in its chat, both sides, until ``roller`` is to roll."""
-    user = await room.core.users.upsert_user(PLATFORM, roller, roller.title())
+    user = await room.stores.users.upsert_user(PLATFORM, roller, roller.title())
     for _turn in range(40):
-        loaded = await room.core.matches.load_match(match_id)
+        loaded = await room.stores.matches.load_match(match_id)
         ours = loaded.info.turn_user_id == user.id
         if ours and loaded.state.phase is Phase.ROLLING:
             return
@@ -122,9 +122,9 @@ async def test_roll_and_double_name_the_match_when_several_wait(room: Room) -> N
     other = Room(room.core, ChatRef(PLATFORM, "group-2"), events=room.events + 50)
     await other.command("carl", "/challenge @anna 3")
     await other.press("anna", "Accept")
-    chat = await room.core.chats.upsert_chat(PLATFORM, "group-2")
-    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
-    second = await room.core.matches.active_match_for(chat.id, anna.id)
+    chat = await room.stores.chats.upsert_chat(PLATFORM, "group-2")
+    anna = await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")
+    second = await room.stores.matches.active_match_for(chat.id, anna.id)
     assert second is not None
     await _until_it_waits_for_a_roll(other, second.info.id, "anna", "carl")
     private = _private(room, "anna")
@@ -137,10 +137,10 @@ async def test_roll_and_double_name_the_match_when_several_wait(room: Room) -> N
         ]
     rolled = await private.command("anna", f"/roll #{second.info.id}")
     assert rolled[-1].text == f"Done in match {second.info.id}: the board is in the match's chat."
-    assert (await room.core.matches.load_match(second.info.id)).state.phase is Phase.MOVING
+    assert (await room.stores.matches.load_match(second.info.id)).state.phase is Phase.MOVING
     doubled = await private.command("anna", f"/double #{first.info.id}")
     assert doubled[-1].text == f"Done in match {first.info.id}: the board is in the match's chat."
-    assert (await room.core.matches.load_match(first.info.id)).state.phase is Phase.DOUBLED
+    assert (await room.stores.matches.load_match(first.info.id)).state.phase is Phase.DOUBLED
     unknown = await private.command("anna", "/roll #999999")
     assert [message.text for message in unknown] == [
         "You have no active match 999999. /matches lists yours."
@@ -154,12 +154,12 @@ async def test_with_no_match_waiting_board_and_resign_name_one(room: Room) -> No
     other = Room(room.core, ChatRef(PLATFORM, "group-2"), events=room.events + 50)
     await other.command("anna", "/challenge @carl 3")
     await other.press("carl", "Accept")
-    chat = await room.core.chats.upsert_chat(PLATFORM, "group-2")
-    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
-    second = await room.core.matches.active_match_for(chat.id, anna.id)
+    chat = await room.stores.chats.upsert_chat(PLATFORM, "group-2")
+    anna = await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")
+    second = await room.stores.matches.active_match_for(chat.id, anna.id)
     assert second is not None
     for _step in range(10):  # Anna plays until the match waits for Carl
-        loaded = await room.core.matches.load_match(second.info.id)
+        loaded = await room.stores.matches.load_match(second.info.id)
         if loaded.info.turn_user_id != anna.id:
             break
         if loaded.state.phase is Phase.ROLLING:
@@ -180,7 +180,7 @@ async def test_with_no_match_waiting_board_and_resign_name_one(room: Room) -> No
     asked = await private.command("anna", f"/resign #{first.info.id} gammon")
     assert asked[0].text == "Do you really offer to resign a gammon?"
     offered = await private.press("anna", "Resign")
-    resigning = await room.core.matches.load_match(first.info.id)
+    resigning = await room.stores.matches.load_match(first.info.id)
     assert resigning.state.phase is Phase.RESIGNING
     assert any(message.chat == room.chat for message in offered)
 
@@ -193,8 +193,8 @@ async def test_hint_names_the_match_like_the_other_commands(bot_room: Room) -> N
     other = Room(bot_room.core, ChatRef(PLATFORM, "group-2"), events=bot_room.events + 50)
     await other.command("bob", "/challenge @carl 3")  # no hints in this one
     await other.press("carl", "Accept")
-    bob = await bot_room.core.users.upsert_user(PLATFORM, "bob", "Bob")
-    mine = await bot_room.core.matches.active_matches_of(bob.id)
+    bob = await bot_room.core.ports.repositories.users.upsert_user(PLATFORM, "bob", "Bob")
+    mine = await bot_room.core.ports.repositories.matches.active_matches_of(bob.id)
     hinted, plain = sorted(info.id for info in mine)
     private = _private(bot_room, "bob")
     asked = await private.command("bob", "/hint")

@@ -51,7 +51,7 @@ def _accept(room: Room, name: str, challenge_id: int) -> Request:
 
 async def _active_matches(room: Room) -> list[Any]:
     return (
-        await room.core.matches.engine.read(
+        await room.stores.matches.engine.read(
             sa.select(matches.c.id).where(matches.c.status == "active")
         )
     ).all()
@@ -71,7 +71,7 @@ async def test_two_challenges_accepted_at_once_start_one_match(room: Room) -> No
     ]
     assert len(await _active_matches(room)) == 1
     # The other challenge is still open: bob may take it once his match is over.
-    still_open = await room.core.matches.engine.read(
+    still_open = await room.stores.matches.engine.read(
         sa.select(challenges.c.id).where(challenges.c.state == "open")
     )
     assert len(still_open.all()) == 1
@@ -94,13 +94,13 @@ async def test_two_processes_accepting_at_once_start_one_match(
 
 
 async def test_the_database_refuses_a_second_seat_for_one_player(room: Room) -> None:
-    chat = await room.core.chats.upsert_chat(PLATFORM, "group")
+    chat = await room.stores.chats.upsert_chat(PLATFORM, "group")
     users = [
-        (await room.core.users.upsert_user(PLATFORM, name, name)).id
+        (await room.stores.users.upsert_user(PLATFORM, name, name)).id
         for name in ("anna", "bob", "carl")
     ]
     first = await create_match(
-        room.core.matches,
+        room.stores.matches,
         chat_id=chat.id,
         player_ids=(users[0], users[1]),
         rules=MatchRules(length=1),
@@ -109,7 +109,7 @@ async def test_the_database_refuses_a_second_seat_for_one_player(room: Room) -> 
     )
     with pytest.raises(SeatTakenError) as refused:
         await create_match(
-            room.core.matches,
+            room.stores.matches,
             chat_id=chat.id,
             player_ids=(users[2], users[1]),
             rules=MatchRules(length=1),
@@ -118,7 +118,7 @@ async def test_the_database_refuses_a_second_seat_for_one_player(room: Room) -> 
         )
     assert refused.value.user_id == users[1]
     with pytest.raises(sa.exc.IntegrityError):  # the constraint itself, without our check
-        async with room.core.matches.engine.begin() as connection:
+        async with room.stores.matches.engine.begin() as connection:
             await connection.execute(
                 sa.insert(match_seats).values(
                     chat_id=chat.id, user_id=users[1], match_id=first.info.id
@@ -135,18 +135,18 @@ async def test_a_move_and_the_automatic_roll_after_it_are_one_write(
     one, other = two_processes
     await one.command("anna", "/challenge @bob 3 nocube")  # no cube: every roll is automatic
     await one.press("bob", "Accept")
-    chat = await one.core.chats.upsert_chat(PLATFORM, "group")
-    anna = await one.core.users.upsert_user(PLATFORM, "anna", "Anna")
-    loaded = await one.core.matches.active_match_for(chat.id, anna.id)
+    chat = await one.core.ports.repositories.chats.upsert_chat(PLATFORM, "group")
+    anna = await one.core.ports.repositories.users.upsert_user(PLATFORM, "anna", "Anna")
+    loaded = await one.core.ports.repositories.matches.active_match_for(chat.id, anna.id)
     assert loaded is not None
     assert loaded.state.phase is Phase.MOVING
     mover, waiting = "bob", "anna"  # Bob opens with the fixed seeds
-    bob = await one.core.users.upsert_user(PLATFORM, "bob", "Bob")
+    bob = await one.core.ports.repositories.users.upsert_user(PLATFORM, "bob", "Bob")
     assert loaded.info.turn_user_id == bob.id
     assert loaded.state.player_on_roll == 1
     play = str(loaded.state.legal_plays()[0])
     version = loaded.info.version
-    write: Callable[..., Any] = one.core.matches.engine.write
+    write: Callable[..., Any] = one.core.ports.repositories.matches.engine.write
     raced: list[list[str]] = []
 
     async def write_then_race(work: Any) -> Any:
@@ -156,12 +156,12 @@ async def test_a_move_and_the_automatic_roll_after_it_are_one_write(
             raced.append([message.text for message in answer])
         return result
 
-    one.core.matches.engine.write = write_then_race  # type: ignore[method-assign]
+    one.core.ports.repositories.matches.engine.write = write_then_race  # type: ignore[method-assign]
     answer = await one.command(mover, f"/move {play}")
     texts = [message.text for message in answer]
     assert not any("went wrong" in text for text in texts), texts
     assert "Position ID: " in texts[-1]
     assert raced == [["You have rolled already: play your dice with /move."]]
-    after = await one.core.matches.load_match(loaded.info.id)
+    after = await one.core.ports.repositories.matches.load_match(loaded.info.id)
     assert after.info.version == version + 2  # the move and the opponent's roll
     assert after.state.player_on_roll == 0  # Anna rolled

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from bot.core.model import ChatRef
-from bot.core.scheduler import Clock
 from bot.core.service import Core
 from gammon.flow import Phase
 from gammon.rating import rate
@@ -36,7 +35,7 @@ async def _until_bob_is_to_play(room: Room) -> None:
         assert loaded is not None
         state = loaded.state
         anna = loaded.info.player_ids.index(
-            (await room.core.users.upsert_user(PLATFORM, "anna", "Anna")).id
+            (await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")).id
         )
         if state.turn != anna:
             return
@@ -141,7 +140,7 @@ async def test_random_matches_rebuild_to_the_stored_ratings(room: Room) -> None:
         await room.press("bob", "Accept")
         await play_to_the_end(room, ("anna", "bob"), seed)
     assert "Everywhere: 3 played" in (await room.command("anna", "/stats"))[0].text
-    report = await room.core.ratings.rebuild(rate)
+    report = await room.stores.ratings.rebuild(rate)
     assert report.identical, report.examples
     assert report.matches == 3
 
@@ -156,7 +155,7 @@ async def test_a_forfeit_by_time_is_rated(migrated_url: str) -> None:
         await room.command("anna", "/challenge @bob 3 time=4h")
         await room.press("bob", "Accept")  # Bob opens and then lets his time run out
         now[0] += timedelta(hours=5)
-        room.log.extend(await Clock(core).tick())
+        room.log.extend(await core.ports.clock.tick())
         claimed = await room.press("anna", "Claim win")
         texts = [message.text for message in claimed]
         assert any("ran out of time" in text for text in texts)

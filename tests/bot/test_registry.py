@@ -27,7 +27,7 @@ async def _nothing(*_arguments: Any) -> Any:
 
 
 def test_every_command_and_button_kind_has_a_handler_on_the_core(room: Room) -> None:
-    services = room.core.dispatcher.services
+    services = room.core.ports.services
     for command in registry.COMMANDS:
         handler = command.handler(services)
         assert inspect.iscoroutinefunction(handler), command.name

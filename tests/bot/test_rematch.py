@@ -33,7 +33,7 @@ async def _resigned(room: Room, rules: str) -> Message:
 
 
 async def _info(room: Room, match_id: int) -> MatchInfo:
-    return await room.core.matches.match_info(match_id)
+    return await room.stores.matches.match_info(match_id)
 
 
 async def test_one_player_offers_the_same_match_and_the_other_accepts(room: Room) -> None:
@@ -83,9 +83,9 @@ async def test_a_second_or_late_press_is_refused_politely(room: Room) -> None:
             (name, "You are already playing a match in this chat.")
         ]
     assert (
-        await room.core.matches.active_match_id_for(
-            (await room.core.chats.upsert_chat(PLATFORM, "group-1")).id,
-            (await room.core.users.upsert_user(PLATFORM, "anna", "Anna")).id,
+        await room.stores.matches.active_match_id_for(
+            (await room.stores.chats.upsert_chat(PLATFORM, "group-1")).id,
+            (await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")).id,
         )
         == 2
     )

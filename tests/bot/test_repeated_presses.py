@@ -30,7 +30,7 @@ async def _match_waiting_for_a_roll(room: Room) -> tuple[str, int]:
     for _ in range(4):
         loaded = await room.match_of("anna")
         assert loaded is not None
-        anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
+        anna = await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")
         name = "anna" if loaded.state.turn == loaded.info.player_index(anna.id) else "bob"
         if any(b.label == "Roll" for m in room.log[-1:] for b in m.buttons):
             return name, loaded.info.id
@@ -48,13 +48,13 @@ async def test_a_match_button_pressed_twice_gets_the_board_quietly(room: Room) -
     name, match_id = await _match_waiting_for_a_roll(room)
     request = Request(Actor(PLATFORM, name, name.title()), room.chat, token=_token(room, "Roll"))
     request = replace(request, event_id="press-1")
-    before = await room.core.matches.load_match(match_id)
+    before = await room.stores.matches.load_match(match_id)
     await room.core.handle(request)
-    rolled = await room.core.matches.load_match(match_id)
+    rolled = await room.stores.matches.load_match(match_id)
     assert rolled.info.version > before.info.version
     again = await room.core.handle(replace(request))
     _quiet_board(again, f"board:{match_id}")
-    after = await room.core.matches.load_match(match_id)
+    after = await room.stores.matches.load_match(match_id)
     assert after.info.version == rolled.info.version
     assert after.state.dice_events == before.state.dice_events + 1
 

@@ -40,7 +40,7 @@ async def test_a_challenge_sent_twice_is_made_once(room: Room) -> None:
     assert [button.token for button in first[0].buttons] == [
         button.token for button in again[0].buttons
     ]
-    made = await room.core.challenges.engine.read(
+    made = await room.stores.challenges.engine.read(
         sa.select(sa.func.count()).select_from(challenges)
     )
     assert made.scalar() == 1
@@ -51,17 +51,17 @@ async def test_a_move_sent_twice_is_played_once(room: Room) -> None:
     await room.press("bob", "Accept")
     loaded = await room.match_of("anna")
     assert loaded is not None
-    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
+    anna = await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")
     mover = "anna" if loaded.state.turn == loaded.info.player_index(anna.id) else "bob"
     play = str(loaded.state.legal_plays()[0])
     request = _typed(room, mover, "move", play, "tg-200")
     await room.core.handle(request)
-    after_first = await room.core.matches.load_match(loaded.info.id)
+    after_first = await room.stores.matches.load_match(loaded.info.id)
     again = await room.core.handle(request)
-    after_again = await room.core.matches.load_match(loaded.info.id)
+    after_again = await room.stores.matches.load_match(loaded.info.id)
     assert after_again.info.version == after_first.info.version
     assert len(again) == 1
     assert again[0].slot == f"board:{loaded.info.id}"  # the board as it is, no refusal
     assert again[0].private_to is None
-    events = await room.core.matches.events(loaded.info.id)
+    events = await room.stores.matches.events(loaded.info.id)
     assert sum(1 for event in events if getattr(event, "play", None) == play) == 1

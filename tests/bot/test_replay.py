@@ -10,7 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 from PIL import Image
 
-from bot.core.info.replays import frame_caption
+from bot.core.info.replays import ReplayFrames, frame_caption
 from bot.core.model import ChatRef, Frame, Message, Public
 from bot.core.service import Core
 from bot.core.text.i18n import speech
@@ -58,7 +58,7 @@ def _frames(gif: bytes) -> int:
 
 async def _moves(room: Room, match_id: int) -> list[Move]:
     return [
-        action for action in await room.core.matches.history(match_id) if isinstance(action, Move)
+        action for action in await room.stores.matches.history(match_id) if isinstance(action, Move)
     ]
 
 
@@ -99,7 +99,7 @@ async def test_replay_steps_through_the_game_by_editing_its_board(played: Room) 
     assert board.kind == Public()
     first = board.text.splitlines()
     assert first[0].startswith("Replay of match 1, game 1: 1 of ")
-    history = await played.core.matches.history(1)
+    history = await played.core.ports.repositories.matches.history(1)
     opening = next(action for action in history if isinstance(action, OpeningRoll))
     dice = opening.dice
     if dice[0] == dice[1]:  # a tie rolls again: the replay shows the roll that decided
@@ -178,7 +178,7 @@ async def test_with_web_pages_the_messages_link_the_match_page(database: Databas
     room = Room(core, ChatRef(PLATFORM, "group-1"))
     await room.command("anna", "/challenge @bob 1")
     started = await room.press("bob", "Accept")
-    info = await core.matches.match_info(1)
+    info = await core.ports.repositories.matches.match_info(1)
     assert len(info.slug) == 22
     assert f"The match's page: {BASE}/m/{info.slug}" in _texts(started)
     # The dice's details: /verify, or the check page, which shows the seeds already.
@@ -206,7 +206,7 @@ async def test_without_web_pages_the_check_page_comes_as_a_file(database: Databa
     names = [file.filename for file in end.attachments]
     assert names == ["match-1-transcript.json", "match-1-check.html", "match-1.mat"]
     page = end.attachments[1].data.decode()
-    seed = (await core.dice.reveal_seed(1)).hex()
+    seed = (await core.ports.repositories.dice.reveal_seed(1)).hex()
     assert seed in page
     assert "<script" in page
     asked = await room.command("bob", "/verify")
@@ -224,14 +224,14 @@ async def test_every_frame_of_a_long_nardy_match_has_its_sentence(database: Data
     await room.command("anna", "/challenge @bob 3 nardy")
     await room.press("bob", "Accept")
     await play_to_the_end(room, ("anna", "bob"), seed=2)
-    info = await room.core.matches.match_info(1)
-    games = await room.core.replay_frames.games(info)
+    info = await room.stores.matches.match_info(1)
+    games = await ReplayFrames(room.stores.matches).games(info)
     assert len(games) >= 2
     _ = speech("en")
     for game in games:
         for frame in game.frames:
             assert frame_caption(_, frame, ["Anna", "Bob"]), (game.number, frame.kind)
-    history = await room.core.matches.history(1)
+    history = await room.stores.matches.history(1)
     first_game = games[0].result
     assert first_game is not None
     # The first roll after game 1 ended is the second game's starter's.

@@ -15,9 +15,9 @@ def actor(name: str) -> Actor:
 
 async def mover(room: Room) -> str:
     """The player to move once the opening roll has been played."""
-    chat = await room.core.chats.upsert_chat(PLATFORM, room.chat.chat_id)
-    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
-    loaded = await room.core.matches.active_match_for(chat.id, anna.id)
+    chat = await room.stores.chats.upsert_chat(PLATFORM, room.chat.chat_id)
+    anna = await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")
+    loaded = await room.stores.matches.active_match_for(chat.id, anna.id)
     assert loaded is not None
     assert loaded.state.phase is Phase.MOVING
     return "anna" if loaded.info.player_index(anna.id) == loaded.state.turn else "bob"

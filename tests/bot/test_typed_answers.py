@@ -31,7 +31,7 @@ async def _doubled(room: Room, options: str = "3") -> tuple[LoadedMatch, str, st
 async def test_a_double_is_taken_by_typing_take(room: Room) -> None:
     loaded, doubled, _doubler = await _doubled(room)
     await room.command(doubled, "/take")
-    after = await room.core.matches.load_match(loaded.info.id)
+    after = await room.stores.matches.load_match(loaded.info.id)
     assert after.state.phase is not Phase.DOUBLED
     assert (after.state.cube_value, after.state.cube_owner) == (2, NAMES.index(doubled))
 
@@ -43,7 +43,7 @@ async def test_a_double_is_dropped_by_typing_drop_and_the_game_ends(room: Room) 
         f"Game 1: {doubler.title()} wins 1 point (the double was dropped, cube 1)." in message.text
         for message in answer
     ), [message.text for message in answer]
-    after = await room.core.matches.load_match(loaded.info.id)
+    after = await room.stores.matches.load_match(loaded.info.id)
     assert after.state.score[NAMES.index(doubler)] == 1
     assert len(after.state.games) == 1
 
@@ -51,7 +51,7 @@ async def test_a_double_is_dropped_by_typing_drop_and_the_game_ends(room: Room) 
 async def test_a_beaver_is_typed_at_a_money_table_that_plays_them(room: Room) -> None:
     loaded, doubled, _doubler = await _doubled(room, "money beaver")
     await room.command(doubled, "/beaver")
-    after = await room.core.matches.load_match(loaded.info.id)
+    after = await room.stores.matches.load_match(loaded.info.id)
     assert (after.state.cube_value, after.state.cube_owner) == (4, NAMES.index(doubled))
 
 
@@ -66,7 +66,7 @@ async def test_typed_answers_are_refused_with_the_rules_reason(room: Room) -> No
     ]
     stranger = await room.command("carl", "/drop")
     assert stranger[0].text == "You have no match in this chat. Start one with /challenge."
-    after = await room.core.matches.load_match(opened.info.id)
+    after = await room.stores.matches.load_match(opened.info.id)
     assert after.info.version == opened.info.version
 
 
@@ -77,7 +77,7 @@ async def test_only_the_doubled_player_answers_and_beavers_need_the_option(room:
     assert own[0].private_to == doubler
     beaver = await room.command(doubled, "/beaver")
     assert beaver[0].text == "Beavers are not played in this match."
-    after = await room.core.matches.load_match(loaded.info.id)
+    after = await room.stores.matches.load_match(loaded.info.id)
     assert after.info.version == loaded.info.version
     assert after.state.phase is Phase.DOUBLED
 
@@ -86,7 +86,7 @@ async def test_take_typed_in_the_private_chat_answers_the_match_that_waits(room:
     loaded, doubled, _doubler = await _doubled(room)
     private = Room(room.core, ChatRef(PLATFORM, f"@{doubled}", private=True), events=100)
     answer = await private.command(doubled, "/take")
-    after = await room.core.matches.load_match(loaded.info.id)
+    after = await room.stores.matches.load_match(loaded.info.id)
     assert after.state.cube_value == 2
     assert answer[-1].chat == private.chat
     assert answer[-1].text == f"Done in match {loaded.info.id}: the board is in the match's chat."

@@ -12,6 +12,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot.config import Settings
+from bot.core.bootstrap import Repositories
 from bot.core.service import Core
 from bot.discord_app import DiscordAdapter
 from storage import Database
@@ -74,6 +75,11 @@ class Bot:
     database: Database
     core: Core
     adapter: DiscordAdapter
+
+    @property
+    def stores(self) -> Repositories:
+        """The bot's repositories: what the database holds, to set up or look at."""
+        return self.core.ports.repositories
 
     def message_id(self, call: Call) -> int:
         """The id the fake gave the message the bot created with ``call``."""

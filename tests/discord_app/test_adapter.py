@@ -238,7 +238,7 @@ async def test_a_stale_or_forged_button_is_refused_politely(bot: Bot) -> None:
     mark = len(bot.fake.calls)
     await bot.fake.click(BOB, bot.message_id(offer), buttons(offer)["Accept"])
     await bot.next_post(mark, " to play ")
-    before = await bot.core.matches.load_match(1)
+    before = await bot.stores.matches.load_match(1)
     # A roll button of a match that does not exist, and one of match 1 before its opening roll.
     for token in ("bg1:roll:m999:1", "bg1:roll:m1:0"):
         add_button(bot, offer, token)
@@ -246,7 +246,7 @@ async def test_a_stale_or_forged_button_is_refused_politely(bot: Bot) -> None:
         await bot.fake.click(BOB, bot.message_id(offer), token)
         await bot.next_private(mark, "out of date")
         assert not any(is_post(call) for call in bot.fake.calls[mark:])
-        after = await bot.core.matches.load_match(1)
+        after = await bot.stores.matches.load_match(1)
         assert after.info.version == before.info.version
 
 

@@ -40,11 +40,11 @@ def _dms(bot: Bot, calls: list[Call]) -> list[Call]:
 
 
 async def _match(bot: Bot) -> LoadedMatch | None:
-    chat = await bot.core.chats.find_chat("discord", str(CHANNEL_ID))
-    anna = await bot.core.users.find_user("discord", str(ANNA))
+    chat = await bot.stores.chats.find_chat("discord", str(CHANNEL_ID))
+    anna = await bot.stores.users.find_user("discord", str(ANNA))
     if chat is None or anna is None:
         return None
-    return await bot.core.matches.active_match_for(chat.id, anna.id)
+    return await bot.stores.matches.active_match_for(chat.id, anna.id)
 
 
 def _newest_buttons(bot: Bot, label: str) -> tuple[int, dict[str, str]]:

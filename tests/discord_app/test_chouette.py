@@ -80,9 +80,9 @@ async def _click(bot: Bot, user: int, label: str, *, ephemeral: bool = False) ->
 
 
 async def _current(bot: Bot) -> LoadedChouette:
-    chat = await bot.core.chats.find_chat("discord", str(CHANNEL_ID))
+    chat = await bot.stores.chats.find_chat("discord", str(CHANNEL_ID))
     assert chat is not None
-    loaded = await bot.core.chouettes.active_for_chat(chat.id)
+    loaded = await bot.stores.chouettes.active_for_chat(chat.id)
     assert loaded is not None
     return loaded
 
@@ -91,7 +91,7 @@ async def _senders(bot: Bot) -> dict[str, int]:
     """The Discord user of each of the rules' player ids."""
     found = {}
     for person in (ANNA, BOB, CARL):
-        known = await bot.core.users.find_user("discord", str(person))
+        known = await bot.stores.users.find_user("discord", str(person))
         assert known is not None
         found[str(known.id)] = person
     return found

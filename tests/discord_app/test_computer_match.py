@@ -39,7 +39,7 @@ async def bot(migrated_url: str) -> AsyncIterator[Bot]:
             yield running
         finally:
             await running.adapter.stop()
-            running.core.computer.close()
+            running.core.ports.workers.computer.close()
             await running.fake.stop()
             await running.database.close()
 
@@ -96,15 +96,15 @@ async def start(bot: Bot, offer: Call, user: int = ANNA) -> tuple[Interaction, l
 
 
 async def active_match(bot: Bot) -> LoadedMatch | None:
-    chat = await bot.core.chats.find_chat("discord", str(CHANNEL_ID))
-    anna = await bot.core.users.find_user("discord", str(ANNA))
+    chat = await bot.stores.chats.find_chat("discord", str(CHANNEL_ID))
+    anna = await bot.stores.users.find_user("discord", str(ANNA))
     if chat is None or anna is None:
         return None
-    return await bot.core.matches.active_match_for(chat.id, anna.id)
+    return await bot.stores.matches.active_match_for(chat.id, anna.id)
 
 
 async def test_the_bot_runs_as_its_own_account(bot: Bot) -> None:
-    account = await bot.core.bots.of("discord")
+    account = await bot.core.ports.bots.of("discord")
     assert account.platform_user_id == str(BOT_ID)
     assert account.display_name == "gammonbot"
     assert account.is_bot
@@ -190,7 +190,7 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(bot: Bot) -> None
     assert any(name.endswith("transcript.json") for name in end.files)
 
     mark = len(bot.fake.calls)
-    await bot.adapter.deliver(await bot.core.analyst.work())
+    await bot.adapter.deliver(await bot.core.ports.analyst.work())
     analysis = await next_post(bot, mark, "Analysis of match 1")
     assert analysis.files["match-1-analysis.png"].startswith(b"\x89PNG")
     assert b"Anna" in analysis.files["match-1-analysis.txt"]

@@ -266,7 +266,7 @@ async def test_a_double_click_is_applied_once(bot: Bot) -> None:
     ]
     assert len(starts) == 1
     assert not any("Match 2" in content(call) for call in bot.fake.calls if is_post(call))
-    before = await bot.core.matches.load_match(1)
+    before = await bot.stores.matches.load_match(1)
     assert before.info.version == 1  # one accept: the opening roll, written once
     # A late press from a client that still shows the (since removed) buttons changes nothing.
     assert isinstance(offer.json, dict)
@@ -274,7 +274,7 @@ async def test_a_double_click_is_applied_once(bot: Bot) -> None:
     mark = len(bot.fake.calls)
     await bot.fake.click(BOB, bot.message_id(offer), accept)
     await bot.next_private(mark, "already been answered")
-    after = await bot.core.matches.load_match(1)
+    after = await bot.stores.matches.load_match(1)
     assert after.info.version == before.info.version
 
 
@@ -304,7 +304,7 @@ async def test_closed_dms_fall_back_to_the_mention_and_are_remembered(bot: Bot) 
     tried = [call for call in bot.fake.calls[mark:] if is_dm(bot, call)]
     assert len(tried) == 1
     assert tried[0].created is None
-    bob = await bot.core.users.find_user("discord", str(BOB))
+    bob = await bot.stores.users.find_user("discord", str(BOB))
     assert bob is not None
     assert bob.unreachable is True
     # The next ping is only the mention in the channel: no DM is tried again.
@@ -367,20 +367,20 @@ async def test_a_roll_in_a_dm_names_its_match_with_the_game_option(bot: Bot) -> 
     typed in a private chat names it: the roll is made in that match's channel."""
     board = await start_match(bot)
     await move(bot, board)  # Anna's opening play: Bob is to roll
-    bob = await bot.core.users.upsert_user("discord", str(BOB), "Bob")
-    (match,) = await bot.core.matches.active_matches_of(bob.id)
-    before = await bot.core.matches.load_match(match.id)
+    bob = await bot.stores.users.upsert_user("discord", str(BOB), "Bob")
+    (match,) = await bot.stores.matches.active_matches_of(bob.id)
+    before = await bot.stores.matches.load_match(match.id)
     mark = len(bot.fake.calls)
     await bot.fake.slash(
         BOB, "roll", [{"name": "game", "type": 3, "value": "#999"}], channel_id=None
     )
     await bot.next_private(mark, "You have no active match 999. /matches lists yours.")
-    assert (await bot.core.matches.load_match(match.id)).info.version == before.info.version
+    assert (await bot.stores.matches.load_match(match.id)).info.version == before.info.version
     mark = len(bot.fake.calls)
     await bot.fake.slash(
         BOB, "roll", [{"name": "game", "type": 3, "value": f"#{match.id}"}], channel_id=None
     )
     await bot.next_private(mark, f"Done in match {match.id}: the board is in the match's chat.")
-    after = await bot.core.matches.load_match(match.id)
+    after = await bot.stores.matches.load_match(match.id)
     assert after.info.version > before.info.version
     assert after.state.phase is Phase.MOVING

@@ -8,12 +8,12 @@ from tests.storage.players import create_match
 
 
 async def test_the_list_turns_its_pages_in_its_own_message(bot: Bot) -> None:
-    anna = await bot.core.users.upsert_user("discord", str(ANNA), "Anna")
+    anna = await bot.stores.users.upsert_user("discord", str(ANNA), "Anna")
     for number in range(11):  # eleven matches in channels of their own: two pages
-        chat = await bot.core.chats.upsert_chat("discord", str(800000000000000000 + number))
-        rival = await bot.core.users.upsert_user("discord", str(900000000000000000 + number), "R")
+        chat = await bot.stores.chats.upsert_chat("discord", str(800000000000000000 + number))
+        rival = await bot.stores.users.upsert_user("discord", str(900000000000000000 + number), "R")
         await create_match(
-            bot.core.matches,
+            bot.stores.matches,
             chat_id=chat.id,
             player_ids=(anna.id, rival.id),
             rules=MatchRules(length=3),

@@ -186,9 +186,9 @@ async def test_a_match_resumed_after_a_restart_ends_with_its_whole_record(
     await room.press("bob", "Accept")
     with contextlib.suppress(AssertionError):  # "not over yet", as wanted here
         await play_to_the_end(room, ("anna", "bob"), seed=1, limit=60)
-    chat = await room.core.chats.upsert_chat(PLATFORM, "group-1")
-    anna = await room.core.users.upsert_user(PLATFORM, "anna", "Anna")
-    running = await room.core.matches.latest_match_for(chat.id, anna.id)
+    chat = await room.stores.chats.upsert_chat(PLATFORM, "group-1")
+    anna = await room.stores.users.upsert_user(PLATFORM, "anna", "Anna")
+    running = await room.stores.matches.latest_match_for(chat.id, anna.id)
     assert running is not None
     assert running.status == "active"
     assert running.version > 20
@@ -196,7 +196,7 @@ async def test_a_match_resumed_after_a_restart_ends_with_its_whole_record(
 
     room.core = new_core(database)
     midway = await room.command("anna", "/export")
-    events = tuple(await room.core.matches.events(match_id))
+    events = tuple(await room.stores.matches.events(match_id))
     assert list(attachments(midway).values()) == [
         export_mat(replay(running.rules, events), ["Anna", "Bob"]).encode()
     ]
@@ -205,9 +205,9 @@ async def test_a_match_resumed_after_a_restart_ends_with_its_whole_record(
     await play_to_the_end(room, ("anna", "bob"), seed=2)
     ending = [message for message in room.log if headline(message).startswith("Match over")]
     assert len(ending) == 1
-    history = await room.core.matches.history(match_id)
+    history = await room.stores.matches.history(match_id)
     final = replay(running.rules, history)
-    seed = await room.core.dice.reveal_seed(match_id)
+    seed = await room.stores.dice.reveal_seed(match_id)
     dice = FairDice(seed, join_client_seeds(*running.client_seeds))
     files = attachments(ending)
     record = json.loads(files[f"match-{match_id}-transcript.json"])

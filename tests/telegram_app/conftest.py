@@ -13,6 +13,7 @@ from telegram import Update
 from telegram.ext import AIORateLimiter
 
 from bot.config import Settings
+from bot.core.bootstrap import Repositories
 from bot.core.service import Core
 from bot.telegram_app import TelegramAdapter
 from bot.telegram_app.commands import register_commands
@@ -41,6 +42,11 @@ class Harness:
     api: FakeBotApi
     adapter: TelegramAdapter
     core: Core
+
+    @property
+    def stores(self) -> Repositories:
+        """The bot's repositories: what the database holds, to set up or look at."""
+        return self.core.ports.repositories
 
     async def say(
         self, sender: dict[str, Any], chat_id: int, text: str, reply_to: int | None = None

@@ -82,12 +82,12 @@ async def test_a_match_in_a_group_never_asks_who_administers_it(telegram: Harnes
     await telegram.say(ANNA, GROUP, "/challenge @bob 1")
     await telegram.press_label(BOB, GROUP, "Accept")
     for _step in range(6):  # the opening roll's player moves, the other rolls, ...
-        chat = await telegram.core.chats.find_chat("telegram", str(GROUP))
+        chat = await telegram.stores.chats.find_chat("telegram", str(GROUP))
         assert chat is not None
         for sender in (ANNA, BOB):
-            known = await telegram.core.users.find_user("telegram", str(sender["id"]))
+            known = await telegram.stores.users.find_user("telegram", str(sender["id"]))
             assert known is not None
-            loaded = await telegram.core.matches.active_match_for(chat.id, known.id)
+            loaded = await telegram.stores.matches.active_match_for(chat.id, known.id)
             assert loaded is not None
             state = loaded.state
             turn = state.turn if state.turn is not None else state.player_on_roll

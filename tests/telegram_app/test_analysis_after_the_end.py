@@ -35,7 +35,7 @@ async def telegram(migrated_url: str) -> AsyncIterator[tuple[Harness, HeldAnalys
     )
     await adapter.initialize()
     await register_commands(adapter.application.bot)
-    analysing = asyncio.create_task(keep_analysing(core.analyst, [adapter], every=0.01))
+    analysing = asyncio.create_task(keep_analysing(core.ports.analyst, [adapter], every=0.01))
     try:
         yield Harness(api, adapter, core), engine
     finally:

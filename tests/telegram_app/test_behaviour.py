@@ -18,11 +18,11 @@ async def _start(telegram: Harness) -> LoadedMatch:
 
 
 async def _match(telegram: Harness) -> LoadedMatch:
-    chat = await telegram.core.chats.find_chat("telegram", str(GROUP))
-    anna = await telegram.core.users.find_user("telegram", "11")
+    chat = await telegram.stores.chats.find_chat("telegram", str(GROUP))
+    anna = await telegram.stores.users.find_user("telegram", "11")
     assert chat is not None
     assert anna is not None
-    loaded = await telegram.core.matches.active_match_for(chat.id, anna.id)
+    loaded = await telegram.stores.matches.active_match_for(chat.id, anna.id)
     assert loaded is not None
     return loaded
 
@@ -170,12 +170,12 @@ async def test_settings_change_in_place(telegram: Harness) -> None:
 
 
 async def test_the_list_of_matches_turns_its_pages_in_place(telegram: Harness) -> None:
-    anna = await telegram.core.users.upsert_user("telegram", "11", "Anna")
+    anna = await telegram.stores.users.upsert_user("telegram", "11", "Anna")
     for number in range(11):  # eleven matches in chats of their own: two pages
-        chat = await telegram.core.chats.upsert_chat("telegram", str(-200 - number))
-        rival = await telegram.core.users.upsert_user("telegram", str(100 + number), "Rival")
+        chat = await telegram.stores.chats.upsert_chat("telegram", str(-200 - number))
+        rival = await telegram.stores.users.upsert_user("telegram", str(100 + number), "Rival")
         await create_match(
-            telegram.core.matches,
+            telegram.stores.matches,
             chat_id=chat.id,
             player_ids=(anna.id, rival.id),
             rules=MatchRules(length=3),
@@ -255,13 +255,13 @@ async def test_unreachable_users_get_one_hint_and_no_more_attempts(telegram: Har
     await telegram.press_label(BOB, GROUP, "Accept")
     private = [call for call in telegram.api.of("sendMessage") if call.params["chat_id"] == 22]
     assert len(private) == 1  # the first try, refused with 403
-    bob = await telegram.core.users.find_user("telegram", "22")
+    bob = await telegram.stores.users.find_user("telegram", "22")
     assert bob is not None
     assert bob.unreachable is True
     # /start in the private chat makes him reachable again.
     telegram.api.unreachable.discard(22)
     await telegram.say(BOB, 22, "/start")
-    bob = await telegram.core.users.find_user("telegram", "22")
+    bob = await telegram.stores.users.find_user("telegram", "22")
     assert bob is not None
     assert bob.unreachable is False
 

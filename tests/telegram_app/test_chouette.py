@@ -26,9 +26,9 @@ PEOPLE = (ANNA, BOB, CARL)
 
 
 async def _current(telegram: Harness) -> LoadedChouette:
-    chat = await telegram.core.chats.find_chat("telegram", str(GROUP))
+    chat = await telegram.stores.chats.find_chat("telegram", str(GROUP))
     assert chat is not None
-    loaded = await telegram.core.chouettes.active_for_chat(chat.id)
+    loaded = await telegram.stores.chouettes.active_for_chat(chat.id)
     assert loaded is not None
     return loaded
 
@@ -37,7 +37,7 @@ async def _senders(telegram: Harness) -> dict[str, dict[str, Any]]:
     """The Telegram sender of each of the rules' player ids."""
     found = {}
     for person in PEOPLE:
-        known = await telegram.core.users.find_user("telegram", str(person["id"]))
+        known = await telegram.stores.users.find_user("telegram", str(person["id"]))
         assert known is not None
         found[str(known.id)] = person
     return found

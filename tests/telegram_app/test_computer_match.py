@@ -52,16 +52,16 @@ async def telegram(migrated_url: str) -> AsyncIterator[Harness]:
         yield Harness(api, adapter, core)
     finally:
         await adapter.application.shutdown()
-        core.computer.close()
+        core.ports.workers.computer.close()
         await database.close()
 
 
 async def active_match(telegram: Harness) -> LoadedMatch | None:
-    chat = await telegram.core.chats.find_chat("telegram", str(GROUP))
-    anna = await telegram.core.users.find_user("telegram", "11")
+    chat = await telegram.stores.chats.find_chat("telegram", str(GROUP))
+    anna = await telegram.stores.users.find_user("telegram", "11")
     assert chat is not None
     assert anna is not None
-    return await telegram.core.matches.active_match_for(chat.id, anna.id)
+    return await telegram.stores.matches.active_match_for(chat.id, anna.id)
 
 
 def texts(calls: list[Call]) -> list[str]:
@@ -78,7 +78,7 @@ def texts(calls: list[Call]) -> list[str]:
 async def test_the_bot_runs_as_its_own_account_and_play_is_in_the_menu(
     telegram: Harness,
 ) -> None:
-    account = await telegram.core.bots.of("telegram")
+    account = await telegram.core.ports.bots.of("telegram")
     assert (account.platform_user_id, account.display_name) == (str(BOT_ID), "Gammon")
     assert account.is_bot
     for language in ("", "de"):
@@ -171,7 +171,7 @@ async def test_a_whole_match_against_the_bot_then_its_analysis(telegram: Harness
     assert not any(call.params.get("chat_id") == BOT_ID for call in telegram.api.calls)
 
     before = len(telegram.api.calls)
-    await telegram.adapter.deliver(await telegram.core.analyst.work())
+    await telegram.adapter.deliver(await telegram.core.ports.analyst.work())
     delivered = telegram.api.calls[before:]
     photos = [call for call in delivered if call.method == "sendPhoto"]
     assert len(photos) == 1
@@ -215,12 +215,12 @@ async def test_a_match_in_a_private_chat_answers_there_without_a_receipt(
     private = int(ANNA["id"])
     calls = await started(telegram, private, "/play 1 expert")
     assert any("1-point match" in text for text in private_texts(calls, private))
-    chat = await telegram.core.chats.find_chat("telegram", str(private))
-    anna = await telegram.core.users.find_user("telegram", "11")
+    chat = await telegram.stores.chats.find_chat("telegram", str(private))
+    anna = await telegram.stores.users.find_user("telegram", "11")
     assert chat is not None
     assert anna is not None
     for _move in range(3):
-        loaded = await telegram.core.matches.active_match_for(chat.id, anna.id)
+        loaded = await telegram.stores.matches.active_match_for(chat.id, anna.id)
         assert loaded is not None
         play = loaded.state.legal_plays()[0]
         written = private_texts(await telegram.say(ANNA, private, f"/move {play}"), private)

@@ -17,11 +17,11 @@ PLAYERS = {"11": ANNA, "22": BOB}
 
 
 async def _match(telegram: Harness) -> LoadedMatch | None:
-    chat = await telegram.core.chats.find_chat("telegram", str(GROUP))
-    anna = await telegram.core.users.find_user("telegram", "11")
+    chat = await telegram.stores.chats.find_chat("telegram", str(GROUP))
+    anna = await telegram.stores.users.find_user("telegram", "11")
     assert chat is not None
     assert anna is not None
-    return await telegram.core.matches.active_match_for(chat.id, anna.id)
+    return await telegram.stores.matches.active_match_for(chat.id, anna.id)
 
 
 def _board_id(telegram: Harness) -> int:

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import aiohttp
 import sqlalchemy as sa
 
-from bot.core.info.page_reads import MatchPageReads
 from bot.core.model import ChatRef
 from bot.core.service import Core
 from bot.web.server import WebServer
@@ -25,7 +24,7 @@ async def serving(url: str) -> AsyncIterator[tuple[Room, WebServer]]:
     """The server on the migrated database at ``url``."""
     database = Database(url)
     core = Core(database, server_seeds=fixed_seeds(), web_base_url="http://127.0.0.1")
-    server = WebServer(MatchPageReads.of(core), "127.0.0.1", 0)
+    server = WebServer(core.ports.pages, "127.0.0.1", 0)
     await server.start()
     room = Room(core, ChatRef(PLATFORM, "group-1"))
     await room.command("anna", "/challenge @bob 1")
@@ -52,10 +51,10 @@ class Site:
             return response.status, await response.text(), dict(response.headers)
 
     async def slug(self) -> str:
-        return (await self.room.core.matches.match_info(1)).slug
+        return (await self.room.stores.matches.match_info(1)).slug
 
     async def seed(self) -> str:
         """The server seed as stored (read past the repository, which guards it)."""
-        engine = self.room.core.matches.engine
+        engine = self.room.stores.matches.engine
         found = await engine.read(sa.select(matches.c.server_seed).where(matches.c.id == 1))
         return str(found.scalar())

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.info.page_reads import MatchPageReads
 from bot.core.service import Core
 from bot.web.guard import ConnectionGuard
 from bot.web.limits import WebLimits
@@ -35,13 +34,13 @@ async def serving(
 ) -> AsyncIterator[WebServer]:
     database = Database(sqlite_copy(migrated_sqlite, tmp_path / "guard.db"))
     core = Core(database, render_images=False, web_base_url="http://127.0.0.1")
-    server = WebServer(MatchPageReads.of(core), "127.0.0.1", 0, limits)
+    server = WebServer(core.ports.pages, "127.0.0.1", 0, limits)
     await server.start()
     try:
         yield server
     finally:
         await server.stop()
-        core.computer.close()
+        core.ports.workers.computer.close()
         await database.close()
 
 

@@ -14,6 +14,7 @@ import aiohttp
 import pytest
 from PIL import Image
 
+from bot.core.info.replays import ReplayFrames
 from bot.core.model import ChatRef
 from engine.api import MatchAnalysis, PlayerAnalysis
 from engine.records import analysis_to_json
@@ -36,9 +37,9 @@ async def site(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Site]:
 
 async def analysed(site: Site, analysis: MatchAnalysis = ANALYSIS, match_id: int = 1) -> None:
     """Store ``analysis`` as the finished analysis of the ended match ``match_id``."""
-    analyses = site.room.core.analyses
+    analyses = site.room.stores.analyses
     assert await analyses.claim(match_id, "expert")
-    await analyses.store(match_id, analysis_to_json(analysis), site.room.core.time())
+    await analyses.store(match_id, analysis_to_json(analysis), site.room.core.clock())
 
 
 async def fetch(site: Site, path: str) -> tuple[int, bytes, dict[str, str]]:
@@ -72,7 +73,9 @@ async def test_after_the_end_the_page_has_everything(site: Site) -> None:
     slug = await site.slug()
     _status, html, _headers = await site.get(f"/m/{slug}?lang=en")
     assert "Final position" in html
-    games = await site.room.core.replay_frames.games(await site.room.core.matches.match_info(1))
+    games = await ReplayFrames(site.room.stores.matches).games(
+        await site.room.stores.matches.match_info(1)
+    )
     last = len(games[-1].frames) - 1
     assert f'src="/m/{slug}/replay/{len(games)}/{last}.png?lang=en"' in html
     assert f'href="/m/{slug}/replay?lang=en&amp;game=1"' in html  # the game's own replay
@@ -115,7 +118,7 @@ async def test_the_mat_file_downloads(site: Site) -> None:
     record = read_mat(body.decode())  # GNU Backgammon's format, read back
     assert record.names == ("Anna", "Bob")
     assert record.rules.length == 1
-    history = await site.room.core.matches.history(1)
+    history = await site.room.stores.matches.history(1)
     assert len(record.actions) <= len(history)
 
 
@@ -123,7 +126,7 @@ async def test_a_money_game_has_no_mat_file(site: Site) -> None:
     room = Room(site.room.core, ChatRef(PLATFORM, "group-2"))
     await room.command("carl", "/challenge @dora money")
     await room.press("dora", "Accept")
-    slug = (await site.room.core.matches.match_info(2)).slug
+    slug = (await site.room.stores.matches.match_info(2)).slug
     _status, html, _headers = await site.get(f"/m/{slug}")
     assert "match.mat" not in html
     status, _body, _headers = await fetch(site, f"/m/{slug}/match.mat")
@@ -135,8 +138,8 @@ async def test_the_replay_opens_at_the_game_asked_for(site: Site) -> None:
     await room.command("carl", "/challenge @dora 5 nocube")
     await room.press("dora", "Accept")
     await play_to_the_end(room, ("carl", "dora"), seed=3)
-    info = await site.room.core.matches.match_info(2)
-    games = await site.room.core.replay_frames.games(info)
+    info = await site.room.stores.matches.match_info(2)
+    games = await ReplayFrames(site.room.stores.matches).games(info)
     assert len(games) >= 2  # without a cube a game is worth 3 points at most
     _status, html, _headers = await site.get(f"/m/{info.slug}/replay?lang=en&game=2")
     assert f'src="/m/{info.slug}/replay/2/0.png?lang=en"' in html

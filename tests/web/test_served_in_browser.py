@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from selenium.webdriver.chrome.webdriver import WebDriver
 
+from bot.core.info.replays import ReplayFrames
 from engine.records import analysis_to_json
 from gammon.actions import OpeningRoll, Roll
 from tests.bot.scripted import Room, play_to_the_end
@@ -29,7 +30,7 @@ async def test_the_served_check_page_verifies_every_roll_after_the_end(
     browser: WebDriver, served: tuple[Room, str]
 ) -> None:
     room, site = served
-    slug = (await room.core.matches.match_info(1)).slug
+    slug = (await room.stores.matches.match_info(1)).slug
     # While the match is played the page has no seed, so it checks nothing yet.
     await asyncio.to_thread(browser.get, f"{site}/m/{slug}/verify")
     waiting = await asyncio.to_thread(read_check, browser)
@@ -37,7 +38,7 @@ async def test_the_served_check_page_verifies_every_roll_after_the_end(
     await play_to_the_end(room, ("anna", "bob"), seed=4)
     rolls = [
         action.dice
-        for action in await room.core.matches.history(1)
+        for action in await room.stores.matches.history(1)
         if isinstance(action, OpeningRoll | Roll)
     ]
     await asyncio.to_thread(browser.get, f"{site}/m/{slug}/verify")
@@ -46,7 +47,7 @@ async def test_the_served_check_page_verifies_every_roll_after_the_end(
     assert [nonce for nonce, _status, _dice in result.rows] == list(range(len(rolls)))
     assert {status for _nonce, status, _dice in result.rows} == {"ok"}
     assert [dice for _nonce, _status, dice in result.rows] == [f"{a}-{b}" for a, b in rolls]
-    assert result.digest == (await room.core.matches.match_info(1)).dice_commitment
+    assert result.digest == (await room.stores.matches.match_info(1)).dice_commitment
     assert await asyncio.to_thread(errors_logged, browser) == []
 
 
@@ -55,8 +56,8 @@ async def test_the_served_replay_steps_to_the_last_play(
 ) -> None:
     room, site = served
     await play_to_the_end(room, ("anna", "bob"), seed=4)
-    info = await room.core.matches.match_info(1)
-    frames = len((await room.core.replay_frames.games(info))[0].frames)
+    info = await room.stores.matches.match_info(1)
+    frames = len((await ReplayFrames(room.stores.matches).games(info))[0].frames)
     await asyncio.to_thread(browser.get, f"{site}/m/{info.slug}/replay")
     seen = [await asyncio.to_thread(_counter, browser)]
     # The first step is a real click; then the page's script presses ▶ (a click through
@@ -96,9 +97,9 @@ async def test_the_served_match_page_shows_its_pictures(
 ) -> None:
     room, site = served
     await play_to_the_end(room, ("anna", "bob"), seed=4)
-    assert await room.core.analyses.claim(1, "expert")
-    await room.core.analyses.store(1, analysis_to_json(ANALYSIS), room.core.time())
-    info = await room.core.matches.match_info(1)
+    assert await room.stores.analyses.claim(1, "expert")
+    await room.stores.analyses.store(1, analysis_to_json(ANALYSIS), room.core.clock())
+    info = await room.stores.matches.match_info(1)
     await asyncio.to_thread(browser.get, f"{site}/m/{info.slug}?lang=ar")
     widths = await asyncio.to_thread(_picture_widths, browser, ("#board img", "#analysis-chart"))
     assert widths[0] > 100, "the final position did not load"

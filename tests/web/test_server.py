@@ -43,7 +43,7 @@ async def test_before_the_end_no_page_holds_the_seed(site: Site) -> None:
         assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
         assert headers["X-Content-Type-Options"] == "nosniff"
     _status, check, _headers = await site.get(f"/m/{slug}/verify")
-    commitment = (await site.room.core.matches.match_info(1)).dice_commitment
+    commitment = (await site.room.stores.matches.match_info(1)).dice_commitment
     assert commitment in check
     assert "revealed when the match ends" in check
 
@@ -82,9 +82,9 @@ async def test_unknown_or_malformed_addresses_are_not_found(site: Site) -> None:
 
 async def test_a_hostile_name_is_shown_as_text(site: Site) -> None:
     await site.room.command("eve", "/challenge @mallory 1")
-    await site.room.core.users.upsert_user(PLATFORM, "eve", EVIL)
+    await site.room.stores.users.upsert_user(PLATFORM, "eve", EVIL)
     await site.room.press("mallory", "Accept")
-    slug = (await site.room.core.matches.match_info(2)).slug
+    slug = (await site.room.stores.matches.match_info(2)).slug
     for path in ("", "/replay", "/verify"):
         _status, body, _headers = await site.get(f"/m/{slug}{path}")
         assert EVIL not in body, path

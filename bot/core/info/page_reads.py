@@ -11,7 +11,6 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from bot.core.computer.analysis_view import analysis_picture
 from bot.core.documents.dice_check import check_data
@@ -36,9 +35,6 @@ from storage import (
     MatchRepository,
     MatchStatus,
 )
-
-if TYPE_CHECKING:
-    from bot.core.service import Core
 
 logger = logging.getLogger(__name__)
 
@@ -90,21 +86,8 @@ class PageAnalysis:
 
 
 class MatchPageReads:
-    """The read model of the match pages (see the module's docstring); :meth:`of` makes
-    the one of a running core."""
-
-    @classmethod
-    def of(cls, core: Core) -> MatchPageReads:
-        return cls(
-            core.matches,
-            core.analyses,
-            core.dice,
-            core.names,
-            core.replay_frames,
-            core.replay_pictures,
-            core.painter,
-            core.idle,
-        )
+    """The read model of the match pages (see the module's docstring); the composition root
+    (:mod:`bot.core.bootstrap`) makes the one of a core, its host hands it to the web server."""
 
     def __init__(
         self,
