@@ -4,12 +4,14 @@ Positions come from the GNU Backgammon oracle file (every 7th, with its dice, a 
 and the last play highlighted) plus long nardy self-play positions. Prints one JSON object as
 its last line: render-plus-encode median and p99 (ms), encode alone (the finished picture to
 PNG bytes, in the palette the bot chose once for the theme, size and variant) median, their
-ratio, and PNG sizes (KB, median and max).
+ratio, and PNG sizes (KB, median and max); and the analysis chart of a 400-decision match
+(median and worst of 20 drawings, ms).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import random
 import statistics
 import sys
@@ -22,7 +24,14 @@ sys.path.insert(0, str(ROOT))
 from PIL import Image  # noqa: E402
 
 from gammon import Position, Variant, legal_plays  # noqa: E402
-from rendering import BoardView, LastPlay, render_image  # noqa: E402
+from rendering import (  # noqa: E402
+    BoardView,
+    ChartError,
+    ChartLabels,
+    LastPlay,
+    draw_analysis_chart,
+    render_image,
+)
 from rendering.board import board_palette  # noqa: E402
 from rendering.palette import encode_in_palette  # noqa: E402
 from rendering.theme import THEMES  # noqa: E402
@@ -79,6 +88,28 @@ def palette(view: BoardView) -> Image.Image:
     return board_palette(THEMES["classic"], 960, view.variant)
 
 
+def analysis_chart_ms() -> list[float]:
+    """The analysis chart of a long match (400 decisions, five games, six errors marked):
+    milliseconds per drawing, over 20 drawings after a warm one."""
+    chances = [0.5 + 0.45 * math.sin(index / 9) for index in range(400)]
+    starts = [0, 90, 170, 260, 330]
+    errors = [ChartError(index, index % 2, 0.1) for index in range(7, 400, 70)]
+    names = ("Anna Groß", "Дмитрий")
+    labels = ChartLabels(
+        title="Match 12: Anna Groß vs Дмитрий",
+        y_axis="Anna Groß's chance to win the match",
+        x_axis="moves",
+        game="Game {number}",
+    )
+    draw_analysis_chart(chances, starts, errors, names, labels)  # fonts and caches warm
+    timings: list[float] = []
+    for _ in range(20):
+        started = time.perf_counter()
+        draw_analysis_chart(chances, starts, errors, names, labels)
+        timings.append((time.perf_counter() - started) * 1000)
+    return sorted(timings)
+
+
 def main() -> None:
     rng = random.Random(5)
     cases = views(rng)
@@ -99,6 +130,7 @@ def main() -> None:
         sizes.append(len(png))
     totals.sort()
     encode_median = statistics.median(encodes)
+    charts = analysis_chart_ms()
     print(
         json.dumps(
             {
@@ -111,6 +143,8 @@ def main() -> None:
                 "total_over_encode_ratio": round(statistics.median(totals) / encode_median, 2),
                 "png_kb_median": round(statistics.median(sizes) / 1024, 1),
                 "png_kb_max": round(max(sizes) / 1024, 1),
+                "analysis_chart_400_decisions_ms_median": round(statistics.median(charts), 2),
+                "analysis_chart_400_decisions_ms_p99": round(charts[-1], 2),
             }
         )
     )
