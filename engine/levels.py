@@ -24,6 +24,10 @@ ply shallower than gnubg's (whose 2-ply is bgsage's ``"3ply"``): ``"3ply"`` took
 move, too slow for a chat. ``"2ply"`` keeps most moves quick, with rare waits of a few
 seconds (many candidates: doubles, bear-offs). Intermediate uses gnubg's 0.040 (its "casual
 play" is 0.050).
+
+A match analysis has time that a chat's turn has not: analysed at world class (the default,
+:data:`ANALYSIS_LEVEL`), checker plays are searched at gnubg's 2-ply as gnubg's analysis
+searches them (:data:`GNUBG_2PLY`); the quick analysis (expert) is the plain net's.
 """
 
 from __future__ import annotations

@@ -230,7 +230,7 @@ def test_the_readmes_picture_is_what_its_documented_command_draws(tmp_path: Path
 
 def _random_one_point_match() -> str:
     """A finished 1-point match of random legal plays, as a .mat file."""
-    rng = random.Random(152)  # a short game (42 plays): the deeper analysis takes seconds
+    rng = random.Random(152)  # a short game (42 plays): the default analysis takes seconds
     state = new_match(MatchRules(length=1))
     while state.phase is not Phase.FINISHED:
         if state.phase is Phase.OPENING:
