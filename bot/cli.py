@@ -208,9 +208,9 @@ def hint(position_id: str, match_id: str, level: str, jacoby: bool, beaver: bool
 @click.argument("mat_file", type=click.Path(path_type=str))  # errors: one line
 @click.option(
     "--level",
-    help="How deep the engine looks: expert (the default: the plain net, a second or two) or "
-    "world_class (one roll of look-ahead, nearer GNU Backgammon's 2-ply; some 10 s for a "
-    "7-point match); the other playing levels are accepted too.",
+    help="How deep the engine looks: world_class (the default: as deep as GNU Backgammon's "
+    "2-ply analysis, some 10-40 s for a 7-point match) or expert (the plain net, a second or "
+    "two); the other playing levels are accepted too (their own depth, no noise).",
 )
 @click.option(
     "--max-games",

@@ -18,8 +18,9 @@ from engine.api import (
     Probabilities,
     Situation,
 )
-from engine.backgammon import rank_plays, roll_luck, winning_chance
+from engine.backgammon import roll_luck, winning_chance
 from engine.backgammon_cube import cube_advice, evaluate
+from engine.backgammon_deep import analysis_plays
 from gammon.actions import Action, Beaver, CannotMove, Double, Drop, Move, OpeningRoll, Roll, Take
 from gammon.flow import MatchState, Phase
 from gammon.match_rules import MatchRules
@@ -104,9 +105,9 @@ class Walk:
         assert state.dice is not None
         player = state.player_on_roll
         situation = Situation.of(state, player)
-        ranked = rank_plays(situation, state.dice, self.level)
         play = action.value or parse_play(action.play, state.position, state.dice)
         result_id = play.result.id()
+        ranked, choices = analysis_plays(situation, state.dice, self.level, result_id)
         played = next((option for option in ranked if option.result_id == result_id), None)
         if played is None:
             raise ValueError(f"the engine did not rank the play {play} ({result_id})")
@@ -123,7 +124,7 @@ class Walk:
             played=played.notation,
             best=best.notation,
             loss=max(0.0, best.equity - played.equity),
-            forced=len(ranked) == 1,
+            forced=choices == 1,
             luck=roll.luck,
             move=roll.move,
             win_chance=_for_player_0(chance, player),

@@ -182,6 +182,15 @@ def _move_equity(situation: Situation, move: EngineMove) -> float:
     return cubeless_equity(situation, move.probabilities)
 
 
+def post_move_value(
+    situation: Situation, board: Board, eval_level: str
+) -> tuple[float, Probabilities]:
+    """The mover's equity and outcome chances after a move that reached ``board`` (the
+    mover's view), at ``eval_level``: cubeful with the cube on, else cubeless."""
+    equity, probs = _post_move(situation, board, eval_level)
+    return equity, _probabilities(probs)
+
+
 def _post_move(situation: Situation, board: Board, eval_level: str) -> tuple[float, Any]:
     """Equity and bgsage probabilities of a position after the mover's turn (mover's view):
     for a play bgsage did not list, or a roll that cannot be played."""

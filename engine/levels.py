@@ -24,6 +24,10 @@ ply shallower than gnubg's (whose 2-ply is bgsage's ``"3ply"``): ``"3ply"`` took
 move, too slow for a chat. ``"2ply"`` keeps most moves quick, with rare waits of a few
 seconds (many candidates: doubles, bear-offs). Intermediate uses gnubg's 0.040 (its "casual
 play" is 0.050).
+
+A match analysis has time that a chat's turn has not: analysed at world class (the default,
+:data:`ANALYSIS_LEVEL`), checker plays are searched at gnubg's 2-ply as gnubg's analysis
+searches them (:data:`GNUBG_2PLY`); the quick analysis (expert) is the plain net's.
 """
 
 from __future__ import annotations
@@ -53,17 +57,54 @@ LEVELS: Final[dict[Level, LevelSpec]] = {
     Level.WORLD_CLASS: LevelSpec("2ply", 0.0),
 }
 
-ANALYSIS_LEVEL: Final = Level.EXPERT
-"""The level of match analysis unless a deeper one is asked for: the plain net, without noise,
-as gnubg's quick analysis. A 7-point match takes a second or two of one core
-(``benchmarks/analysis_agreement.py``)."""
 
-DEEP_ANALYSIS_LEVEL: Final = Level.WORLD_CLASS
-"""The deeper analysis (``/analysis 12 world_class``, ``gammonbot analyse --level
-world_class``): one roll of look-ahead for checker play and cube, nearer gnubg's 2-ply. A
-7-point match takes some 5-15 s of one core (figures in docs/benchmarks.md)."""
+@dataclass(frozen=True)
+class MoveFilter:
+    """Which plays a ranking at ``depth`` passes on to the next, deeper stage: the best and at
+    most ``extra`` more, each within ``window`` equity of the best (gnubg's move filters:
+    "accept 0, add ``extra`` within ``window``")."""
 
-ANALYSIS_LEVELS: Final = (ANALYSIS_LEVEL, DEEP_ANALYSIS_LEVEL)
+    depth: str
+    extra: int
+    window: float
+
+
+@dataclass(frozen=True)
+class DeepSearch:
+    """How an analysis values checker plays with look-ahead: at ``depth``, for the plays the
+    ``filters`` keep (shallowest first: the first ranks every legal play, each later one the
+    survivors of the one before) and for the play that was made."""
+
+    depth: str
+    filters: tuple[MoveFilter, ...]
+
+
+ANALYSIS_LEVEL: Final = Level.WORLD_CLASS
+"""The level of a match analysis unless another is asked for: GNU Backgammon's default
+analysis (2-ply, :data:`GNUBG_2PLY`), with which its players compare ours. A 7-point match
+takes some 10-40 s of one core in the analysis worker (``benchmarks/analysis_agreement.py``,
+figures in docs/benchmarks.md)."""
+
+QUICK_ANALYSIS_LEVEL: Final = Level.EXPERT
+"""The quick analysis (``/analysis 12 expert``, ``gammonbot analyse --level expert``): the
+plain net for every play, a second or two per 7-point match. It judges by the net the bot
+plays expert with, so the bot's expert plays are never errors by it."""
+
+GNUBG_2PLY: Final = DeepSearch("3ply", (MoveFilter("1ply", 8, 0.16), MoveFilter("2ply", 2, 0.04)))
+"""gnubg's 2-ply (the engine's ``"3ply"``, two rolls of look-ahead) for the plays within reach
+of the best: gnubg's analysis filter keeps up to 9 plays within 0.16 of the plain net's best;
+of those, the best three within 0.04 at one roll of look-ahead are searched to gnubg's
+2-ply. bgsage's own 2-ply search goes through every legal play, which made a 5-point match
+a minute of CPU."""
+
+ANALYSIS_SEARCHES: Final[dict[Level, DeepSearch | None]] = {
+    QUICK_ANALYSIS_LEVEL: None,
+    ANALYSIS_LEVEL: GNUBG_2PLY,
+}
+"""How each analysis level values checker plays: ``None`` ranks every play at the level's own
+depth (:func:`engine.backgammon.rank_plays`), a search ranks as :class:`DeepSearch` says."""
+
+ANALYSIS_LEVELS: Final = (QUICK_ANALYSIS_LEVEL, ANALYSIS_LEVEL)
 """The levels a match can be analysed at in the chats."""
 
 

@@ -230,7 +230,7 @@ def test_the_readmes_picture_is_what_its_documented_command_draws(tmp_path: Path
 
 def _random_one_point_match() -> str:
     """A finished 1-point match of random legal plays, as a .mat file."""
-    rng = random.Random(152)  # a short game (42 plays): the deeper analysis takes seconds
+    rng = random.Random(152)  # a short game (42 plays): the default analysis takes seconds
     state = new_match(MatchRules(length=1))
     while state.phase is not Phase.FINISHED:
         if state.phase is Phase.OPENING:
@@ -249,7 +249,7 @@ def test_the_hint_and_analyse_examples_print_json(tmp_path: Path) -> None:
     commands = [parse_command(line) for line in found.lines if line.strip()]
     assert [command.arguments[0] for command in commands] == ["hint", "hint", "analyse", "analyse"]
     (tmp_path / "match.mat").write_text(_random_one_point_match(), encoding="utf-8")
-    plays, cube, analysis, deeper = (
+    plays, cube, analysis, quick = (
         json.loads(gammonbot(command, tmp_path).stdout) for command in commands
     )
     assert plays["kind"] == "plays"
@@ -260,8 +260,8 @@ def test_the_hint_and_analyse_examples_print_json(tmp_path: Path) -> None:
     assert cube["cube"]["action"] == "No double, take"  # the opening position
     assert [player["name"] for player in analysis["players"]] == ["Anna", "Bob"]
     assert analysis["decisions"]
-    assert (analysis["level"], deeper["level"]) == ("expert", "world_class")
-    assert len(deeper["decisions"]) == len(analysis["decisions"])
+    assert (analysis["level"], quick["level"]) == ("world_class", "expert")
+    assert len(quick["decisions"]) == len(analysis["decisions"])
 
 
 def test_the_money_cube_examples_answer_as_their_comments_say(tmp_path: Path) -> None:

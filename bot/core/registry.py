@@ -283,15 +283,15 @@ COMMANDS: tuple[Command, ...] = (
         lambda s: s.advice.analysis,
         N_("The analysis of a finished match"),
         N_(
-            "/analysis [match] [level] – errors, error rate and luck of a finished match; "
-            "world_class looks deeper (it takes a while)"
+            "/analysis [match] [level] – errors, error rate and luck of a finished match, "
+            "as deep as GNU Backgammon's analysis; expert is quicker"
         ),
         options=(
             Option("match", Kind.INTEGER, N_("The match number (default: your last)"), minimum=1),
             Option(
                 "level",
                 Kind.CHOICE,
-                N_("How deep the engine looks (default: expert, quick)"),
+                N_("How deep the engine looks (default: world_class, as GNU Backgammon)"),
                 ("expert", "world_class"),
                 labels=(N_("Expert: quick"), N_("World class: deeper")),
             ),

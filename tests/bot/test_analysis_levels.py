@@ -1,6 +1,6 @@
 """The analysis level: ``/analysis [match] [level]`` in the chats and ``gammonbot analyse
---level`` on the command line, today's quick level by default and a deeper one on request
-that the engine really searches at."""
+--level`` on the command line: by default GNU Backgammon's 2-ply, which the engine really
+searches at, and a quick one on request."""
 
 from __future__ import annotations
 
@@ -16,7 +16,13 @@ from bot.core.computer.advice import _analysis_request
 from bot.core.registry import find
 from engine import analysis_walk
 from engine.api import Level
-from engine.levels import ANALYSIS_LEVEL, DEEP_ANALYSIS_LEVEL, analysis_level, spec
+from engine.levels import (
+    ANALYSIS_LEVEL,
+    ANALYSIS_SEARCHES,
+    QUICK_ANALYSIS_LEVEL,
+    analysis_level,
+    spec,
+)
 from tests.engine.test_analysis import BLUNDER_MATCH
 
 
@@ -51,16 +57,20 @@ def test_the_platforms_offer_the_level_as_a_choice() -> None:
     assert command.argument({"level": "world_class"}) == "world_class"
 
 
-def test_the_deeper_level_searches_deeper() -> None:
-    assert ANALYSIS_LEVEL is Level.EXPERT
-    depth = {level: int(spec(level).eval_level.removesuffix("ply")) for level in Level}
-    assert depth[DEEP_ANALYSIS_LEVEL] > depth[ANALYSIS_LEVEL]
+def test_the_default_level_searches_as_deep_as_gnubgs_analysis() -> None:
+    """gnubg analyses at 2-ply by default, two rolls of look-ahead: the engine's "3ply"."""
+    default = ANALYSIS_SEARCHES[ANALYSIS_LEVEL]
+    assert ANALYSIS_LEVEL is Level.WORLD_CLASS
+    assert default is not None
+    assert default.depth == "3ply"
+    assert ANALYSIS_SEARCHES[QUICK_ANALYSIS_LEVEL] is None
+    assert spec(QUICK_ANALYSIS_LEVEL).eval_level == "1ply"
     assert analysis_level("") is ANALYSIS_LEVEL  # queued when a match ends: no level named
-    assert analysis_level("world_class") is DEEP_ANALYSIS_LEVEL
+    assert analysis_level("expert") is QUICK_ANALYSIS_LEVEL
 
 
 @pytest.mark.parametrize(
-    ("option", "level"), [((), "expert"), (("--level", "world_class"), "world_class")]
+    ("option", "level"), [((), "world_class"), (("--level", "expert"), "expert")]
 )
 def test_the_command_line_analyses_at_the_level_asked_for(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, option: tuple[str, ...], level: str
@@ -68,17 +78,17 @@ def test_the_command_line_analyses_at_the_level_asked_for(
     """Every play is ranked, every cube judged at the level asked for (the default without
     ``--level``), and the JSON names it."""
     asked: list[Level] = []
-    rank_plays, cube_advice = analysis_walk.rank_plays, analysis_walk.cube_advice
+    analysis_plays, cube_advice = analysis_walk.analysis_plays, analysis_walk.cube_advice
 
-    def ranking(situation: Any, dice: Any, chosen: Level) -> Any:
+    def ranking(situation: Any, dice: Any, chosen: Level, played: str) -> Any:
         asked.append(chosen)
-        return rank_plays(situation, dice, chosen)
+        return analysis_plays(situation, dice, chosen, played)
 
     def advising(situation: Any, chosen: Level) -> Any:
         asked.append(chosen)
         return cube_advice(situation, chosen)
 
-    monkeypatch.setattr(analysis_walk, "rank_plays", ranking)
+    monkeypatch.setattr(analysis_walk, "analysis_plays", ranking)
     monkeypatch.setattr(analysis_walk, "cube_advice", advising)
     path = tmp_path / "match.mat"
     path.write_text(BLUNDER_MATCH, encoding="utf-8")

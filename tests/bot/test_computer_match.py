@@ -98,16 +98,17 @@ async def test_a_whole_match_against_the_bot(bot_room: Room) -> None:
     assert posted[0].image.startswith(b"\x89PNG")
     again = await bot_room.command("anna", "/analysis")
     assert again[0].text == posted[0].text
-    # A deeper analysis on request: queued, made by the worker at that level, then shown.
-    assert "(level expert)" in posted[0].text
-    deeper = await bot_room.command("anna", "/analysis world_class")
-    assert "is being analysed at the level world class" in deeper[0].text
+    # GNU Backgammon's depth first; another level on request: queued, made by the worker at
+    # that level, then shown.
+    assert "(level world class)" in posted[0].text
+    quick = await bot_room.command("anna", "/analysis expert")
+    assert "is being analysed at the level expert" in quick[0].text
     waiting = await bot_room.command("anna", "/analysis")
     assert "is being analysed" in waiting[0].text
-    (deep,) = await bot_room.core.ports.analyst.work()
-    assert "(level world class)" in deep.text
-    assert (await bot_room.command("anna", "/analysis world_class"))[0].text == deep.text
-    assert (await bot_room.command("anna", "/analysis"))[0].text == deep.text
+    (redone,) = await bot_room.core.ports.analyst.work()
+    assert "(level expert)" in redone.text
+    assert (await bot_room.command("anna", "/analysis expert"))[0].text == redone.text
+    assert (await bot_room.command("anna", "/analysis"))[0].text == redone.text
 
 
 async def test_each_move_is_answered_in_the_same_reply(bot_room: Room) -> None:

@@ -94,8 +94,9 @@ class AdviceService:
 
     async def analysis(self, context: Context, argument: str) -> list[Message]:
         """A finished match's analysis (``/analysis 12``; alone: the caller's last match), at
-        the level it was made; ``/analysis 12 world_class`` asks for the deeper one, which
-        is queued (the result posted when ready) unless it is there already."""
+        the level it was made; ``/analysis 12 expert`` asks for the quick one (``world_class``
+        for GNU Backgammon's depth again, or for a match analysed before it was the default),
+        which is queued (the result posted when ready) unless it is there already."""
         _ = context._
         asked = _analysis_request(argument)
         if asked is None:

@@ -1,8 +1,8 @@
 """Analyses of finished matches, in the background: the queue is in the database
 (:class:`storage.AnalysisRepository`), the work in the engine's low-priority worker, and the
 result is posted to the match's chat when ready. The level is the one the queue names (a
-player may ask for a deeper one, :meth:`storage.AnalysisRepository.deepen`), else the analysis
-level.
+player may ask for another one, :meth:`storage.AnalysisRepository.deepen`), else the analysis
+level (GNU Backgammon's depth, :data:`engine.levels.ANALYSIS_LEVEL`).
 
 :meth:`Analyst.work` takes what is pending; the host calls it every few seconds. A restart
 loses nothing: an analysis left running is put back in the queue at start.
