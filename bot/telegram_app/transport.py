@@ -11,7 +11,7 @@ transport to its subclasses: the library still encodes the parameters, reads the
 turns Telegram's errors into its exceptions. What this class adds is what
 :class:`~telegram.request.HTTPXRequest` does: its defaults (a pool of 256 connections, kept
 open between calls; 5 s to connect, write and read, 20 s to upload a file, 1 s to wait for a
-free connection), proxies from the environment (``HTTPS_PROXY``), and its exceptions:
+free connection), a proxy from the environment (``HTTPS_PROXY``, ``NO_PROXY``), and its exceptions:
 :class:`~telegram.error.TimedOut` for a timeout, :class:`~telegram.error.NetworkError` for
 any other failure of the connection.
 
@@ -22,6 +22,9 @@ stalled upload still ends.
 """
 
 from __future__ import annotations
+
+import urllib.parse
+import urllib.request
 
 import aiohttp
 from telegram.error import NetworkError, TimedOut
@@ -55,6 +58,7 @@ class AiohttpRequest(BaseRequest):
         self._defaults = (read_timeout, write_timeout, connect_timeout, pool_timeout)
         self._media_write_timeout = media_write_timeout
         self._session: aiohttp.ClientSession | None = None
+        self._proxies: dict[tuple[str, str], str | None] = {}  # (scheme, host) -> proxy
 
     @property
     def read_timeout(self) -> float | None:
@@ -65,8 +69,8 @@ class AiohttpRequest(BaseRequest):
             self._session = aiohttp.ClientSession(
                 connector=aiohttp.TCPConnector(limit=self._pool_size),
                 headers={"User-Agent": self.USER_AGENT},
-                trust_env=True,  # HTTPS_PROXY and the like, as httpx reads them
             )
+            self._proxies = {}
 
     async def shutdown(self) -> None:
         if self._session is not None and not self._session.closed:
@@ -88,13 +92,24 @@ class AiohttpRequest(BaseRequest):
         timeout = self._timeout(uploads, read_timeout, write_timeout, connect_timeout, pool_timeout)
         try:
             async with self._session.request(
-                method, url, data=_body(request_data), timeout=timeout
+                method, url, data=_body(request_data), timeout=timeout, proxy=self._proxy(url)
             ) as response:
                 return response.status, await response.read()
         except TimeoutError as error:
             raise TimedOut from error
         except aiohttp.ClientError as error:
             raise NetworkError(f"aiohttp.{type(error).__name__}: {error}") from error
+
+    def _proxy(self, url: str) -> str | None:
+        """The proxy the environment names for ``url`` (``HTTPS_PROXY``, ``NO_PROXY``...),
+        read once for each host, as httpx reads it once when its client is made: aiohttp's
+        ``trust_env`` reads the environment again for every call."""
+        address = urllib.parse.urlsplit(url)
+        key = (address.scheme, address.hostname or "")
+        if key not in self._proxies:
+            bypass = urllib.request.proxy_bypass(key[1]) if key[1] else True
+            self._proxies[key] = None if bypass else urllib.request.getproxies().get(key[0])
+        return self._proxies[key]
 
     def _timeout(
         self, uploads: bool, read: object, write: object, connect: object, pool: object

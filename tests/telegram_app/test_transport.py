@@ -94,3 +94,19 @@ async def test_no_answer_within_the_read_timeout_is_timed_out(silent_server: int
 async def test_a_request_not_initialised_refuses_to_call() -> None:
     with pytest.raises(RuntimeError, match="not initialized"):
         await AiohttpRequest().do_request("http://127.0.0.1:1/", "POST")
+
+
+def test_the_proxy_comes_from_the_environment_once_per_host(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("HTTPS_PROXY", "http://proxy.example:3128")
+    monkeypatch.setenv("NO_PROXY", "local.example")
+    request = AiohttpRequest()
+    assert request._proxy(f"https://api.telegram.org/bot{TOKEN}/getMe") == (
+        "http://proxy.example:3128"
+    )
+    assert request._proxy("https://local.example/bot/getMe") is None
+    monkeypatch.delenv("HTTPS_PROXY")  # read once: the host's answer stays
+    assert request._proxy(f"https://api.telegram.org/bot{TOKEN}/sendMessage") == (
+        "http://proxy.example:3128"
+    )
