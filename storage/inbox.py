@@ -23,6 +23,15 @@ from storage.database import Database
 from storage.schema import inbox_updates
 
 _KEY = (inbox_updates.c.platform, inbox_updates.c.update_id)
+# Built once: both run for every update, and building a statement cost more CPU than the
+# database's work on it.
+_RECEIVE = sa.insert(inbox_updates)
+_HANDLED = (
+    sa.update(inbox_updates)
+    .where(inbox_updates.c.platform == sa.bindparam("key_platform"))
+    .where(inbox_updates.c.update_id == sa.bindparam("key_update_id"))
+    .values(handled_at=sa.bindparam("moment"))
+)
 
 
 @dataclass(frozen=True)
@@ -52,7 +61,7 @@ class InboxRepository:
         }
 
         def write(connection: Connection) -> None:
-            connection.execute(sa.insert(inbox_updates), values)
+            connection.execute(_RECEIVE, values)
 
         try:
             await self.engine.write(write)
@@ -64,13 +73,10 @@ class InboxRepository:
         """The update has been handled: nobody takes it over."""
         moment = now or datetime.now(UTC)
 
+        values = {"key_platform": platform, "key_update_id": update_id, "moment": moment}
+
         def write(connection: Connection) -> None:
-            connection.execute(
-                sa.update(inbox_updates)
-                .where(inbox_updates.c.platform == platform)
-                .where(inbox_updates.c.update_id == update_id)
-                .values(handled_at=moment)
-            )
+            connection.execute(_HANDLED, values)
 
         await self.engine.write(write)
 

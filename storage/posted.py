@@ -83,36 +83,41 @@ class PostedMessageRepository:
         return None if value is None else str(value)
 
 
+# Built once: the statements of :func:`_replace` run for every message posted, and building
+# and hashing a statement cost more CPU than the database's work on these one-row statements.
+_SLOT = (
+    posted_messages.c.platform == sa.bindparam("key_platform"),
+    posted_messages.c.platform_chat_id == sa.bindparam("key_chat"),
+    posted_messages.c.slot == sa.bindparam("key_slot"),
+)
+# It writes the row onto itself and reads it back: it takes the row's lock (PostgreSQL) or
+# the write lock (SQLite) before the read, so of two replacements at once the second waits
+# and is answered the first one's message.
+_LOCK_AND_READ = (
+    sa.update(posted_messages)
+    .where(*_SLOT)
+    .values(message_id=posted_messages.c.message_id)
+    .returning(posted_messages.c.message_id)
+)
+_INSERT = sa.insert(posted_messages).values(
+    platform=sa.bindparam("key_platform"),
+    platform_chat_id=sa.bindparam("key_chat"),
+    slot=sa.bindparam("key_slot"),
+    message_id=sa.bindparam("message"),
+    updated_at=sa.bindparam("moment"),
+)
+_UPDATE = (
+    sa.update(posted_messages)
+    .where(*_SLOT)
+    .values(message_id=sa.bindparam("message"), updated_at=sa.bindparam("moment"))
+)
+
+
 def _replace(
     connection: Connection, platform: str, platform_chat_id: str, slot: str, message_id: str
 ) -> str | None:
-    key = (
-        posted_messages.c.platform == platform,
-        posted_messages.c.platform_chat_id == platform_chat_id,
-        posted_messages.c.slot == slot,
-    )
-    # The first statement writes the row onto itself and reads it back: it takes the row's
-    # lock (PostgreSQL) or the write lock (SQLite) before the read, so of two replacements at
-    # once the second waits and is answered the first one's message.
-    previous = connection.execute(
-        sa.update(posted_messages)
-        .where(*key)
-        .values(message_id=posted_messages.c.message_id)
-        .returning(posted_messages.c.message_id)
-    ).scalar()
-    moment = datetime.now(UTC)
-    if previous is None:
-        connection.execute(
-            sa.insert(posted_messages).values(
-                platform=platform,
-                platform_chat_id=platform_chat_id,
-                slot=slot,
-                message_id=message_id,
-                updated_at=moment,
-            )
-        )
-    else:
-        connection.execute(
-            sa.update(posted_messages).where(*key).values(message_id=message_id, updated_at=moment)
-        )
+    key = {"key_platform": platform, "key_chat": platform_chat_id, "key_slot": slot}
+    previous = connection.execute(_LOCK_AND_READ, key).scalar()
+    values = {**key, "message": message_id, "moment": datetime.now(UTC)}
+    connection.execute(_INSERT if previous is None else _UPDATE, values)
     return None if previous is None else str(previous)

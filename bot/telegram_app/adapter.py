@@ -41,6 +41,7 @@ from bot.telegram_app.incoming import PLATFORM, Directory, chat_of, parse_comman
 from bot.telegram_app.links import parse_challenge_payload
 from bot.telegram_app.markup import without_mentions
 from bot.telegram_app.outgoing import Poster
+from bot.telegram_app.transport import AiohttpRequest
 from bot.telegram_app.webhook import WebhookServer
 
 logger = logging.getLogger(__name__)
@@ -104,8 +105,7 @@ class TelegramAdapter:
             builder = builder.base_url(settings.telegram_base_url).base_file_url(
                 file_url_for(settings.telegram_base_url)
             )
-        if request is not None:
-            builder = builder.request(request)
+        builder = builder.request(request or AiohttpRequest())
         if updates_request is not None:
             builder = builder.get_updates_request(updates_request)
         self.application: Application = builder.build()  # type: ignore[type-arg]

@@ -231,3 +231,42 @@ def test_a_request_cut_off_by_a_dying_client_is_not_handled() -> None:
         )
         assert whole.json()["ok"] is True
     assert [call.params["text"] for call in api.of("sendMessage")] == ["hi"]
+
+
+def test_the_fake_keeps_a_connection_open_from_one_call_to_the_next() -> None:
+    """Telegram's servers keep a client's connection open; a fake that closed it after every
+    call would make the bot connect anew for each one, work it never does in production."""
+    api = FakeBotApi()
+    with FakeBotServer(api) as server, httpx.Client() as client:
+        ports = set()
+        for text in ("one", "two", "three"):
+            answer = client.post(
+                f"{server.base_url}{TOKEN}/sendMessage",
+                data={"chat_id": "-100", "text": text},
+            )
+            assert answer.json()["ok"] is True
+            assert answer.http_version == "HTTP/1.1"
+            ports.add(answer.extensions["network_stream"].get_extra_info("client_addr"))
+    assert len(ports) == 1
+    assert [call.params["text"] for call in api.of("sendMessage")] == ["one", "two", "three"]
+
+
+def test_the_fake_reads_multipart_uploads_as_a_client_encodes_them() -> None:
+    """Fields and files exactly as httpx encodes them, bytes that look like a boundary or a
+    header's end included, with a text field that spans lines."""
+    api = FakeBotApi()
+    png = b"\x89PNG\r\n\x1a\n" + b"\r\n--\r\n\r\n" + bytes(range(256)) * 40 + b"\r\n"
+    with FakeBotServer(api) as server:
+        answer = httpx.post(
+            f"{server.base_url}{TOKEN}/sendPhoto",
+            data={"chat_id": "-100", "caption": "a board\r\n\r\nsecond line", "parse_mode": ""},
+            files={"photo": ("board.png", png, "image/png")},
+        )
+    assert answer.json()["ok"] is True
+    (call,) = api.of("sendPhoto")
+    assert call.params == {
+        "chat_id": -100,
+        "caption": "a board\r\n\r\nsecond line",
+        "parse_mode": "",
+    }
+    assert call.files == {"photo": png}
