@@ -60,6 +60,8 @@ CHANCE_DEPTHS: Final = ("1ply", "2ply")
 SEARCH_PLIES: Final = 3
 """The cubeful search's depth as bgsage counts it (the net itself is its first ply): two
 rolls ahead, gnubg's 2-ply."""
+SEARCH_THREADS: Final = 2
+"""The search's rolls are shared out to both cores: a hint waits for it."""
 CLOSE: Final = 0.1
 """How near an edge of the cube decision the quick equities must be for the search to decide
 it. Measured on both reference sets (docs/benchmarks.md): a wider band searched more often
@@ -166,7 +168,7 @@ def _searched(situation: Situation, owner: Any, cube: int) -> float:
             owner,
             strategy,
             n_plies=SEARCH_PLIES,
-            n_threads=1,
+            n_threads=SEARCH_THREADS,
             cube_value=cube,
             away1=away,
             away2=other,
