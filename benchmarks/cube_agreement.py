@@ -1,9 +1,10 @@
 """How often our cube actions clearly disagree with GNU Backgammon's 2-ply cube analysis.
 
-    python benchmarks/cube_agreement.py [--levels expert world_class]
+    python benchmarks/cube_agreement.py [--levels expert world_class] [--reference FILE]
 
 The reference is ``tests/data/gnubg-cube-reference.jsonl`` (gnubg 1.07's own analyses, made
-by ``benchmarks/cube_reference.py``; gnubg is not needed here). For every position and score
+by ``benchmarks/cube_reference.py``; gnubg is not needed here), or another file it made
+(``--reference``, e.g. a fresh draw of positions with its ``--seed``). For every position and score
 context our cube action at each level (the double and the answer to it) is judged in gnubg's
 2-ply equities (``tests.cube_reference.action_loss``): giving away more than 0.02 (normalised
 to the cube; EMG in a match) is a clear disagreement, less a close call. gnubg's own 0-ply
@@ -33,6 +34,7 @@ from tests.cube_reference import (  # noqa: E402
     TAKE,
     ReferenceCase,
     action_loss,
+    case_from_json,
     gnubg_action,
     reference_cases,
 )
@@ -58,6 +60,11 @@ def floor_loss(case: ReferenceCase) -> float:
     return action_loss(case.best, double=double, answer=answer, beavers=beavers)
 
 
+def read_cases(path: Path) -> tuple[ReferenceCase, ...]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return tuple(case_from_json(line) for line in lines if line.strip())
+
+
 def rate(clear: int, cases: int) -> float:
     return round(100 * clear / cases, 1) if cases else 0.0
 
@@ -65,11 +72,14 @@ def rate(clear: int, cases: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", nargs="+", default=["expert", "world_class"])
+    parser.add_argument(
+        "--reference", type=Path, help="another reference file (default: the cached one)"
+    )
     arguments = parser.parse_args()
     levels = [Level(name) for name in arguments.levels]
     judges = [FLOOR, *(level.value for level in levels)]
 
-    cases = reference_cases()
+    cases = reference_cases() if arguments.reference is None else read_cases(arguments.reference)
     clear: dict[tuple[str, str, str], int] = defaultdict(int)
     counted: dict[tuple[str, str], int] = defaultdict(int)
     seconds: dict[str, float] = defaultdict(float)

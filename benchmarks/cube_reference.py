@@ -2,6 +2,7 @@
 decision points in every score context of ``tests/cube_reference.py``.
 
     python benchmarks/cube_reference.py [--games 240] [--examined 1200] [--per-stratum 40]
+                                        [--seed TEXT --output FILE]
 
 It needs Debian's ``gnubg`` (1.07). Positions come from games the engine plays against itself
 (cubeless, at four strengths: no noise, gnubg's intermediate and beginner noise, and random
@@ -13,6 +14,10 @@ own test (:func:`close_decision`); where the cube is not available, "any" only. 
 positions are analysed at 0-ply and 2-ply (gnubg's defaults otherwise: pruning nets,
 cubeful, no noise), and that is what the file holds. The positions are the only thing our
 engine contributes; every number in the file is gnubg's.
+
+``--seed`` draws another set of positions (other games, other samples) into ``--output``: a
+fresh set to check that a change to the cube agrees better with gnubg beyond the cached file
+(``benchmarks/cube_agreement.py --reference``).
 """
 
 from __future__ import annotations
@@ -54,9 +59,9 @@ threshold (``isCloseCubedecision``), also the one of our analysis (``engine.anal
 GNUBG_TIMEOUT = 3 * 3600
 
 
-def game_positions(style: str, game: int) -> Iterator[Position]:
+def game_positions(style: str, game: int, seed: str = "") -> Iterator[Position]:
     """The positions before each roll of one cubeless game, the player on roll's view."""
-    rng = random.Random(f"cube-reference:{style}:{game}")
+    rng = random.Random(f"cube-reference{seed}:{style}:{game}")
     noise = STYLES[style]
     position = Position.start()
     first = True
@@ -83,12 +88,12 @@ def game_positions(style: str, game: int) -> Iterator[Position]:
         position = result
 
 
-def candidates(games: int) -> dict[str, str]:
+def candidates(games: int, seed: str = "") -> dict[str, str]:
     """Position ID -> where it comes from, in a fixed order."""
     found: dict[str, str] = {}
     for game in range(games):
         style = list(STYLES)[game % len(STYLES)]
-        for turn, position in enumerate(game_positions(style, game)):
+        for turn, position in enumerate(game_positions(style, game, seed)):
             found.setdefault(position.id(), f"engine games, {style}, game {game}, turn {turn}")
     for line in PLAYS.read_text(encoding="utf-8").splitlines():
         row = json.loads(line)
@@ -124,15 +129,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=240)
     parser.add_argument("--examined", type=int, default=1200, help="candidates per context")
     parser.add_argument("--per-stratum", type=int, default=40)
+    parser.add_argument(
+        "--seed", default="", help="another draw of positions (default: the cached file's)"
+    )
+    parser.add_argument("--output", type=Path, default=DATA)
     arguments = parser.parse_args()
+    seed = f":{arguments.seed}" if arguments.seed else ""
     per_stratum = arguments.per_stratum
 
     started = time.monotonic()
-    pool = candidates(arguments.games)
+    pool = candidates(arguments.games, seed)
     ids = list(pool)
     print(f"{len(ids)} candidate positions ({time.monotonic() - started:.0f} s)", flush=True)
     samples = {
-        context.name: random.Random(f"cube-reference:{context.name}").sample(
+        context.name: random.Random(f"cube-reference{seed}:{context.name}").sample(
             ids, min(arguments.examined, len(ids))
         )
         for context in CONTEXTS
@@ -157,8 +167,8 @@ def main() -> None:
         case_to_json(context, stratum, position_id, pool[position_id], answer)
         for (context, stratum, position_id), answer in zip(chosen, answers, strict=True)
     ]
-    DATA.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    print(f"wrote {len(lines)} cases to {DATA} ({time.monotonic() - started:.0f} s)")
+    arguments.output.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    print(f"wrote {len(lines)} cases to {arguments.output} ({time.monotonic() - started:.0f} s)")
 
 
 if __name__ == "__main__":

@@ -7,16 +7,20 @@ from the equities alone.
 How the equities are made, and why (the figures are in docs/benchmarks.md; GNU Backgammon's
 2-ply cube analysis is the reference, ``benchmarks/cube_agreement.py`` measures it):
 
-- The decider's cubeless chances before the roll are the average of the plain net's and of
-  a one-roll look-ahead's (bgsage ``"1ply"`` and ``"2ply"``). Either alone is further from
-  gnubg than their mean: the plain net errs in some races and bear-offs it has no database
-  for, a single look-ahead ply overshoots the other way (the odd-ply effect that gnubg's
-  even plies avoid). The look-ahead costs a few milliseconds, once per cube decision.
-- The equities are Janowski's conversion of those chances (bgsage's ``cube_decision_1ply``:
-  cube life 0.68 in contact, 0.6 to 0.7 in races; the match's own cash and take points
-  through the Kazaross-XG2 table), as gnubg's 0-ply makes them. Deeper searches (bgsage's
-  cubeful ``"2ply"`` and ``"3ply"``) agreed no better with gnubg's 2-ply, so every level uses
-  this one; the levels differ in their checker play and their noise.
+- The quick estimate: the decider's cubeless chances before the roll, the average of the
+  plain net's and of a one-roll look-ahead's (bgsage ``"1ply"`` and ``"2ply"``), turned into
+  the three equities by Janowski's conversion (bgsage's ``cube_decision_1ply``: cube life
+  0.68 in contact, 0.6 to 0.7 in races; the match's own cash and take points through the
+  Kazaross-XG2 table), as gnubg's 0-ply makes them. It costs a few milliseconds and is what
+  :func:`evaluate` gives (luck, the equity of a position).
+- A cube decision near one of its edges by the quick estimate (doubling or not, taking or
+  passing, too good or not: within :data:`CLOSE`) is decided by a cubeful search two rolls
+  deep (bgsage's ``cubeful_equity_nply`` at :data:`SEARCH_PLIES`, gnubg's 2-ply depth: the
+  cube decisions of both players inside the tree, Janowski only at its leaves). Janowski's
+  single formula misses what gnubg's 2-ply finds there: how the next two rolls move the
+  chances across the cash and take points (measured against gnubg's 2-ply with gnubg's own
+  2-ply chances, the conversion alone still disagreed on 26 of 1,480 cube actions, most of
+  them its no double equity). About 20–45 ms of one core, so only where it can matter.
 - One correction the conversion lacks: after a double in a match, when the doubler then wins
   the match with any win, the taker's redouble costs the taker nothing and they give it at
   once ("automatic redouble"; 2-away against 3-away or more). The double/take equity is
@@ -31,14 +35,15 @@ How the equities are made, and why (the figures are in docs/benchmarks.md; GNU B
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
+from functools import cache
+from typing import Any, Final
 
 import bgbot_cpp  # type: ignore[import-not-found]
 import bgsage
 
 from engine.api import CubeAdvice, CubeOwner, CubeVerdict, Evaluation, Level, Situation
 from engine.backgammon import analyzer, cubeless_equity, probabilities_of, to_board
-from engine.cube_rule import CubeEquities, cube_action, double_equity
+from engine.cube_rule import CubeEquities, answer_equities, cube_action, double_equity
 
 _CPP_OWNER: Final = {
     CubeOwner.CENTRED: bgbot_cpp.CubeOwner.CENTERED,
@@ -52,6 +57,23 @@ _OWNER: Final = {
 }
 CHANCE_DEPTHS: Final = ("1ply", "2ply")
 """The depths whose pre-roll chances are averaged for the cube (see the module's text)."""
+SEARCH_PLIES: Final = 3
+"""The cubeful search's depth as bgsage counts it (the net itself is its first ply): two
+rolls ahead, gnubg's 2-ply."""
+SEARCH_THREADS: Final = 2
+"""The search's rolls are shared out to both cores: a hint waits for it."""
+CLOSE: Final = 0.1
+"""How near an edge of the cube decision the quick equities must be for the search to decide
+it. Measured on both reference sets (docs/benchmarks.md): a wider band searched more often
+without agreeing better."""
+TIE: Final = 0.01
+"""The search gives the equity of the decider's best cube action, not the no double equity:
+a double is the best action when that equity is the double's, to within this. The library's
+float match equities put a double's own value up to 0.003 above the double/take it reports,
+and the search's no double runs about 0.02 above gnubg's 2-ply (mean over the reference),
+so near-ties go to the double: on both reference sets 0.01 agreed better with gnubg than
+0.005 (37 and 51 clear disagreements of 1,480 against 40 and 56). Either way a no double
+within it of the double is a close call, below the 0.02 that counts as a clear error."""
 
 
 def pre_roll_chances(situation: Situation, depth: str) -> list[float]:
@@ -80,7 +102,8 @@ def cube_chances(situation: Situation) -> list[float]:
 
 def cube_equities(situation: Situation, chances: Sequence[float]) -> CubeEquities:
     """No double, double/take and double/pass for ``chances`` (decider's view, normalised to
-    the cube as it is; EMG in a match): Janowski's conversion, and the automatic redouble."""
+    the cube as it is; EMG in a match): Janowski's conversion, and the automatic redouble.
+    The quick estimate of the module's text."""
     board = to_board(situation.position)
     pips, opponent_pips = bgbot_cpp.pip_counts(board)
     life = bgbot_cpp.cube_efficiency(list(chances), bgbot_cpp.is_race(board), pips, opponent_pips)
@@ -96,11 +119,88 @@ def cube_equities(situation: Situation, chances: Sequence[float]) -> CubeEquitie
         situation.crawford,
         situation.jacoby and situation.is_money,
     )
-    double_take = float(decision.equity_dt)
-    if not situation.is_money and not situation.crawford and away <= 2 * cube < other:
-        # The taker redoubles only where that is better for them than keeping the cube.
-        double_take = min(double_take, _after_automatic_redouble(situation, chances))
+    double_take = _with_automatic_redouble(situation, chances, float(decision.equity_dt))
     return CubeEquities(float(decision.equity_nd), double_take, float(decision.equity_dp))
+
+
+def _with_automatic_redouble(
+    situation: Situation, chances: Sequence[float], double_take: float
+) -> float:
+    away, other = situation.away
+    if (
+        not situation.is_money
+        and not situation.crawford
+        and away <= 2 * situation.cube_value < other
+    ):
+        # The taker redoubles only where that is better for them than keeping the cube.
+        return min(double_take, _after_automatic_redouble(situation, chances))
+    return double_take
+
+
+def near_an_edge(equities: CubeEquities, beavers: bool) -> bool:
+    """Whether the quick equities put the cube decision within :data:`CLOSE` of one of its
+    edges: doubling or not, taking or passing, too good or not."""
+    doubled = double_equity(equities, beavers)
+    return (
+        abs(doubled - equities.no_double) < CLOSE
+        or abs(equities.double_take - equities.double_pass) < CLOSE
+        or abs(equities.no_double - equities.double_pass) < CLOSE
+    )
+
+
+@cache
+def _search_engine() -> tuple[Any, Any]:
+    """The plain net as bgsage's own 1-ply analyzer holds it, and its bear-off database:
+    the search reuses them rather than load the net's weights once more."""
+    outer = analyzer("1ply", False)
+    return outer._analyzer._strategy_1ply, outer._bearoff_db
+
+
+def _searched(situation: Situation, owner: Any, cube: int) -> float:
+    """The cubeful search's equity for the decider with the cube at ``cube`` held by
+    ``owner`` (bgsage's normalisation: to ``cube``), the cube actions inside it included —
+    the decider's own now too, where the cube lets them double."""
+    strategy, bearoff = _search_engine()
+    away, other = situation.away
+    return float(
+        bgbot_cpp.cubeful_equity_nply(
+            to_board(situation.position),
+            owner,
+            strategy,
+            n_plies=SEARCH_PLIES,
+            n_threads=SEARCH_THREADS,
+            cube_value=cube,
+            away1=away,
+            away2=other,
+            is_crawford=situation.crawford,
+            jacoby=situation.jacoby and situation.is_money,
+            beaver=False,
+            bearoff_db=bearoff,
+        )
+    )
+
+
+def searched_equities(
+    situation: Situation, chances: Sequence[float], quick: CubeEquities, beavers: bool
+) -> CubeEquities:
+    """The three equities by the cubeful search (see the module's text). The search gives
+    the double/take and the equity of the best action; where that is the double's (to
+    within :data:`TIE`) the no double equity is the quick one, kept below the double's."""
+    cube = situation.cube_value
+    taken = _searched(situation, bgbot_cpp.CubeOwner.OPPONENT, 2 * cube)
+    if situation.is_money:
+        double_take = 2 * taken
+    else:
+        away, other = situation.away
+        crawford = situation.crawford
+        won = bgbot_cpp.eq2mwc(taken, away, other, 2 * cube, crawford)
+        double_take = float(bgbot_cpp.mwc2eq(won, away, other, cube, crawford))
+    double_take = _with_automatic_redouble(situation, chances, double_take)
+    searched = CubeEquities(quick.no_double, double_take, quick.double_pass)
+    doubled = min(answer_equities(searched, beavers).values())
+    best = _searched(situation, _CPP_OWNER[situation.cube_owner], cube)
+    no_double = best if best > doubled + TIE else min(quick.no_double, doubled)
+    return CubeEquities(no_double, double_take, quick.double_pass)
 
 
 def _after_automatic_redouble(situation: Situation, chances: Sequence[float]) -> float:
@@ -147,6 +247,19 @@ def cube_advice(situation: Situation, level: Level) -> CubeAdvice:
     pass), nobody doubles and a take is moot.
     """
     del level  # one cube evaluation for all levels
+    return _advice(situation, search=True)
+
+
+def evaluate(situation: Situation, level: Level) -> Evaluation:
+    """The position before the decider rolls: cubeless chances and equity, and the cubeful
+    equity with the decider's best cube action (the no-double equity when they may not
+    double), by the quick estimate alone (see the module's text): it is asked for every
+    roll of an analysed match."""
+    del level
+    return _advice(situation, search=False).evaluation
+
+
+def _advice(situation: Situation, *, search: bool) -> CubeAdvice:
     chances = cube_chances(situation)
     probabilities = probabilities_of(chances)
     cubeless = cubeless_equity(situation, probabilities)
@@ -163,9 +276,12 @@ def cube_advice(situation: Situation, level: Level) -> CubeAdvice:
         )
     equities = cube_equities(situation, chances)
     beavers = situation.beavers and situation.is_money
+    doubling = may_double(situation)
+    if search and doubling and near_an_edge(equities, beavers):
+        equities = searched_equities(situation, chances, equities, beavers)
     action = cube_action(
         equities,
-        may_double=may_double(situation),
+        may_double=doubling,
         beavers=beavers,
         gammon_chances=probabilities.win_gammon > 0,
     )
@@ -180,10 +296,3 @@ def cube_advice(situation: Situation, level: Level) -> CubeAdvice:
         beaver=action.beaver,
         evaluation=Evaluation(probabilities, cubeless, cubeful),
     )
-
-
-def evaluate(situation: Situation, level: Level) -> Evaluation:
-    """The position before the decider rolls: cubeless chances and equity, and the cubeful
-    equity with the decider's best cube action (the no-double equity when they may not
-    double)."""
-    return cube_advice(situation, level).evaluation
