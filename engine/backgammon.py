@@ -46,15 +46,20 @@ from gammon.position import BAR, CHECKERS, OFF, SLOTS
 
 Board = list[int]
 
-_OWNER: Final = {
+OWNER_NAME: Final = {  # the cube's owner as bgsage's Python analyzers name it
     CubeOwner.CENTRED: "centered",
     CubeOwner.DECIDER: "player",
     CubeOwner.OPPONENT: "opponent",
 }
-_CPP_OWNER: Final = {
+CPP_OWNER: Final = {  # the cube's owner seen from the decider, for bgbot_cpp
     CubeOwner.CENTRED: bgbot_cpp.CubeOwner.CENTERED,
     CubeOwner.DECIDER: bgbot_cpp.CubeOwner.PLAYER,
     CubeOwner.OPPONENT: bgbot_cpp.CubeOwner.OPPONENT,
+}
+OPPONENTS_CPP_OWNER: Final = {  # the same seen from the opponent, who rolls after a play
+    CubeOwner.CENTRED: bgbot_cpp.CubeOwner.CENTERED,
+    CubeOwner.DECIDER: bgbot_cpp.CubeOwner.OPPONENT,
+    CubeOwner.OPPONENT: bgbot_cpp.CubeOwner.PLAYER,
 }
 _THREADS: Final = 2
 """Threads of one look-ahead search (bgsage uses at least two for 2-ply and deeper). Fixed
@@ -116,6 +121,16 @@ def from_board(board: Sequence[int]) -> Position:
 def analyzer(eval_level: str, cubeful: bool) -> Any:
     """bgsage's analyzer of one depth and cube mode, built on first use and kept."""
     return bgsage.BgBotAnalyzer(eval_level=eval_level, cubeful=cubeful, parallel_threads=_THREADS)
+
+
+def net_and_bearoff(holder: Any) -> tuple[Any, Any]:
+    """The plain net and the bear-off database that a part of a bgsage analyzer holds
+    (private: ``_strategy_1ply``, ``_bearoff_db``), for bgbot_cpp's searches to use instead of
+    loading the net's weights again. A bgsage that moves them fails here, and
+    ``tests/engine/test_deep_plays.py`` with it."""
+    if not all(hasattr(holder, part) for part in ("_strategy_1ply", "_bearoff_db")):
+        raise RuntimeError("this bgsage keeps no plain net and bear-off database to search with")
+    return holder._strategy_1ply, holder._bearoff_db
 
 
 def _eval_level(level: Level) -> str:
@@ -196,7 +211,7 @@ def _post_move(situation: Situation, board: Board, eval_level: str) -> tuple[flo
     for a play bgsage did not list, or a roll that cannot be played."""
     analysis = analyzer(eval_level, situation.cube_enabled).post_move_analytics(
         board,
-        _OWNER[situation.cube_owner],
+        OWNER_NAME[situation.cube_owner],
         situation.cube_value,
         away1=situation.away[0],
         away2=situation.away[1],
@@ -238,7 +253,7 @@ def library_plays(situation: Situation, dice: tuple[int, int], depth: str) -> li
         dice[0],
         dice[1],
         situation.cube_value,
-        _OWNER[situation.cube_owner],
+        OWNER_NAME[situation.cube_owner],
         **_cube_kwargs(situation),
     )
     return [
@@ -283,7 +298,7 @@ def plain_net_plays(situation: Situation, dice: tuple[int, int]) -> list[EngineM
     analytics = _plain_netanalyzer().checker_play_analytics(board, dice[0], dice[1])
     away1, away2 = situation.away
     is_match = away1 > 0 or away2 > 0
-    owner = _CPP_OWNER[situation.cube_owner]
+    owner = CPP_OWNER[situation.cube_owner]
     jacoby_active = situation.jacoby and not is_match and situation.cube_owner is CubeOwner.CENTRED
     moves: list[EngineMove] = []
     for entry in analytics:

@@ -42,19 +42,17 @@ import bgbot_cpp  # type: ignore[import-not-found]
 import bgsage
 
 from engine.api import CubeAdvice, CubeOwner, CubeVerdict, Evaluation, Level, Situation
-from engine.backgammon import analyzer, cubeless_equity, probabilities_of, to_board
+from engine.backgammon import (
+    CPP_OWNER,
+    OWNER_NAME,
+    analyzer,
+    cubeless_equity,
+    net_and_bearoff,
+    probabilities_of,
+    to_board,
+)
 from engine.cube_rule import CubeEquities, answer_equities, cube_action, double_equity
 
-_CPP_OWNER: Final = {
-    CubeOwner.CENTRED: bgbot_cpp.CubeOwner.CENTERED,
-    CubeOwner.DECIDER: bgbot_cpp.CubeOwner.PLAYER,
-    CubeOwner.OPPONENT: bgbot_cpp.CubeOwner.OPPONENT,
-}
-_OWNER: Final = {
-    CubeOwner.CENTRED: "centered",
-    CubeOwner.DECIDER: "player",
-    CubeOwner.OPPONENT: "opponent",
-}
 CHANCE_DEPTHS: Final = ("1ply", "2ply")
 """The depths whose pre-roll chances are averaged for the cube (see the module's text)."""
 SEARCH_PLIES: Final = 3
@@ -112,7 +110,7 @@ def cube_equities(situation: Situation, chances: Sequence[float]) -> CubeEquitie
     decision = bgbot_cpp.cube_decision_1ply(
         list(chances),
         cube,
-        _CPP_OWNER[situation.cube_owner],
+        CPP_OWNER[situation.cube_owner],
         life,
         away,
         other,
@@ -152,8 +150,7 @@ def near_an_edge(equities: CubeEquities, beavers: bool) -> bool:
 def _search_engine() -> tuple[Any, Any]:
     """The plain net as bgsage's own 1-ply analyzer holds it, and its bear-off database:
     the search reuses them rather than load the net's weights once more."""
-    outer = analyzer("1ply", False)
-    return outer._analyzer._strategy_1ply, outer._bearoff_db
+    return net_and_bearoff(analyzer("1ply", False)._analyzer)
 
 
 def _searched(situation: Situation, owner: Any, cube: int) -> float:
@@ -198,7 +195,7 @@ def searched_equities(
     double_take = _with_automatic_redouble(situation, chances, double_take)
     searched = CubeEquities(quick.no_double, double_take, quick.double_pass)
     doubled = min(answer_equities(searched, beavers).values())
-    best = _searched(situation, _CPP_OWNER[situation.cube_owner], cube)
+    best = _searched(situation, CPP_OWNER[situation.cube_owner], cube)
     no_double = best if best > doubled + TIE else min(quick.no_double, doubled)
     return CubeEquities(no_double, double_take, quick.double_pass)
 
@@ -231,7 +228,7 @@ def may_double(situation: Situation) -> bool:
             situation.away[0],
             situation.away[1],
             situation.cube_value,
-            _OWNER[situation.cube_owner],
+            OWNER_NAME[situation.cube_owner],
             is_crawford=situation.crawford,
         )
     )

@@ -26,10 +26,12 @@ from typing import Any, Final
 
 import bgbot_cpp  # type: ignore[import-not-found]
 
-from engine.api import CubeOwner, Level, Probabilities, RankedPlay, Situation
+from engine.api import Level, Probabilities, RankedPlay, Situation
 from engine.backgammon import (
+    OPPONENTS_CPP_OWNER,
     analyzer,
     board_after,
+    net_and_bearoff,
     post_move_value,
     probabilities_of,
     rank_plays,
@@ -40,12 +42,6 @@ from engine.levels import ANALYSIS_SEARCHES, DeepSearch, MoveFilter
 from gammon import Position
 
 _PLAIN_NET: Final = "1ply"
-
-_OPPONENTS_OWNER: Final = {  # the cube's owner seen from the opponent, who rolls next
-    CubeOwner.CENTRED: bgbot_cpp.CubeOwner.CENTERED,
-    CubeOwner.DECIDER: bgbot_cpp.CubeOwner.OPPONENT,
-    CubeOwner.OPPONENT: bgbot_cpp.CubeOwner.PLAYER,
-}
 
 
 def analysis_plays(
@@ -105,14 +101,12 @@ def _ranked(situation: Situation, plays: Sequence[RankedPlay], depth: str) -> li
 
 
 @functools.cache
-def _look_ahead(depth: str) -> Any:
-    """bgsage's cubeless look-ahead analyzer inside its cubeful one at ``depth`` (private:
-    ``_analyzer._inner``), whose plain net and bear-off database its cube-aware search of a
-    candidate uses. A bgsage that changes this fails ``tests/engine/test_deep_plays.py``."""
-    inner = getattr(getattr(analyzer(depth, True), "_analyzer", None), "_inner", None)
-    if not all(hasattr(inner, part) for part in ("_strategy_1ply", "_bearoff_db")):
-        raise RuntimeError("this bgsage has no look-ahead analyzer to search plays with")
-    return inner
+def _look_ahead(depth: str) -> tuple[Any, Any]:
+    """The plain net and bear-off database of bgsage's cubeless look-ahead analyzer inside
+    its cubeful one at ``depth`` (private: ``_analyzer._inner``), which its cube-aware search
+    of a candidate uses."""
+    cubeful = getattr(analyzer(depth, True), "_analyzer", None)
+    return net_and_bearoff(getattr(cubeful, "_inner", None))
 
 
 def _value(situation: Situation, result_id: str, depth: str) -> tuple[float, Probabilities]:
@@ -120,13 +114,13 @@ def _value(situation: Situation, result_id: str, depth: str) -> tuple[float, Pro
     board = list(board_after(Position.from_id(result_id)))
     if not situation.cube_enabled:
         return post_move_value(situation, board, depth)
-    inner = _look_ahead(depth)
+    net, bearoff = _look_ahead(depth)
     away, other = situation.away
     money = situation.is_money
     found: dict[str, Any] = bgbot_cpp.cubeful_probs_and_equity_nply(
         bgbot_cpp.flip_board(board),
-        _OPPONENTS_OWNER[situation.cube_owner],
-        inner._strategy_1ply,
+        OPPONENTS_CPP_OWNER[situation.cube_owner],
+        net,
         int(depth[0]),
         n_threads=1,
         cube_value=situation.cube_value,
@@ -135,7 +129,7 @@ def _value(situation: Situation, result_id: str, depth: str) -> tuple[float, Pro
         is_crawford=situation.crawford,
         jacoby=situation.jacoby and money,
         beaver=situation.beavers and money,
-        bearoff_db=inner._bearoff_db,
+        bearoff_db=bearoff,
         root_board=to_board(situation.position),
     )
     win, win_gammon, win_backgammon, lose_gammon, lose_backgammon = found["probs"]
