@@ -20,6 +20,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from storage.database import Database
+from storage.direct import DirectConnection
 from storage.schema import match_analyses, matches, player_results
 
 _MAX_ERROR = 256
@@ -86,7 +87,7 @@ class AnalysisRepository:
         that level; false when it is not finished or was made at that level. The result
         made before stays until the new one replaces it."""
 
-        def write(connection: sa.Connection) -> bool:
+        def write(connection: DirectConnection) -> bool:
             changed = connection.execute(
                 sa.update(match_analyses)
                 .where(
@@ -129,7 +130,7 @@ class AnalysisRepository:
     async def reclaim(self) -> int:
         """Put analyses left running (by a process that stopped) back in the queue."""
 
-        def write(connection: sa.Connection) -> int:
+        def write(connection: DirectConnection) -> int:
             return connection.execute(
                 sa.update(match_analyses)
                 .where(match_analyses.c.status == AnalysisStatus.RUNNING)
@@ -144,14 +145,14 @@ class AnalysisRepository:
         expected: AnalysisStatus,
         values: dict[str, Any],
         running: bool = False,
-        after: Callable[[sa.Connection], None] | None = None,
+        after: Callable[[DirectConnection], None] | None = None,
     ) -> bool:
         """Change the analysis if it is in the ``expected`` state, and then run ``after`` in
         the same transaction."""
         if running:
             values = {**values, "status": AnalysisStatus.RUNNING}
 
-        def write(connection: sa.Connection) -> bool:
+        def write(connection: DirectConnection) -> bool:
             changed = connection.execute(
                 sa.update(match_analyses)
                 .where(
@@ -169,7 +170,7 @@ class AnalysisRepository:
 
 
 def _store_error_rates(
-    match_id: int, error_rates: tuple[float, float], connection: sa.Connection
+    match_id: int, error_rates: tuple[float, float], connection: DirectConnection
 ) -> None:
     """Each person's error rate on their result of the match (the bot has no result row)."""
     for seat, player in enumerate((matches.c.player0_id, matches.c.player1_id)):

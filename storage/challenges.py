@@ -7,12 +7,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.engine import RowMapping
 from sqlalchemy.exc import IntegrityError
 
 from gammon.fair_dice import commitment
 from gammon.match_rules import MatchRules
 from storage.database import Database
+from storage.direct import DirectConnection
 from storage.errors import ChallengeLimitError, ConflictError, NotFoundError
 from storage.records import ChallengeRecord, ChallengeState
 from storage.schema import challenges, chats, users
@@ -54,7 +55,7 @@ class ChallengeLimits:
     per_chat: int = 20
 
 
-def _open_count(connection: Connection, condition: Any, now: datetime) -> int:
+def _open_count(connection: DirectConnection, condition: Any, now: datetime) -> int:
     found = connection.execute(
         sa.select(sa.func.count())
         .select_from(challenges)
@@ -63,7 +64,7 @@ def _open_count(connection: Connection, condition: Any, now: datetime) -> int:
     return int(found or 0)
 
 
-def _take_turn(connection: Connection, chat_id: int, user_id: int) -> None:
+def _take_turn(connection: DirectConnection, chat_id: int, user_id: int) -> None:
     """Lock the chat's row and then the challenger's, so that challenges of one chat or one
     challenger are counted one after the other, in any process.
 
@@ -80,7 +81,7 @@ def _take_turn(connection: Connection, chat_id: int, user_id: int) -> None:
 
 
 def _check_limits(
-    connection: Connection, limits: ChallengeLimits, chat_id: int, user_id: int, now: datetime
+    connection: DirectConnection, limits: ChallengeLimits, chat_id: int, user_id: int, now: datetime
 ) -> None:
     """Counted after the insert, in its transaction, after :func:`_take_turn`: a challenge
     made at the same moment by another process is either counted here or waits and counts
@@ -138,7 +139,7 @@ class ChallengeRepository:
             "bot_level": bot_level,
         }
 
-        def write(connection: Connection) -> int:
+        def write(connection: DirectConnection) -> int:
             if limits is not None:
                 _take_turn(connection, chat_id, challenger_id)
             if event_id is not None:  # the same message again: the challenge it made, once
@@ -164,9 +165,7 @@ class ChallengeRepository:
         return await self.get_challenge(made)
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord:
-        row = (
-            await self.engine.read(sa.select(*_PUBLIC).where(challenges.c.id == challenge_id))
-        ).first()
+        row = (await self.engine.read(_CHALLENGE, {"id": challenge_id})).first()
         if row is None:
             raise NotFoundError(f"no challenge {challenge_id}")
         return _challenge(row._mapping)
@@ -196,18 +195,9 @@ class ChallengeRepository:
         Expiry is checked here, not in SQL, so the planner keeps to the (chat, target, state)
         index; expired offers are closed by the clock every minute, so few are skipped."""
         found: list[ChallengeRecord] = []
-        for target in (challenges.c.challenged_id == user_id, challenges.c.challenged_id.is_(None)):
-            rows = await self.engine.read(
-                sa.select(*_PUBLIC)
-                .where(
-                    challenges.c.chat_id == chat_id,
-                    target,
-                    challenges.c.state == OPEN,
-                    challenges.c.challenger_id != user_id,
-                )
-                .order_by(challenges.c.id.desc())
-                .limit(_NEWEST_LOOKED_AT)
-            )
+        asked = {"chat_id": chat_id, "user_id": user_id}
+        for query in _OFFERS_TO_THE_USER, _OFFERS_TO_ANYONE:
+            rows = await self.engine.read(query, asked)
             offers = (_challenge(row._mapping) for row in rows)
             found += [offer for offer in offers if offer.expires_at > now][:1]
         return max(found, key=lambda offer: offer.id, default=None)
@@ -241,6 +231,28 @@ class ChallengeRepository:
             .order_by(challenges.c.id)
         )
         return [_challenge(row._mapping) for row in rows]
+
+
+# The reads of every accept, built once (storage/direct.py runs them straight).
+_CHALLENGE = sa.select(*_PUBLIC).where(challenges.c.id == sa.bindparam("id"))
+
+
+def _offers(target: sa.ColumnElement[bool]) -> sa.Select[Any]:
+    return (
+        sa.select(*_PUBLIC)
+        .where(
+            challenges.c.chat_id == sa.bindparam("chat_id"),
+            target,
+            challenges.c.state == OPEN,
+            challenges.c.challenger_id != sa.bindparam("user_id"),
+        )
+        .order_by(challenges.c.id.desc())
+        .limit(_NEWEST_LOOKED_AT)
+    )
+
+
+_OFFERS_TO_THE_USER = _offers(challenges.c.challenged_id == sa.bindparam("user_id"))
+_OFFERS_TO_ANYONE = _offers(challenges.c.challenged_id.is_(None))
 
 
 def _made_by(chat_id: int, event_id: str) -> sa.Select[Any]:

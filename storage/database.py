@@ -23,9 +23,10 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import URL, Connection, make_url
+from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, NoSuchModuleError, SQLAlchemyError
 
+from storage.direct import DirectConnection
 from storage.errors import DatabaseUnavailableError, StorageError
 from storage.threaded import ThreadedEngine
 
@@ -188,13 +189,14 @@ def _same_file(first: Path, second: Path) -> bool:
         return first.resolve() == second.resolve()
 
 
-def _upgrade(connection: Connection) -> None:
+def _upgrade(transaction: DirectConnection) -> None:
     """Alembic's upgrade to the newest revision, in the caller's transaction, which first
     makes processes starting together on one database take turns: the first migrates, the
     others then find the schema current. On SQLite that is the write lock, taken at once
     (the driver would begin the transaction only at the first row written, after the
     tables were created, so two processes could both create them); on PostgreSQL an
     advisory lock held until the commit."""
+    connection = transaction.sqlalchemy
     if connection.dialect.name == "sqlite":
         connection.exec_driver_sql("BEGIN IMMEDIATE")
     elif connection.dialect.name == "postgresql":

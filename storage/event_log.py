@@ -20,11 +20,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.engine import RowMapping
 
+from storage.direct import DirectConnection
 from storage.errors import AlreadyAppliedError, ConflictError
 from storage.threaded import ThreadedEngine
 from storage.transaction import Transaction
@@ -42,6 +44,11 @@ class EventLog:
     owner: str
     actor: str
 
+    @cached_property
+    def _insert(self) -> sa.Insert:
+        """The events' insert, built once (storage/direct.py runs it straight)."""
+        return sa.insert(self.events)
+
     def applied_query(self, owner_id: int, event_id: str) -> sa.Select[Any]:
         columns = self.events.c
         return sa.select(columns.seq).where(
@@ -58,7 +65,7 @@ class EventLog:
         engine: ThreadedEngine,
         owner_id: int,
         version: int,
-        claim: Callable[[Connection], RowMapping | None],
+        claim: Callable[[DirectConnection], RowMapping | None],
         actions: Sequence[Mapping[str, Any]],
         *,
         actor_id: int | None,
@@ -73,24 +80,23 @@ class EventLog:
         ... (with ``columns`` of the claimed row, the same for each), then ``then``.
         Returns the claimed row."""
 
-        def write(connection: Connection) -> RowMapping:
+        def write(connection: DirectConnection) -> RowMapping:
             row = claim(connection)
             if row is None:
                 raise ConflictError(f"{self.owner} {owner_id} is no longer at version {version}")
             shared = {self.owner: owner_id, "created_at": moment, **columns(row)}
-            connection.execute(
-                sa.insert(self.events),
-                [
-                    {
-                        **shared,
-                        "seq": version + offset,
-                        self.actor: actor_id if offset == 0 else None,
-                        "event_id": event_id if offset == 0 else None,
-                        "action": action,
-                    }
-                    for offset, action in enumerate(actions)
-                ],
-            )
+            rows = [
+                {
+                    **shared,
+                    "seq": version + offset,
+                    self.actor: actor_id if offset == 0 else None,
+                    "event_id": event_id if offset == 0 else None,
+                    "action": action,
+                }
+                for offset, action in enumerate(actions)
+            ]
+            # One event (most writes) as one row: that statement goes straight to the driver.
+            connection.execute(self._insert, rows[0] if len(rows) == 1 else rows)
             if then is not None:
                 then(Transaction(connection, moment))
             return row

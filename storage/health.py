@@ -8,9 +8,10 @@ from pathlib import Path
 
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy.engine import Connection, make_url
+from sqlalchemy.engine import make_url
 
 from storage.database import Database, alembic_config, check_database, using_database
+from storage.direct import DirectConnection
 from storage.errors import DatabaseUnavailableError
 
 
@@ -33,8 +34,8 @@ def newest_revision() -> str:
     return head
 
 
-def _revision(connection: Connection) -> str | None:
-    return MigrationContext.configure(connection).get_current_revision()
+def _revision(transaction: DirectConnection) -> str | None:
+    return MigrationContext.configure(transaction.sqlalchemy).get_current_revision()
 
 
 async def _revision_of(database: Database) -> str | None:

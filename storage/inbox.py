@@ -16,10 +16,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from storage.database import Database
+from storage.direct import DirectConnection
 from storage.schema import inbox_updates
 
 _KEY = (inbox_updates.c.platform, inbox_updates.c.update_id)
@@ -60,7 +60,7 @@ class InboxRepository:
             "claimed_at": moment,
         }
 
-        def write(connection: Connection) -> None:
+        def write(connection: DirectConnection) -> None:
             connection.execute(_RECEIVE, values)
 
         try:
@@ -75,7 +75,7 @@ class InboxRepository:
 
         values = {"key_platform": platform, "key_update_id": update_id, "moment": moment}
 
-        def write(connection: Connection) -> None:
+        def write(connection: DirectConnection) -> None:
             connection.execute(_HANDLED, values)
 
         await self.engine.write(write)
@@ -97,7 +97,7 @@ class InboxRepository:
         )
         candidates = [(int(update_id), claimed_at) for update_id, claimed_at in found]
 
-        def write(connection: Connection) -> list[InboxUpdate]:
+        def write(connection: DirectConnection) -> list[InboxUpdate]:
             won = []
             for update_id, claimed_at in candidates:
                 row = connection.execute(
@@ -119,7 +119,7 @@ class InboxRepository:
         """Delete updates handled before ``before`` (the platform gives up resending an update
         within a day, so a day's rows are enough to know a repeat); how many went."""
 
-        def write(connection: Connection) -> int:
+        def write(connection: DirectConnection) -> int:
             result = connection.execute(
                 sa.delete(inbox_updates)
                 .where(inbox_updates.c.handled_at.is_not(None))

@@ -8,9 +8,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.engine import RowMapping
 
 from storage.database import Database
+from storage.direct import DirectConnection
 from storage.errors import NotFoundError
 from storage.records import ChatRecord, PendingMove, UserRecord
 from storage.results import BufferedResult
@@ -33,7 +34,7 @@ _NO_PENDING = dict.fromkeys(_PENDING)
 
 
 def _write_merged(
-    connection: Connection,
+    connection: DirectConnection,
     table: sa.Table,
     row_id: int,
     column: str,
@@ -58,7 +59,8 @@ def _write_merged(
     if row is None or changes is None:
         return row
     merge = update.values({column: {**row[column], **changes}})
-    return connection.execute(merge).mappings().one()
+    merged: RowMapping = connection.execute(merge).mappings().one()
+    return merged
 
 
 def _user(data: RowMapping) -> UserRecord:
@@ -224,7 +226,7 @@ class UserRepository:
         written in one transaction so that changes made at the same moment all stay; the user
         as written."""
 
-        def merge(connection: Connection) -> UserRecord | None:
+        def merge(connection: DirectConnection) -> UserRecord | None:
             row = _write_merged(connection, users, user_id, "preferences", preferences, {})
             return None if row is None else _user(row)
 
@@ -254,7 +256,7 @@ class UserRepository:
         at the first write, and on PostgreSQL the row lock makes the other press wait and
         then read the cleared row."""
 
-        def take(connection: Connection) -> PendingMove | None:
+        def take(connection: DirectConnection) -> PendingMove | None:
             columns = [users.c[key] for key in _PENDING]
             touch = (
                 sa.update(users)
@@ -292,7 +294,7 @@ class UserRepository:
         """Write ``values`` on the user's row in one statement; the row as written."""
         statement = sa.update(users).where(users.c.id == user_id).values(values).returning(*users.c)
 
-        def write(connection: Connection) -> UserRecord:
+        def write(connection: DirectConnection) -> UserRecord:
             row = connection.execute(statement).mappings().first()
             if row is None:
                 raise NotFoundError(f"no user {user_id}")
@@ -354,7 +356,7 @@ class ChatRepository:
             return await self.get_chat(chat_id)
         values = {} if locale is None else {"locale": locale}
 
-        def merge(connection: Connection) -> ChatRecord | None:
+        def merge(connection: DirectConnection) -> ChatRecord | None:
             row = _write_merged(connection, chats, chat_id, "settings", settings, values)
             return None if row is None else _chat(row)
 

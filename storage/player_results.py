@@ -13,11 +13,11 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 
 from gammon.actions import Action, Beaver, Double, Drop, Take, WinKind
 from gammon.flow import GameEnd, MatchState
 from storage.database import Database
+from storage.direct import DirectConnection
 from storage.schema import player_results, users
 
 TOP_OPPONENTS = 3
@@ -38,7 +38,7 @@ class FinishedMatch:
     rated: bool
 
 
-def record_results(connection: Connection, finished: FinishedMatch, moment: datetime) -> None:
+def record_results(connection: DirectConnection, finished: FinishedMatch, moment: datetime) -> None:
     """One row for each person of the finished match, inside the caller's transaction."""
     state, actions, seats = finished.state, finished.actions, finished.seats
     rows = []

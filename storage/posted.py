@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from functools import lru_cache
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 
 from storage.database import Database
+from storage.direct import DirectConnection
 from storage.people import user_record
 from storage.records import UserRecord
 from storage.schema import posted_messages, users
@@ -34,7 +35,7 @@ class PostedMessageRepository:
         """Record each (chat, slot, message) in order, in one transaction; answer the message
         each replaced (None: the slot's first, or the same message again)."""
 
-        def write(connection: Connection) -> list[str | None]:
+        def write(connection: DirectConnection) -> list[str | None]:
             return [_replace(connection, platform, *fill) for fill in fills]
 
         if not fills:
@@ -53,18 +54,14 @@ class PostedMessageRepository:
     ) -> tuple[dict[SlotKey, str], list[UserRecord]]:
         """What posting a batch of messages needs, in one trip: the messages filling
         ``slots`` now, and the users of ``accounts`` the bot knows."""
-        queries: list[tuple[Any, None]] = []
+        queries: list[tuple[Any, dict[str, str]]] = []
         if slots:
-            key = (posted_messages.c.platform_chat_id, posted_messages.c.slot)
-            filling = sa.select(*key, posted_messages.c.message_id).where(
-                posted_messages.c.platform == platform, sa.tuple_(*key).in_(slots)
-            )
-            queries.append((filling, None))
+            filling = {f"chat{n}": chat for n, (chat, _slot) in enumerate(slots)}
+            filling.update({f"slot{n}": slot for n, (_chat, slot) in enumerate(slots)})
+            queries.append((_filling(len(slots)), {"platform": platform, **filling}))
         if accounts:
-            known = sa.select(users).where(
-                users.c.platform == platform, users.c.platform_user_id.in_(accounts)
-            )
-            queries.append((known, None))
+            known = {f"account{n}": account for n, account in enumerate(accounts)}
+            queries.append((_known_users(len(accounts)), {"platform": platform, **known}))
         found = list(await self.engine.read_many(*queries)) if queries else []
         current = {(row[0], row[1]): str(row[2]) for row in found.pop(0)} if slots else {}
         people = [user_record(row._mapping) for row in found.pop(0)] if accounts else []
@@ -81,6 +78,35 @@ class PostedMessageRepository:
         )
         value = found.scalar()
         return None if value is None else str(value)
+
+
+# The two reads of :meth:`PostedMessageRepository.for_posting`, built once for each number of
+# slots and accounts (one or two, nearly always): a statement object run again goes straight
+# to the driver (storage/direct.py), and an ``IN`` list expanded at each run would not.
+@lru_cache(maxsize=32)
+def _filling(slots: int) -> sa.Select[Any]:
+    return sa.select(
+        posted_messages.c.platform_chat_id, posted_messages.c.slot, posted_messages.c.message_id
+    ).where(
+        posted_messages.c.platform == sa.bindparam("platform"),
+        sa.or_(
+            *(
+                sa.and_(
+                    posted_messages.c.platform_chat_id == sa.bindparam(f"chat{n}"),
+                    posted_messages.c.slot == sa.bindparam(f"slot{n}"),
+                )
+                for n in range(slots)
+            )
+        ),
+    )
+
+
+@lru_cache(maxsize=32)
+def _known_users(accounts: int) -> sa.Select[Any]:
+    return sa.select(users).where(
+        users.c.platform == sa.bindparam("platform"),
+        users.c.platform_user_id.in_([sa.bindparam(f"account{n}") for n in range(accounts)]),
+    )
 
 
 # Built once: the statements of :func:`_replace` run for every message posted, and building
@@ -114,7 +140,7 @@ _UPDATE = (
 
 
 def _replace(
-    connection: Connection, platform: str, platform_chat_id: str, slot: str, message_id: str
+    connection: DirectConnection, platform: str, platform_chat_id: str, slot: str, message_id: str
 ) -> str | None:
     key = {"key_platform": platform, "key_chat": platform_chat_id, "key_slot": slot}
     previous = connection.execute(_LOCK_AND_READ, key).scalar()

@@ -12,10 +12,10 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 
 from gammon.standing import Standing
 from storage.database import Database, using_database
+from storage.direct import DirectConnection
 from storage.ratings import (
     LEADERBOARD_EXPERIENCE,
     RatedMatch,
@@ -233,7 +233,7 @@ def _place(board: list[Ranked], user_id: int) -> int | None:
     return next((line.rank for line in board if line.user_id == user_id), None)
 
 
-def _batches(connection: Connection) -> Iterator[list[RatedMatch]]:
+def _batches(connection: DirectConnection) -> Iterator[list[RatedMatch]]:
     last = 0
     while True:
         rows = connection.execute(
@@ -248,7 +248,7 @@ def _batches(connection: Connection) -> Iterator[list[RatedMatch]]:
         yield [rated_match_from_row(row._mapping) for row in rows]
 
 
-def _rebuild(connection: Connection, rate: RatingRule, write: bool) -> RebuildReport:
+def _rebuild(connection: DirectConnection, rate: RatingRule, write: bool) -> RebuildReport:
     report = RebuildReport()
     standings: dict[tuple[int, str], Standing] = {}
     for batch in _batches(connection):
@@ -276,7 +276,9 @@ def _rebuild(connection: Connection, rate: RatingRule, write: bool) -> RebuildRe
 
 
 def _rewrite_match(
-    connection: Connection, match_id: int, standings: tuple[Standing, Standing, Standing, Standing]
+    connection: DirectConnection,
+    match_id: int,
+    standings: tuple[Standing, Standing, Standing, Standing],
 ) -> None:
     winner, loser, winner_after, loser_after = standings
     connection.execute(
@@ -294,7 +296,7 @@ def _rewrite_match(
 
 
 def _compare_players(
-    connection: Connection,
+    connection: DirectConnection,
     standings: dict[tuple[int, str], Standing],
     report: RebuildReport,
     write: bool,
@@ -340,7 +342,7 @@ async def rebuild_ratings(url: str, rate: RatingRule, write: bool) -> RebuildRep
 
 
 def _compare_ladder(
-    connection: Connection,
+    connection: DirectConnection,
     standings: dict[tuple[int, str], Standing],
     report: RebuildReport,
     write: bool,

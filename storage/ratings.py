@@ -23,9 +23,10 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.engine import RowMapping
 
 from gammon.standing import Standing
+from storage.direct import DirectConnection
 from storage.schema import rated_matches, rated_players, rating_ladder, ratings
 
 # Match points of rated matches before a player appears on the leaderboards (and the ladder).
@@ -56,7 +57,7 @@ def ladder_counts(standings: Mapping[tuple[int, str], Standing]) -> Counter[tupl
     )
 
 
-def _move_on_ladder(connection: Connection, game: str, moves: dict[int, int]) -> None:
+def _move_on_ladder(connection: DirectConnection, game: str, moves: dict[int, int]) -> None:
     """Apply ``moves`` to the ladder, band by band in order (two transactions that touch the
     same bands lock them in the same order: no deadlock)."""
     changed = sorted((band, change) for band, change in moves.items() if change)
@@ -98,7 +99,9 @@ class RatedMatch:
         return self.loser_after.rating - self.loser_before.rating
 
 
-def _insert_ignoring_duplicates(connection: Connection, table: sa.Table, rows: list[Any]) -> None:
+def _insert_ignoring_duplicates(
+    connection: DirectConnection, table: sa.Table, rows: list[Any]
+) -> None:
     """Insert ``rows``, skipping those whose key exists (one statement; the only place the two
     databases need their own spelling)."""
     dialect = postgresql if connection.dialect.name == "postgresql" else sqlite
@@ -106,7 +109,7 @@ def _insert_ignoring_duplicates(connection: Connection, table: sa.Table, rows: l
 
 
 def locked_standings(
-    connection: Connection, user_ids: Iterable[int], game: str, moment: datetime
+    connection: DirectConnection, user_ids: Iterable[int], game: str, moment: datetime
 ) -> dict[int, Standing]:
     """Each player's standing, their rating row created (at the start values) if new and
     locked until the transaction ends."""
@@ -138,7 +141,7 @@ def locked_standings(
 
 
 def _store_standing(
-    connection: Connection, user_id: int, game: str, standing: Standing, moment: datetime
+    connection: DirectConnection, user_id: int, game: str, standing: Standing, moment: datetime
 ) -> None:
     connection.execute(
         sa.update(ratings)
@@ -148,7 +151,7 @@ def _store_standing(
 
 
 def record_rating(
-    connection: Connection, rated: RatedMatch, chat_id: int, moment: datetime
+    connection: DirectConnection, rated: RatedMatch, chat_id: int, moment: datetime
 ) -> None:
     """Write a rated match's change inside the caller's transaction (the one that finishes
     it), whose standings :func:`locked_standings` read and locked: both players' new

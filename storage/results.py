@@ -28,7 +28,9 @@ class BufferedResult:
         """All of ``result``, fetched now."""
         rows = list(result.fetchall()) if result.returns_rows else []
         key = None
-        if result.context.isinsert and not result.context.executemany:
+        context = result.context
+        # An insert's key, unless it returns rows of its own (then the rows say it).
+        if context.isinsert and not context.executemany and not context._is_explicit_returning:
             key = result.inserted_primary_key
         return cls(rows, result.rowcount, key)
 
@@ -51,3 +53,7 @@ class BufferedResult:
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self._rows)
+
+    def mappings(self) -> BufferedResult:
+        """The rows as mappings (each row's ``_mapping``), as SQLAlchemy's ``mappings()``."""
+        return BufferedResult([row._mapping for row in self._rows], self.rowcount, None)

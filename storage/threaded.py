@@ -27,18 +27,10 @@ from typing import Any, TypeVar
 
 from sqlalchemy.engine import Connection, Engine
 
+from storage.direct import DirectConnection, DirectStatements
 from storage.results import BufferedResult
 
 T = TypeVar("T")
-
-
-def _buffered(connection: Connection, statement: Any, parameters: Any) -> BufferedResult:
-    result = (
-        connection.execute(statement, parameters)
-        if parameters is not None
-        else connection.execute(statement)
-    )
-    return BufferedResult.read(result)
 
 
 class ThreadedConnection:
@@ -73,23 +65,26 @@ class ThreadedConnection:
             engine = self._engine.sync_engine if self._transaction else self._engine.reader
             self._connection, result = await self._engine.run(
                 _open_and_execute,
+                self._engine.direct,
                 engine,
                 self._transaction,
                 statement,
                 parameters,
             )
             return result
-        return await self._engine.run(_buffered, self._connection, statement, parameters)
+        return await self._engine.run(
+            self._engine.direct.execute, self._connection, statement, parameters
+        )
 
 
 def _open_and_execute(
-    engine: Engine, transaction: bool, statement: Any, parameters: Any
+    direct: DirectStatements, engine: Engine, transaction: bool, statement: Any, parameters: Any
 ) -> tuple[Connection, BufferedResult]:
     connection = engine.connect()
     try:
         if transaction:
             connection.begin()
-        return connection, _buffered(connection, statement, parameters)
+        return connection, direct.execute(connection, statement, parameters)
     except BaseException:
         connection.close()
         raise
@@ -135,6 +130,8 @@ class ThreadedEngine:
         # Reads run in autocommit: on PostgreSQL no BEGIN and ROLLBACK round trips around a
         # single SELECT (SQLite's driver opens no transaction for a SELECT anyway).
         self.reader = engine.execution_options(isolation_level="AUTOCOMMIT")
+        # Statements run again and again go straight to the driver (storage/direct.py).
+        self.direct = DirectStatements(engine.dialect)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="database")
         self.writer = asyncio.Lock()
         self._closed = False
@@ -191,14 +188,15 @@ class ThreadedEngine:
             connection = self._reading = self.reader.connect()
         try:
             return [
-                _buffered(connection, statement, parameters) for statement, parameters in queries
+                self.direct.execute(connection, statement, parameters)
+                for statement, parameters in queries
             ]
         except BaseException:
             self._reading = None
             connection.close()
             raise
 
-    def _write(self, work: Callable[[Connection], T]) -> T:
+    def _write(self, work: Callable[[DirectConnection], T]) -> T:
         """On the database thread: ``work`` in one transaction on the writing connection,
         which stays open from one transaction to the next, as the reading one does (no pool
         checkout and reset for each write). Each transaction begins and ends here: nothing
@@ -208,7 +206,7 @@ class ThreadedEngine:
             connection = self._writing = self.sync_engine.connect()
         try:
             with connection.begin():
-                result = work(connection)
+                result = work(DirectConnection(connection, self.direct))
         except BaseException:
             self._writing = None
             connection.close()
@@ -224,7 +222,7 @@ class ThreadedEngine:
             if connection is not None:
                 connection.close()
 
-    async def write(self, work: Callable[[Connection], T]) -> T:
+    async def write(self, work: Callable[[DirectConnection], T]) -> T:
         """Run ``work`` with a connection inside one transaction, on the database thread, in a
         single hand-over: committed when it returns, rolled back when it raises."""
         async with self.writer:

@@ -12,10 +12,10 @@ from collections.abc import Iterable
 from datetime import datetime
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 
 from gammon.actions import Action, action_from_dict
 from gammon.standing import Standing
+from storage.direct import DirectConnection
 from storage.player_results import FinishedMatch, record_results
 from storage.ratings import RatedMatch, locked_standings, record_rating
 from storage.schema import (
@@ -32,7 +32,7 @@ from storage.schema import (
 class Transaction:
     """The open write transaction of an append, at the moment it is written."""
 
-    def __init__(self, connection: Connection, moment: datetime) -> None:
+    def __init__(self, connection: DirectConnection, moment: datetime) -> None:
         self._connection = connection
         self.moment = moment
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 from datetime import datetime
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 
 from storage.acted import SeenActions
 from storage.chouette.sql import hold
+from storage.direct import DirectConnection
 from storage.schema import chouette_events, chouette_reminders, chouettes
 from storage.threaded import ThreadedEngine
 
@@ -75,7 +75,7 @@ class ChouetteActivity:
         session's row (:func:`hold`) before the marker is read, so of two clocks the second
         reads the first's."""
 
-        def write(connection: Connection) -> bool:
+        def write(connection: DirectConnection) -> bool:
             if hold(connection, chouette_id, version) is None:
                 return False
             marker = connection.execute(

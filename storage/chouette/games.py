@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Final
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.engine import RowMapping
 
 from gammon.chouette import (
     MIN_PLAYERS,
@@ -31,6 +31,7 @@ from storage.chouette.sql import (
     now_utc,
     update_row,
 )
+from storage.direct import DirectConnection
 from storage.errors import ConflictError
 from storage.event_log import EventLog, Then
 from storage.schema import chouette_events, chouette_games, chouettes
@@ -78,7 +79,7 @@ class ChouetteGames:
         new_table([player_key(user) for user in players])  # 3 to 8 players, none twice
         moment = now or now_utc()
 
-        def write(connection: Connection) -> RowMapping:
+        def write(connection: DirectConnection) -> RowMapping:
             row = claim(connection, chouette_id, version, (OPEN,), {"updated_at": moment})
             if row["client_seed"] is None:
                 raise ValueError(f"chouette {chouette_id}: set the client seed before rolling")
@@ -127,7 +128,7 @@ class ChouetteGames:
             "updated_at": moment,
         }
 
-        def claim_and_time(connection: Connection) -> RowMapping:
+        def claim_and_time(connection: DirectConnection) -> RowMapping:
             row = claim(connection, chouette_id, version, (PLAYING,), values)
             if row["move_time_limit"]:
                 deadline = deadline_after(row["move_time_limit"], moment)
@@ -181,7 +182,7 @@ class ChouetteGames:
         order = list(next_order)
         scored = {player_key(user): int(won) for user, won in points.items()}
 
-        def write(connection: Connection) -> RowMapping:
+        def write(connection: DirectConnection) -> RowMapping:
             row = claim(connection, chouette_id, version, (PLAYING,), {"updated_at": moment})
             check_same_players(list(points), row["seats"], "the points' players")
             check_same_players(order, row["seats"], "the next order")

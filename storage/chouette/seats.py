@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.engine import RowMapping
 
 from gammon.chouette import MAX_PLAYERS, ChouetteError, join
 from storage.chouette.records import ChouetteInfo, ChouetteStatus, player_key
@@ -23,6 +23,7 @@ from storage.chouette.sql import (
     seated_after,
     update_row,
 )
+from storage.direct import DirectConnection
 from storage.threaded import ThreadedEngine
 
 OPEN, PLAYING = ChouetteStatus.OPEN, ChouetteStatus.PLAYING
@@ -41,7 +42,7 @@ class ChouetteSeats:
         The rules refuse a player seated already or a full table (:class:`ChouetteError`,
         ``already_seated`` / ``table_full``); a stale version gets :class:`ConflictError`."""
 
-        def write(connection: Connection) -> RowMapping:
+        def write(connection: DirectConnection) -> RowMapping:
             row = claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or now_utc()})
             seated = join(info_from_row(row).table, player_key(user_id))
             return update_row(connection, chouette_id, {"seats": [int(p) for p in seated.order]})
@@ -55,7 +56,7 @@ class ChouetteSeats:
         number may leave (between games there may be fewer than a game needs): the command
         layer starts no game with too few, and the host or an administrator ends the session."""
 
-        def write(connection: Connection) -> RowMapping:
+        def write(connection: DirectConnection) -> RowMapping:
             row = claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or now_utc()})
             seats = [int(user) for user in row["seats"]]
             if user_id not in seats:
@@ -93,7 +94,7 @@ class ChouetteSeats:
             "created_at": now or now_utc(),
         }
 
-        def write(connection: Connection) -> bool:
+        def write(connection: DirectConnection) -> bool:
             held = hold(connection, chouette_id)
             if held is None:
                 refuse(connection, chouette_id, None, (PLAYING,))

@@ -9,7 +9,7 @@ from typing import Any, Final, NoReturn
 
 import sqlalchemy as sa
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.engine import RowMapping
 
 from gammon.actions import OpeningRoll, Roll
 from gammon.chouette import MAX_PLAYERS, BoardAction, ChouetteAction, ChouetteRules, Scoreboard
@@ -19,6 +19,7 @@ from storage.chouette.records import (
     ChouetteStatus,
     player_key,
 )
+from storage.direct import DirectConnection
 from storage.errors import ChouetteEndedError, ConflictError, NotFoundError
 from storage.schema import (
     chouette_events,
@@ -86,7 +87,7 @@ def dice_events(actions: Iterable[ChouetteAction]) -> int:
 
 
 def claim(
-    connection: Connection,
+    connection: DirectConnection,
     chouette_id: int,
     version: int,
     statuses: Sequence[ChouetteStatus],
@@ -109,11 +110,12 @@ def claim(
     ).first()
     if row is None:
         refuse(connection, chouette_id, version, statuses)
-    return row._mapping
+    written: RowMapping = row._mapping
+    return written
 
 
 def refuse(
-    connection: Connection,
+    connection: DirectConnection,
     chouette_id: int,
     version: int | None,
     statuses: Sequence[ChouetteStatus],
@@ -135,7 +137,9 @@ def refuse(
     raise ConflictError(f"chouette {chouette_id} is {found[1]}, not {wanted}")
 
 
-def hold(connection: Connection, chouette_id: int, version: int | None = None) -> RowMapping | None:
+def hold(
+    connection: DirectConnection, chouette_id: int, version: int | None = None
+) -> RowMapping | None:
     """The first statement of a write that adds to a game without changing the session: its
     row written onto itself while a game is being played (at ``version``, when given). It
     takes the row's lock (PostgreSQL) or the write lock (SQLite) for the rest of the
@@ -154,7 +158,9 @@ def hold(connection: Connection, chouette_id: int, version: int | None = None) -
     return None if row is None else row._mapping
 
 
-def update_row(connection: Connection, chouette_id: int, values: Mapping[str, Any]) -> RowMapping:
+def update_row(
+    connection: DirectConnection, chouette_id: int, values: Mapping[str, Any]
+) -> RowMapping:
     """The rest of a write, after :func:`claim` (whose lock it holds); the row as written."""
     row = connection.execute(
         sa.update(chouettes)
@@ -162,7 +168,8 @@ def update_row(connection: Connection, chouette_id: int, values: Mapping[str, An
         .values(dict(values))
         .returning(*INFO_COLUMNS)
     ).one()
-    return row._mapping
+    written: RowMapping = row._mapping
+    return written
 
 
 def deadline_after(limit: int | None, moment: datetime) -> datetime | None:
@@ -237,7 +244,7 @@ def requests_of(chouette_id: int) -> sa.Select[Any]:
     )
 
 
-def change_request(connection: Connection, row: Mapping[str, Any], other: str) -> bool:
+def change_request(connection: DirectConnection, row: Mapping[str, Any], other: str) -> bool:
     """A seat request (``row``): the same player's request of the ``other`` kind deleted
     (they changed their mind), else ``row`` inserted unless it is there already; whether
     anything changed."""
@@ -262,7 +269,7 @@ def change_request(connection: Connection, row: Mapping[str, Any], other: str) -
     return inserted is not None
 
 
-def read_requests(connection: Connection, chouette_id: int) -> list[tuple[int, str]]:
+def read_requests(connection: DirectConnection, chouette_id: int) -> list[tuple[int, str]]:
     return [(int(user), str(kind)) for user, kind in connection.execute(requests_of(chouette_id))]
 
 
@@ -274,7 +281,9 @@ def seated_after(seats: Sequence[int], requests: Sequence[tuple[int, str]]) -> i
     return len(staying) + len(joining)
 
 
-def apply_seat_requests(connection: Connection, chouette_id: int, order: list[int]) -> list[int]:
+def apply_seat_requests(
+    connection: DirectConnection, chouette_id: int, order: list[int]
+) -> list[int]:
     """``order`` with the requests made during the game applied (those who asked to leave
     get up, then those who asked to join sit down at the end of the line while there is
     room; a join of someone seated meanwhile is dropped), and the requests read deleted. A

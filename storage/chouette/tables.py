@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.engine import RowMapping
 
 from gammon.chouette import ChouetteRules
 from storage.chouette.memory import RunningGames
@@ -22,6 +22,7 @@ from storage.chouette.sql import (
     update_row,
 )
 from storage.dice import SecretSeed
+from storage.direct import DirectConnection
 from storage.errors import ChouetteExistsError, ConflictError
 from storage.event_log import Then
 from storage.schema import chouettes, open_chouettes
@@ -77,7 +78,7 @@ class ChouetteTables:
             "event_id": event_id,
         }
 
-        def write(connection: Connection) -> int:
+        def write(connection: DirectConnection) -> int:
             if event_id is not None:
                 earlier = connection.execute(opened_by(chat_id, event_id)).scalar()
                 if earlier is not None:
@@ -123,7 +124,7 @@ class ChouetteTables:
         matches), so the server seed was drawn without knowing it. A second call gets
         :class:`ConflictError`; :meth:`ChouetteDice.dice_for` refuses until it is set."""
 
-        def write(connection: Connection) -> RowMapping:
+        def write(connection: DirectConnection) -> RowMapping:
             row = claim(connection, chouette_id, version, (OPEN,), {"updated_at": now or now_utc()})
             if row["client_seed"] is not None:
                 raise ConflictError(f"chouette {chouette_id} has its client seed already")
@@ -142,7 +143,7 @@ class ChouetteTables:
         write that comes after the end."""
         moment = now or now_utc()
 
-        def write(connection: Connection) -> RowMapping:
+        def write(connection: DirectConnection) -> RowMapping:
             values = {
                 "status": ENDED.value,
                 "updated_at": moment,

@@ -6,12 +6,24 @@ from __future__ import annotations
 from datetime import datetime
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 
 from storage.acted import SeenActions
+from storage.direct import DirectConnection
 from storage.match.listings import MatchListings
 from storage.match.sql import ACTIVE
 from storage.schema import challenges, match_events, matches
+
+# Read for nearly every request (the clock's "acted since"), so built once: a statement object
+# run again goes straight to the driver (storage/direct.py).
+_NEWEST_EVENT = sa.select(sa.func.max(match_events.c.created_at)).where(
+    match_events.c.match_id == sa.bindparam("match_id"),
+    match_events.c.actor_id == sa.bindparam("user_id"),
+)
+_CHALLENGE_POSTED = sa.select(challenges.c.created_at).where(
+    challenges.c.match_id == sa.bindparam("match_id"),
+    challenges.c.challenger_id == sa.bindparam("user_id"),
+    challenges.c.bot_level.is_(None),
+)
 
 
 class MatchActivity:
@@ -30,7 +42,7 @@ class MatchActivity:
         the row onto itself: it takes the row's lock (PostgreSQL) or the write lock (SQLite)
         before the marker is read, so of two clocks the second reads the first one's mark."""
 
-        def write(connection: Connection) -> bool:
+        def write(connection: DirectConnection) -> bool:
             row = connection.execute(
                 sa.update(matches)
                 .where(matches.c.id == match_id)
@@ -58,22 +70,13 @@ class MatchActivity:
         when they joined it (the challenger: when the challenge was posted; whoever accepted
         it, or started a match against the bot with [Start]: when it began). None for a
         stranger."""
-        found = await self.engine.read(
-            sa.select(sa.func.max(match_events.c.created_at)).where(
-                match_events.c.match_id == match_id, match_events.c.actor_id == user_id
-            )
-        )
+        asked = {"match_id": match_id, "user_id": user_id}
+        found = await self.engine.read(_NEWEST_EVENT, asked)
         value: datetime | None = found.scalar()  # max() keeps the column's type: aware UTC
         if value is not None:
             self._acted.saw(match_id, user_id, value)
             return value
-        challenged = await self.engine.read(
-            sa.select(challenges.c.created_at).where(
-                challenges.c.match_id == match_id,
-                challenges.c.challenger_id == user_id,
-                challenges.c.bot_level.is_(None),
-            )
-        )
+        challenged = await self.engine.read(_CHALLENGE_POSTED, asked)
         posted: datetime | None = challenged.scalar()
         if posted is not None:
             return posted

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy.engine import Connection, RowMapping
+from sqlalchemy.engine import RowMapping
 
 from gammon.actions import action_to_dict
 from gammon.flow import Phase, Step
 from storage.acted import SeenActions
+from storage.direct import DirectConnection
 from storage.errors import ConflictError
 from storage.event_log import Then
 from storage.match.listings import MatchListings
@@ -90,7 +91,7 @@ class MatchAppends:
             "finished_at": moment if finished else None,
         }
 
-        def claim(connection: Connection) -> RowMapping | None:
+        def claim(connection: DirectConnection) -> RowMapping | None:
             row = connection.execute(APPEND, values).first()
             return None if row is None else row._mapping
 

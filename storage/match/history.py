@@ -12,6 +12,17 @@ from storage.records import LoadedMatch, Logged
 from storage.schema import match_events
 from storage.threaded import ThreadedEngine
 
+# Read for every board posted, so built once (storage/direct.py).
+_RECENT = (
+    sa.select(match_events.c.seq, match_events.c.action, match_events.c.actor_id)
+    .where(
+        match_events.c.match_id == sa.bindparam("match_id"),
+        match_events.c.seq < sa.bindparam("version"),
+        match_events.c.seq >= sa.bindparam("since"),
+    )
+    .order_by(match_events.c.seq)
+)
+
 
 class MatchHistory:
     """The event log of matches, read in order along its primary key."""
@@ -39,11 +50,9 @@ class MatchHistory:
         """The last ``count`` actions before ``version`` (all of them without ``count``), each
         with the user whose request made it: set on the first action of each write made for a
         person (or the bot), None on what followed by itself and on the dice's own writes."""
-        query = sa.select(match_events.c.seq, match_events.c.action, match_events.c.actor_id)
-        query = query.where(match_events.c.match_id == match_id, match_events.c.seq < version)
-        if count is not None:
-            query = query.where(match_events.c.seq >= version - count)
-        rows = await self.engine.read(query.order_by(match_events.c.seq))
+        since = 0 if count is None else version - count
+        asked = {"match_id": match_id, "version": version, "since": since}
+        rows = await self.engine.read(_RECENT, asked)
         return tuple(Logged(seq, action_from_dict(action), actor) for seq, action, actor in rows)
 
     async def with_history(self, loaded: LoadedMatch) -> LoadedMatch:

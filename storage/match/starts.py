@@ -8,12 +8,12 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection
 
 from gammon.actions import action_to_dict
 from gammon.flow import Step, new_match
 from gammon.match_rules import MatchRules
 from storage.dice import SecretSeed
+from storage.direct import DirectConnection
 from storage.errors import ConflictError, SeatTakenError
 from storage.match.loads import MatchLoads
 from storage.match.memory import MatchStates
@@ -29,7 +29,7 @@ def new_slug() -> str:
     return secrets.token_urlsafe(SLUG_BYTES)
 
 
-def _take_seats(connection: Connection, chat_id: int, player_ids: Sequence[int]) -> None:
+def _take_seats(connection: DirectConnection, chat_id: int, player_ids: Sequence[int]) -> None:
     """Refuse (before writing) when a player already plays an active match in the chat; the
     seats' primary key settles what happens at the same moment."""
     taken = connection.execute(
@@ -41,7 +41,7 @@ def _take_seats(connection: Connection, chat_id: int, player_ids: Sequence[int])
         raise SeatTakenError(f"user {taken[0]} already plays in chat {chat_id}", int(taken[0]))
 
 
-def _close_open_challenge(connection: Connection, challenge_id: int) -> None:
+def _close_open_challenge(connection: DirectConnection, challenge_id: int) -> None:
     accepted = connection.execute(
         sa.update(challenges)
         .where(challenges.c.id == challenge_id, challenges.c.state == ChallengeState.OPEN)
@@ -119,7 +119,7 @@ class MatchStarts:
             "slug": new_slug(),
         }
 
-        def write(connection: Connection) -> int:
+        def write(connection: DirectConnection) -> int:
             if challenge_id is not None:  # first: a second accept is told it was answered
                 _close_open_challenge(connection, challenge_id)
             _take_seats(connection, chat_id, seated)
