@@ -1,0 +1,117 @@
+"""Single elimination, with an optional progressive consolation and last-chance bracket.
+
+The rules, for a field of ``n`` entrants in a bracket of ``size`` places (the smallest power of
+two not below ``n``; :mod:`gammon.tournament.bracket` has the seeding and the byes) and ``R``
+main rounds (``size = 2 ** R``):
+
+Main bracket (``main-r-i``): round 1 is seeded; the winners of ``main-r-(2i-1)`` and
+``main-r-2i`` meet in ``main-(r+1)-i``. The last round is the final, the one before the
+semifinals, the one before that the quarterfinals. The main bracket alone decides the places:
+the winner is 1st, the finalist 2nd, the semifinal losers share 3rd, the quarterfinal losers
+5th, and in general a loser of round ``r`` finishes ``2 ** (R - r) + 1``-th.
+
+Consolation (``consolation-r-i``; only with at least 8 entrants, else there is none):
+
+- round 1: the loser of ``main-1-(2i-1)`` meets the loser of ``main-1-2i``;
+- round 2, when the main bracket has at least 4 rounds: the winner of ``consolation-1-i``
+  meets the loser of the main round-2 match at the same place in the other half of that round
+  (of ``k = size / 4`` matches: ``main-2-(i + k/2)`` for ``i <= k/2``, else ``main-2-(i -
+  k/2)``), so that nobody meets again at once the player who knocked them out in round 1
+  (that player played ``main-2-i``);
+- later rounds: ordinary knockout (winners of 2i-1 and 2i) down to the consolation final.
+
+Last chance (``last_chance-r-i``; only with a consolation): round 1 is, in its top half, the
+loser of ``consolation-1-(2i-1)`` against the loser of ``consolation-1-2i``, and when the
+consolation's round 2 took the main round-2 losers, in its bottom half the loser of
+``consolation-2-(2i-1)`` against the loser of ``consolation-2-2i``; then an ordinary knockout.
+
+Byes: a main first-round bye has no loser, so every later slot fed by it has nobody on that
+side: a bye when the other side has a player, void (left out of the pairings) when neither has.
+The consolation's and the last chance's winners are reported in ``bracket_winners``; the
+tournament's ``winner`` is the main bracket's, which can be decided while the side brackets
+still play (``side_brackets_open``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from gammon.tournament.bracket import (
+    Node,
+    bracket_size,
+    build,
+    down_to_final,
+    drop_in,
+    key,
+    knockout,
+    losers_paired,
+)
+from gammon.tournament.model import Bracket, Result, Stage, TournamentError, TournamentView
+from gammon.tournament.placing import standings
+from gammon.tournament.progress import champion, play_order, ready, resolve
+
+CONSOLATION_MINIMUM = 8  # entrants: fewer have too few first-round losers for a consolation
+
+
+@dataclass(frozen=True)
+class SingleElimination:
+    """Lose once and you are out of the main bracket (see the module's rules)."""
+
+    consolation: bool = False
+    last_chance: bool = False
+
+    def __post_init__(self) -> None:
+        if self.last_chance and not self.consolation:
+            raise TournamentError("a last-chance bracket takes its players from a consolation")
+
+    def view(
+        self,
+        entrants: Sequence[int],
+        results: Mapping[str, Result],
+        withdrawn: frozenset[int] = frozenset(),
+    ) -> TournamentView:
+        nodes = self.nodes(entrants)
+        outcomes = resolve(nodes, results)
+        rounds = max(node.slot.round for node in nodes if node.slot.bracket is Bracket.MAIN)
+        places: dict[int, int] = {}
+        for outcome in outcomes.values():
+            loser = outcome.loser
+            if outcome.node.slot.bracket is Bracket.MAIN and isinstance(loser, int):
+                places[loser] = 2 ** (rounds - outcome.node.slot.round) + 1
+        winners = tuple(
+            (outcome.node.slot.bracket, found)
+            for outcome in outcomes.values()
+            if outcome.node.slot.stage is Stage.FINAL and (found := champion(outcome)) is not None
+        )
+        winner = champion(outcomes[key(Bracket.MAIN, rounds, 1)])
+        ordered = play_order(outcomes)
+        played = [outcome.result for outcome in outcomes.values() if outcome.result is not None]
+        return TournamentView(
+            pairings=tuple(outcome.pairing() for outcome in ordered),
+            ready=ready(ordered),
+            standings=standings(entrants, played, places, withdrawn),
+            winner=winner,
+            rounds_total=rounds,
+            bracket_winners=winners,
+            side_brackets_open=winner is not None and any(o.open for o in ordered),
+        )
+
+    def nodes(self, entrants: Sequence[int]) -> list[Node]:
+        """The whole structure: main bracket, then consolation, then last chance."""
+        nodes = knockout(Bracket.MAIN, entrants)
+        if not self.consolation or len(entrants) < CONSOLATION_MINIMUM:
+            return nodes
+        quarter = bracket_size(len(entrants)) // 4  # consolation round-1 slots, main round-2 slots
+        main_rounds = quarter.bit_length() + 1
+        consolation = [losers_paired(Bracket.MAIN, 1, 2 * quarter)]
+        takes_round_two = main_rounds >= 4
+        if takes_round_two:
+            consolation.append(drop_in(Bracket.CONSOLATION, 1, Bracket.MAIN, 2, quarter))
+        nodes += build(Bracket.CONSOLATION, down_to_final(Bracket.CONSOLATION, consolation))
+        if not self.last_chance:
+            return nodes
+        first = losers_paired(Bracket.CONSOLATION, 1, quarter)
+        if takes_round_two:
+            first += losers_paired(Bracket.CONSOLATION, 2, quarter)
+        return nodes + build(Bracket.LAST_CHANCE, down_to_final(Bracket.LAST_CHANCE, [first]))
