@@ -15,7 +15,8 @@ The seeds above ``n`` do not exist: their opponents, the top ``size - n`` seeds,
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gammon.tournament.model import Bracket, Slot, Stage, TournamentError
@@ -128,6 +129,15 @@ def losers_paired(bracket: Bracket, round_: int, count: int) -> list[tuple[Feed,
     ]
 
 
+def paired_in_order(sources: Sequence[Feed]) -> list[tuple[Feed, Feed]]:
+    """A first round over ``sources`` in their order, byes last: in a bracket of ``size``
+    places, the first ``len - size/2`` pairs play (1 v 2, 3 v 4, ...) and the rest have a bye,
+    so that no later round has one."""
+    matches = len(sources) - bracket_size(len(sources)) // 2
+    played = [(sources[2 * at], sources[2 * at + 1]) for at in range(matches)]
+    return played + [(source, NOBODY) for source in sources[2 * matches :]]
+
+
 def other_half(index: int, count: int) -> int:
     """The slot in the other half of a round of ``count`` slots at the same place in its half
     (1 <-> count/2 + 1, ...): where a dropping-in loser comes from, so that nobody meets again
@@ -165,3 +175,12 @@ def down_to_final(
     while len(rounds[-1]) > 1:
         rounds.append(halving(bracket, len(rounds), len(rounds[-1])))
     return rounds
+
+
+@functools.lru_cache(maxsize=64)
+def structure(
+    nodes_of: Callable[[Sequence[int]], list[Node]], entrants: tuple[int, ...]
+) -> tuple[Node, ...]:
+    """``nodes_of(entrants)``, built once: a format's structure depends on its options and
+    entrants alone, and a tournament is viewed again after every result."""
+    return tuple(nodes_of(entrants))

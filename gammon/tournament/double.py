@@ -46,6 +46,7 @@ from gammon.tournament.bracket import (
     key,
     knockout,
     losers_paired,
+    structure,
 )
 from gammon.tournament.model import (
     Bracket,
@@ -72,7 +73,7 @@ class DoubleElimination:
         results: Mapping[str, Result],
         withdrawn: frozenset[int] = frozenset(),
     ) -> TournamentView:
-        nodes = self.nodes(entrants)
+        nodes = structure(self.nodes, tuple(entrants))
         before_reset = {slot: result for slot, result in results.items() if slot != RESET}
         outcomes = resolve(nodes, before_reset)
         grand_final = outcomes[GRAND_FINAL]

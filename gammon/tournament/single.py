@@ -20,13 +20,19 @@ Consolation (``consolation-r-i``; only with at least 8 entrants, else there is n
   (that player played ``main-2-i``);
 - later rounds: ordinary knockout (winners of 2i-1 and 2i) down to the consolation final.
 
-Last chance (``last_chance-r-i``; only with a consolation): round 1 is, in its top half, the
-loser of ``consolation-1-(2i-1)`` against the loser of ``consolation-1-2i``, and when the
-consolation's round 2 took the main round-2 losers, in its bottom half the loser of
-``consolation-2-(2i-1)`` against the loser of ``consolation-2-2i``; then an ordinary knockout.
+Last chance (``last_chance-r-i``; only with a consolation): it takes, in this order, the losers
+of consolation round 1 and, when that consolation's round 2 took the main round-2 losers, the
+losers of consolation round 2. With a power-of-two field its round 1 simply pairs them in that
+order: the losers of ``consolation-1-1`` and ``consolation-1-2``, ..., then those of
+``consolation-2-1`` and ``consolation-2-2``, ...; then an ordinary knockout.
 
-Byes: a main first-round bye has no loser, so every later slot fed by it has nobody on that
-side: a bye when the other side has a player, void (left out of the pairings) when neither has.
+Byes: a main first-round bye has no loser, so every consolation slot fed by it has nobody on
+that side: a bye when the other side has a player, void (left out of the pairings) when
+neither has. The last chance leaves out the consolation slots that have no loser (byes and
+void slots); of the ``t`` losers left (none at all below 2), in a bracket of ``2 ** s >= t``
+places, the first ``t - 2 ** (s - 1)`` pairs play round 1 in the order above and the rest, the
+latest losers, have a round-1 bye. So nobody has two byes in one bracket (a player can still
+have a main-bracket bye and a consolation bye).
 The consolation's and the last chance's winners are reported in ``bracket_winners``; the
 tournament's ``winner`` is the main bracket's, which can be decided while the side brackets
 still play (``side_brackets_open``).
@@ -38,6 +44,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from gammon.tournament.bracket import (
+    Feed,
+    Loser,
     Node,
     bracket_size,
     build,
@@ -46,6 +54,8 @@ from gammon.tournament.bracket import (
     key,
     knockout,
     losers_paired,
+    paired_in_order,
+    structure,
 )
 from gammon.tournament.model import Bracket, Result, Stage, TournamentError, TournamentView
 from gammon.tournament.placing import standings
@@ -71,7 +81,7 @@ class SingleElimination:
         results: Mapping[str, Result],
         withdrawn: frozenset[int] = frozenset(),
     ) -> TournamentView:
-        nodes = self.nodes(entrants)
+        nodes = structure(self.nodes, tuple(entrants))
         outcomes = resolve(nodes, results)
         rounds = max(node.slot.round for node in nodes if node.slot.bracket is Bracket.MAIN)
         places: dict[int, int] = {}
@@ -111,7 +121,12 @@ class SingleElimination:
         nodes += build(Bracket.CONSOLATION, down_to_final(Bracket.CONSOLATION, consolation))
         if not self.last_chance:
             return nodes
-        first = losers_paired(Bracket.CONSOLATION, 1, quarter)
+        losers = [key(Bracket.CONSOLATION, 1, index) for index in range(1, quarter + 1)]
         if takes_round_two:
-            first += losers_paired(Bracket.CONSOLATION, 2, quarter)
+            losers += [key(Bracket.CONSOLATION, 2, index) for index in range(1, quarter + 1)]
+        before = resolve(nodes, {})  # byes and void slots follow from the field's size alone
+        entering: list[Feed] = [Loser(slot) for slot in losers if before[slot].loser is None]
+        if len(entering) < 2:
+            return nodes
+        first = paired_in_order(entering)
         return nodes + build(Bracket.LAST_CHANCE, down_to_final(Bracket.LAST_CHANCE, [first]))
