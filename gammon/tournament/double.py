@@ -56,8 +56,8 @@ from gammon.tournament.model import (
     TournamentError,
     TournamentView,
 )
-from gammon.tournament.placing import standings
-from gammon.tournament.progress import Outcome, champion, play_order, ready, resolve
+from gammon.tournament.placing import knockout_view
+from gammon.tournament.progress import Outcome, champion, resolve
 
 GRAND_FINAL = key(Bracket.GRAND_FINAL, 1, 1)
 RESET = key(Bracket.GRAND_FINAL, 2, 1)
@@ -87,15 +87,9 @@ class DoubleElimination:
                 f"{RESET} is played only when the losers' bracket winner wins {GRAND_FINAL}"
             )
         decider = outcomes[RESET if reset else GRAND_FINAL]
-        ordered = play_order(outcomes)
-        played = [outcome.result for outcome in outcomes.values() if outcome.result is not None]
-        return TournamentView(
-            pairings=tuple(outcome.pairing() for outcome in ordered),
-            ready=ready(ordered),
-            standings=standings(entrants, played, _places(outcomes, decider), withdrawn),
-            winner=champion(decider),
-            rounds_total=bracket_size(len(entrants)).bit_length() - 1,
-        )
+        places = _places(outcomes, decider)
+        rounds = bracket_size(len(entrants)).bit_length() - 1
+        return knockout_view(entrants, outcomes, places, withdrawn, champion(decider), rounds)
 
     def nodes(self, entrants: Sequence[int]) -> list[Node]:
         """Winners' bracket, losers' bracket, and the grand final's first match."""

@@ -58,8 +58,8 @@ from gammon.tournament.bracket import (
     structure,
 )
 from gammon.tournament.model import Bracket, Result, Stage, TournamentError, TournamentView
-from gammon.tournament.placing import standings
-from gammon.tournament.progress import champion, play_order, ready, resolve
+from gammon.tournament.placing import knockout_view
+from gammon.tournament.progress import champion, resolve
 
 CONSOLATION_MINIMUM = 8  # entrants: fewer have too few first-round losers for a consolation
 
@@ -95,17 +95,7 @@ class SingleElimination:
             if outcome.node.slot.stage is Stage.FINAL and (found := champion(outcome)) is not None
         )
         winner = champion(outcomes[key(Bracket.MAIN, rounds, 1)])
-        ordered = play_order(outcomes)
-        played = [outcome.result for outcome in outcomes.values() if outcome.result is not None]
-        return TournamentView(
-            pairings=tuple(outcome.pairing() for outcome in ordered),
-            ready=ready(ordered),
-            standings=standings(entrants, played, places, withdrawn),
-            winner=winner,
-            rounds_total=rounds,
-            bracket_winners=winners,
-            side_brackets_open=winner is not None and any(o.open for o in ordered),
-        )
+        return knockout_view(entrants, outcomes, places, withdrawn, winner, rounds, winners)
 
     def nodes(self, entrants: Sequence[int]) -> list[Node]:
         """The whole structure: main bracket, then consolation, then last chance."""
