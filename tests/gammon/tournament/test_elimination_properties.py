@@ -54,6 +54,11 @@ def _check_paths(tournament: Format, view: TournamentView, results: dict[str, Re
     assert all(count == 1 for count in byes.values()), byes
     if isinstance(tournament, SingleElimination):
         assert all(count == 1 for count in losses.values()), losses
+        came_from = {Bracket.CONSOLATION: Bracket.MAIN, Bracket.LAST_CHANCE: Bracket.CONSOLATION}
+        for pairing in view.pairings:
+            before = came_from.get(pairing.slot.bracket)
+            for player in pairing.players if before else ():
+                assert player is None or losses[before, player] == 1, (pairing, player)
         return
     total = Counter(result.loser for result in results.values())
     assert all(count <= 2 for count in total.values()), total
