@@ -113,7 +113,12 @@ class TournamentView:
       neither player has an earlier match of this tournament unfinished (a player plays one
       match at a time in a chat);
     - ``standings``: the table, best first;
-    - ``winner``: the tournament's winner once decided.
+    - ``winner``: the tournament's winner once decided;
+    - ``bracket_winners``: each bracket's own winner once decided, for formats with side
+      brackets (single elimination's consolation and last chance: their winners have no place
+      of their own in ``standings``, which the main bracket alone decides);
+    - ``side_brackets_open``: the winner is decided but a side bracket still has matches to
+      play (``complete`` says every match of the tournament is done).
     """
 
     pairings: tuple[Pairing, ...]
@@ -121,10 +126,17 @@ class TournamentView:
     standings: tuple[Standing, ...]
     winner: int | None = None
     rounds_total: int = 0  # Swiss: the rounds the event has; others: the rounds of the structure
+    bracket_winners: tuple[tuple[Bracket, int], ...] = ()
+    side_brackets_open: bool = False
 
     @property
     def finished(self) -> bool:
         return self.winner is not None
+
+    @property
+    def complete(self) -> bool:
+        """The winner is decided and no bracket has a match left to play."""
+        return self.finished and not self.side_brackets_open
 
 
 class Format(Protocol):
