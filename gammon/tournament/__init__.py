@@ -1,6 +1,7 @@
 """Tournaments and leagues, pure: each format is a function from its entrants (seed order),
 its matches' results and who withdrew to its pairings and standings (:mod:`.model`)."""
 
+from gammon.tournament.league import League, next_divisions
 from gammon.tournament.model import (
     Bracket,
     Format,
@@ -14,17 +15,23 @@ from gammon.tournament.model import (
     TournamentView,
     walkovers,
 )
+from gammon.tournament.round_robin import RoundRobin
+from gammon.tournament.swiss import Swiss
 
 __all__ = [
     "Bracket",
     "Format",
+    "League",
     "Lengths",
     "Pairing",
     "Result",
+    "RoundRobin",
     "Slot",
     "Stage",
     "Standing",
+    "Swiss",
     "TournamentError",
     "TournamentView",
+    "next_divisions",
     "walkovers",
 ]
