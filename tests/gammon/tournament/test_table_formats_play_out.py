@@ -40,7 +40,8 @@ def tournaments(draw: st.DrawFn) -> tuple[Format, list[int]]:
         return RoundRobin(group_size, playoff=draw(st.booleans())), entrants
     if kind == "swiss":
         return Swiss(draw(st.integers(1, 7))), entrants
-    divisions = draw(st.integers(1, min(4, count // 2)))
+    fewest = -(-count // 12)  # divisions of at most 12, as a chat league would have
+    divisions = draw(st.integers(fewest, max(fewest, min(6, count // 2))))
     sizes = [count // divisions + (index < count % divisions) for index in range(divisions)]
     starts = list(itertools.accumulate([0, *sizes]))
     chunks = [entrants[start:end] for start, end in itertools.pairwise(starts)]
@@ -147,7 +148,7 @@ def check_swiss(view: TournamentView, rounds: int, withdrawn: frozenset[int]) ->
         had_bye.update(p.players[0] for p in this_round if p.bye and p.players[0] is not None)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     tournaments(),
     st.integers(0, 2**32),
