@@ -2,6 +2,7 @@
 its matches' results and who withdrew to its pairings and standings (:mod:`.model`)."""
 
 from gammon.tournament.double import DoubleElimination
+from gammon.tournament.league import League, next_divisions
 from gammon.tournament.model import (
     Bracket,
     Format,
@@ -15,20 +16,26 @@ from gammon.tournament.model import (
     TournamentView,
     walkovers,
 )
+from gammon.tournament.round_robin import RoundRobin
 from gammon.tournament.single import SingleElimination
+from gammon.tournament.swiss import Swiss
 
 __all__ = [
     "Bracket",
     "DoubleElimination",
     "Format",
+    "League",
     "Lengths",
     "Pairing",
     "Result",
+    "RoundRobin",
     "SingleElimination",
     "Slot",
     "Stage",
     "Standing",
+    "Swiss",
     "TournamentError",
     "TournamentView",
+    "next_divisions",
     "walkovers",
 ]
