@@ -43,6 +43,15 @@ from storage.records import (
     Preferences,
     UserRecord,
 )
+from storage.tournament.records import (
+    EntrantRecord,
+    TournamentMatchRecord,
+    TournamentRecord,
+    TournamentSnapshot,
+    TournamentStatus,
+)
+from storage.tournament.records import Pairing as TournamentPairing
+from storage.tournament.repository import TournamentRepository
 
 __all__ = [
     "DEFAULT_URL",
@@ -68,6 +77,7 @@ __all__ = [
     "ConflictError",
     "Database",
     "DiceRepository",
+    "EntrantRecord",
     "InboxRepository",
     "InboxUpdate",
     "LoadedChouette",
@@ -90,6 +100,12 @@ __all__ = [
     "SeedStillSecretError",
     "Step",
     "StorageError",
+    "TournamentMatchRecord",
+    "TournamentPairing",
+    "TournamentRecord",
+    "TournamentRepository",
+    "TournamentSnapshot",
+    "TournamentStatus",
     "UserRecord",
     "UserRepository",
 ]

@@ -420,3 +420,91 @@ chouette_reminders = sa.Table(
     sa.Column("version", sa.Integer, nullable=False),
     sa.Column("stage", sa.Integer, nullable=False),
 )
+
+# A tournament or a league season in a chat (gammon.tournament derives its pairings and table
+# from its entrants and results; nothing of that state is stored as such). ``format`` names
+# the format and its options, ``lengths`` the match length by stage and bracket, ``rules``
+# the matches' rules other than the length. Random seeding commits to ``server_seed`` when
+# the tournament opens (``seed_commitment`` is posted) and reveals it at the start.
+tournaments = sa.Table(
+    "tournaments",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("chat_id", sa.ForeignKey("chats.id"), nullable=False),
+    sa.Column("organiser_id", sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("slug", sa.String(32), nullable=False),  # /t/<slug>: 128 random bits
+    sa.Column("format", sa.JSON, nullable=False),
+    sa.Column("lengths", sa.JSON, nullable=False),
+    sa.Column("rules", sa.JSON, nullable=False),
+    sa.Column("move_time_limit", sa.Integer),  # seconds; NULL: none
+    sa.Column("match_days", sa.Integer),  # days a match may take; NULL: no deadline
+    sa.Column("rated", sa.Boolean, nullable=False),
+    sa.Column("seeding", sa.String(16), nullable=False),  # rating | random
+    sa.Column("seed_commitment", sa.String(64), nullable=False),
+    sa.Column("server_seed", sa.String(64), nullable=False),  # secret until the start
+    sa.Column("status", sa.String(16), nullable=False),  # open | running | paused | ...
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.Column("closes_at", UtcDateTime),  # registration closes
+    sa.Column("created_at", UtcDateTime, nullable=False),
+    sa.Column("started_at", UtcDateTime),
+    sa.Column("finished_at", UtcDateTime),
+    sa.Column("winner_id", sa.ForeignKey("users.id")),
+    sa.Column("league_id", sa.ForeignKey("leagues.id")),  # a league's season
+    sa.Column("season", sa.Integer),
+    sa.Index("ux_tournaments_slug", "slug", unique=True),
+    sa.Index("ix_tournaments_chat_status", "chat_id", "status"),
+    sa.Index("ux_tournaments_league_season", "league_id", "season", unique=True),
+)
+
+# A league: seasons of round-robin divisions in one chat, with promotion and relegation.
+leagues = sa.Table(
+    "leagues",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True),
+    sa.Column("chat_id", sa.ForeignKey("chats.id"), nullable=False),
+    sa.Column("organiser_id", sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("promoted", sa.Integer, nullable=False),
+    sa.Column("relegated", sa.Integer, nullable=False),
+    sa.Column("created_at", UtcDateTime, nullable=False),
+)
+
+# Who plays in a tournament: ``seed`` (1 = strongest) is fixed at the start; ``division`` for
+# a league season; a withdrawn player's remaining matches are walkovers.
+tournament_entrants = sa.Table(
+    "tournament_entrants",
+    metadata,
+    sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("user_id", sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("seed", sa.Integer),
+    sa.Column("division", sa.Integer),
+    sa.Column("joined_at", UtcDateTime, nullable=False),
+    sa.Column("withdrawn_at", UtcDateTime),
+    sa.Index("ux_tournament_entrants_seed", "tournament_id", "seed", unique=True),
+)
+
+# A tournament's matches by their slot in its structure (gammon.tournament.Slot.key): a row is
+# written in the transaction that makes the pairing known (the start, or the end of the
+# match that decides a player), so the primary key refuses a second pairing of one slot
+# whatever races; ``match_id`` is set in the transaction that starts the match (unique: one
+# match per slot); the result in the transaction that ends it.
+tournament_matches = sa.Table(
+    "tournament_matches",
+    metadata,
+    sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), primary_key=True),
+    sa.Column("slot", sa.String(32), primary_key=True),
+    sa.Column("player0_id", sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("player1_id", sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("length", sa.Integer, nullable=False),
+    sa.Column("match_id", sa.ForeignKey("matches.id")),
+    sa.Column("paired_at", UtcDateTime, nullable=False),
+    sa.Column("deadline", UtcDateTime),
+    sa.Column("winner_id", sa.ForeignKey("users.id")),
+    sa.Column("loser_id", sa.ForeignKey("users.id")),
+    sa.Column("winner_points", sa.Integer),
+    sa.Column("loser_points", sa.Integer),
+    sa.Column("walkover", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("finished_at", UtcDateTime),
+    sa.Index("ux_tournament_matches_match", "match_id", unique=True),
+)

@@ -8,7 +8,7 @@ and a match is rated exactly once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -27,6 +27,8 @@ from storage.schema import (
     open_chouettes,
     users,
 )
+from storage.tournament import sql as tournament_sql
+from storage.tournament.records import Pairing, TournamentSnapshot
 
 
 class Transaction:
@@ -94,3 +96,31 @@ class Transaction:
         self._connection.execute(
             sa.delete(chouette_requests).where(chouette_requests.c.chouette_id == chouette_id)
         )
+
+    def tournament_slot_of(self, match_id: int) -> tuple[int, str] | None:
+        """The tournament and slot the match was played for, if any."""
+        return tournament_sql.slot_of_match(self._connection, match_id)
+
+    def record_tournament_result(
+        self,
+        tournament_id: int,
+        slot: str,
+        players: tuple[int, int],
+        points: tuple[int, int],
+        walkover: bool = False,
+    ) -> bool:
+        """The slot's result (winner, loser; their points at the end); False when it had one."""
+        return tournament_sql.record_result(
+            self._connection, tournament_id, slot, players, points, self.moment, walkover
+        )
+
+    def locked_tournament(self, tournament_id: int) -> TournamentSnapshot:
+        """The tournament whole, locked until the transaction ends: two of its matches ending
+        at once advance it one after the other."""
+        return tournament_sql.snapshot(self._connection, tournament_id, lock=True)
+
+    def add_tournament_pairings(self, tournament_id: int, pairings: Sequence[Pairing]) -> None:
+        tournament_sql.add_pairings(self._connection, tournament_id, pairings, self.moment)
+
+    def finish_tournament(self, tournament_id: int, winner: int) -> None:
+        tournament_sql.finish(self._connection, tournament_id, winner, self.moment)

@@ -2,7 +2,8 @@
 (:mod:`bot.core.tables`), and their handlers, registered here in one place and run inside the
 transaction that appends the events (:mod:`storage.event_log`).
 
-A match's end frees its players' seats in the chat, queues its analysis (backgammon only: long
+A match's end frees its players' seats in the chat, advances its tournament if it was one's
+(:mod:`bot.core.tournament.advance`), queues its analysis (backgammon only: long
 nardy has no engine to analyse it), writes each person's result and, for a rated match, the
 rating change (:func:`gammon.rating.rate`). A chouette game's end is marked until its
 settlement writes the points; a chouette session's end frees its chat. Since all
@@ -17,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
+from bot.core.tournament.advance import advance_tournament as tournament_advance
 from gammon.flow import MatchState, Phase, Step
 from gammon.position import Variant
 from gammon.rating import rate
@@ -172,6 +174,12 @@ def free_chat(event: SessionEnded, transaction: Transaction) -> None:
     transaction.free_chouette_chat(event.chouette_id)
 
 
+def advance_tournament(event: MatchFinished, transaction: Transaction) -> None:
+    """A tournament's match: its result in its slot, and the pairings it decides."""
+    info = event.info
+    tournament_advance(info.id, info.player_ids, event.state, transaction)
+
+
 def end_handlers() -> EventHandlers:
     """Every handler, in the order they write: the one place they are registered."""
     handlers = EventHandlers()
@@ -179,6 +187,7 @@ def end_handlers() -> EventHandlers:
     handlers.on(MatchFinished, free_seats)
     handlers.on(MatchFinished, queue_analysis)
     handlers.on(MatchFinished, record_results)
+    handlers.on(MatchFinished, advance_tournament)
     handlers.on(SessionEnded, free_chat)
     return handlers
 

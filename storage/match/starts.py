@@ -19,7 +19,7 @@ from storage.match.loads import MatchLoads
 from storage.match.memory import MatchStates
 from storage.match.sql import ACTIVE, now_utc, snapshot_of
 from storage.records import Appended, ChallengeState
-from storage.schema import challenges, match_events, match_seats, matches
+from storage.schema import challenges, match_events, match_seats, matches, tournament_matches
 
 SLUG_BYTES = 16  # 128 random bits: nobody finds a match's pages by trying addresses
 
@@ -51,6 +51,22 @@ def _close_open_challenge(connection: DirectConnection, challenge_id: int) -> No
         raise ConflictError(f"challenge {challenge_id} is no longer open")
 
 
+def _claim_slot(connection: DirectConnection, slot: tuple[int, str], match_id: int) -> None:
+    tournament_id, key = slot
+    claimed = connection.execute(
+        sa.update(tournament_matches)
+        .where(
+            tournament_matches.c.tournament_id == tournament_id,
+            tournament_matches.c.slot == key,
+            tournament_matches.c.match_id.is_(None),
+            tournament_matches.c.winner_id.is_(None),
+        )
+        .values(match_id=match_id)
+    )
+    if claimed.rowcount != 1:
+        raise ConflictError(f"slot {key} of tournament {tournament_id} has its match")
+
+
 class MatchStarts:
     """New matches, from a challenge or against the bot."""
 
@@ -74,6 +90,7 @@ class MatchStarts:
         bot_level: str | None = None,
         hints: bool = False,
         rated: bool = True,
+        tournament_slot: tuple[int, str] | None = None,
     ) -> Appended:
         """Start a match in one transaction: the match row, its players' seats, the ``steps``
         already played from the start (the opening roll and any re-rolls after a tie, planned
@@ -85,7 +102,11 @@ class MatchStarts:
         and a crash leaves either all of it or none.
 
         With ``bot_level`` the second player is the bot: it takes no seat, since it plays any
-        number of people in the same chat at once."""
+        number of people in the same chat at once.
+
+        With ``tournament_slot`` (tournament, slot) the match is that pairing's, marked in the
+        same transaction: :class:`ConflictError` when the slot has its match already (another
+        process started it) or a result (a walkover meanwhile)."""
         moment = now or now_utc()
         seated = player_ids[:1] if bot_level is not None else player_ids
         state = steps[-1].after if steps else new_match(rules)
@@ -150,6 +171,8 @@ class MatchStarts:
                     .where(challenges.c.id == challenge_id)
                     .values(match_id=match_id)
                 )
+            if tournament_slot is not None:
+                _claim_slot(connection, tournament_slot, match_id)
             return match_id
 
         try:

@@ -1,0 +1,103 @@
+"""A tournament advances inside the transaction that ends one of its matches.
+
+The handler (registered with the others in :mod:`bot.core.events`) records the match's result
+in its slot, reads the tournament whole with its row locked (two of its matches ending at the
+same instant advance it one after the other), derives the tournament from its entrants and
+results with the format's pure function (:mod:`gammon.tournament`), and writes, in the same
+transaction: the walkovers of withdrawn players, every pairing that became ready and the
+winner once decided. A crash leaves all of it or none; the slots' primary key refuses a
+pairing twice. The new pairings' matches are started after the commit
+(:mod:`bot.core.tournament.starts`), each claiming its slot in the transaction that starts it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from bot.core.tournament.settings import TournamentSettings
+from gammon.flow import MatchState
+from gammon.tournament import Result, TournamentView, walkovers
+from storage import TournamentPairing, TournamentSnapshot
+from storage.transaction import Transaction
+
+
+def results_of(snapshot: TournamentSnapshot) -> dict[str, Result]:
+    """The results recorded so far, by slot."""
+    return {
+        match.slot: Result(
+            match.winner_id,
+            match.loser_id,
+            match.winner_points or 0,
+            match.loser_points or 0,
+            match.walkover,
+        )
+        for match in snapshot.matches
+        if match.winner_id is not None and match.loser_id is not None
+    }
+
+
+def next_pairings(
+    snapshot: TournamentSnapshot, moment: datetime
+) -> tuple[list[TournamentPairing], TournamentView]:
+    """What to write now: the walkovers of withdrawn players (written decided) and the ready
+    pairings not written yet, with the view after the walkovers."""
+    settings = TournamentSettings.of(snapshot.tournament)
+    tournament = settings.format(snapshot)
+    entrants, withdrawn = snapshot.seeded, snapshot.withdrawn
+    results = results_of(snapshot)
+    walked = walkovers(tournament, entrants, results, withdrawn, settings.lengths)
+    view = tournament.view(entrants, {**results, **walked}, withdrawn)
+    written = {match.slot for match in snapshot.matches}
+    deadline = (
+        moment + timedelta(days=settings.match_days) if settings.match_days is not None else None
+    )
+    pairings: list[TournamentPairing] = []
+    by_key = {pairing.slot.key: pairing for pairing in view.pairings}
+    for key, result in walked.items():
+        if key in written:
+            continue
+        pairing = by_key[key]
+        players = (pairing.players[0], pairing.players[1])
+        assert players[0] is not None
+        assert players[1] is not None
+        length = settings.lengths.of(pairing.slot)
+        pairings.append(
+            TournamentPairing(key, (players[0], players[1]), length, None, result.winner)
+        )
+    for pairing in view.ready:
+        if pairing.slot.key in written:
+            continue
+        first, second = pairing.players
+        assert first is not None
+        assert second is not None
+        length = settings.lengths.of(pairing.slot)
+        pairings.append(TournamentPairing(pairing.slot.key, (first, second), length, deadline))
+    return pairings, view
+
+
+def advance_tournament(
+    match_id: int, player_ids: tuple[int, int], state: MatchState, transaction: Transaction
+) -> None:
+    """The match ended in ``state``: if it was a tournament's, record its result and advance
+    the tournament (see the module's docstring)."""
+    found = transaction.tournament_slot_of(match_id)
+    if found is None or state.winner is None:
+        return
+    tournament_id, slot = found
+    winner, loser = player_ids[state.winner], player_ids[1 - state.winner]
+    points = (state.score[state.winner], state.score[1 - state.winner])
+    if transaction.record_tournament_result(tournament_id, slot, (winner, loser), points):
+        advance_locked(transaction, tournament_id)
+
+
+def advance_locked(transaction: Transaction, tournament_id: int) -> TournamentView:
+    """Write what the tournament's results now decide, its row locked for the rest of the
+    caller's transaction: the pairings, and its end once every match of every bracket is
+    decided (the title may be decided before: a consolation can still be running)."""
+    snapshot = transaction.locked_tournament(tournament_id)
+    pairings, view = next_pairings(snapshot, transaction.moment)
+    transaction.add_tournament_pairings(tournament_id, pairings)
+    if view.complete and snapshot.tournament.winner_id is None:
+        assert view.winner is not None
+        transaction.finish_tournament(tournament_id, view.winner)
+    return view

@@ -1,0 +1,1 @@
+"""Tournaments and leagues in the database: settings, entrants and matches by slot."""
