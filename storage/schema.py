@@ -486,14 +486,15 @@ tournament_entrants = sa.Table(
 
 # A tournament's matches by their slot in its structure (gammon.tournament.Slot.key): a row is
 # written in the transaction that makes the pairing known (the start, or the end of the
-# match that decides a player), so the primary key refuses a second pairing of one slot
+# match that decides a player), so the unique slot refuses a second pairing of one slot
 # whatever races; ``match_id`` is set in the transaction that starts the match (unique: one
 # match per slot); the result in the transaction that ends it.
 tournament_matches = sa.Table(
     "tournament_matches",
     metadata,
-    sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), primary_key=True),
-    sa.Column("slot", sa.String(32), primary_key=True),
+    sa.Column("id", sa.Integer, primary_key=True),  # what a pairing's [Start] button names
+    sa.Column("tournament_id", sa.ForeignKey("tournaments.id"), nullable=False),
+    sa.Column("slot", sa.String(32), nullable=False),
     sa.Column("player0_id", sa.ForeignKey("users.id"), nullable=False),
     sa.Column("player1_id", sa.ForeignKey("users.id"), nullable=False),
     sa.Column("length", sa.Integer, nullable=False),
@@ -506,5 +507,11 @@ tournament_matches = sa.Table(
     sa.Column("loser_points", sa.Integer),
     sa.Column("walkover", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("finished_at", UtcDateTime),
+    # Announced (by one process: the first to set it) with the commitment to the match's
+    # server seed, drawn then; the players' [Start] fixes the client seeds and starts it.
+    sa.Column("announced_at", UtcDateTime),
+    sa.Column("dice_commitment", sa.String(64)),
+    sa.Column("server_seed", sa.String(64)),  # secret until the match ends
+    sa.Index("ux_tournament_matches_slot", "tournament_id", "slot", unique=True),
     sa.Index("ux_tournament_matches_match", "match_id", unique=True),
 )

@@ -57,6 +57,9 @@ from bot.core.runtime.pictures import BoardPictures
 from bot.core.runtime.time_source import TimeSource
 from bot.core.scheduler import Clock, ClockPort
 from bot.core.settings import SettingsService
+from bot.core.tournament.commands import TournamentService
+from bot.core.tournament.show import TournamentShow
+from bot.core.tournament.starts import TournamentStarts
 from gammon.fair_dice import new_server_seed
 from storage import (
     AnalysisRepository,
@@ -70,6 +73,7 @@ from storage import (
     MatchRepository,
     PostedMessageRepository,
     RatingRepository,
+    TournamentRepository,
     UserRepository,
 )
 from storage.player_results import PlayerResultRepository
@@ -106,6 +110,7 @@ class Repositories:
     ratings: RatingRepository
     analyses: AnalysisRepository
     results: PlayerResultRepository
+    tournaments: TournamentRepository
 
     @classmethod
     def of(cls, database: Database) -> Repositories:
@@ -119,6 +124,7 @@ class Repositories:
             RatingRepository(database),
             AnalysisRepository(database),
             PlayerResultRepository(database),
+            TournamentRepository(database),
         )
 
 
@@ -248,6 +254,7 @@ class _Tables:
     driver: MatchDriver
     computer_matches: ComputerMatches
     chouette: ChouetteService
+    tournament_starts: TournamentStarts
 
 
 def _services(shared: _Shared, idle: Callable[[], bool]) -> tuple[Services, Clock, MatchPageReads]:
@@ -275,6 +282,9 @@ def _tables(shared: _Shared) -> _Tables:
         stores.ratings,
     )
     finder = MatchFinder(stores.matches, stores.chats, shared.names)
+    tournament_starts = TournamentStarts(
+        stores.tournaments, stores.matches, stores.users, presenter, time, options.server_seeds
+    )
     opponent = ComputerOpponent(
         shared.computer, stores.matches, stores.dice, stores.chats, shared.names, presenter, time
     )
@@ -288,6 +298,7 @@ def _tables(shared: _Shared) -> _Tables:
         shared.locks,
         time,
         opponent,
+        tournament_starts,
     )
     computer_matches = ComputerMatches(
         shared.bots,
@@ -313,6 +324,7 @@ def _tables(shared: _Shared) -> _Tables:
         driver,
         computer_matches,
         _chouette(shared, finder),
+        tournament_starts,
     )
 
 
@@ -384,6 +396,15 @@ def _dispatched(shared: _Shared, tables: _Tables) -> Services:
         ),
         standings=StandingsService(stores.ratings, stores.results, stores.users, shared.painter),
         chouette=tables.chouette,
+        tournaments=TournamentService(
+            stores.tournaments,
+            stores.users,
+            stores.ratings,
+            tables.tournament_starts,
+            TournamentShow(stores.tournaments, stores.users),
+            time,
+            options.server_seeds,
+        ),
     )
 
 

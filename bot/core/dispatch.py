@@ -17,6 +17,7 @@ from bot.core.model import MAX_TEXT, Message, Request
 from bot.core.permissions import Permission
 from bot.core.refusal import Refusal
 from bot.core.tokens import BadTokenError, parse_token
+from bot.core.tournament.commands import TournamentService
 
 if TYPE_CHECKING:
     from bot.core.chouette.commands import ChouetteService
@@ -47,6 +48,7 @@ class Services:
     replay: ReplayService
     standings: StandingsService
     chouette: ChouetteService
+    tournaments: TournamentService
 
 
 class Dispatcher:

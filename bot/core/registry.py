@@ -216,6 +216,15 @@ CHOUETTE_END: Final = Restriction(
 )
 
 
+# /tournament new: administrators only (the organiser or one then runs it: its service knows
+# the organiser).
+TOURNAMENT_NEW: Final = Restriction(
+    Permission.ADMIN,
+    N_("Only an administrator of the chat opens a tournament."),
+    words=("new",),
+)
+
+
 COMMANDS: tuple[Command, ...] = (
     Command(
         "challenge",
@@ -552,6 +561,58 @@ COMMANDS: tuple[Command, ...] = (
         restriction=CHOUETTE_END,
     ),
     Command(
+        "tournament",
+        lambda s: s.tournaments.tournament,
+        N_("Tournaments: knockout, double elimination, round robin, Swiss, leagues"),
+        N_(
+            "/tournament – the chat's tournament; /tournament new [single|double|roundrobin|"
+            "swiss rounds=5|league] [consolation=5] [lastchance=3] [playoff] [7] [final=9] "
+            '[days=7] [random] [nardy] [time=24h] [unrated] "name" (administrators); '
+            "/tournament join | leave | start | pause | resume | cancel | withdraw [@player] | "
+            "replace @leaving @coming"
+        ),
+        options=(
+            Option(
+                "action",
+                Kind.CHOICE,
+                N_("What to do"),
+                (
+                    "show",
+                    "new",
+                    "join",
+                    "leave",
+                    "start",
+                    "pause",
+                    "resume",
+                    "cancel",
+                    "withdraw",
+                    "replace",
+                ),
+                labels=(
+                    N_("Show the tournament"),
+                    N_("Open a tournament (administrators)"),
+                    N_("Register"),
+                    N_("Unregister"),
+                    N_("Start it (organiser or administrators)"),
+                    N_("Pause it"),
+                    N_("Resume it"),
+                    N_("Cancel it"),
+                    N_("Withdraw yourself, or the player named"),
+                    N_("Replace a player before their first match"),
+                ),
+            ),
+            Option(
+                "settings",
+                Kind.TEXT,
+                N_('A new tournament: format, lengths and name, e.g. single 7 final=9 "Cup"'),
+                maximum=200,
+            ),
+            Option("player", Kind.USER, N_("The player to withdraw, or the one to replace")),
+            Option("newcomer", Kind.USER, N_("Replacing: the player who takes the place")),
+        ),
+        restriction=TOURNAMENT_NEW,
+    ),
+    Command(
         "suggest",
         lambda s: s.chouette.suggest,
         N_("Chouette: suggest a play to your captain"),
@@ -606,6 +667,8 @@ PRESSES: tuple[Press, ...] = (
     Press("u", lambda s: s.settings.press),  # the switches of /settings
     Press("r", lambda s: s.replay.press),
     Press("h", lambda s: s.chouette.press),
+    Press("t", lambda s: s.tournaments.press),  # a registration's [Join] and [Leave]
+    Press("p", lambda s: s.tournaments.starts.press),  # a pairing's [Start]
 )
 
 _BY_VERB = {(press.kind, verb): press for press in PRESSES for verb in press.verbs}

@@ -1,8 +1,9 @@
 """Action tokens: the whole state of a button, in one compact format for every platform.
 
 ``bg1:<verb>:<target>:<version>`` where the target is ``m<id>`` (a match), ``c<id>`` (a
-challenge), ``u<id>`` (a user's settings), ``r<id>`` (a match's replay) or ``h<n>`` (a
-chouette and a seat at it: see :func:`chouette_target`) and the version is
+challenge), ``u<id>`` (a user's settings), ``r<id>`` (a match's replay), ``h<n>`` (a
+chouette and a seat at it: see :func:`chouette_target`), ``t<id>`` (a tournament's
+registration) or ``p<id>`` (a tournament's pairing) and the version is
 the match version the button was made for, so a stale or repeated press can be recognised
 (a replay button carries the frame it shows instead: see :func:`replay_position`; the
 chouette's [End the session] and [Keep playing] carry the user id of whoever asked, the only
@@ -59,16 +60,18 @@ class Verb(enum.StrEnum):
     REMATCH = "rematch"  # a finished match's players offer (or accept) another one like it
     START = "start"  # the person who offered the bot a match starts it (rolls the first dice)
     MATCHES_PAGE = "mpage"  # a page of /matches: the user's, the page in the version's place
+    JOIN = "join"  # a tournament's registration
+    LEAVE = "leave"
 
 
 VERBS: Final = frozenset(Verb)
-_PATTERN: Final = re.compile(r"^bg1:([a-z0-9]{1,12}):([mcurh])([0-9]{1,12}):([0-9]{1,9})$")
+_PATTERN: Final = re.compile(r"^bg1:([a-z0-9]{1,12}):([mcurhtp])([0-9]{1,12}):([0-9]{1,9})$")
 
 
 @dataclass(frozen=True)
 class Token:
     verb: str
-    kind: str  # "m" match, "c" challenge, "u" user settings, "r" a match's replay, "h" chouette
+    kind: str  # "m" match, "c" challenge, "u" settings, "r" replay, "h" chouette, "t", "p"
     target: int
     version: int
 

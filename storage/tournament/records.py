@@ -76,6 +76,7 @@ class TournamentMatchRecord:
     slot: str
     player_ids: tuple[int, int]
     length: int
+    id: int
     match_id: int | None
     paired_at: datetime
     deadline: datetime | None
@@ -85,6 +86,8 @@ class TournamentMatchRecord:
     loser_points: int | None
     walkover: bool
     finished_at: datetime | None
+    announced_at: datetime | None = None
+    dice_commitment: str | None = None
 
     @property
     def decided(self) -> bool:
@@ -97,6 +100,7 @@ class TournamentMatchRecord:
             row["slot"],
             (row["player0_id"], row["player1_id"]),
             row["length"],
+            row["id"],
             row["match_id"],
             row["paired_at"],
             row["deadline"],
@@ -106,6 +110,8 @@ class TournamentMatchRecord:
             row["loser_points"],
             bool(row["walkover"]),
             row["finished_at"],
+            row["announced_at"],
+            row["dice_commitment"],
         )
 
 

@@ -15,12 +15,12 @@ from storage.database import Database
 from storage.dice import SecretSeed
 from storage.direct import DirectConnection
 from storage.errors import ConflictError, NotFoundError
-from storage.schema import leagues, tournament_entrants, tournament_matches, tournaments
+from storage.schema import leagues, tournament_entrants, tournaments
 from storage.tournament import sql
+from storage.tournament.pairings import TournamentPairings
 from storage.tournament.records import (
     LIVE,
     Pairing,
-    TournamentMatchRecord,
     TournamentRecord,
     TournamentSnapshot,
     TournamentStatus,
@@ -38,21 +38,23 @@ _LIVE_IN_CHAT = (
     )
     .order_by(tournaments.c.id)
 )
-_UNSTARTED = (
-    sa.select(tournament_matches)
-    .join(tournaments, tournaments.c.id == tournament_matches.c.tournament_id)
-    .where(
-        tournaments.c.status == TournamentStatus.RUNNING.value,
-        tournament_matches.c.match_id.is_(None),
-        tournament_matches.c.winner_id.is_(None),
-    )
-    .order_by(tournament_matches.c.tournament_id, tournament_matches.c.paired_at)
-)
 
 
 class TournamentRepository:
+    """Tournaments whole (the facade: a tournament's pairings are
+    :class:`~storage.tournament.pairings.TournamentPairings`', whose methods it hands on)."""
+
     def __init__(self, database: Database) -> None:
         self.engine = database.engine
+        self.pairings = TournamentPairings(database)
+        self.announce = self.pairings.announce
+        self.pairing = self.pairings.pairing
+        self.pairing_by_id = self.pairings.pairing_by_id
+        self.of_match = self.pairings.of_match
+        self.server_seed = self.pairings.server_seed
+        self.slot_seed = self.pairings.slot_seed
+        self.unstarted = self.pairings.unstarted
+        self.replace = self.pairings.replace
 
     async def create(
         self,
@@ -262,12 +264,6 @@ class TournamentRepository:
             return True
 
         return await self.engine.write(write)
-
-    async def unstarted(self) -> list[TournamentMatchRecord]:
-        """Pairings of running tournaments whose match has not started (the starter and the
-        clock start them)."""
-        rows = await self.engine.read(_UNSTARTED)
-        return [TournamentMatchRecord.of(row._mapping) for row in rows]
 
 
 def _move(

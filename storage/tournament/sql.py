@@ -39,7 +39,7 @@ _ENTRANTS = (
 _MATCHES = (
     sa.select(tournament_matches)
     .where(tournament_matches.c.tournament_id == sa.bindparam("tournament"))
-    .order_by(tournament_matches.c.paired_at, tournament_matches.c.slot)
+    .order_by(tournament_matches.c.id)
 )
 _SLOT_OF_MATCH = sa.select(tournament_matches.c.tournament_id, tournament_matches.c.slot).where(
     tournament_matches.c.match_id == sa.bindparam("match")

@@ -189,7 +189,7 @@ async def test_two_matches_ending_at_once_pair_the_next_once(migrated_url: str, 
         # other's not): the second writes its result meanwhile and must wait for the first's
         # lock to read the tournament, or each would see only its own result and neither
         # would pair the final.
-        after_reading = "ORDER BY tournament_matches.paired_at"
+        after_reading = "ORDER BY tournament_matches.id"
         paused = pause_after_first_statement(club.database, after_reading, 0.5)
         first = asyncio.create_task(
             _finish(club.database, semi_one, (anna, dan), _won_by(0, (5, 2)))

@@ -53,6 +53,13 @@ class Opponent(Protocol):
         """Play the bot's turn if the match waits for it (the caller holds the lock)."""
 
 
+class AfterMatch(Protocol):
+    """What follows a match's end beyond the match (the tournament it was played for)."""
+
+    async def after_match(self, context: Context, match_id: int) -> list[Message]:
+        """Said after the end of the match ``match_id``."""
+
+
 @dataclass(frozen=True)
 class MatchDriver:
     matches: MatchRepository
@@ -64,6 +71,7 @@ class MatchDriver:
     locks: MatchLocks
     time: TimeSource
     opponent: Opponent
+    tournaments: AfterMatch  # a tournament's match ends: its next pairings
 
     async def act(
         self,
@@ -245,6 +253,8 @@ class _MatchMove:
         written: Appended,
     ) -> list[Message]:
         answer = followed_by(admitted.lead, await self.driver.presenter.after(context, written))
+        if written.match.state.phase is Phase.FINISHED:
+            answer += await self.driver.tournaments.after_match(context, written.match.info.id)
         # In a match against the bot, its turn follows at once, under the same lock; the
         # board after it is the one to see (the bot's "thinking" board is skipped, what it
         # said goes first on the board after the bot's turn).

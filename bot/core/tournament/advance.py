@@ -12,6 +12,7 @@ pairing twice. The new pairings' matches are started after the commit
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from bot.core.tournament.settings import TournamentSettings
@@ -36,43 +37,62 @@ def results_of(snapshot: TournamentSnapshot) -> dict[str, Result]:
     }
 
 
-def next_pairings(
-    snapshot: TournamentSnapshot, moment: datetime
-) -> tuple[list[TournamentPairing], TournamentView]:
-    """What to write now: the walkovers of withdrawn players (written decided) and the ready
-    pairings not written yet, with the view after the walkovers."""
+def view_of(snapshot: TournamentSnapshot) -> TournamentView:
+    """The tournament as its results and withdrawals make it now (walkovers not yet written
+    counted as written)."""
+    settings = TournamentSettings.of(snapshot.tournament)
+    tournament = settings.format(snapshot)
+    entrants, withdrawn = snapshot.seeded, snapshot.withdrawn
+    results = results_of(snapshot)
+    walked = walkovers(tournament, entrants, results, withdrawn, settings.lengths)
+    return tournament.view(entrants, {**results, **walked}, withdrawn)
+
+
+@dataclass(frozen=True)
+class Decided:
+    """What the results decide now: the new pairings to write (a withdrawn player's written
+    decided, as walkovers), the walkovers of pairings written already (their match not
+    begun), and the tournament after them."""
+
+    pairings: list[TournamentPairing]
+    walkovers: dict[str, Result]
+    view: TournamentView
+
+
+def decided_now(snapshot: TournamentSnapshot, moment: datetime) -> Decided:
+    """See :class:`Decided`."""
     settings = TournamentSettings.of(snapshot.tournament)
     tournament = settings.format(snapshot)
     entrants, withdrawn = snapshot.seeded, snapshot.withdrawn
     results = results_of(snapshot)
     walked = walkovers(tournament, entrants, results, withdrawn, settings.lengths)
     view = tournament.view(entrants, {**results, **walked}, withdrawn)
-    written = {match.slot for match in snapshot.matches}
+    written = {match.slot: match for match in snapshot.matches}
     deadline = (
         moment + timedelta(days=settings.match_days) if settings.match_days is not None else None
     )
-    pairings: list[TournamentPairing] = []
     by_key = {pairing.slot.key: pairing for pairing in view.pairings}
+    pairings: list[TournamentPairing] = []
+    on_written: dict[str, Result] = {}
     for key, result in walked.items():
         if key in written:
+            if written[key].match_id is None:
+                on_written[key] = result
             continue
-        pairing = by_key[key]
-        players = (pairing.players[0], pairing.players[1])
-        assert players[0] is not None
-        assert players[1] is not None
-        length = settings.lengths.of(pairing.slot)
-        pairings.append(
-            TournamentPairing(key, (players[0], players[1]), length, None, result.winner)
-        )
+        first, second = by_key[key].players
+        assert first is not None
+        assert second is not None
+        length = settings.lengths.of(by_key[key].slot)
+        pairings.append(TournamentPairing(key, (first, second), length, None, result.winner))
     for pairing in view.ready:
-        if pairing.slot.key in written:
+        if pairing.slot.key in written or pairing.slot.key in walked:
             continue
         first, second = pairing.players
         assert first is not None
         assert second is not None
         length = settings.lengths.of(pairing.slot)
         pairings.append(TournamentPairing(pairing.slot.key, (first, second), length, deadline))
-    return pairings, view
+    return Decided(pairings, on_written, view)
 
 
 def advance_tournament(
@@ -95,8 +115,12 @@ def advance_locked(transaction: Transaction, tournament_id: int) -> TournamentVi
     caller's transaction: the pairings, and its end once every match of every bracket is
     decided (the title may be decided before: a consolation can still be running)."""
     snapshot = transaction.locked_tournament(tournament_id)
-    pairings, view = next_pairings(snapshot, transaction.moment)
-    transaction.add_tournament_pairings(tournament_id, pairings)
+    decided = decided_now(snapshot, transaction.moment)
+    transaction.add_tournament_pairings(tournament_id, decided.pairings)
+    for key, result in decided.walkovers.items():
+        players, points = (result.winner, result.loser), (result.winner_points, 0)
+        transaction.record_tournament_result(tournament_id, key, players, points, walkover=True)
+    view = decided.view
     if view.complete and snapshot.tournament.winner_id is None:
         assert view.winner is not None
         transaction.finish_tournament(tournament_id, view.winner)

@@ -89,6 +89,7 @@ def upgrade() -> None:
     )
     op.create_table(
         "tournament_matches",
+        sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("tournament_id", sa.Integer(), nullable=False),
         sa.Column("slot", sa.String(length=32), nullable=False),
         sa.Column("player0_id", sa.Integer(), nullable=False),
@@ -103,19 +104,26 @@ def upgrade() -> None:
         sa.Column("loser_points", sa.Integer(), nullable=True),
         sa.Column("walkover", sa.Boolean(), server_default=sa.false(), nullable=False),
         sa.Column("finished_at", sa.DateTime(), nullable=True),
+        sa.Column("announced_at", sa.DateTime(), nullable=True),
+        sa.Column("dice_commitment", sa.String(length=64), nullable=True),
+        sa.Column("server_seed", sa.String(length=64), nullable=True),
         _foreign("tournament_id", "tournament_matches", "tournaments"),
         _foreign("player0_id", "tournament_matches", "users"),
         _foreign("player1_id", "tournament_matches", "users"),
         _foreign("match_id", "tournament_matches", "matches"),
         _foreign("winner_id", "tournament_matches", "users"),
         _foreign("loser_id", "tournament_matches", "users"),
-        sa.PrimaryKeyConstraint("tournament_id", "slot", name=op.f("pk_tournament_matches")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_tournament_matches")),
+    )
+    op.create_index(
+        "ux_tournament_matches_slot", "tournament_matches", ["tournament_id", "slot"], unique=True
     )
     op.create_index("ux_tournament_matches_match", "tournament_matches", ["match_id"], unique=True)
 
 
 def downgrade() -> None:
     op.drop_index("ux_tournament_matches_match", table_name="tournament_matches")
+    op.drop_index("ux_tournament_matches_slot", table_name="tournament_matches")
     op.drop_table("tournament_matches")
     op.drop_index("ux_tournament_entrants_seed", table_name="tournament_entrants")
     op.drop_table("tournament_entrants")

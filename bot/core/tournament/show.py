@@ -1,0 +1,237 @@
+"""What the chat reads about a tournament: its registration, its state (the pairings in play,
+waiting and decided, and the table), its start with the seeds, and its changes."""
+
+from __future__ import annotations
+
+from bot.core.context import Context
+from bot.core.model import Message
+from bot.core.text import texts
+from bot.core.text.i18n import Speech
+from bot.core.tournament.advance import view_of
+from bot.core.tournament.naming import slot_name
+from bot.core.tournament.settings import Kind, TournamentSettings
+from gammon.match_rules import MatchRules
+from gammon.tournament import Bracket, Stage
+from storage import (
+    TournamentRecord,
+    TournamentRepository,
+    TournamentSnapshot,
+    TournamentStatus,
+    UserRecord,
+    UserRepository,
+)
+
+MAX_LINES = 40  # of pairings or table lines shown in a chat; the web page shows everything
+
+
+class TournamentShow:
+    def __init__(self, tournaments: TournamentRepository, users: UserRepository) -> None:
+        self.tournaments = tournaments
+        self.users = users
+
+    async def registration(self, context: Context, tournament: TournamentRecord) -> str:
+        snapshot = await self.tournaments.snapshot(tournament.id)
+        _ = context.for_chat
+        players = await self._names(snapshot.seeded)
+        lines = [
+            self._headline(_, tournament),
+            _("Matches: {rules}.").format(rules=self._rules(_, tournament)),
+            self._seeding(_, tournament),
+        ]
+        if tournament.status is TournamentStatus.OPEN:
+            lines.append(
+                _("Registered ({count}): {names}").format(
+                    count=len(players), names=", ".join(players.values()) or "—"
+                )
+            )
+            lines.append(
+                _(
+                    "Join with the button or /tournament join; the organiser starts it with "
+                    "/tournament start."
+                )
+            )
+        else:
+            lines.append(_("Registration is closed: {count} players.").format(count=len(players)))
+        return "\n".join(lines)
+
+    async def tournament(self, context: Context, tournament: TournamentRecord) -> list[Message]:
+        """/tournament: the registration, or the pairings and the table."""
+        if tournament.status is TournamentStatus.OPEN:
+            text = await self.registration(context, tournament)
+            return [Message(context.request.chat, text)]
+        snapshot = await self.tournaments.snapshot(tournament.id)
+        return [Message(context.request.chat, await self._state(context, snapshot))]
+
+    async def started(self, context: Context, tournament: TournamentRecord) -> list[Message]:
+        """The start: the seeds and, when they came from the dice, the revealed seed."""
+        snapshot = await self.tournaments.snapshot(tournament.id)
+        _ = context.for_chat
+        names = await self._names(snapshot.seeded)
+        seeds = ", ".join(f"{place}. {names[p]}" for place, p in enumerate(snapshot.seeded, 1))
+        lines = [_("{name} has begun. Seeds: {seeds}").format(name=tournament.name, seeds=seeds)]
+        if tournament.seeding == "random":
+            seed = (await self.tournaments.server_seed(tournament.id)).hex()
+            lines.append(
+                _(
+                    "The seeds come from the dice: the server seed was {seed} (its SHA-256 is the "
+                    "commitment posted when the tournament opened)."
+                ).format(seed=seed)
+            )
+        return [Message(context.request.chat, "\n".join(lines))]
+
+    def status_refusal(self, context: Context, tournament: TournamentRecord) -> str:
+        _ = context._
+        return {
+            TournamentStatus.OPEN: _("{name} has not started yet."),
+            TournamentStatus.RUNNING: _("{name} is running."),
+            TournamentStatus.PAUSED: _("{name} is paused."),
+        }.get(tournament.status, _("{name} is over.")).format(name=tournament.name)
+
+    def status_change(
+        self, context: Context, tournament: TournamentRecord, to: TournamentStatus
+    ) -> Message:
+        _ = context.for_chat
+        text = {
+            TournamentStatus.PAUSED: _(
+                "{name} is paused: matches in play go on, no new one starts."
+            ),
+            TournamentStatus.RUNNING: _("{name} goes on."),
+        }.get(to, _("{name} was cancelled.")).format(name=tournament.name)
+        return Message(context.request.chat, text)
+
+    def withdrawn(
+        self, context: Context, tournament: TournamentRecord, player: UserRecord
+    ) -> Message:
+        text = context.for_chat._(
+            "{player} has withdrawn from {name}: their matches still to play are walkovers."
+        ).format(player=player.display_name, name=tournament.name)
+        return Message(context.request.chat, text)
+
+    def replaced(
+        self,
+        context: Context,
+        tournament: TournamentRecord,
+        leaving: UserRecord,
+        coming: UserRecord,
+    ) -> Message:
+        text = context.for_chat._("{coming} takes {leaving}'s place in {name}.").format(
+            coming=coming.display_name, leaving=leaving.display_name, name=tournament.name
+        )
+        return Message(context.request.chat, text)
+
+    async def _state(self, context: Context, snapshot: TournamentSnapshot) -> str:
+        _ = context.for_chat
+        tournament = snapshot.tournament
+        view = view_of(snapshot)
+        players = {entrant.user_id for entrant in snapshot.entrants}
+        names = await self._names(sorted(players))
+        by_slot = {match.slot: match for match in snapshot.matches}
+        lines = [self._headline(_, tournament)]
+        if tournament.status is TournamentStatus.PAUSED:
+            lines.append(_("Paused: matches in play go on, no new one starts."))
+        shown = 0
+        for pairing in view.pairings:
+            first, second = pairing.players
+            if pairing.bye or first is None or second is None or shown >= MAX_LINES:
+                continue
+            played = by_slot.get(pairing.slot.key)
+            where = slot_name(_, pairing.slot)
+            if played is not None and played.winner_id is not None:
+                outcome = _("{winner} beat {loser} {points}–{conceded}").format(
+                    winner=names[played.winner_id],
+                    loser=names[played.loser_id or 0],
+                    points=played.winner_points or 0,
+                    conceded=played.loser_points or 0,
+                )
+                if played.walkover:
+                    outcome = _("{winner} by walkover").format(winner=names[played.winner_id])
+            elif played is not None and played.match_id is not None:
+                outcome = _("{first} vs {second}: in play, match {id}").format(
+                    first=names[first], second=names[second], id=played.match_id
+                )
+            else:
+                outcome = _("{first} vs {second}").format(first=names[first], second=names[second])
+            lines.append(f"{where}: {outcome}")
+            shown += 1
+        if view.winner is not None:
+            lines.append(_("Winner: {name}").format(name=names[view.winner]))
+        elif self._tabled(tournament):
+            lines.append(_("Table:"))
+            for standing in view.standings[:MAX_LINES]:
+                lines.append(
+                    _("{rank}. {name}: {points} points, {won}–{lost}, {difference:+d}").format(
+                        rank=standing.rank,
+                        name=names[standing.player],
+                        points=standing.points,
+                        won=standing.won,
+                        lost=standing.lost,
+                        difference=standing.points_difference,
+                    )
+                )
+        return "\n".join(lines)
+
+    @staticmethod
+    def _tabled(tournament: TournamentRecord) -> bool:
+        kind = TournamentSettings.of(tournament).kind
+        return kind in (Kind.ROUND_ROBIN, Kind.SWISS, Kind.LEAGUE)
+
+    def _headline(self, _: Speech, tournament: TournamentRecord) -> str:
+        return _("{name}: {format}").format(
+            name=tournament.name, format=self._format(_, TournamentSettings.of(tournament))
+        )
+
+    @staticmethod
+    def _format(_: Speech, settings: TournamentSettings) -> str:
+        lengths = settings.lengths
+        base = {
+            Kind.SINGLE: _("single elimination"),
+            Kind.DOUBLE: _("double elimination"),
+            Kind.ROUND_ROBIN: _("round robin in groups of up to {size}").format(
+                size=settings.group_size
+            ),
+            Kind.SWISS: _("Swiss system, {rounds} rounds").format(rounds=settings.rounds),
+            Kind.LEAGUE: _("league season, {up} up and {down} down").format(
+                up=settings.promoted, down=settings.relegated
+            ),
+        }[settings.kind]
+        parts = [base]
+        if settings.consolation:
+            parts.append(
+                _("consolation to {length}").format(
+                    length=lengths.by_bracket.get(Bracket.CONSOLATION, lengths.default)
+                )
+            )
+        if settings.last_chance:
+            parts.append(
+                _("last chance to {length}").format(
+                    length=lengths.by_bracket.get(Bracket.LAST_CHANCE, lengths.default)
+                )
+            )
+        if settings.playoff:
+            parts.append(_("playoff of the group winners"))
+        for stage, label in ((Stage.SEMIFINAL, _("semifinals")), (Stage.FINAL, _("final"))):
+            if stage in lengths.by_stage:
+                parts.append(
+                    _("{what} to {length}").format(what=label, length=lengths.by_stage[stage])
+                )
+        if settings.match_days is not None:
+            parts.append(_("{days} days a match").format(days=settings.match_days))
+        return ", ".join(parts)
+
+    @staticmethod
+    def _rules(_: Speech, tournament: TournamentRecord) -> str:
+        lengths = TournamentSettings.of(tournament).lengths
+        rules = MatchRules.from_dict({**tournament.rules, "length": lengths.default})
+        summary = texts.rules_summary(_, rules, tournament.move_time_limit)
+        return summary if tournament.rated else _("{summary}, unrated").format(summary=summary)
+
+    @staticmethod
+    def _seeding(_: Speech, tournament: TournamentRecord) -> str:
+        if tournament.seeding == "random":
+            return _("Seeding by the dice; commitment to the seed: {commitment}").format(
+                commitment=tournament.seed_commitment
+            )
+        return _("Seeding by rating.")
+
+    async def _names(self, players: list[int]) -> dict[int, str]:
+        return {player: (await self.users.get_user(player)).display_name for player in players}

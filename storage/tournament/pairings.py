@@ -1,0 +1,154 @@
+"""A tournament's pairings: announced once with the commitment to their match's dice,
+looked up by the [Start] button's id or by their match, and a player replaced in them before
+their first match."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import sqlalchemy as sa
+
+from storage.database import Database
+from storage.dice import SecretSeed
+from storage.direct import DirectConnection
+from storage.errors import NotFoundError
+from storage.schema import tournament_entrants, tournament_matches, tournaments
+from storage.tournament.records import TournamentMatchRecord, TournamentStatus
+
+_UNSTARTED = (
+    sa.select(tournament_matches)
+    .join(tournaments, tournaments.c.id == tournament_matches.c.tournament_id)
+    .where(
+        tournaments.c.status == TournamentStatus.RUNNING.value,
+        tournament_matches.c.match_id.is_(None),
+        tournament_matches.c.winner_id.is_(None),
+    )
+    .order_by(tournament_matches.c.id)
+)
+
+_PAIRING_KEY = (
+    tournament_matches.c.tournament_id == sa.bindparam("tournament"),
+    tournament_matches.c.slot == sa.bindparam("key"),
+)
+_PAIRING = sa.select(tournament_matches).where(*_PAIRING_KEY)
+_PAIRING_BY_ID = sa.select(tournament_matches).where(tournament_matches.c.id == sa.bindparam("id"))
+_OF_MATCH = sa.select(tournament_matches.c.tournament_id).where(
+    tournament_matches.c.match_id == sa.bindparam("match")
+)
+_SLOT_SEED = sa.select(tournament_matches.c.server_seed).where(*_PAIRING_KEY)
+
+
+class TournamentPairings:
+    def __init__(self, database: Database) -> None:
+        self.engine = database.engine
+
+    async def replace(self, tournament_id: int, leaving: int, coming: int) -> bool:
+        """``coming`` takes ``leaving``'s place (seed, division and pairings) before
+        ``leaving`` has played: False when ``leaving`` is not in it, or a match of theirs has
+        started or been decided, or ``coming`` is in it already. Their pairings are announced
+        again (with the new name)."""
+
+        def write(connection: DirectConnection) -> bool:
+            theirs = sa.or_(
+                tournament_matches.c.player0_id == leaving,
+                tournament_matches.c.player1_id == leaving,
+            )
+            mine = tournament_matches.c.tournament_id == tournament_id
+            played = connection.execute(
+                sa.select(tournament_matches.c.id).where(
+                    mine,
+                    theirs,
+                    sa.or_(
+                        tournament_matches.c.match_id.is_not(None),
+                        tournament_matches.c.winner_id.is_not(None),
+                    ),
+                )
+            ).first()
+            if played is not None:
+                return False
+            entrants = tournament_entrants.c
+            try:
+                with connection.sqlalchemy.begin_nested():
+                    moved = connection.execute(
+                        sa.update(tournament_entrants)
+                        .where(entrants.tournament_id == tournament_id, entrants.user_id == leaving)
+                        .values(user_id=coming)
+                    )
+            except sa.exc.IntegrityError:
+                return False  # the newcomer is in it already
+            if moved.rowcount != 1:
+                return False
+            for column in ("player0_id", "player1_id"):
+                connection.execute(
+                    sa.update(tournament_matches)
+                    .where(mine, tournament_matches.c[column] == leaving)
+                    .values({column: coming, "announced_at": None})
+                )
+            return True
+
+        return await self.engine.write(write)
+
+    async def announce(
+        self, tournament_id: int, slot: str, seed: SecretSeed, moment: datetime
+    ) -> TournamentMatchRecord | None:
+        """Mark the pairing announced, with the commitment to its match's server ``seed``
+        (kept secret until the match ends): the pairing as marked, or None when it was
+        announced already (by another process) or is decided or started."""
+
+        def write(connection: DirectConnection) -> TournamentMatchRecord | None:
+            row = connection.execute(
+                sa.update(tournament_matches)
+                .where(
+                    tournament_matches.c.tournament_id == tournament_id,
+                    tournament_matches.c.slot == slot,
+                    tournament_matches.c.announced_at.is_(None),
+                    tournament_matches.c.match_id.is_(None),
+                    tournament_matches.c.winner_id.is_(None),
+                )
+                .values(
+                    announced_at=moment,
+                    dice_commitment=seed.commitment,
+                    server_seed=seed.stored,
+                )
+                .returning(*tournament_matches.c)
+            ).first()
+            return None if row is None else TournamentMatchRecord.of(row._mapping)
+
+        return await self.engine.write(write)
+
+    async def pairing(self, tournament_id: int, slot: str) -> TournamentMatchRecord | None:
+        row = (await self.engine.read(_PAIRING, {"tournament": tournament_id, "key": slot})).first()
+        return None if row is None else TournamentMatchRecord.of(row._mapping)
+
+    async def of_match(self, match_id: int) -> int | None:
+        """The tournament the match was played for, if any."""
+        found = await self.engine.read(_OF_MATCH, {"match": match_id})
+        value = found.scalar()
+        return None if value is None else int(value)
+
+    async def server_seed(self, tournament_id: int) -> bytes:
+        """The seed drawn when the tournament opened, for seeding by the dice: the caller
+        reveals it at the start (its commitment was posted when the tournament opened)."""
+        found = await self.engine.read(
+            sa.select(tournaments.c.server_seed).where(tournaments.c.id == tournament_id)
+        )
+        value = found.scalar()
+        if value is None:
+            raise NotFoundError(f"no tournament {tournament_id}")
+        return bytes.fromhex(value)
+
+    async def pairing_by_id(self, pairing_id: int) -> TournamentMatchRecord | None:
+        row = (await self.engine.read(_PAIRING_BY_ID, {"id": pairing_id})).first()
+        return None if row is None else TournamentMatchRecord.of(row._mapping)
+
+    async def slot_seed(self, tournament_id: int, slot: str) -> SecretSeed | None:
+        """The server seed drawn when the pairing was announced (None: not announced)."""
+        found = await self.engine.read(_SLOT_SEED, {"tournament": tournament_id, "key": slot})
+        value = found.scalar()
+        return None if value is None else SecretSeed(bytes.fromhex(value))
+
+    async def unstarted(self) -> list[TournamentMatchRecord]:
+        """Pairings of running tournaments whose match has not started (the starter and the
+        clock start them)."""
+        rows = await self.engine.read(_UNSTARTED)
+        return [TournamentMatchRecord.of(row._mapping) for row in rows]

@@ -1,0 +1,92 @@
+"""/tournament in a chat: an administrator opens it, players register with [Join], the
+organiser starts it, each pairing is announced with [Start] for its two players, and every
+match's end announces the pairings it decides, to the winner."""
+
+from __future__ import annotations
+
+from bot.core.model import Message
+from tests.bot.scripted import Room, play_to_the_end
+
+PLAYERS = ("ann", "bob", "cy", "dee")
+
+
+def _texts(answer: list[Message]) -> str:
+    return "\n".join(message.text for message in answer)
+
+
+def _announcements(room: Room) -> list[Message]:
+    return [m for m in room.log if any(b.label == "Start" for b in m.buttons)]
+
+
+async def _opened(room: Room) -> None:
+    refused = await room.command("bob", '/tournament new single 1 "Club cup"')
+    assert "Only an administrator of the chat opens a tournament." in _texts(refused)
+    opened = await room.command("ann", '/tournament new single 1 "Club cup"', admin=True)
+    text = _texts(opened)
+    assert "Club cup: single elimination" in text
+    assert "Registered (1): Ann" in text
+    assert [button.label for button in opened[0].buttons] == ["Join", "Leave"]
+    await room.press("bob", "Join")
+    joined = await room.command("cy", "/tournament join")
+    assert "Registered (3): Ann, Bob, Cy" in _texts(joined)
+    again = await room.command("cy", "/tournament join")
+    assert "You are registered already." in _texts(again)
+    await room.press("dee", "Join")
+
+
+async def test_a_knockout_of_four_is_played_to_its_winner(room: Room) -> None:
+    await _opened(room)
+    refused = await room.command("bob", "/tournament start")
+    assert "Only the organiser who opened the tournament or an administrator may." in _texts(
+        refused
+    )
+    started = await room.command("ann", "/tournament start")
+    text = _texts(started)
+    assert "Club cup has begun. Seeds: 1. Ann, 2. Bob, 3. Cy, 4. Dee" in text  # equal ratings
+    first_round = _announcements(room)
+    assert [m.mention for m in first_round] == [("ann", "dee"), ("bob", "cy")]
+    assert "semifinal 1: Ann vs Dee, a 1-point match." in first_round[0].text
+    late = await room.command("bob", "/tournament join")
+    assert "Registration for Club cup is closed." in _texts(late)
+
+    stranger = await room.send("cy", token=first_round[0].buttons[0].token)
+    assert "Only the two players of this pairing can start its match." in _texts(stranger)
+    for announcement, players in zip(first_round, (("ann", "dee"), ("bob", "cy")), strict=True):
+        begun = await room.send(players[1], token=announcement.buttons[0].token)
+        assert "match" in _texts(begun)
+        twice = await room.send(players[0], token=announcement.buttons[0].token)
+        assert "This match has already started." in _texts(twice)
+        await play_to_the_end(room, players, seed=len(room.log))
+
+    (final,) = _announcements(room)[2:]
+    assert "the final:" in final.text
+    finalists = final.mention
+    assert len(finalists) == 2
+    await room.send(finalists[0], token=final.buttons[0].token)
+    await play_to_the_end(room, (finalists[0], finalists[1]), seed=7)
+    shown = _texts(await room.command("bob", "/tournament"))
+    assert "There is no tournament in this chat." in shown  # finished: nothing live
+    ended = await room.stores.tournaments.live_in_chat(1)
+    assert ended == []
+
+
+async def test_a_paused_tournament_starts_no_match(room: Room) -> None:
+    await _opened(room)
+    await room.command("ann", "/tournament start")
+    paused = await room.command("ann", "/tournament pause")
+    assert "Club cup is paused" in _texts(paused)
+    announcement = _announcements(room)[0]
+    held = await room.send("ann", token=announcement.buttons[0].token)
+    assert "The tournament is paused: its matches start when it resumes." in _texts(held)
+    await room.command("ann", "/tournament resume")
+    begun = await room.send("ann", token=announcement.buttons[0].token)
+    assert "match" in _texts(begun)
+
+
+async def test_a_withdrawal_gives_the_opponent_a_walkover(room: Room) -> None:
+    await _opened(room)
+    await room.command("ann", "/tournament start")
+    shown = _texts(await room.command("dee", "/tournament withdraw"))
+    assert "Dee has withdrawn from Club cup" in shown
+    table = _texts(await room.command("bob", "/tournament"))
+    assert "semifinal 1: Ann by walkover" in table
