@@ -283,7 +283,13 @@ def _tables(shared: _Shared) -> _Tables:
     )
     finder = MatchFinder(stores.matches, stores.chats, shared.names)
     tournament_starts = TournamentStarts(
-        stores.tournaments, stores.matches, stores.users, presenter, time, options.server_seeds
+        stores.tournaments,
+        stores.matches,
+        stores.users,
+        stores.chats,
+        presenter,
+        time,
+        options.server_seeds,
     )
     opponent = ComputerOpponent(
         shared.computer, stores.matches, stores.dice, stores.chats, shared.names, presenter, time
@@ -420,6 +426,7 @@ def _clock(shared: _Shared, tables: _Tables) -> Clock:
             partial(tables.opponent.resume, locks=shared.locks),
             shared.time,
             ChouetteClock(stores.chouettes, stores.chats, stores.users, tables.chouette.play),
+            tables.tournament_starts.sweep,
         )
     )
 

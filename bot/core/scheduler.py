@@ -52,6 +52,7 @@ class ClockPort:
     resume: Callable[[int], Awaitable[list[Message]]]
     now: Callable[[], datetime]
     chouettes: ChouetteClock
+    tournaments: Callable[[], Awaitable[list[Message]]]  # pairings nobody announced
 
 
 class Clock:
@@ -66,6 +67,7 @@ class Clock:
         self._resume = port.resume
         self._now = port.now
         self._chouettes = port.chouettes
+        self._tournaments = port.tournaments
 
     async def tick(self, now: datetime | None = None) -> list[Message]:
         moment = now or self._now()
@@ -100,6 +102,7 @@ class Clock:
             except (ConflictError, NotFoundError):
                 logger.info("match %s changed while reminding", info.id)
         messages += await self._chouettes.tick(moment)
+        messages += await self._tournaments()
         return [directed(message) for message in messages]
 
     async def _remind(self, info: MatchInfo, now: datetime) -> list[Message]:

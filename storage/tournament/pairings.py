@@ -37,6 +37,20 @@ _OF_MATCH = sa.select(tournament_matches.c.tournament_id).where(
 )
 _SLOT_SEED = sa.select(tournament_matches.c.server_seed).where(*_PAIRING_KEY)
 
+_UNANNOUNCED = (
+    sa.select(tournaments.c.id, tournaments.c.chat_id)
+    .where(
+        tournaments.c.status == TournamentStatus.RUNNING.value,
+        sa.exists().where(
+            tournament_matches.c.tournament_id == tournaments.c.id,
+            tournament_matches.c.announced_at.is_(None),
+            tournament_matches.c.match_id.is_(None),
+            tournament_matches.c.winner_id.is_(None),
+        ),
+    )
+    .order_by(tournaments.c.id)
+)
+
 
 class TournamentPairings:
     def __init__(self, database: Database) -> None:
@@ -146,6 +160,12 @@ class TournamentPairings:
         found = await self.engine.read(_SLOT_SEED, {"tournament": tournament_id, "key": slot})
         value = found.scalar()
         return None if value is None else SecretSeed(bytes.fromhex(value))
+
+    async def unannounced(self) -> list[tuple[int, int]]:
+        """(tournament, chat) of the running tournaments with pairings nobody announced (the
+        process that made them known stopped before it posted them)."""
+        rows = await self.engine.read(_UNANNOUNCED)
+        return [(int(row[0]), int(row[1])) for row in rows]
 
     async def unstarted(self) -> list[TournamentMatchRecord]:
         """Pairings of running tournaments whose match has not started (the starter and the

@@ -54,6 +54,7 @@ class TournamentRepository:
         self.server_seed = self.pairings.server_seed
         self.slot_seed = self.pairings.slot_seed
         self.unstarted = self.pairings.unstarted
+        self.unannounced = self.pairings.unannounced
         self.replace = self.pairings.replace
 
     async def create(

@@ -4,8 +4,14 @@ match's end announces the pairings it decides, to the winner."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 from bot.core.model import Message
+from bot.core.tournament.advance import advance_locked
+from storage.transaction import Transaction
 from tests.bot.scripted import Room, play_to_the_end
+
+MOMENT = datetime(2026, 12, 4, 21, 0, tzinfo=UTC)
 
 PLAYERS = ("ann", "bob", "cy", "dee")
 
@@ -90,3 +96,23 @@ async def test_a_withdrawal_gives_the_opponent_a_walkover(room: Room) -> None:
     assert "Dee has withdrawn from Club cup" in shown
     table = _texts(await room.command("bob", "/tournament"))
     assert "semifinal 1: Ann by walkover" in table
+
+
+async def test_the_clock_announces_pairings_a_stopped_process_left_unannounced(
+    room: Room,
+) -> None:
+    await _opened(room)
+    (tournament,) = await room.stores.tournaments.live_in_chat(1)
+    players = (await room.stores.tournaments.snapshot(tournament.id)).seeded
+
+    def first_pairings(transaction: Transaction) -> None:
+        advance_locked(transaction, tournament.id)
+
+    # What /tournament start writes, without what it posts after (the process stopped).
+    await room.stores.tournaments.start(
+        tournament.id, tournament.version, players, [], MOMENT, then=first_pairings
+    )
+    swept = await room.core.ports.clock.tick()
+    announced = [m for m in swept if any(b.label == "Start" for b in m.buttons)]
+    assert [m.mention for m in announced] == [("ann", "dee"), ("bob", "cy")]
+    assert not [m for m in await room.core.ports.clock.tick() if m.buttons]  # once only

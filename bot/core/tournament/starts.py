@@ -18,16 +18,16 @@ import secrets
 from collections.abc import Callable
 from typing import Final
 
-from bot.core.context import Context
+from bot.core.context import Context, clock_context
 from bot.core.match.automatic import follow_up
 from bot.core.match.challenges import match_summary
 from bot.core.match.client_seeds import chosen_after
 from bot.core.match.presenter import Presenter
-from bot.core.model import Button, Message, Public, Slot
+from bot.core.model import Button, ChatRef, Message, Public, Slot
 from bot.core.refusal import Refusal
 from bot.core.runtime.time_source import TimeSource
 from bot.core.text import texts
-from bot.core.text.i18n import Speech
+from bot.core.text.i18n import Speech, room_locale
 from bot.core.tokens import Token, Verb, format_token
 from bot.core.tournament.advance import view_of
 from bot.core.tournament.naming import slot_name
@@ -36,6 +36,7 @@ from gammon.match_rules import MatchRules
 from gammon.tournament import Slot as PlaceInTournament
 from storage import (
     Appended,
+    ChatRepository,
     ConflictError,
     MatchRepository,
     SeatTakenError,
@@ -63,6 +64,7 @@ class TournamentStarts:
         tournaments: TournamentRepository,
         matches: MatchRepository,
         users: UserRepository,
+        chats: ChatRepository,
         presenter: Presenter,
         time: TimeSource,
         server_seeds: Callable[[], bytes],
@@ -70,9 +72,21 @@ class TournamentStarts:
         self.tournaments = tournaments
         self.matches = matches
         self.users = users
+        self.chats = chats
         self.presenter = presenter
         self.time = time
         self.server_seeds = server_seeds
+
+    async def sweep(self) -> list[Message]:
+        """The clock's round: announce the pairings that no process announced (one stopped
+        between writing them and posting them), in their chats' language."""
+        messages: list[Message] = []
+        for tournament_id, chat_id in await self.tournaments.unannounced():
+            chat = await self.chats.get_chat(chat_id)
+            where = ChatRef(chat.platform, chat.platform_chat_id)
+            context = clock_context(chat, where, room_locale(chat))
+            messages += await self.announce(context, tournament_id)
+        return messages
 
     async def after_match(self, context: Context, match_id: int) -> list[Message]:
         """A match has ended: if it was a tournament's, the pairings its end made known."""
