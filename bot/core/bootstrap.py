@@ -58,6 +58,7 @@ from bot.core.runtime.time_source import TimeSource
 from bot.core.scheduler import Clock, ClockPort
 from bot.core.settings import SettingsService
 from bot.core.tournament.commands import TournamentService
+from bot.core.tournament.deadlines import TournamentClock
 from bot.core.tournament.show import TournamentShow
 from bot.core.tournament.starts import TournamentStarts
 from gammon.fair_dice import new_server_seed
@@ -367,6 +368,7 @@ def _dispatched(shared: _Shared, tables: _Tables) -> Services:
             tables.pictures,
             time,
             tables.chouette,
+            stores.tournaments.deadline_of_match,
         ),
         info=InfoService(
             tables.finder,
@@ -426,7 +428,14 @@ def _clock(shared: _Shared, tables: _Tables) -> Clock:
             partial(tables.opponent.resume, locks=shared.locks),
             shared.time,
             ChouetteClock(stores.chouettes, stores.chats, stores.users, tables.chouette.play),
-            tables.tournament_starts.sweep,
+            TournamentClock(
+                stores.tournaments,
+                stores.matches,
+                stores.users,
+                stores.chats,
+                tables.tournament_starts,
+                shared.time,
+            ).tick,
         )
     )
 

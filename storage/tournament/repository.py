@@ -55,6 +55,10 @@ class TournamentRepository:
         self.slot_seed = self.pairings.slot_seed
         self.unstarted = self.pairings.unstarted
         self.unannounced = self.pairings.unannounced
+        self.deadline_of_match = self.pairings.deadline_of_match
+        self.overdue = self.pairings.overdue
+        self.mark_overdue = self.pairings.mark_overdue
+        self.decide = self.pairings.decide
         self.replace = self.pairings.replace
 
     async def create(

@@ -74,6 +74,7 @@ class TournamentService:
             "cancel": self._cancel,
             "withdraw": self._withdraw,
             "replace": self._replace,
+            "decide": self._decide,
         }
 
     async def tournament(self, context: Context, argument: str) -> list[Message]:
@@ -92,7 +93,7 @@ class TournamentService:
             raise Refusal(
                 context._(
                     "I do not know “{word}”. /tournament new, join, leave, start, pause, "
-                    "resume, cancel, withdraw or replace."
+                    "resume, cancel, withdraw, replace or decide."
                 ).format(word=isolated(words[0]))
             )
         if action != "withdraw" or context.request.mentions:
@@ -319,6 +320,41 @@ class TournamentService:
                 ).format(leaving=leaving.display_name, coming=coming.display_name)
             )
         said = self.show.replaced(context, tournament, leaving, coming)
+        return [said, *await self.starts.announce(context, tournament.id)]
+
+    async def _decide(
+        self, context: Context, tournament: TournamentRecord, _words: list[str]
+    ) -> list[Message]:
+        """The organiser decides a pairing whose deadline passed before its match began."""
+        _ = context._
+        if len(context.request.mentions) != 1:
+            raise Refusal(_("Name the winner: /tournament decide @winner"))
+        (winner,) = await self._mentioned(context)
+        now = self.time()
+        snapshot = await self.tournaments.snapshot(tournament.id)
+        waiting = [
+            pairing
+            for pairing in snapshot.matches
+            if winner.id in pairing.player_ids
+            and not pairing.decided
+            and pairing.match_id is None
+            and pairing.deadline is not None
+            and pairing.deadline <= now
+        ]
+        if not waiting:
+            raise Refusal(
+                _(
+                    "{name} has no match past its deadline that never began: a match under "
+                    "way is claimed by the player who waited (/claim)."
+                ).format(name=winner.display_name)
+            )
+
+        def advance(transaction: Transaction) -> None:
+            advance_locked(transaction, tournament.id)
+
+        if not await self.tournaments.decide(waiting[0], winner.id, now, advance):
+            raise Refusal(_("The tournament changed meanwhile: try again."))
+        said = self.show.decided(context, tournament, winner)
         return [said, *await self.starts.announce(context, tournament.id)]
 
     async def _mentioned(self, context: Context) -> list[UserRecord]:

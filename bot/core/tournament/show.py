@@ -107,6 +107,14 @@ class TournamentShow:
         ).format(player=player.display_name, name=tournament.name)
         return Message(context.request.chat, text)
 
+    def decided(
+        self, context: Context, tournament: TournamentRecord, winner: UserRecord
+    ) -> Message:
+        text = context.for_chat._(
+            "The organiser gives {winner} the match that never began before its deadline ({name})."
+        ).format(winner=winner.display_name, name=tournament.name)
+        return Message(context.request.chat, text)
+
     def replaced(
         self,
         context: Context,
