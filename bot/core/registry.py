@@ -569,7 +569,7 @@ COMMANDS: tuple[Command, ...] = (
             "swiss rounds=5|league] [consolation=5] [lastchance=3] [playoff] [7] [final=9] "
             '[days=7] [random] [nardy] [time=24h] [unrated] "name" (administrators); '
             "/tournament join | leave | start | pause | resume | cancel | withdraw [@player] | "
-            "replace @leaving @coming | decide @winner"
+            "replace @leaving @coming | decide @winner | next (a league's next season)"
         ),
         options=(
             Option(
@@ -588,6 +588,7 @@ COMMANDS: tuple[Command, ...] = (
                     "withdraw",
                     "replace",
                     "decide",
+                    "next",
                 ),
                 labels=(
                     N_("Show the tournament"),
@@ -601,6 +602,7 @@ COMMANDS: tuple[Command, ...] = (
                     N_("Withdraw yourself, or the player named"),
                     N_("Replace a player before their first match"),
                     N_("Decide a match that never began before its deadline"),
+                    N_("Open a league's next season"),
                 ),
             ),
             Option(

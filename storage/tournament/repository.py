@@ -39,6 +39,18 @@ _LIVE_IN_CHAT = (
     .order_by(tournaments.c.id)
 )
 
+_LATEST_SEASON = (
+    sa.select(tournaments)
+    .where(tournaments.c.chat_id == sa.bindparam("chat"), tournaments.c.league_id.is_not(None))
+    .order_by(tournaments.c.id.desc())
+    .limit(1)
+)
+
+_SEASON = sa.select(tournaments).where(
+    tournaments.c.league_id == sa.bindparam("league"),
+    tournaments.c.season == sa.bindparam("season"),
+)
+
 
 class TournamentRepository:
     """Tournaments whole (the facade: a tournament's pairings are
@@ -134,6 +146,18 @@ class TournamentRepository:
             return int(inserted[0])
 
         return await self.engine.write(write)
+
+    async def latest_season(self, chat_id: int) -> TournamentRecord | None:
+        """The chat's newest league season, whatever its state."""
+        row = (await self.engine.read(_LATEST_SEASON, {"chat": chat_id})).first()
+        return None if row is None else TournamentRecord.of(row._mapping)
+
+    async def season(self, league_id: int | None, season: int) -> TournamentRecord:
+        """A league's season by its number."""
+        row = (await self.engine.read(_SEASON, {"league": league_id, "season": season})).first()
+        if row is None:
+            raise NotFoundError(f"no season {season} of league {league_id}")
+        return TournamentRecord.of(row._mapping)
 
     async def get(self, tournament_id: int) -> TournamentRecord:
         return (await self.snapshot(tournament_id)).tournament

@@ -169,3 +169,32 @@ async def test_past_the_deadline_the_waiting_player_claims_and_the_organiser_dec
 
 async def _user(room: Room, name: str) -> UserRecord:
     return await room.stores.users.upsert_user(PLATFORM, name, name.title())
+
+
+async def test_a_leagues_next_season_opens_with_its_players(room: Room) -> None:
+    await room.command("ann", '/tournament new league 1 "Club league"', admin=True)
+    for player in ("bob", "cy"):
+        await room.command(player, "/tournament join")
+    early = await room.command("ann", "/tournament next")
+    assert "The season must end before the next one opens." in _texts(early)
+    await room.command("ann", "/tournament start")
+    played = 0
+    while len(_announcements(room)) > played:  # each end announces the next pairing
+        announcement = _announcements(room)[played]
+        first, second = announcement.mention
+        await room.send(first, token=announcement.buttons[0].token)
+        await play_to_the_end(room, (first, second), seed=len(room.log))
+        played += 1
+    assert played == 3  # every pair once
+    opened = await room.command("ann", "/tournament next")
+    assert "Registered (3): " in _texts(opened)
+    await room.command("cy", "/tournament leave")
+    await room.command("dee", "/tournament join")
+    started = _texts(await room.command("ann", "/tournament start"))
+    assert "Club league has begun." in started
+    (season,) = await room.stores.tournaments.live_in_chat(1)
+    assert season.season == 2
+    snapshot = await room.stores.tournaments.snapshot(season.id)
+    dee = (await room.stores.users.upsert_user(PLATFORM, "dee", "Dee")).id
+    assert snapshot.seeded[-1] == dee  # a newcomer starts at the bottom
+    assert len(snapshot.seeded) == 3
