@@ -39,6 +39,12 @@ _LIVE_IN_CHAT = (
     .order_by(tournaments.c.id)
 )
 
+_LATEST = (
+    sa.select(tournaments)
+    .where(tournaments.c.chat_id == sa.bindparam("chat"))
+    .order_by(tournaments.c.id.desc())
+    .limit(1)
+)
 _LATEST_SEASON = (
     sa.select(tournaments)
     .where(tournaments.c.chat_id == sa.bindparam("chat"), tournaments.c.league_id.is_not(None))
@@ -146,6 +152,11 @@ class TournamentRepository:
             return int(inserted[0])
 
         return await self.engine.write(write)
+
+    async def latest_in_chat(self, chat_id: int) -> TournamentRecord | None:
+        """The chat's newest tournament, whatever its state."""
+        row = (await self.engine.read(_LATEST, {"chat": chat_id})).first()
+        return None if row is None else TournamentRecord.of(row._mapping)
 
     async def latest_season(self, chat_id: int) -> TournamentRecord | None:
         """The chat's newest league season, whatever its state."""

@@ -86,9 +86,11 @@ class TournamentService:
             return await self._new(context, argument.split(None, 1)[1] if len(words) > 1 else "")
         if action == "next":
             return await self._next_season(context)
+        if action == "show":  # the live one, else the last one's outcome
+            latest = await self.tournaments.latest_in_chat(context.chat.id)
+            shown = latest if latest is not None else await self._current(context)
+            return await self.show.tournament(context, shown)
         current = await self._current(context)
-        if action == "show":
-            return await self.show.tournament(context, current)
         if action in ("join", "leave"):
             return await self._register(context, current, join=action == "join")
         run = self._run.get(action)

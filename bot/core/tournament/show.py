@@ -137,6 +137,8 @@ class TournamentShow:
         lines = [self._headline(_, tournament)]
         if tournament.status is TournamentStatus.PAUSED:
             lines.append(_("Paused: matches in play go on, no new one starts."))
+        elif tournament.status is TournamentStatus.CANCELLED:
+            lines.append(_("Cancelled."))
         shown = 0
         for pairing in view.pairings:
             first, second = pairing.players
