@@ -33,6 +33,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "unrated": "ungewertet",
             "where": "wo",
             "page": "seite",
+            "settings": "einstellungen",
+            "newcomer": "ersatzspieler",
         },
         "ru": {
             "action": "действие",
@@ -58,6 +60,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "unrated": "без_рейтинга",
             "where": "где",
             "page": "страница",
+            "settings": "настройки",
+            "newcomer": "замена",
         },
         "uk": {
             "action": "дія",
@@ -83,6 +87,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "unrated": "без-рейтингу",
             "where": "де",
             "page": "сторінка",
+            "settings": "налаштування",
+            "newcomer": "заміна",
         },
         "tr": {
             "action": "işlem",
@@ -108,6 +114,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "unrated": "reytingsiz",
             "where": "nerede",
             "page": "sayfa",
+            "settings": "ayarlar",
+            "newcomer": "yedek_oyuncu",
         },
         "el": {
             "action": "ενέργεια",
@@ -133,6 +141,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "unrated": "εκτός_βαθμολογίας",
             "where": "πού",
             "page": "σελίδα",
+            "settings": "ρυθμίσεις",
+            "newcomer": "αντικαταστάτης",
         },
         "bg": {
             "action": "действие",
@@ -158,6 +168,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "unrated": "без_рейтинг",
             "where": "къде",
             "page": "страница",
+            "settings": "настройки",
+            "newcomer": "заместник",
         },
     }
 )
