@@ -40,6 +40,7 @@ from bot.core.info.page_reads import MatchPageReads
 from bot.core.info.replaying import ReplayService
 from bot.core.info.replays import GameAnimations, ReplayFrames, ReplayPictures
 from bot.core.info.standings import StandingsService
+from bot.core.info.tournament_page import TournamentPageReads
 from bot.core.match.attention import Attention
 from bot.core.match.challenges import ChallengeService
 from bot.core.match.driver import MatchDriver
@@ -409,7 +410,7 @@ def _dispatched(shared: _Shared, tables: _Tables) -> Services:
             stores.users,
             stores.ratings,
             tables.tournament_starts,
-            TournamentShow(stores.tournaments, stores.users),
+            TournamentShow(stores.tournaments, stores.users, WebLinks(options.web_base_url)),
             time,
             options.server_seeds,
         ),
@@ -451,6 +452,7 @@ def _pages(shared: _Shared, tables: _Tables, idle: Callable[[], bool]) -> MatchP
         tables.replay_pictures,
         shared.painter,
         idle,
+        TournamentPageReads(stores.tournaments, stores.users),
     )
 
 

@@ -13,7 +13,7 @@ from storage.database import Database
 from storage.dice import SecretSeed
 from storage.direct import DirectConnection
 from storage.errors import NotFoundError
-from storage.schema import tournament_entrants, tournament_matches, tournaments
+from storage.schema import matches, tournament_entrants, tournament_matches, tournaments
 from storage.tournament import sql
 from storage.tournament.records import TournamentMatchRecord, TournamentStatus
 from storage.transaction import Transaction
@@ -37,6 +37,11 @@ _PAIRING = sa.select(tournament_matches).where(*_PAIRING_KEY)
 _PAIRING_BY_ID = sa.select(tournament_matches).where(tournament_matches.c.id == sa.bindparam("id"))
 _OF_MATCH = sa.select(tournament_matches.c.tournament_id).where(
     tournament_matches.c.match_id == sa.bindparam("match")
+)
+_MATCH_SLUGS = (
+    sa.select(tournament_matches.c.slot, matches.c.slug)
+    .join(matches, matches.c.id == tournament_matches.c.match_id)
+    .where(tournament_matches.c.tournament_id == sa.bindparam("tournament"))
 )
 _SLOT_SEED = sa.select(tournament_matches.c.server_seed).where(*_PAIRING_KEY)
 
@@ -165,6 +170,12 @@ class TournamentPairings:
         found = await self.engine.read(_OF_MATCH, {"match": match_id})
         value = found.scalar()
         return None if value is None else int(value)
+
+    async def match_slugs(self, tournament_id: int) -> dict[str, str]:
+        """The web address (slug) of each started match of the tournament, by its slot: what
+        the tournament's page links each match's own page with, read in one query."""
+        rows = await self.engine.read(_MATCH_SLUGS, {"tournament": tournament_id})
+        return {row.slot: row.slug for row in rows}
 
     async def server_seed(self, tournament_id: int) -> bytes:
         """The seed drawn when the tournament opened, for seeding by the dice: the caller

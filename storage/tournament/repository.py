@@ -69,6 +69,7 @@ class TournamentRepository:
         self.pairing = self.pairings.pairing
         self.pairing_by_id = self.pairings.pairing_by_id
         self.of_match = self.pairings.of_match
+        self.match_slugs = self.pairings.match_slugs
         self.server_seed = self.pairings.server_seed
         self.slot_seed = self.pairings.slot_seed
         self.unstarted = self.pairings.unstarted

@@ -4,6 +4,7 @@ waiting and decided, and the table), its start with the seeds, and its changes."
 from __future__ import annotations
 
 from bot.core.context import Context
+from bot.core.documents.web_links import WebLinks
 from bot.core.model import Message
 from bot.core.text import texts
 from bot.core.text.i18n import Speech
@@ -25,9 +26,12 @@ MAX_LINES = 40  # of pairings or table lines shown in a chat; the web page shows
 
 
 class TournamentShow:
-    def __init__(self, tournaments: TournamentRepository, users: UserRepository) -> None:
+    def __init__(
+        self, tournaments: TournamentRepository, users: UserRepository, links: WebLinks
+    ) -> None:
         self.tournaments = tournaments
         self.users = users
+        self.links = links
 
     async def registration(self, context: Context, tournament: TournamentRecord) -> str:
         snapshot = await self.tournaments.snapshot(tournament.id)
@@ -52,7 +56,7 @@ class TournamentShow:
             )
         else:
             lines.append(_("Registration is closed: {count} players.").format(count=len(players)))
-        return "\n".join(lines)
+        return "\n".join([*lines, *self._page_line(_, tournament)])
 
     async def tournament(self, context: Context, tournament: TournamentRecord) -> list[Message]:
         """/tournament: the registration, or the pairings and the table."""
@@ -80,7 +84,11 @@ class TournamentShow:
         return [Message(context.request.chat, "\n".join(lines))]
 
     def status_refusal(self, context: Context, tournament: TournamentRecord) -> str:
-        _ = context._
+        return self.status_line(context._, tournament)
+
+    @staticmethod
+    def status_line(_: Speech, tournament: TournamentRecord) -> str:
+        """Where the tournament stands, in a sentence (the chat's refusals, the web page)."""
         return {
             TournamentStatus.OPEN: _("{name} has not started yet."),
             TournamentStatus.RUNNING: _("{name} is running."),
@@ -178,7 +186,13 @@ class TournamentShow:
                         difference=standing.points_difference,
                     )
                 )
-        return "\n".join(lines)
+        return "\n".join([*lines, *self._page_line(_, tournament)])
+
+    def _page_line(self, _: Speech, tournament: TournamentRecord) -> list[str]:
+        """Where the tournament's web page is, when the bot serves web pages."""
+        if not self.links.enabled:
+            return []
+        return [_("Full bracket: {url}").format(url=self.links.tournament(tournament.slug))]
 
     @staticmethod
     def _tabled(tournament: TournamentRecord) -> bool:
@@ -187,11 +201,12 @@ class TournamentShow:
 
     def _headline(self, _: Speech, tournament: TournamentRecord) -> str:
         return _("{name}: {format}").format(
-            name=tournament.name, format=self._format(_, TournamentSettings.of(tournament))
+            name=tournament.name, format=self.describe_format(_, TournamentSettings.of(tournament))
         )
 
     @staticmethod
-    def _format(_: Speech, settings: TournamentSettings) -> str:
+    def describe_format(_: Speech, settings: TournamentSettings) -> str:
+        """The format in words (the registration's headline, the web page)."""
         lengths = settings.lengths
         base = {
             Kind.SINGLE: _("single elimination"),
