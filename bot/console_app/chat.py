@@ -1,8 +1,10 @@
 """The console protocol: ``NAME: TEXT`` lines in, bot messages out.
 
 ``alice: /challenge @bob 3`` sends a command as alice (users are created on first use);
-``bob: [Accept]`` presses that button of the latest message showing it (a replay's steps
-also as ``[first]``, ``[back]``, ``[next]``, ``[last]``); ``#room alice: ...``
+``bob: [Accept]`` presses that button of the latest message showing it, or rather of the latest
+that mentions bob if one does (a tournament's round announces several pairings at once, each
+with a [Start] for its two players); a replay's steps also as ``[first]``, ``[back]``,
+``[next]``, ``[last]``. ``#room alice: ...``
 speaks in another chat (``#@alice`` is alice's private chat with the bot). Nobody administers
 the console's group chats unless named as one (``CONSOLE_ADMINS=alice``, see
 :class:`ConsoleAdmins`): their ``/defaults length 5`` and ``/chouette end`` are then accepted
@@ -75,7 +77,9 @@ class ConsoleChat:
         self.core = core
         self.out = out
         self.image_dir = image_dir
-        self.buttons: dict[str, dict[str, str]] = {}
+        self.buttons: dict[str, dict[str, str]] = {}  # chat → label → token
+        # chat → (label, mentioned user) → token: the button meant for that user
+        self.addressed: dict[str, dict[tuple[str, str], str]] = {}
         self.events = 0
         self.session = new_session() if session is None else session
         self.images = 0
@@ -110,7 +114,9 @@ class ConsoleChat:
         button = _BUTTON.match(body)
         if button:
             label = button.group("label").lower()
-            token = self.buttons.get(chat.chat_id, {}).get(_STEP_WORDS.get(label, label))
+            label = _STEP_WORDS.get(label, label)
+            token = self.addressed.get(chat.chat_id, {}).get((label, actor.user_id))
+            token = token or self.buttons.get(chat.chat_id, {}).get(label)
             if token is None:
                 self.out.write(f"? no [{button.group('label')}] button here\n")
                 return None
@@ -136,8 +142,11 @@ class ConsoleChat:
         self.out.write(message.text + "\n")
         if message.buttons:
             remembered = self.buttons.setdefault(message.chat.chat_id, {})
+            addressed = self.addressed.setdefault(message.chat.chat_id, {})
             for button in message.buttons:
                 remembered[button.label.lower()] = button.token
+                for user in message.mention:
+                    addressed[(button.label.lower(), user)] = button.token
             self.out.write(" ".join(f"[{button.label}]" for button in message.buttons) + "\n")
         if message.animation is not None and self.image_dir is not None:
             self._save("animation", f"replay-{self.images:04d}.gif", message.animation)

@@ -284,12 +284,16 @@ def _tables(shared: _Shared) -> _Tables:
         stores.ratings,
     )
     finder = MatchFinder(stores.matches, stores.chats, shared.names)
+    tournament_show = TournamentShow(
+        stores.tournaments, stores.users, WebLinks(options.web_base_url)
+    )
     tournament_starts = TournamentStarts(
         stores.tournaments,
         stores.matches,
         stores.users,
         stores.chats,
         presenter,
+        tournament_show,
         time,
         options.server_seeds,
     )
@@ -410,7 +414,7 @@ def _dispatched(shared: _Shared, tables: _Tables) -> Services:
             stores.users,
             stores.ratings,
             tables.tournament_starts,
-            TournamentShow(stores.tournaments, stores.users, WebLinks(options.web_base_url)),
+            tables.tournament_starts.show,
             time,
             options.server_seeds,
         ),

@@ -83,6 +83,18 @@ class TournamentShow:
             )
         return [Message(context.request.chat, "\n".join(lines))]
 
+    async def finished(self, context: Context, tournament_id: int) -> list[Message]:
+        """The end, told in the chat by the process whose match ended the tournament: its
+        results, its table for the formats that have one, and its winner (once finished,
+        /tournament no longer shows it)."""
+        snapshot = await self.tournaments.snapshot(tournament_id)
+        tournament = snapshot.tournament
+        if tournament.status is not TournamentStatus.FINISHED:
+            return []
+        over = context.for_chat._("{name} is over.").format(name=tournament.name)
+        state = await self._state(context, snapshot)
+        return [Message(context.request.chat, f"{over}\n{state}")]
+
     def status_refusal(self, context: Context, tournament: TournamentRecord) -> str:
         return self.status_line(context._, tournament)
 
@@ -171,9 +183,7 @@ class TournamentShow:
                 outcome = _("{first} vs {second}").format(first=names[first], second=names[second])
             lines.append(f"{where}: {outcome}")
             shown += 1
-        if view.winner is not None:
-            lines.append(_("Winner: {name}").format(name=names[view.winner]))
-        elif self._tabled(tournament):
+        if self._tabled(tournament):
             lines.append(_("Table:"))
             for standing in view.standings[:MAX_LINES]:
                 lines.append(
@@ -186,6 +196,8 @@ class TournamentShow:
                         difference=standing.points_difference,
                     )
                 )
+        if view.winner is not None:
+            lines.append(_("Winner: {name}").format(name=names[view.winner]))
         return "\n".join([*lines, *self._page_line(_, tournament)])
 
     def _page_line(self, _: Speech, tournament: TournamentRecord) -> list[str]:

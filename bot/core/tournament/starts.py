@@ -31,6 +31,7 @@ from bot.core.text.i18n import Speech, room_locale
 from bot.core.tokens import Token, Verb, format_token
 from bot.core.tournament.advance import view_of
 from bot.core.tournament.naming import slot_name
+from bot.core.tournament.show import TournamentShow
 from gammon.flow import new_match, plan
 from gammon.match_rules import MatchRules
 from gammon.tournament import Slot as PlaceInTournament
@@ -66,6 +67,7 @@ class TournamentStarts:
         users: UserRepository,
         chats: ChatRepository,
         presenter: Presenter,
+        show: TournamentShow,
         time: TimeSource,
         server_seeds: Callable[[], bytes],
     ) -> None:
@@ -74,6 +76,7 @@ class TournamentStarts:
         self.users = users
         self.chats = chats
         self.presenter = presenter
+        self.show = show
         self.time = time
         self.server_seeds = server_seeds
 
@@ -89,9 +92,14 @@ class TournamentStarts:
         return messages
 
     async def after_match(self, context: Context, match_id: int) -> list[Message]:
-        """A match has ended: if it was a tournament's, the pairings its end made known."""
+        """A match has ended: if it was a tournament's, the pairings its end made known, or
+        the tournament's end when it was its last match (all are decided then, so no other
+        match's end tells it)."""
         tournament_id = await self.tournaments.of_match(match_id)
-        return [] if tournament_id is None else await self.announce(context, tournament_id)
+        if tournament_id is None:
+            return []
+        announced = await self.announce(context, tournament_id)
+        return announced + await self.show.finished(context, tournament_id)
 
     async def announce(self, context: Context, tournament_id: int) -> list[Message]:
         """Announce the tournament's pairings that no process has announced yet."""
