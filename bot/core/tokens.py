@@ -65,13 +65,17 @@ class Verb(enum.StrEnum):
 
 
 VERBS: Final = frozenset(Verb)
-_PATTERN: Final = re.compile(r"^bg1:([a-z0-9]{1,12}):([mcurhtp])([0-9]{1,12}):([0-9]{1,9})$")
+# The kinds of target: "m" match, "c" challenge, "u" settings, "r" replay, "h" chouette,
+# "t" tournament, "p" a tournament's pairing. A platform that matches tokens itself (Discord's
+# button template) builds its pattern from this, so a new kind is never left out there.
+KINDS: Final = "mcurhtp"
+_PATTERN: Final = re.compile(rf"^bg1:([a-z0-9]{{1,12}}):([{KINDS}])([0-9]{{1,12}}):([0-9]{{1,9}})$")
 
 
 @dataclass(frozen=True)
 class Token:
     verb: str
-    kind: str  # "m" match, "c" challenge, "u" settings, "r" replay, "h" chouette, "t", "p"
+    kind: str  # one of KINDS
     target: int
     version: int
 

@@ -14,10 +14,12 @@ from typing import Any, Final
 import discord
 
 from bot.core.model import Button
+from bot.core.tokens import KINDS
 
 # The token format of bot.core.tokens (bg1:<verb>:<kind+id>:<version>), as a template.
 TOKEN_TEMPLATE: Final = (
-    r"bg1:(?P<verb>[a-z0-9]{1,12}):(?P<kind>[mcurh])(?P<target>[0-9]{1,12}):(?P<version>[0-9]{1,9})"
+    rf"bg1:(?P<verb>[a-z0-9]{{1,12}}):(?P<kind>[{KINDS}])(?P<target>[0-9]{{1,12}}):"
+    r"(?P<version>[0-9]{1,9})"
 )
 MAX_LABEL: Final = 80  # Discord's limit for a button label
 MAX_BUTTONS: Final = 25  # five rows of five

@@ -193,8 +193,9 @@ async def test_a_chouette_is_played_in_the_channel_to_the_seed_reveal(bot: Bot) 
 
 def test_every_kind_of_token_fits_the_button_template() -> None:
     """discord.py refuses a button whose custom id does not match the template: a chouette's
-    token (kind ``h``) included."""
-    for kind in "mcurh":
+    token (kind ``h``) included, and a tournament's registration and pairing (``t``, ``p``:
+    once refused, so no tournament could be opened on Discord)."""
+    for kind in "mcurhtp":
         token = format_token(Token("roll", kind, 123, 4))
         assert re.fullmatch(TOKEN_TEMPLATE, token), token
 
