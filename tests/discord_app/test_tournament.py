@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from gammon.flow import Phase
+from tests.bot.test_tournament_console import SLOTS  # the slots of eight with a consolation
 from tests.discord_app.conftest import ANNA, BOB, CARL, NAMES, Bot, buttons, content, is_callback
 from tests.discord_app.conftest import is_post as is_channel_post
 from tests.fakes.discord_server import CHANNEL_ID, EVERYONE_PERMISSIONS, MANAGE_GUILD, Call
@@ -23,15 +24,6 @@ MORE = {
     700000000000000008: "Hal",
 }
 ANNOUNCED = "Commitment to its dice"
-SLOTS = {
-    *(f"main-1-{i}" for i in range(1, 5)),
-    "main-2-1",
-    "main-2-2",
-    "main-3-1",
-    "consolation-1-1",
-    "consolation-1-2",
-    "consolation-2-1",
-}
 
 
 async def _answered(bot: Bot, mark: int, interaction_id: int) -> str:

@@ -364,7 +364,7 @@ class TournamentService:
         if not await self.tournaments.withdraw(tournament.id, player.id, self.time(), walkovers):
             raise Refusal(_("{name} is not playing in it.").format(name=player.display_name))
         said = self.show.withdrawn(context, tournament, player)
-        return [said, *await self.starts.announce(context, tournament.id)]
+        return [said, *await self.starts.news(context, tournament.id)]
 
     async def _replace(
         self, context: Context, tournament: TournamentRecord, _words: list[str]
@@ -416,7 +416,7 @@ class TournamentService:
         if not await self.tournaments.decide(waiting[0], winner.id, now, advance):
             raise Refusal(_("The tournament changed meanwhile: try again."))
         said = self.show.decided(context, tournament, winner)
-        return [said, *await self.starts.announce(context, tournament.id)]
+        return [said, *await self.starts.news(context, tournament.id)]
 
     async def _mentioned(self, context: Context) -> list[UserRecord]:
         found: list[UserRecord] = []

@@ -96,8 +96,11 @@ class TournamentStarts:
         the tournament's end when it was its last match (all are decided then, so no other
         match's end tells it)."""
         tournament_id = await self.tournaments.of_match(match_id)
-        if tournament_id is None:
-            return []
+        return [] if tournament_id is None else await self.news(context, tournament_id)
+
+    async def news(self, context: Context, tournament_id: int) -> list[Message]:
+        """After a result (a match's end, a withdrawal's or a decision's walkovers): the
+        pairings it made known, or the tournament's end when it decided the last match."""
         announced = await self.announce(context, tournament_id)
         return announced + await self.show.finished(context, tournament_id)
 
