@@ -84,9 +84,9 @@ class TournamentShow:
         return [Message(context.request.chat, "\n".join(lines))]
 
     async def finished(self, context: Context, tournament_id: int) -> list[Message]:
-        """The end, told in the chat by the process whose match ended the tournament: its
-        results, its table for the formats that have one, and its winner (once finished,
-        /tournament no longer shows it)."""
+        """The end, told in the chat by the process whose result ended the tournament: its
+        results, its table for the formats that have one, and its winner (/tournament shows
+        the same when asked; this says it to everyone once, when it happens)."""
         snapshot = await self.tournaments.snapshot(tournament_id)
         tournament = snapshot.tournament
         if tournament.status is not TournamentStatus.FINISHED:
