@@ -60,6 +60,7 @@ from bot.core.scheduler import Clock, ClockPort
 from bot.core.settings import SettingsService
 from bot.core.tournament.commands import TournamentService
 from bot.core.tournament.deadlines import TournamentClock
+from bot.core.tournament.running import TournamentRunning
 from bot.core.tournament.show import TournamentShow
 from bot.core.tournament.starts import TournamentStarts
 from gammon.fair_dice import new_server_seed
@@ -417,6 +418,14 @@ def _dispatched(shared: _Shared, tables: _Tables) -> Services:
             tables.tournament_starts.show,
             time,
             options.server_seeds,
+            TournamentRunning(
+                stores.tournaments,
+                stores.users,
+                stores.ratings,
+                tables.tournament_starts,
+                tables.tournament_starts.show,
+                time,
+            ),
         ),
     )
 

@@ -3,11 +3,14 @@ waiting and decided, and the table), its start with the seeds, and its changes."
 
 from __future__ import annotations
 
+from typing import Final
+
 from bot.core.context import Context
 from bot.core.documents.web_links import WebLinks
-from bot.core.model import Message
+from bot.core.model import Button, Message, Public, Slot
 from bot.core.text import texts
 from bot.core.text.i18n import Speech
+from bot.core.tokens import Token, Verb, format_token
 from bot.core.tournament.advance import view_of
 from bot.core.tournament.naming import slot_name
 from bot.core.tournament.settings import Kind, TournamentSettings
@@ -22,7 +25,13 @@ from storage import (
     UserRepository,
 )
 
+TOURNAMENT: Final = "t"  # the token kind of a tournament's [Join] and [Leave]
 MAX_LINES = 40  # of pairings or table lines shown in a chat; the web page shows everything
+
+
+def registration_slot(tournament_id: int) -> Slot:
+    """The chat slot of a tournament's registration message."""
+    return Slot(f"tournament:{tournament_id}")
 
 
 class TournamentShow:
@@ -57,6 +66,20 @@ class TournamentShow:
         else:
             lines.append(_("Registration is closed: {count} players.").format(count=len(players)))
         return "\n".join([*lines, *self._page_line(_, tournament)])
+
+    async def registration_message(self, context: Context, tournament: TournamentRecord) -> Message:
+        """The registration message, with its buttons while registration is open."""
+        text = await self.registration(context, tournament)
+        _ = context.for_chat
+        buttons: tuple[Button, ...] = ()
+        if tournament.status is TournamentStatus.OPEN:
+            buttons = (
+                Button(_("Join"), format_token(Token(Verb.JOIN, TOURNAMENT, tournament.id, 0))),
+                Button(_("Leave"), format_token(Token(Verb.LEAVE, TOURNAMENT, tournament.id, 0))),
+            )
+        return Message(
+            context.request.chat, text, buttons, kind=Public(registration_slot(tournament.id))
+        )
 
     async def tournament(self, context: Context, tournament: TournamentRecord) -> list[Message]:
         """/tournament: the registration, or the pairings and the table."""
