@@ -71,14 +71,17 @@ class StandingsTable:
 
 @dataclass(frozen=True)
 class TournamentLabels:
+    """Short column titles, as league tables print them: five number columns and a name
+    must share a phone's width."""
+
     bye: str = "bye"
     undecided: str = "—"
     player: str = "Player"
-    played: str = "Played"
+    played: str = "P"
     won_lost: str = "W–L"
-    points: str = "Points"
-    difference: str = "Diff."
-    buchholz: str = "Buchholz"
+    points: str = "Pts"
+    difference: str = "+/−"
+    buchholz: str = "Buch."
 
 
 @dataclass(frozen=True)

@@ -407,7 +407,11 @@ def _dispatched(shared: _Shared, tables: _Tables) -> Services:
             stores.users,
             stores.ratings,
             tables.tournament_starts,
-            TournamentShow(stores.tournaments, stores.users),
+            TournamentShow(
+                stores.tournaments,
+                stores.users,
+                shared.painter if options.render_images else None,
+            ),
             time,
             options.server_seeds,
         ),

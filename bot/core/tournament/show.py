@@ -3,15 +3,20 @@ waiting and decided, and the table), its start with the seeds, and its changes."
 
 from __future__ import annotations
 
+from functools import partial
+
 from bot.core.context import Context
 from bot.core.model import Message
+from bot.core.runtime.painter import Painter
 from bot.core.text import texts
 from bot.core.text.i18n import Speech
-from bot.core.tournament.advance import view_of
+from bot.core.tournament.advance import view_and_results, view_of
 from bot.core.tournament.naming import slot_name
+from bot.core.tournament.picture import PictureOf
 from bot.core.tournament.settings import Kind, TournamentSettings
 from gammon.match_rules import MatchRules
 from gammon.tournament import Bracket, Stage
+from rendering import draw_tournament
 from storage import (
     TournamentRecord,
     TournamentRepository,
@@ -25,9 +30,18 @@ MAX_LINES = 40  # of pairings or table lines shown in a chat; the web page shows
 
 
 class TournamentShow:
-    def __init__(self, tournaments: TournamentRepository, users: UserRepository) -> None:
+    """``painter``: draws the picture of the brackets and tables; None: pictures are off (the
+    console, most tests)."""
+
+    def __init__(
+        self,
+        tournaments: TournamentRepository,
+        users: UserRepository,
+        painter: Painter | None = None,
+    ) -> None:
         self.tournaments = tournaments
         self.users = users
+        self.painter = painter
 
     async def registration(self, context: Context, tournament: TournamentRecord) -> str:
         snapshot = await self.tournaments.snapshot(tournament.id)
@@ -60,7 +74,22 @@ class TournamentShow:
             text = await self.registration(context, tournament)
             return [Message(context.request.chat, text)]
         snapshot = await self.tournaments.snapshot(tournament.id)
-        return [Message(context.request.chat, await self._state(context, snapshot))]
+        text = await self._state(context, snapshot)
+        image = await self._picture(context, snapshot)
+        return [Message(context.request.chat, text, image=image)]
+
+    async def _picture(self, context: Context, snapshot: TournamentSnapshot) -> bytes | None:
+        """The brackets and tables drawn in the painter's process (the text is its caption)."""
+        if self.painter is None:
+            return None
+        tournament = snapshot.tournament
+        view, results = view_and_results(snapshot)
+        seeded = snapshot.seeded
+        names = await self._names(sorted(seeded))
+        picture = PictureOf(context.for_chat, seeded, names, results).picture(
+            tournament.name, TournamentSettings.of(tournament).kind, view
+        )
+        return await self.painter.paint(partial(draw_tournament, picture))
 
     async def started(self, context: Context, tournament: TournamentRecord) -> list[Message]:
         """The start: the seeds and, when they came from the dice, the revealed seed."""
