@@ -133,7 +133,7 @@ def _entry(
 ) -> None:
     centre_y = y + ROW_HEIGHT // 2 + 1
     if entry.winner:
-        draw.rectangle((x + 1, y + 1, x + BOX_WIDTH - 1, y + ROW_HEIGHT - 1), fill=style.WON)
+        draw.rectangle((x + 1, y + 1, x + BOX_WIDTH - 1, y + ROW_HEIGHT - 1), fill=style.TINT)
     if entry.seed:
         seed_face = font(style.SEED_SIZE, bold=False)
         draw.text(

@@ -12,7 +12,21 @@ from __future__ import annotations
 
 from typing import Final
 
-from rendering.theme import CLASSIC, RGB
+from rendering.panel import FRAME, FRAME_EDGE, MUTED, PANEL, RULE, STRIPE, TEXT, TINT
+from rendering.theme import RGB
+
+__all__ = [
+    "BOX",
+    "FRAME",
+    "FRAME_EDGE",
+    "LINE",
+    "MUTED",
+    "PANEL",
+    "RULE",
+    "STRIPE",
+    "TEXT",
+    "TINT",
+]
 
 RIM: Final = 14
 PADDING: Final = 22
@@ -29,13 +43,5 @@ NAME_SIZE: Final = 16
 SEED_SIZE: Final = 13
 ROUND_SIZE: Final = 14
 
-FRAME: Final = CLASSIC.frame
-FRAME_EDGE: Final = CLASSIC.frame_edge
-PANEL: Final[RGB] = (251, 247, 238)
 BOX: Final[RGB] = (255, 255, 255)
-STRIPE: Final[RGB] = (244, 237, 222)
-WON: Final[RGB] = (255, 226, 170)
-TEXT: Final = CLASSIC.background
-MUTED: Final[RGB] = (128, 110, 92)
-RULE: Final[RGB] = (196, 180, 158)
-LINE: Final[RGB] = (150, 128, 104)
+LINE: Final[RGB] = (150, 128, 104)  # joining a match to the next
