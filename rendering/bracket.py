@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import Final
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 from rendering import tournament_style as style
 from rendering.sprites import font
+from rendering.stamps import stamp
 from rendering.text import fitted
+from rendering.theme import RGB
 from rendering.tournament_view import BracketMatch, BracketPart, Entry, TournamentLabels
 
 BOX_WIDTH: Final = 210
@@ -71,9 +73,10 @@ def _joined(before: int, count: int) -> str:
 
 
 def draw_bracket(
-    draw: ImageDraw.ImageDraw, left: int, top: int, part: BracketPart, labels: TournamentLabels
+    image: Image.Image, left: int, top: int, part: BracketPart, labels: TournamentLabels
 ) -> None:
     """``part`` with its top left corner at (``left``, ``top``)."""
+    draw = ImageDraw.Draw(image)
     draw.text(
         (left, top + 4),
         fitted(part.heading, style.HEADING_SIZE, bracket_size(part)[0]),
@@ -83,15 +86,15 @@ def draw_bracket(
     top += style.HEADING_HEIGHT
     body = top + ROUND_TITLE_HEIGHT
     placed = centres(part)
-    round_face = font(style.ROUND_SIZE, bold=False)
+    boxes = _Boxes(image, draw, labels)
     for column, round_ in enumerate(part.rounds):
         x = left + column * (BOX_WIDTH + COLUMN_GAP)
         title = fitted(round_.title, style.ROUND_SIZE, BOX_WIDTH, bold=False)
-        draw.text((x + 2, top), title, font=round_face, fill=style.MUTED)
+        stamp(image, (x + 2, top), title, style.ROUND_SIZE, style.MUTED, bold=False)
         if column > 0:
             _join(draw, x, body, placed[column - 1], placed[column])
         for centre, match in zip(placed[column], round_.matches, strict=True):
-            _box(draw, x, round(body + centre - BOX_HEIGHT / 2), match, labels)
+            boxes.box(x, round(body + centre - BOX_HEIGHT / 2), match)
 
 
 def _join(
@@ -113,48 +116,52 @@ def _join(
             )
 
 
-def _box(
-    draw: ImageDraw.ImageDraw, x: int, y: int, match: BracketMatch, labels: TournamentLabels
-) -> None:
-    draw.rectangle((x, y, x + BOX_WIDTH, y + BOX_HEIGHT), fill=style.BOX, outline=style.RULE)
-    _entry(draw, x, y, match.first, labels)
-    draw.line((x + 1, y + ROW_HEIGHT, x + BOX_WIDTH - 1, y + ROW_HEIGHT), fill=style.STRIPE)
-    if match.bye:
-        face = font(style.NAME_SIZE, bold=False)
-        bye = fitted(labels.bye, style.NAME_SIZE, BOX_WIDTH - _SEED_WIDTH - _INSET, bold=False)
-        centre_y = y + ROW_HEIGHT + 1 + ROW_HEIGHT // 2
-        draw.text((x + _SEED_WIDTH, centre_y), bye, font=face, fill=style.MUTED, anchor="lm")
-    else:
-        _entry(draw, x, y + ROW_HEIGHT + 1, match.second, labels)
+class _Boxes:
+    """Draws the matches' boxes, their texts stamped (:mod:`rendering.stamps`)."""
 
+    def __init__(
+        self, image: Image.Image, draw: ImageDraw.ImageDraw, labels: TournamentLabels
+    ) -> None:
+        self.image = image
+        self.draw = draw
+        self.labels = labels
 
-def _entry(
-    draw: ImageDraw.ImageDraw, x: int, y: int, entry: Entry, labels: TournamentLabels
-) -> None:
-    centre_y = y + ROW_HEIGHT // 2 + 1
-    if entry.winner:
-        draw.rectangle((x + 1, y + 1, x + BOX_WIDTH - 1, y + ROW_HEIGHT - 1), fill=style.TINT)
-    if entry.seed:
-        seed_face = font(style.SEED_SIZE, bold=False)
-        draw.text(
-            (x + _SEED_WIDTH - 5, centre_y),
-            str(entry.seed),
-            font=seed_face,
-            fill=style.MUTED,
-            anchor="rm",
-        )
-    room = BOX_WIDTH - _SEED_WIDTH - _SCORE_WIDTH - _INSET
-    if not entry.name:
-        face = font(style.NAME_SIZE, bold=False)
-        draw.text(
-            (x + _SEED_WIDTH, centre_y), labels.undecided, font=face, fill=style.MUTED, anchor="lm"
-        )
-        return
-    name = fitted(entry.name, style.NAME_SIZE, room, bold=entry.winner)
-    face = font(style.NAME_SIZE, bold=entry.winner)
-    draw.text((x + _SEED_WIDTH, centre_y), name, font=face, fill=style.TEXT, anchor="lm")
-    if entry.score:
-        score = fitted(entry.score, style.NAME_SIZE, _SCORE_WIDTH, bold=entry.winner)
-        draw.text(
-            (x + BOX_WIDTH - _INSET, centre_y), score, font=face, fill=style.TEXT, anchor="rm"
-        )
+    def box(self, x: int, y: int, match: BracketMatch) -> None:
+        draw = self.draw
+        draw.rectangle((x, y, x + BOX_WIDTH, y + BOX_HEIGHT), fill=style.BOX, outline=style.RULE)
+        self._entry(x, y, match.first)
+        draw.line((x + 1, y + ROW_HEIGHT, x + BOX_WIDTH - 1, y + ROW_HEIGHT), fill=style.STRIPE)
+        if not match.bye:
+            self._entry(x, y + ROW_HEIGHT + 1, match.second)
+            return
+        room = BOX_WIDTH - _SEED_WIDTH - _INSET
+        bye = fitted(self.labels.bye, style.NAME_SIZE, room, bold=False)
+        centre_y = y + ROW_HEIGHT + 1 + ROW_HEIGHT // 2 + 1
+        self._text(x + _SEED_WIDTH, centre_y, bye, style.NAME_SIZE, style.MUTED, False)
+
+    def _entry(self, x: int, y: int, entry: Entry) -> None:
+        centre_y = y + ROW_HEIGHT // 2 + 1
+        if entry.winner:
+            self.draw.rectangle(
+                (x + 1, y + 1, x + BOX_WIDTH - 1, y + ROW_HEIGHT - 1), fill=style.TINT
+            )
+        if entry.seed:
+            seed = str(entry.seed)
+            right = x + _SEED_WIDTH - 5
+            self._text(right, centre_y, seed, style.SEED_SIZE, style.MUTED, False, "rm")
+        if not entry.name:
+            undecided = self.labels.undecided
+            self._text(x + _SEED_WIDTH, centre_y, undecided, style.NAME_SIZE, style.MUTED, False)
+            return
+        room = BOX_WIDTH - _SEED_WIDTH - _SCORE_WIDTH - _INSET
+        name = fitted(entry.name, style.NAME_SIZE, room, bold=entry.winner)
+        self._text(x + _SEED_WIDTH, centre_y, name, style.NAME_SIZE, style.TEXT, entry.winner)
+        if entry.score:
+            score = fitted(entry.score, style.NAME_SIZE, _SCORE_WIDTH, bold=entry.winner)
+            right = x + BOX_WIDTH - _INSET
+            self._text(right, centre_y, score, style.NAME_SIZE, style.TEXT, entry.winner, "rm")
+
+    def _text(
+        self, x: int, y: int, text: str, size: int, fill: RGB, bold: bool, anchor: str = "lm"
+    ) -> None:
+        stamp(self.image, (x, y), text, size, fill, bold, anchor)

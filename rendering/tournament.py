@@ -103,7 +103,7 @@ def tournament_image(picture: TournamentPicture) -> Image.Image:
     draw.text((_MARGIN, _MARGIN), title, font=font(style.TITLE_SIZE), fill=style.TEXT)
     top = _MARGIN + style.TITLE_HEIGHT
     for part, (_, part_height) in zip(picture.brackets, sizes, strict=True):
-        draw_bracket(draw, _MARGIN, top, part, picture.labels)
+        draw_bracket(image, _MARGIN, top, part, picture.labels)
         top += part_height + style.SECTION_GAP
     for table in picture.tables:
         draw_table(draw, _MARGIN, top, inner, table, picture.labels)

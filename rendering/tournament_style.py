@@ -39,9 +39,9 @@ SECTION_GAP: Final = 24  # between two brackets or tables
 TABLE_WIDTH: Final = 540
 TABLE_TEXT: Final = 17  # x 360 / 540 = 11.3 pixels on a phone
 
-NAME_SIZE: Final = 16
-SEED_SIZE: Final = 13
-ROUND_SIZE: Final = 14
+NAME_SIZE: Final = 17  # x 360 / 540 = 11.3 pixels when a bracket of two rounds fits
+SEED_SIZE: Final = 14
+ROUND_SIZE: Final = 16
 
 BOX: Final[RGB] = (255, 255, 255)
 LINE: Final[RGB] = (150, 128, 104)  # joining a match to the next
