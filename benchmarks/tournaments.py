@@ -11,24 +11,39 @@ does (:mod:`bot.core.tournament.advance`), on the pure formats of :mod:`gammon.t
   knockout with consolation and last chance, and 8 groups of 8.
 
 Each figure is the median and p99 of ``--repeats`` views (after two unmeasured ones), in one
-process. Prints one JSON object as its last line.
+process.
 
-    python benchmarks/tournaments.py [--repeats 50]
+And a move inside a tournament's match against a move in an ordinary match, side by side: a
+core on SQLite (no pictures: the bot's own work), one chat with a 64-player knockout whose 32
+first-round matches are all in play, another with 32 ordinary matches between 64 other
+players; ``--moves`` rounds in which every match's player on turn rolls or plays (a random
+legal play), the two chats' requests interleaved: ``tournament_request_ms_*`` and
+``ordinary_request_ms_*``, and the ratio of the medians (``tournament_to_ordinary``).
+
+Prints one JSON object as its last line.
+
+    python benchmarks/tournaments.py [--repeats 50] [--moves 6]
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import random
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repo
 
+from benchmarks.chat_player import PLATFORM, Player
+from bot.core.model import Actor, ChatRef, Request
+from bot.core.service import Core
+from gammon.flow import Phase
 from gammon.tournament import (
     DoubleElimination,
     Format,
@@ -37,6 +52,8 @@ from gammon.tournament import (
     SingleElimination,
     Swiss,
 )
+from storage import Database
+from tests.seeds import fixed_seeds
 
 
 def _play(
@@ -83,9 +100,89 @@ def _case(
     return {f"{name}_ms_median": round(median, 2), f"{name}_ms_p99": round(p99, 2)}
 
 
+class _Everyone:
+    """The benchmark's platform: everyone administers its chats."""
+
+    async def is_admin(self, actor: Actor, chat: ChatRef) -> bool:
+        return True
+
+
+async def _moves_side_by_side(rounds: int) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as folder:
+        database = Database(f"sqlite:///{folder}/bench.db")
+        await database.migrate()
+        core = Core(database, render_images=False, server_seeds=fixed_seeds())
+        core.register_admins(PLATFORM, _Everyone())
+        try:
+            cup, friendly = ChatRef(PLATFORM, "cup"), ChatRef(PLATFORM, "friendly")
+            entrants = [Player(core, cup, f"t{n:02d}") for n in range(64)]
+            pairs = [Player(core, friendly, f"o{n:02d}") for n in range(64)]
+            await entrants[0].say("tournament", 'new single 25 "Bench cup"')
+            for player in entrants[1:]:
+                await player.say("tournament", "join")
+            await entrants[0].say("tournament", "start")
+            by_name = {player.actor.user_id: player for player in entrants}
+            for message in entrants[0].answer:
+                for button in message.buttons:
+                    if button.label == "Start":
+                        starter = by_name[message.mention[0]]
+                        await _send(starter, Request(starter.actor, cup, token=button.token))
+            for first, second in zip(pairs[::2], pairs[1::2], strict=True):
+                await first.say("challenge", "25", mention=second.actor.user_id)
+                second.answer = first.answer  # the challenge's [Accept] is for the second
+                await second.press("Accept")
+            spent: dict[str, list[float]] = {"tournament": [], "ordinary": []}
+            rng = random.Random(1)
+            for _ in range(rounds):
+                for kind, players in (("tournament", entrants), ("ordinary", pairs)):
+                    spent[kind] += await _one_turn_each(core, players, rng)
+        finally:
+            await database.close()
+    figures: dict[str, float] = {}
+    for kind, times in spent.items():
+        times.sort()
+        figures[f"{kind}_request_ms_median"] = round(statistics.median(times), 2)
+        figures[f"{kind}_request_ms_p99"] = round(times[int(len(times) * 0.99)], 2)
+        figures[f"{kind}_requests"] = len(times)
+    figures["tournament_to_ordinary"] = round(
+        figures["tournament_request_ms_median"] / figures["ordinary_request_ms_median"], 3
+    )
+    return figures
+
+
+async def _send(player: Player, request: Request) -> float:
+    started = time.perf_counter()
+    player.answer = await player.core.handle(request)
+    return (time.perf_counter() - started) * 1000
+
+
+async def _one_turn_each(core: Core, players: list[Player], rng: random.Random) -> list[float]:
+    """Every active match of these players: its player on turn rolls or plays once."""
+    stores = core.ports.repositories
+    spent: list[float] = []
+    seen: set[int] = set()
+    for player in players:
+        chat = await stores.chats.upsert_chat(PLATFORM, player.chat.chat_id)
+        user = await stores.users.upsert_user(PLATFORM, player.actor.user_id, player.actor.name)
+        loaded = await stores.matches.active_match_for(chat.id, user.id)
+        if loaded is None or loaded.info.id in seen:
+            continue
+        state = loaded.state
+        actor = state.turn if state.turn is not None else state.player_on_roll
+        if loaded.info.player_ids[actor] != user.id:
+            continue  # the other player's turn: they act when their own name comes
+        seen.add(loaded.info.id)
+        if state.phase is Phase.ROLLING:
+            spent.append(await player.say("roll"))
+        elif state.phase is Phase.MOVING:
+            spent.append(await player.say("move", str(rng.choice(state.legal_plays()))))
+    return spent
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeats", type=int, default=50)
+    parser.add_argument("--moves", type=int, default=6, help="rounds of one turn per match")
     arguments = parser.parse_args()
     figures: dict[str, float] = {}
     figures |= _case(
@@ -111,6 +208,7 @@ def main() -> None:
     figures |= _case(
         "round_robin_64_advance", RoundRobin(8), 64, lambda key: _round(key) <= 4, arguments.repeats
     )
+    figures |= asyncio.run(_moves_side_by_side(arguments.moves))
     for key, value in figures.items():
         print(f"{key}: {value}")
     print(json.dumps(figures))

@@ -512,6 +512,9 @@ tournament_matches = sa.Table(
     sa.Column("announced_at", UtcDateTime),
     sa.Column("dice_commitment", sa.String(64)),
     sa.Column("server_seed", sa.String(64)),  # secret until the match ends
+    # The clock said, once, that the pairing's deadline passed (who may claim, or that the
+    # organiser decides).
+    sa.Column("overdue_at", UtcDateTime),
     sa.Index("ux_tournament_matches_slot", "tournament_id", "slot", unique=True),
     sa.Index("ux_tournament_matches_match", "match_id", unique=True),
 )

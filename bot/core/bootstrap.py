@@ -40,6 +40,7 @@ from bot.core.info.page_reads import MatchPageReads
 from bot.core.info.replaying import ReplayService
 from bot.core.info.replays import GameAnimations, ReplayFrames, ReplayPictures
 from bot.core.info.standings import StandingsService
+from bot.core.info.tournament_page import TournamentPageReads
 from bot.core.match.attention import Attention
 from bot.core.match.challenges import ChallengeService
 from bot.core.match.driver import MatchDriver
@@ -58,6 +59,7 @@ from bot.core.runtime.time_source import TimeSource
 from bot.core.scheduler import Clock, ClockPort
 from bot.core.settings import SettingsService
 from bot.core.tournament.commands import TournamentService
+from bot.core.tournament.deadlines import TournamentClock
 from bot.core.tournament.show import TournamentShow
 from bot.core.tournament.starts import TournamentStarts
 from gammon.fair_dice import new_server_seed
@@ -367,6 +369,7 @@ def _dispatched(shared: _Shared, tables: _Tables) -> Services:
             tables.pictures,
             time,
             tables.chouette,
+            stores.tournaments.deadline_of_match,
         ),
         info=InfoService(
             tables.finder,
@@ -410,6 +413,7 @@ def _dispatched(shared: _Shared, tables: _Tables) -> Services:
             TournamentShow(
                 stores.tournaments,
                 stores.users,
+                WebLinks(options.web_base_url),
                 shared.painter if options.render_images else None,
             ),
             time,
@@ -430,7 +434,14 @@ def _clock(shared: _Shared, tables: _Tables) -> Clock:
             partial(tables.opponent.resume, locks=shared.locks),
             shared.time,
             ChouetteClock(stores.chouettes, stores.chats, stores.users, tables.chouette.play),
-            tables.tournament_starts.sweep,
+            TournamentClock(
+                stores.tournaments,
+                stores.matches,
+                stores.users,
+                stores.chats,
+                tables.tournament_starts,
+                shared.time,
+            ).tick,
         )
     )
 
@@ -446,6 +457,7 @@ def _pages(shared: _Shared, tables: _Tables, idle: Callable[[], bool]) -> MatchP
         tables.replay_pictures,
         shared.painter,
         idle,
+        TournamentPageReads(stores.tournaments, stores.users),
     )
 
 

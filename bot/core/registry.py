@@ -569,7 +569,7 @@ COMMANDS: tuple[Command, ...] = (
             "swiss rounds=5|league] [consolation=5] [lastchance=3] [playoff] [7] [final=9] "
             '[days=7] [random] [nardy] [time=24h] [unrated] "name" (administrators); '
             "/tournament join | leave | start | pause | resume | cancel | withdraw [@player] | "
-            "replace @leaving @coming"
+            "replace @leaving @coming | decide @winner | next (a league's next season)"
         ),
         options=(
             Option(
@@ -587,6 +587,8 @@ COMMANDS: tuple[Command, ...] = (
                     "cancel",
                     "withdraw",
                     "replace",
+                    "decide",
+                    "next",
                 ),
                 labels=(
                     N_("Show the tournament"),
@@ -599,6 +601,8 @@ COMMANDS: tuple[Command, ...] = (
                     N_("Cancel it"),
                     N_("Withdraw yourself, or the player named"),
                     N_("Replace a player before their first match"),
+                    N_("Decide a match that never began before its deadline"),
+                    N_("Open a league's next season"),
                 ),
             ),
             Option(
@@ -607,7 +611,7 @@ COMMANDS: tuple[Command, ...] = (
                 N_('A new tournament: format, lengths and name, e.g. single 7 final=9 "Cup"'),
                 maximum=200,
             ),
-            Option("player", Kind.USER, N_("The player to withdraw, or the one to replace")),
+            Option("player", Kind.USER, N_("The player to withdraw, to replace, or the winner")),
             Option("newcomer", Kind.USER, N_("Replacing: the player who takes the place")),
         ),
         restriction=TOURNAMENT_NEW,

@@ -22,6 +22,7 @@ from bot.pages.columns import RESULT_HEADING, roll_column_css
 from bot.pages.page_data import Frame, GameRow, MatchPageData, ReplayPageData
 from bot.pages.page_text import PageText
 from bot.pages.security import Page, asset, header_policy, meta_policy, script_json
+from bot.pages.tournament_data import TournamentPageData
 from gammon.fair_dice import SCHEME
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "check_page",
     "match_page",
     "replay_page",
+    "tournament_page",
 ]
 
 _ICON_SVG = (
@@ -221,4 +223,25 @@ def replay_page(data: ReplayPageData, text: PageText) -> Page:
         counter=counter,
         game_labels=[texts.game_label(text, number) for number in range(1, len(data.games) + 1)],
         page_json=page_json,
+    )
+
+
+def tournament_page(data: TournamentPageData, text: PageText) -> Page:
+    """A tournament as it stands: its bracket (a column a round, a box a match, the winner of
+    each box marked, each started match linked to its page) and its tables. No script and no
+    picture: the page is HTML and style only."""
+    return _render(
+        "tournament.html",
+        text,
+        title=data.name,
+        styles=("base.css", "tournament.css"),
+        scripts=(),
+        images="data:",
+        data=data,
+        t=texts.tournament_texts(text),
+        round_labels={
+            part_round.number: texts.round_label(text, part_round.number)
+            for part in data.parts
+            for part_round in part.rounds
+        },
     )

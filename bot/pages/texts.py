@@ -239,3 +239,27 @@ def replay_script_texts(text: PageText) -> dict[str, str]:
 def game_label(text: PageText, number: int) -> str:
     _ = text.gettext
     return _("Game {number}").format(number=number)
+
+
+def tournament_texts(text: PageText) -> dict[str, str]:
+    """The tournament page's fixed strings (its names, results and sentences come with its
+    data, already translated)."""
+    _ = text.gettext
+    return {
+        "matches": _("Matches"),
+        "table": _("Table"),
+        "bye": _("bye"),
+        "walkover": _("walkover"),
+        "in_play": _("in play"),
+        "col_rank": _("No."),
+        "col_player": _("Player"),
+        "col_points": _("Points"),
+        "col_record": _("Won–lost"),
+        "col_buchholz": _("Buchholz"),
+    }
+
+
+def round_label(text: PageText, number: int) -> str:
+    """A bracket's column heading."""
+    _ = text.gettext
+    return _("Round {number}").format(number=number)

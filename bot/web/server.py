@@ -6,9 +6,11 @@ made), ``/m/<slug>/replay`` every play of every game (``?game=N`` opens at game 
 ``/m/<slug>/replay/<game>/<frame>.png`` the replay's pictures, ``/m/<slug>/analysis.png`` the
 analysis's chart and ``/m/<slug>/match.mat`` the match for GNU Backgammon and eXtreme Gammon (as
 ``/export`` gives it to the players: while the match is played too, since every roll in it is
-on the replay already; never for money backgammon, which the format does not hold). The slug
-(128 random bits, see :func:`storage.match.starts.new_slug`) is the only way to a match: an
-unknown one is a 404 like any other address, and nothing lists matches. The server seed appears
+on the replay already; never for money backgammon, which the format does not hold);
+``/t/<slug>`` a tournament (its bracket or tables as they stand, each started match linked to
+its page). The slug (128 random bits, see :func:`storage.match.starts.new_slug`) is the only way
+to a match or a tournament: an unknown one is a 404 like any other address, and nothing lists
+them. The server seed appears
 only once the match has ended (the repository refuses it before). Every page carries a
 Content-Security-Policy that allows its own inline script and style by hash and nothing else
 from anywhere.
@@ -33,7 +35,7 @@ from bot.pages.analysis_data import analysis_summary
 from bot.pages.check_data import CheckData
 from bot.pages.page_data import Board, Frame, GameRow, MatchPageData, ReplayPageData
 from bot.pages.page_text import PageText
-from bot.pages.pages import check_page, match_page, replay_page
+from bot.pages.pages import check_page, match_page, replay_page, tournament_page
 from bot.pages.security import Page
 from bot.web.guard import ConnectionGuard
 from bot.web.limits import BACKLOG, WebLimits, connection_cap, open_file_limit
@@ -72,6 +74,7 @@ class WebPages:
     def application(self) -> web.Application:
         app = web.Application(client_max_size=1024)
         app.router.add_get(f"/m/{_SLUG}", self.match)
+        app.router.add_get(f"/t/{_SLUG}", self.tournament)
         app.router.add_get(f"/m/{_SLUG}/replay", self.replay)
         app.router.add_get(f"/m/{_SLUG}/verify", self.verify)
         app.router.add_get(f"/m/{_SLUG}/match.mat", self.mat)
@@ -128,6 +131,18 @@ class WebPages:
             analysing=analysis.state is AnalysisState.UNDER_WAY,
         )
         return _respond(match_page(data, text))
+
+    async def tournament(self, request: web.Request) -> web.Response:
+        """A tournament's bracket and tables; its matches link to their pages in the page's
+        language. Never kept: it changes with every result of every match in it."""
+        text = _page_text(request)
+        query = _query(text)
+        data = await self.reads.tournament_page(
+            request.match_info["slug"], text.speech, lambda slug: f"/m/{slug}{query}"
+        )
+        if data is None:
+            raise web.HTTPNotFound(text=text.gettext(_NOTHING_HERE))
+        return _respond(tournament_page(data, text))
 
     async def mat(self, request: web.Request) -> web.Response:
         """The match as a .mat file to download, like ``/export``'s."""

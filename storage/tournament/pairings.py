@@ -4,6 +4,7 @@ their first match."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -12,8 +13,10 @@ from storage.database import Database
 from storage.dice import SecretSeed
 from storage.direct import DirectConnection
 from storage.errors import NotFoundError
-from storage.schema import tournament_entrants, tournament_matches, tournaments
+from storage.schema import matches, tournament_entrants, tournament_matches, tournaments
+from storage.tournament import sql
 from storage.tournament.records import TournamentMatchRecord, TournamentStatus
+from storage.transaction import Transaction
 
 _UNSTARTED = (
     sa.select(tournament_matches)
@@ -35,6 +38,11 @@ _PAIRING_BY_ID = sa.select(tournament_matches).where(tournament_matches.c.id == 
 _OF_MATCH = sa.select(tournament_matches.c.tournament_id).where(
     tournament_matches.c.match_id == sa.bindparam("match")
 )
+_MATCH_SLUGS = (
+    sa.select(tournament_matches.c.slot, matches.c.slug)
+    .join(matches, matches.c.id == tournament_matches.c.match_id)
+    .where(tournament_matches.c.tournament_id == sa.bindparam("tournament"))
+)
 _SLOT_SEED = sa.select(tournament_matches.c.server_seed).where(*_PAIRING_KEY)
 
 _UNANNOUNCED = (
@@ -49,6 +57,29 @@ _UNANNOUNCED = (
         ),
     )
     .order_by(tournaments.c.id)
+)
+
+_DEADLINE_OF_MATCH = sa.select(tournament_matches.c.deadline).where(
+    tournament_matches.c.match_id == sa.bindparam("match")
+)
+_OVERDUE = (
+    sa.select(tournament_matches)
+    .join(tournaments, tournaments.c.id == tournament_matches.c.tournament_id)
+    .where(
+        tournaments.c.status == TournamentStatus.RUNNING.value,
+        tournament_matches.c.deadline < sa.bindparam("now"),
+        tournament_matches.c.winner_id.is_(None),
+        tournament_matches.c.overdue_at.is_(None),
+    )
+    .order_by(tournament_matches.c.id)
+)
+_MARK_OVERDUE = (
+    sa.update(tournament_matches)
+    .where(
+        tournament_matches.c.id == sa.bindparam("pairing"),
+        tournament_matches.c.overdue_at.is_(None),
+    )
+    .values(overdue_at=sa.bindparam("now"))
 )
 
 
@@ -140,6 +171,12 @@ class TournamentPairings:
         value = found.scalar()
         return None if value is None else int(value)
 
+    async def match_slugs(self, tournament_id: int) -> dict[str, str]:
+        """The web address (slug) of each started match of the tournament, by its slot: what
+        the tournament's page links each match's own page with, read in one query."""
+        rows = await self.engine.read(_MATCH_SLUGS, {"tournament": tournament_id})
+        return {row.slot: row.slug for row in rows}
+
     async def server_seed(self, tournament_id: int) -> bytes:
         """The seed drawn when the tournament opened, for seeding by the dice: the caller
         reveals it at the start (its commitment was posted when the tournament opened)."""
@@ -160,6 +197,56 @@ class TournamentPairings:
         found = await self.engine.read(_SLOT_SEED, {"tournament": tournament_id, "key": slot})
         value = found.scalar()
         return None if value is None else SecretSeed(bytes.fromhex(value))
+
+    async def decide(
+        self,
+        pairing: TournamentMatchRecord,
+        winner: int,
+        moment: datetime,
+        then: Callable[[Transaction], None],
+    ) -> bool:
+        """The organiser's decision of a pairing whose match never started: ``winner`` wins
+        it by walkover (its length to nothing), then ``then`` (the advance) in the same
+        transaction. False when it was decided or started meanwhile."""
+        loser = next(player for player in pairing.player_ids if player != winner)
+
+        def write(connection: DirectConnection) -> bool:
+            started = connection.execute(
+                sa.select(tournament_matches.c.match_id).where(
+                    tournament_matches.c.id == pairing.id
+                )
+            ).scalar()
+            if started is not None:
+                return False
+            points = (pairing.length, 0)
+            key = (pairing.tournament_id, pairing.slot)
+            if not sql.record_result(connection, *key, (winner, loser), points, moment, True):
+                return False
+            then(Transaction(connection, moment))
+            return True
+
+        return await self.engine.write(write)
+
+    async def deadline_of_match(self, match_id: int) -> datetime | None:
+        """The deadline of the tournament pairing the match is played for (None: none)."""
+        found = await self.engine.read(_DEADLINE_OF_MATCH, {"match": match_id})
+        value: datetime | None = found.scalar()
+        return value
+
+    async def overdue(self, now: datetime) -> list[TournamentMatchRecord]:
+        """Undecided pairings of running tournaments past their deadline, not yet said so."""
+        rows = await self.engine.read(_OVERDUE, {"now": now})
+        return [TournamentMatchRecord.of(row._mapping) for row in rows]
+
+    async def mark_overdue(self, pairing_id: int, now: datetime) -> bool:
+        """Mark that the pairing's deadline was said to have passed: True for the one caller
+        (of all processes' clocks) that marks it."""
+
+        def write(connection: DirectConnection) -> bool:
+            marked = connection.execute(_MARK_OVERDUE, {"pairing": pairing_id, "now": now})
+            return marked.rowcount == 1
+
+        return await self.engine.write(write)
 
     async def unannounced(self) -> list[tuple[int, int]]:
         """(tournament, chat) of the running tournaments with pairings nobody announced (the

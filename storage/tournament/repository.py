@@ -39,6 +39,24 @@ _LIVE_IN_CHAT = (
     .order_by(tournaments.c.id)
 )
 
+_LATEST = (
+    sa.select(tournaments)
+    .where(tournaments.c.chat_id == sa.bindparam("chat"))
+    .order_by(tournaments.c.id.desc())
+    .limit(1)
+)
+_LATEST_SEASON = (
+    sa.select(tournaments)
+    .where(tournaments.c.chat_id == sa.bindparam("chat"), tournaments.c.league_id.is_not(None))
+    .order_by(tournaments.c.id.desc())
+    .limit(1)
+)
+
+_SEASON = sa.select(tournaments).where(
+    tournaments.c.league_id == sa.bindparam("league"),
+    tournaments.c.season == sa.bindparam("season"),
+)
+
 
 class TournamentRepository:
     """Tournaments whole (the facade: a tournament's pairings are
@@ -51,10 +69,15 @@ class TournamentRepository:
         self.pairing = self.pairings.pairing
         self.pairing_by_id = self.pairings.pairing_by_id
         self.of_match = self.pairings.of_match
+        self.match_slugs = self.pairings.match_slugs
         self.server_seed = self.pairings.server_seed
         self.slot_seed = self.pairings.slot_seed
         self.unstarted = self.pairings.unstarted
         self.unannounced = self.pairings.unannounced
+        self.deadline_of_match = self.pairings.deadline_of_match
+        self.overdue = self.pairings.overdue
+        self.mark_overdue = self.pairings.mark_overdue
+        self.decide = self.pairings.decide
         self.replace = self.pairings.replace
 
     async def create(
@@ -130,6 +153,23 @@ class TournamentRepository:
             return int(inserted[0])
 
         return await self.engine.write(write)
+
+    async def latest_in_chat(self, chat_id: int) -> TournamentRecord | None:
+        """The chat's newest tournament, whatever its state."""
+        row = (await self.engine.read(_LATEST, {"chat": chat_id})).first()
+        return None if row is None else TournamentRecord.of(row._mapping)
+
+    async def latest_season(self, chat_id: int) -> TournamentRecord | None:
+        """The chat's newest league season, whatever its state."""
+        row = (await self.engine.read(_LATEST_SEASON, {"chat": chat_id})).first()
+        return None if row is None else TournamentRecord.of(row._mapping)
+
+    async def season(self, league_id: int | None, season: int) -> TournamentRecord:
+        """A league's season by its number."""
+        row = (await self.engine.read(_SEASON, {"league": league_id, "season": season})).first()
+        if row is None:
+            raise NotFoundError(f"no season {season} of league {league_id}")
+        return TournamentRecord.of(row._mapping)
 
     async def get(self, tournament_id: int) -> TournamentRecord:
         return (await self.snapshot(tournament_id)).tournament

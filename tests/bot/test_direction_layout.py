@@ -196,9 +196,9 @@ def _samples(latin_names: bool) -> dict[str, str]:
     }
 
 
-class _Samples(dict[str, str]):
-    def __missing__(self, key: str) -> str:
-        return "7"  # counts, numbers, ids, points: a number
+class _Samples(dict[str, object]):
+    def __missing__(self, key: str) -> object:
+        return 7  # counts, numbers, ids, points: a number (an int, for "{difference:+d}")
 
 
 def _arabic_entries() -> Iterator[tuple[str, str]]:

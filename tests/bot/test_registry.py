@@ -34,7 +34,7 @@ def test_every_command_and_button_kind_has_a_handler_on_the_core(room: Room) -> 
     for press in registry.PRESSES:
         assert inspect.iscoroutinefunction(press.handler(services)), press
         assert press.handler(services).__name__ == "press", press
-    assert {press.kind for press in registry.PRESSES} == set("mcurh")  # every kind of token
+    assert {press.kind for press in registry.PRESSES} == set("mcurhtp")  # every kind of token
 
 
 def test_telegram_menus_list_the_registry_in_every_language() -> None:

@@ -20,6 +20,11 @@ from bot.core.text.i18n import LOCALES, speech
         ("удвоение", "doubling"),  # Russian
         ("Puanlama", "scoring"),  # Turkish
         ("Длинные нарды", "long nardy"),  # Russian, with a space
+        ("Swiss", "tournament"),  # an alias
+        ("Turniere", "tournament"),  # German
+        ("турниры", "tournament"),  # Russian
+        ("Turnuvalar", "tournament"),  # Turkish
+        ("البطولات", "tournament"),  # Arabic
     ],
 )
 def test_a_chapter_is_found_by_its_topic_alias_or_translated_title(typed: str, topic: str) -> None:

@@ -9,10 +9,13 @@ import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
+from functools import partial
 
 import pytest
 
 from bot.core.tournament.advance import advance_locked, advance_tournament
+from bot.core.tournament.seasons import season_divisions
+from bot.core.tournament.seeding import divisions
 from gammon.actions import WinKind
 from gammon.flow import GameResult, MatchState, Phase, new_match
 from gammon.match_rules import MatchRules
@@ -82,6 +85,15 @@ async def _running(club: Club, players: list[int], format: dict[str, object]) ->
 
 
 def _advance(transaction: Transaction, tournament_id: int) -> None:
+    advance_locked(transaction, tournament_id)
+
+
+def _record(
+    tournament_id: int, slot: str, players: tuple[int, int], connection: DirectConnection
+) -> None:
+    """``players`` (winner, loser) played the slot 1–0, and the tournament advances."""
+    transaction = Transaction(connection, MOMENT)
+    transaction.record_tournament_result(tournament_id, slot, players, (1, 0))
     advance_locked(transaction, tournament_id)
 
 
@@ -202,3 +214,54 @@ async def test_two_matches_ending_at_once_pair_the_next_once(migrated_url: str, 
     ended = await club.tournaments.snapshot(opened.id)
     finals = [match for match in ended.matches if match.slot == "main-2-1"]
     assert [final.player_ids for final in finals] == [(anna, bob)]
+
+
+async def test_a_leagues_next_season_promotes_and_relegates(club: Club) -> None:
+    users = UserRepository(club.database)
+    players = [
+        (await users.upsert_user("telegram", str(4000 + n), f"P{n}")).id for n in range(1, 12)
+    ]
+    ten, newcomer = players[:10], players[10]
+    opened = await club.tournaments.create(
+        chat_id=club.chat_id,
+        organiser_id=ten[0],
+        name="League",
+        format={"kind": "league", "promoted": 2, "relegated": 2},
+        lengths={"default": 1},
+        rules=MatchRules(length=1).to_dict(),
+        seeding="rating",
+        seed=SecretSeed(os.urandom(32)),
+        moment=MOMENT,
+    )
+    for player in ten:
+        await club.tournaments.join(opened.id, player, MOMENT)
+    placed = divisions(ten)  # eight and two
+    assert sorted(placed.values()) == [1] * 8 + [2] * 2
+    await club.tournaments.start(
+        opened.id,
+        opened.version,
+        ten,
+        [],
+        MOMENT,
+        divisions=placed,
+        then=lambda transaction: _advance(transaction, opened.id),
+    )
+    rank = {player: place for place, player in enumerate(ten)}
+    while True:  # the better seed wins every match
+        snapshot = await club.tournaments.snapshot(opened.id)
+        waiting = [match for match in snapshot.matches if not match.decided]
+        if not waiting:
+            break
+        for match in waiting:
+            winner, loser = sorted(match.player_ids, key=rank.__getitem__)
+            await club.database.engine.write(
+                partial(_record, opened.id, match.slot, (winner, loser))
+            )
+    finished = await club.tournaments.snapshot(opened.id)
+    assert finished.tournament.status is TournamentStatus.FINISHED
+    order, division = season_divisions(finished, [*ten, newcomer])
+    # By hand: division 1 finishes 1..8, division 2 finishes 9, 10. The bottom two of the
+    # top division go down, both of division 2 go up, the newcomer starts at the bottom.
+    p = players
+    assert order == [p[0], p[1], p[2], p[3], p[4], p[5], p[8], p[9], p[6], p[7], newcomer]
+    assert [division[player] for player in order] == [1] * 8 + [2] * 3

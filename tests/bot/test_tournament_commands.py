@@ -4,12 +4,16 @@ match's end announces the pairings it decides, to the winner."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
-from bot.core.model import Message
+from bot.core.model import ChatRef, Message, Private
+from bot.core.service import Core
 from bot.core.tournament.advance import advance_locked
+from storage import Database, UserRecord
 from storage.transaction import Transaction
-from tests.bot.scripted import Room, play_to_the_end
+from tests.bot.scripted import PLATFORM, Room, play_to_the_end
+from tests.bot.test_clock import FakeTime
+from tests.seeds import fixed_seeds
 
 MOMENT = datetime(2026, 12, 4, 21, 0, tzinfo=UTC)
 
@@ -70,10 +74,10 @@ async def test_a_knockout_of_four_is_played_to_its_winner(room: Room) -> None:
     assert len(finalists) == 2
     await room.send(finalists[0], token=final.buttons[0].token)
     await play_to_the_end(room, (finalists[0], finalists[1]), seed=7)
-    shown = _texts(await room.command("bob", "/tournament"))
-    assert "There is no tournament in this chat." in shown  # finished: nothing live
-    ended = await room.stores.tournaments.live_in_chat(1)
-    assert ended == []
+    assert await room.stores.tournaments.live_in_chat(1) == []  # finished: nothing live
+    shown = _texts(await room.command("bob", "/tournament"))  # the last one's outcome
+    assert "Winner: " in shown
+    assert "the final: " in shown
 
 
 async def test_a_paused_tournament_starts_no_match(room: Room) -> None:
@@ -116,3 +120,81 @@ async def test_the_clock_announces_pairings_a_stopped_process_left_unannounced(
     announced = [m for m in swept if any(b.label == "Start" for b in m.buttons)]
     assert [m.mention for m in announced] == [("ann", "dee"), ("bob", "cy")]
     assert not [m for m in await room.core.ports.clock.tick() if m.buttons]  # once only
+
+
+async def test_past_the_deadline_the_waiting_player_claims_and_the_organiser_decides(
+    migrated_url: str,
+) -> None:
+    database = Database(migrated_url)
+    time = FakeTime()
+    core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
+    room = Room(core, ChatRef(PLATFORM, "group-1"))
+    try:
+        await room.command("ann", '/tournament new single 3 days=2 "Slow cup"', admin=True)
+        for player in PLAYERS[1:]:
+            await room.command(player, "/tournament join")
+        await room.command("ann", "/tournament start")
+        first, _second = _announcements(room)  # Ann v Dee, Bob v Cy
+        await room.send("dee", token=first.buttons[0].token)  # Bob and Cy never start theirs
+        match = await room.match_of("ann")
+        assert match is not None
+        waiting = "dee" if match.info.turn_user_id != (await _user(room, "dee")).id else "ann"
+        early = await room.command(waiting, "/claim")
+        assert early
+        assert all(isinstance(message.kind, Private) for message in early)  # refused
+        assert (await room.match_of("ann")) is not None  # nothing was claimed yet
+
+        time.now += timedelta(days=2, minutes=1)
+        said = await core.ports.clock.tick()
+        overdue = [m for m in said if "deadline" in m.text]
+        assert len(overdue) == 2
+        claim, unstarted = overdue
+        assert [b.label for b in claim.buttons] == ["Claim win"]
+        assert "Bob and Cy did not start their match before its deadline" in unstarted.text
+        assert "ann" in unstarted.mention  # the organiser
+        assert [m for m in await core.ports.clock.tick() if "deadline" in m.text] == []
+
+        refused = await room.command("bob", "/tournament decide @cy")
+        assert "Only the organiser" in _texts(refused)
+        decided = await room.command("ann", "/tournament decide @cy")
+        assert "The organiser gives Cy the match" in _texts(decided)
+        claimed = await room.command(waiting, "/claim")
+        assert f"{waiting.title()} wins the match" in _texts(claimed)
+        final = _announcements(room)[-1]
+        assert "the final:" in final.text
+        assert "cy" in final.mention
+    finally:
+        await database.close()
+
+
+async def _user(room: Room, name: str) -> UserRecord:
+    return await room.stores.users.upsert_user(PLATFORM, name, name.title())
+
+
+async def test_a_leagues_next_season_opens_with_its_players(room: Room) -> None:
+    await room.command("ann", '/tournament new league 1 "Club league"', admin=True)
+    for player in ("bob", "cy"):
+        await room.command(player, "/tournament join")
+    early = await room.command("ann", "/tournament next")
+    assert "The season must end before the next one opens." in _texts(early)
+    await room.command("ann", "/tournament start")
+    played = 0
+    while len(_announcements(room)) > played:  # each end announces the next pairing
+        announcement = _announcements(room)[played]
+        first, second = announcement.mention
+        await room.send(first, token=announcement.buttons[0].token)
+        await play_to_the_end(room, (first, second), seed=len(room.log))
+        played += 1
+    assert played == 3  # every pair once
+    opened = await room.command("ann", "/tournament next")
+    assert "Registered (3): " in _texts(opened)
+    await room.command("cy", "/tournament leave")
+    await room.command("dee", "/tournament join")
+    started = _texts(await room.command("ann", "/tournament start"))
+    assert "Club league has begun." in started
+    (season,) = await room.stores.tournaments.live_in_chat(1)
+    assert season.season == 2
+    snapshot = await room.stores.tournaments.snapshot(season.id)
+    dee = (await room.stores.users.upsert_user(PLATFORM, "dee", "Dee")).id
+    assert snapshot.seeded[-1] == dee  # a newcomer starts at the bottom
+    assert len(snapshot.seeded) == 3

@@ -151,6 +151,24 @@ async def test_a_slot_starts_one_match_only(club: Club) -> None:
     assert await club.database.engine.write(slot_of) == (opened.id, "main-1-1")
 
 
+async def test_the_match_slugs_are_read_by_slot_for_started_matches_only(club: Club) -> None:
+    opened = await _started(club)
+    a, _b, _c, d = club.players
+    assert await club.tournaments.match_slugs(opened.id) == {}
+    started = await club.matches.start_match(
+        chat_id=club.chat_id,
+        player_ids=(a, d),
+        rules=MatchRules(length=5),
+        client_seeds=("x", "y"),
+        seed=SecretSeed(os.urandom(32)),
+        tournament_slot=(opened.id, "main-1-1"),
+    )
+    slug = started.match.info.slug
+    assert len(slug) >= 16
+    assert await club.tournaments.match_slugs(opened.id) == {"main-1-1": slug}
+    assert await club.tournaments.match_slugs(opened.id + 1) == {}  # another's: none of these
+
+
 async def test_a_result_is_recorded_once(club: Club) -> None:
     opened = await _started(club)
     a, _b, _c, d = club.players

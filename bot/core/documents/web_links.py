@@ -1,10 +1,13 @@
-"""The addresses of a match's web pages, when the bot serves them (``WEB_BASE_URL``).
+"""The addresses of a match's and a tournament's web pages, when the bot serves them
+(``WEB_BASE_URL``).
 
 >>> links = WebLinks("https://gammon.example.org")
 >>> links.match("Zm9vYmFy")
 'https://gammon.example.org/m/Zm9vYmFy'
 >>> links.check("Zm9vYmFy")
 'https://gammon.example.org/m/Zm9vYmFy/verify'
+>>> links.tournament("YmFyYmF6")
+'https://gammon.example.org/t/YmFyYmF6'
 >>> WebLinks(None).enabled
 False
 """
@@ -32,3 +35,7 @@ class WebLinks:
     def check(self, slug: str) -> str:
         """The dice check that recomputes every roll in the browser."""
         return f"{self.match(slug)}/verify"
+
+    def tournament(self, slug: str) -> str:
+        """The tournament's page: its bracket or table as it stands, each match linked."""
+        return f"{self.base_url}/t/{slug}"

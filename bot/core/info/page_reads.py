@@ -1,6 +1,7 @@
 """What the web pages may read of a match: the port the web server is given instead of the
 core. Everything a page shows comes through here (the match by its secret address, its state,
-games, analysis, dice check and .mat file, the pictures of its positions), so the web server
+games, analysis, dice check and .mat file, the pictures of its positions; a tournament's page,
+read by :mod:`bot.core.info.tournament_page`), so the web server
 imports no storage and reaches no repository; the pages read, they never write.
 """
 
@@ -16,11 +17,13 @@ from bot.core.computer.analysis_view import analysis_picture
 from bot.core.documents.dice_check import check_data
 from bot.core.documents.match_files import MatchFiles
 from bot.core.info.replays import ReplayFrames, ReplayPictures
+from bot.core.info.tournament_page import TournamentPageReads
 from bot.core.model import Attachment
 from bot.core.people import PlayerNames
 from bot.core.runtime.painter import Painter
 from bot.core.text.i18n import Speech
 from bot.pages.check_data import CheckData
+from bot.pages.tournament_data import TournamentPageData
 from engine.api import MatchAnalysis
 from engine.records import analysis_from_json
 from gammon.flow import MatchState
@@ -99,6 +102,7 @@ class MatchPageReads:
         replay_pictures: ReplayPictures,
         painter: Painter,
         idle: Callable[[], bool],
+        tournaments: TournamentPageReads,
     ) -> None:
         self._matches = matches
         self._analyses = analyses
@@ -108,6 +112,7 @@ class MatchPageReads:
         self._replay_pictures = replay_pictures
         self._painter = painter
         self._files = MatchFiles(matches)
+        self._tournaments = tournaments
         self.chats_idle = idle
 
     @property
@@ -122,6 +127,13 @@ class MatchPageReads:
             return None
         players = await self._names.of_info(info)
         return PageMatch(info, (players[0].display_name, players[1].display_name))
+
+    async def tournament_page(
+        self, slug: str, speech: Speech, match_url: Callable[[str], str]
+    ) -> TournamentPageData | None:
+        """The page of the tournament at the secret address ``slug``, or None (see
+        :meth:`TournamentPageReads.page`)."""
+        return await self._tournaments.page(slug, speech, match_url)
 
     async def version_of(self, slug: str) -> tuple[int, int, bool] | None:
         """What a kept page depends on, read without the players: the match's number, its

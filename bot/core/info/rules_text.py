@@ -65,6 +65,12 @@ CHAPTERS: tuple[Chapter, ...] = (
     Chapter("fair dice", N_("Fair dice"), ("dice", "fair", "fairdice", "würfel", "wuerfel"), None),
     Chapter("rating", N_("Rating"), ("rating", "ratings", "elo", "fibs", "wertung"), None),
     Chapter("chouette", N_("Chouette"), ("chouette", "box", "captain"), None),
+    Chapter(
+        "tournament",
+        N_("Tournaments"),
+        ("tournament", "tournaments", "turnier", "knockout", "swiss", "league", "roundrobin"),
+        None,
+    ),
 )
 
 
@@ -99,7 +105,7 @@ def chapter_text(_: Speech, chapter: Chapter) -> str:
             "Whoever bears off all fifteen first wins. On the way you may hit a lonely opposing "
             "checker and send it back, and you may block points so your opponent cannot land "
             "there. Chapters: setup, movement, hitting, bearing off, doubling, crawford, scoring, "
-            "notation, nardy, dice, rating, chouette. Example: /rules doubling"
+            "notation, nardy, dice, rating, chouette, tournament. Example: /rules doubling"
         ),
         "setup": _(
             "Each player counts the 24 points from their own side: point 1 is the first point of "
@@ -214,6 +220,33 @@ def chapter_text(_: Speech, chapter: Chapter) -> str:
             "offered with the option unrated and matches against me change no rating (against "
             "me you keep a record per level). Backgammon and long nardy are rated apart. "
             "/stats shows your numbers, /top the leaderboard."
+        ),
+        "tournament": _(
+            "An administrator opens a tournament with /tournament new, players register, and the "
+            "organiser starts it. Seeds go by rating, strongest first, or, with the option random, "
+            "by the dice: the order of registration is shuffled with a server seed whose "
+            "commitment was posted when the tournament opened and which is revealed at the start. "
+            "Single elimination: the bracket has the next power of two of places, seed 1 meets "
+            "the last seed and seeds 1 and 2 can meet only in the final; the places nobody fills "
+            "are byes for the top seeds. The progressive consolation (from eight players) gathers "
+            "the first-round losers and, in brackets of 16 or more, the second-round losers, so "
+            "that nobody meets again at once the player who just knocked them out; the last "
+            "chance takes the consolation's early losers for one more try. Double elimination: a "
+            "player is out at their second lost match; the winners' bracket losers drop into the "
+            "losers' bracket, and in the grand final the losers' bracket winner must beat the "
+            "winners' bracket winner twice. Round robin: everyone plays everyone else in their "
+            "group once (groups dealt by snake seeding); the table ranks by wins, then matches "
+            "won minus lost, then match points scored minus conceded, then the matches among the "
+            "players still level, then seed; with playoff the group winners play a knockout. "
+            "Swiss: a fixed number of rounds, each paired by points, then seed, top down, with no "
+            "rematch while one can be avoided; with an odd number the lowest-ranked player "
+            "without a bye gets one, worth a win, so nobody has a second bye before everyone has "
+            "had one. Swiss standings rank by points, then Buchholz (the points of every opponent "
+            "met), then points difference. A league season is a round robin in each division; "
+            "the top division's winner wins the season, and for the next one the best of each "
+            "division go up one division and the last go down one. A player who withdraws loses "
+            "every match still to play by walkover (the match's length to nothing) and keeps the "
+            "place the table gives them; in a Swiss tournament they are left out of later rounds."
         ),
     }
     return texts[chapter.topic]

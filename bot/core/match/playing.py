@@ -3,8 +3,9 @@ and claims, typed or pressed. Every change goes through the :class:`MatchDriver`
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Protocol
 
 from bot.core.context import Context, last_play
@@ -98,6 +99,9 @@ class PlayService:
     pictures: BoardPictures
     time: TimeSource
     elsewhere: Fallback | None = None
+    # The deadline of the tournament pairing a match is played for (None: none), past which
+    # the player who waited may claim the match as past a move's deadline.
+    tournament_deadline: Callable[[int], Awaitable[datetime | None]] | None = None
 
     # --- commands ------------------------------------------------------------------------
 
@@ -250,10 +254,16 @@ class PlayService:
         resign is settled by the clock as accepted, never turned into a won match."""
         if loaded.state.phase is Phase.RESIGNING:
             raise ActionError("resignation_pending", "a resignation waits for an answer")
+        now = self.time()
+        late = loaded.state.turn == 1 - player
         deadline = loaded.info.deadline
-        if deadline is None or deadline > self.time() or loaded.state.turn != 1 - player:
-            raise ActionError("not_claimable", "the opponent's time has not run out")
-        return ClaimWin(player)
+        if late and deadline is not None and deadline <= now:
+            return ClaimWin(player)
+        if late and self.tournament_deadline is not None:
+            overdue = await self.tournament_deadline(loaded.info.id)
+            if overdue is not None and overdue <= now:
+                return ClaimWin(player)
+        raise ActionError("not_claimable", "the opponent's time has not run out")
 
     # --- confirm-moves -------------------------------------------------------------------
 

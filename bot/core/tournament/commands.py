@@ -23,6 +23,7 @@ from bot.core.text.player_text import isolated
 from bot.core.tokens import Token, Verb, format_token
 from bot.core.tournament.advance import advance_locked
 from bot.core.tournament.options import parse_tournament_options
+from bot.core.tournament.seasons import season_divisions
 from bot.core.tournament.seeding import by_dice, by_rating, divisions
 from bot.core.tournament.settings import Kind, TournamentSettings, stored_lengths
 from bot.core.tournament.show import TournamentShow
@@ -74,6 +75,7 @@ class TournamentService:
             "cancel": self._cancel,
             "withdraw": self._withdraw,
             "replace": self._replace,
+            "decide": self._decide,
         }
 
     async def tournament(self, context: Context, argument: str) -> list[Message]:
@@ -82,9 +84,13 @@ class TournamentService:
         action = words[0].lower() if words else "show"
         if action == "new":
             return await self._new(context, argument.split(None, 1)[1] if len(words) > 1 else "")
+        if action == "next":
+            return await self._next_season(context)
+        if action == "show":  # the live one, else the last one's outcome
+            latest = await self.tournaments.latest_in_chat(context.chat.id)
+            shown = latest if latest is not None else await self._current(context)
+            return await self.show.tournament(context, shown)
         current = await self._current(context)
-        if action == "show":
-            return await self.show.tournament(context, current)
         if action in ("join", "leave"):
             return await self._register(context, current, join=action == "join")
         run = self._run.get(action)
@@ -92,7 +98,7 @@ class TournamentService:
             raise Refusal(
                 context._(
                     "I do not know “{word}”. /tournament new, join, leave, start, pause, "
-                    "resume, cancel, withdraw or replace."
+                    "resume, cancel, withdraw, replace, decide or next."
                 ).format(word=isolated(words[0]))
             )
         if action != "withdraw" or context.request.mentions:
@@ -140,6 +146,16 @@ class TournamentService:
             raise Refusal(_("This chat has a tournament already: /tournament shows it."))
         settings = options.settings
         rules = options.rules.to_dict()
+        league_id = None
+        if settings.kind is Kind.LEAGUE:
+            league_id = await self.tournaments.create_league(
+                context.chat.id,
+                context.user.id,
+                options.name or context.for_chat._("League"),
+                settings.promoted,
+                settings.relegated,
+                self.time(),
+            )
         opened = await self.tournaments.create(
             chat_id=context.chat.id,
             organiser_id=context.user.id,
@@ -153,8 +169,43 @@ class TournamentService:
             rated=options.rated,
             move_time_limit=options.move_time_limit,
             match_days=settings.match_days,
+            league_id=league_id,
+            season=None if league_id is None else 1,
         )
         await self.tournaments.join(opened.id, context.user.id, self.time())
+        return [await self._registration(context, opened)]
+
+    async def _next_season(self, context: Context) -> list[Message]:
+        """The league's next season, open for registration with the last one's players."""
+        _ = context._
+        last = await self.tournaments.latest_season(context.chat.id)
+        if last is None:
+            raise Refusal(_("This chat has no league: /tournament new league opens one."))
+        await self._organiser_only(context, last)
+        if last.status is not TournamentStatus.FINISHED:
+            raise Refusal(_("The season must end before the next one opens."))
+        if await self.tournaments.live_in_chat(context.chat.id):
+            raise Refusal(_("This chat has a tournament already: /tournament shows it."))
+        snapshot = await self.tournaments.snapshot(last.id)
+        opened = await self.tournaments.create(
+            chat_id=last.chat_id,
+            organiser_id=last.organiser_id,
+            name=last.name,
+            format=last.format,
+            lengths=last.lengths,
+            rules=last.rules,
+            seeding=last.seeding,
+            seed=SecretSeed(self.server_seeds()),
+            moment=self.time(),
+            rated=last.rated,
+            move_time_limit=last.move_time_limit,
+            match_days=last.match_days,
+            league_id=last.league_id,
+            season=(last.season or 1) + 1,
+        )
+        for user_id in snapshot.seeded:
+            if user_id not in snapshot.withdrawn:
+                await self.tournaments.join(opened.id, user_id, self.time())
         return [await self._registration(context, opened)]
 
     async def _registration(self, context: Context, tournament: TournamentRecord) -> Message:
@@ -205,6 +256,8 @@ class TournamentService:
         settings = TournamentSettings.of(tournament)
         seeded = await self._seeded(tournament, registered)
         placed = divisions(seeded) if settings.kind is Kind.LEAGUE else None
+        if settings.kind is Kind.LEAGUE and (tournament.season or 1) > 1:
+            seeded, placed = await self._next_divisions(tournament, seeded)
 
         def first_pairings(transaction: Transaction) -> None:
             advance_locked(transaction, tournament.id)
@@ -227,6 +280,15 @@ class TournamentService:
             *await self.show.started(context, started),
             *await self.starts.announce(context, tournament.id),
         ]
+
+    async def _next_divisions(
+        self, tournament: TournamentRecord, registered: list[int]
+    ) -> tuple[list[int], dict[int, int]]:
+        """A later season's divisions: from the season before, by promotion and relegation
+        (newcomers at the bottom, in seed order)."""
+        before = await self.tournaments.season(tournament.league_id, (tournament.season or 2) - 1)
+        last = await self.tournaments.snapshot(before.id)
+        return season_divisions(last, registered)
 
     async def _seeded(self, tournament: TournamentRecord, registered: list[int]) -> list[int]:
         if tournament.seeding == "random":
@@ -319,6 +381,41 @@ class TournamentService:
                 ).format(leaving=leaving.display_name, coming=coming.display_name)
             )
         said = self.show.replaced(context, tournament, leaving, coming)
+        return [said, *await self.starts.announce(context, tournament.id)]
+
+    async def _decide(
+        self, context: Context, tournament: TournamentRecord, _words: list[str]
+    ) -> list[Message]:
+        """The organiser decides a pairing whose deadline passed before its match began."""
+        _ = context._
+        if len(context.request.mentions) != 1:
+            raise Refusal(_("Name the winner: /tournament decide @winner"))
+        (winner,) = await self._mentioned(context)
+        now = self.time()
+        snapshot = await self.tournaments.snapshot(tournament.id)
+        waiting = [
+            pairing
+            for pairing in snapshot.matches
+            if winner.id in pairing.player_ids
+            and not pairing.decided
+            and pairing.match_id is None
+            and pairing.deadline is not None
+            and pairing.deadline <= now
+        ]
+        if not waiting:
+            raise Refusal(
+                _(
+                    "{name} has no match past its deadline that never began: a match under "
+                    "way is claimed by the player who waited (/claim)."
+                ).format(name=winner.display_name)
+            )
+
+        def advance(transaction: Transaction) -> None:
+            advance_locked(transaction, tournament.id)
+
+        if not await self.tournaments.decide(waiting[0], winner.id, now, advance):
+            raise Refusal(_("The tournament changed meanwhile: try again."))
+        said = self.show.decided(context, tournament, winner)
         return [said, *await self.starts.announce(context, tournament.id)]
 
     async def _mentioned(self, context: Context) -> list[UserRecord]:

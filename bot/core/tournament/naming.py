@@ -32,3 +32,26 @@ def slot_name(_: Speech, slot: Slot) -> str:
         Bracket.GROUP: _("group {group}, round {round}"),
     }[slot.bracket]
     return where.format(round=slot.round, number=slot.index, group=slot.group)
+
+
+def part_name(_: Speech, slot: Slot) -> str:
+    """The heading of the part of the tournament the slot is in, e.g. "Consolation" or
+    "Group 2" (the web page's sections)."""
+    if slot.bracket is Bracket.GROUP:
+        return group_name(_, slot.group, league=slot.key.startswith("division-"))
+    return {
+        Bracket.MAIN: _("Main bracket"),
+        Bracket.CONSOLATION: _("Consolation"),
+        Bracket.LAST_CHANCE: _("Last chance"),
+        Bracket.WINNERS: _("Winners' bracket"),
+        Bracket.LOSERS: _("Losers' bracket"),
+        Bracket.GRAND_FINAL: _("Grand final"),
+        Bracket.PLAYOFF: _("Playoff"),
+    }.get(slot.bracket, "")  # Swiss has one part only: no heading
+
+
+def group_name(_: Speech, group: int, league: bool) -> str:
+    """ "Group 2", or a league season's "Division 2"."""
+    if league:
+        return _("Division {division}").format(division=group)
+    return _("Group {group}").format(group=group)

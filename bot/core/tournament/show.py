@@ -6,6 +6,7 @@ from __future__ import annotations
 from functools import partial
 
 from bot.core.context import Context
+from bot.core.documents.web_links import WebLinks
 from bot.core.model import Message
 from bot.core.runtime.painter import Painter
 from bot.core.text import texts
@@ -30,17 +31,19 @@ MAX_LINES = 40  # of pairings or table lines shown in a chat; the web page shows
 
 
 class TournamentShow:
-    """``painter``: draws the picture of the brackets and tables; None: pictures are off (the
-    console, most tests)."""
+    """``links``: the web pages' addresses; ``painter``: draws the picture of the brackets and
+    tables; None: pictures are off (the console, most tests)."""
 
     def __init__(
         self,
         tournaments: TournamentRepository,
         users: UserRepository,
+        links: WebLinks,
         painter: Painter | None = None,
     ) -> None:
         self.tournaments = tournaments
         self.users = users
+        self.links = links
         self.painter = painter
 
     async def registration(self, context: Context, tournament: TournamentRecord) -> str:
@@ -66,7 +69,7 @@ class TournamentShow:
             )
         else:
             lines.append(_("Registration is closed: {count} players.").format(count=len(players)))
-        return "\n".join(lines)
+        return "\n".join([*lines, *self._page_line(_, tournament)])
 
     async def tournament(self, context: Context, tournament: TournamentRecord) -> list[Message]:
         """/tournament: the registration, or the pairings and the table."""
@@ -109,7 +112,11 @@ class TournamentShow:
         return [Message(context.request.chat, "\n".join(lines))]
 
     def status_refusal(self, context: Context, tournament: TournamentRecord) -> str:
-        _ = context._
+        return self.status_line(context._, tournament)
+
+    @staticmethod
+    def status_line(_: Speech, tournament: TournamentRecord) -> str:
+        """Where the tournament stands, in a sentence (the chat's refusals, the web page)."""
         return {
             TournamentStatus.OPEN: _("{name} has not started yet."),
             TournamentStatus.RUNNING: _("{name} is running."),
@@ -136,6 +143,14 @@ class TournamentShow:
         ).format(player=player.display_name, name=tournament.name)
         return Message(context.request.chat, text)
 
+    def decided(
+        self, context: Context, tournament: TournamentRecord, winner: UserRecord
+    ) -> Message:
+        text = context.for_chat._(
+            "The organiser gives {winner} the match that never began before its deadline ({name})."
+        ).format(winner=winner.display_name, name=tournament.name)
+        return Message(context.request.chat, text)
+
     def replaced(
         self,
         context: Context,
@@ -158,6 +173,8 @@ class TournamentShow:
         lines = [self._headline(_, tournament)]
         if tournament.status is TournamentStatus.PAUSED:
             lines.append(_("Paused: matches in play go on, no new one starts."))
+        elif tournament.status is TournamentStatus.CANCELLED:
+            lines.append(_("Cancelled."))
         shown = 0
         for pairing in view.pairings:
             first, second = pairing.players
@@ -197,7 +214,13 @@ class TournamentShow:
                         difference=standing.points_difference,
                     )
                 )
-        return "\n".join(lines)
+        return "\n".join([*lines, *self._page_line(_, tournament)])
+
+    def _page_line(self, _: Speech, tournament: TournamentRecord) -> list[str]:
+        """Where the tournament's web page is, when the bot serves web pages."""
+        if not self.links.enabled:
+            return []
+        return [_("Full bracket: {url}").format(url=self.links.tournament(tournament.slug))]
 
     @staticmethod
     def _tabled(tournament: TournamentRecord) -> bool:
@@ -206,11 +229,12 @@ class TournamentShow:
 
     def _headline(self, _: Speech, tournament: TournamentRecord) -> str:
         return _("{name}: {format}").format(
-            name=tournament.name, format=self._format(_, TournamentSettings.of(tournament))
+            name=tournament.name, format=self.describe_format(_, TournamentSettings.of(tournament))
         )
 
     @staticmethod
-    def _format(_: Speech, settings: TournamentSettings) -> str:
+    def describe_format(_: Speech, settings: TournamentSettings) -> str:
+        """The format in words (the registration's headline, the web page)."""
         lengths = settings.lengths
         base = {
             Kind.SINGLE: _("single elimination"),

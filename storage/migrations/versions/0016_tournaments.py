@@ -107,6 +107,7 @@ def upgrade() -> None:
         sa.Column("announced_at", sa.DateTime(), nullable=True),
         sa.Column("dice_commitment", sa.String(length=64), nullable=True),
         sa.Column("server_seed", sa.String(length=64), nullable=True),
+        sa.Column("overdue_at", sa.DateTime(), nullable=True),
         _foreign("tournament_id", "tournament_matches", "tournaments"),
         _foreign("player0_id", "tournament_matches", "users"),
         _foreign("player1_id", "tournament_matches", "users"),
