@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from itertools import groupby
 
 from bot.core.text.i18n import Speech
+from bot.core.tournament.naming import group_name, part_name
 from bot.core.tournament.settings import Kind
 from gammon.tournament import Bracket, Pairing, Result, Stage, Standing, TournamentView
 from rendering import (
@@ -86,19 +87,7 @@ class PictureOf:
             self._round(bracket, list(in_round))
             for _, in_round in groupby(mine, key=lambda p: p.slot.round)
         )
-        return BracketPart(self._heading(bracket), rounds)
-
-    def _heading(self, bracket: Bracket) -> str:
-        _ = self._
-        return {
-            Bracket.MAIN: _("Main bracket"),
-            Bracket.CONSOLATION: _("Consolation"),
-            Bracket.LAST_CHANCE: _("Last chance"),
-            Bracket.WINNERS: _("Winners' bracket"),
-            Bracket.LOSERS: _("Losers' bracket"),
-            Bracket.GRAND_FINAL: _("Grand final"),
-            Bracket.PLAYOFF: _("Playoff"),
-        }[bracket]
+        return BracketPart(part_name(self._, mine[0].slot), rounds)
 
     def _round(self, bracket: Bracket, pairings: list[Pairing]) -> BracketRound:
         _ = self._
@@ -142,9 +131,7 @@ class PictureOf:
         groups = sorted({standing.group for standing in view.standings})
         return tuple(
             self._table(
-                _("Group {group}").format(group=group)
-                if kind is Kind.ROUND_ROBIN
-                else _("Division {division}").format(division=group),
+                group_name(_, group, league=kind is Kind.LEAGUE),
                 [standing for standing in view.standings if standing.group == group],
             )
             for group in groups
