@@ -5,7 +5,9 @@ and the last play highlighted) plus long nardy self-play positions. Prints one J
 its last line: render-plus-encode median and p99 (ms), encode alone (the finished picture to
 PNG bytes, in the palette the bot chose once for the theme, size and variant) median, their
 ratio, and PNG sizes (KB, median and max); and the analysis chart of a 400-decision match
-(median and worst of 20 drawings, ms).
+(median and worst of 20 drawings, ms); and a 64-player knockout's picture with consolation and
+last chance, drawn and encoded (median and p99 of 50 drawings, ms; issue 39 asks for at most
+100), and the same for a 64-player double elimination (the widest bracket) as the bot describes it.
 """
 
 from __future__ import annotations
@@ -23,7 +25,11 @@ sys.path.insert(0, str(ROOT))
 
 from PIL import Image  # noqa: E402
 
+from bot.core.text.i18n import speech  # noqa: E402
+from bot.core.tournament.picture import PictureOf  # noqa: E402
+from bot.core.tournament.settings import Kind  # noqa: E402
 from gammon import Position, Variant, legal_plays  # noqa: E402
+from gammon.tournament import DoubleElimination  # noqa: E402
 from rendering import (  # noqa: E402
     BoardView,
     ChartError,
@@ -35,6 +41,9 @@ from rendering import (  # noqa: E402
 from rendering.board import board_palette  # noqa: E402
 from rendering.palette import encode_in_palette  # noqa: E402
 from rendering.theme import THEMES  # noqa: E402
+from rendering.tournament import draw_tournament  # noqa: E402
+from rendering.tournament_view import TournamentPicture  # noqa: E402
+from tests.rendering.tournament_scenes import sixty_four_players  # noqa: E402
 
 DATA = ROOT / "tests" / "data" / "gnubg-plays-2000.jsonl"
 BACKGAMMON_CASES = 240
@@ -110,6 +119,26 @@ def analysis_chart_ms() -> list[float]:
     return sorted(timings)
 
 
+def double_elimination_64() -> TournamentPicture:
+    """A 64-player double elimination before its first result, as ``/tournament`` draws it."""
+    players = list(range(1, 65))
+    names = {player: f"Player {player} of the club" for player in players}
+    view = DoubleElimination().view(players, {})
+    return PictureOf(speech("en"), players, names, {}).picture("Big open", Kind.DOUBLE, view)
+
+
+def bracket_64_ms(picture: TournamentPicture) -> list[float]:
+    """``picture`` drawn and encoded: milliseconds per picture, over 50 after a warm one (the
+    palette is chosen then)."""
+    draw_tournament(picture)
+    timings: list[float] = []
+    for _ in range(50):
+        started = time.perf_counter()
+        draw_tournament(picture)
+        timings.append((time.perf_counter() - started) * 1000)
+    return sorted(timings)
+
+
 def main() -> None:
     rng = random.Random(5)
     cases = views(rng)
@@ -131,6 +160,8 @@ def main() -> None:
     totals.sort()
     encode_median = statistics.median(encodes)
     charts = analysis_chart_ms()
+    brackets = bracket_64_ms(sixty_four_players())
+    doubles = bracket_64_ms(double_elimination_64())
     print(
         json.dumps(
             {
@@ -145,6 +176,10 @@ def main() -> None:
                 "png_kb_max": round(max(sizes) / 1024, 1),
                 "analysis_chart_400_decisions_ms_median": round(statistics.median(charts), 2),
                 "analysis_chart_400_decisions_ms_p99": round(charts[-1], 2),
+                "bracket_64_ms_median": round(statistics.median(brackets), 2),
+                "bracket_64_ms_p99": round(brackets[int(len(brackets) * 0.99)], 2),
+                "bracket_64_double_ms_median": round(statistics.median(doubles), 2),
+                "bracket_64_double_ms_p99": round(doubles[int(len(doubles) * 0.99)], 2),
             }
         )
     )

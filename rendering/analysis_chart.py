@@ -24,6 +24,7 @@ from PIL import Image, ImageDraw
 
 from rendering.labels import DEFAULT_LABELS
 from rendering.palette import encode
+from rendering.panel import FRAME, FRAME_EDGE, MUTED, PANEL, TEXT
 from rendering.sprites import font
 from rendering.text import clean, fitted
 from rendering.theme import CLASSIC, RGB
@@ -39,12 +40,7 @@ _MAX_TEXT: Final = 400  # characters of a title or axis text kept before fitting
 # Colours: the board's wood for the rim and the texts, a pale felt for the panel. The players
 # are blue and orange, told apart in every kind of colour blindness; neither is the red of an
 # "error", since both players' errors are marked.
-_RIM: Final = CLASSIC.frame
-_RIM_EDGE: Final = CLASSIC.frame_edge
-_PANEL: Final[RGB] = (251, 247, 238)
 _PLOT: Final[RGB] = (255, 253, 248)
-_TEXT: Final = CLASSIC.background
-_MUTED: Final[RGB] = (128, 110, 92)
 _GRID: Final[RGB] = (232, 222, 204)
 _AXIS: Final[RGB] = (196, 180, 158)
 _EVEN: Final[RGB] = (160, 138, 114)  # the 50 % line
@@ -227,7 +223,7 @@ class _Chart:
         self, errors: Sequence[ChartError], names: tuple[str, str], labels: ChartLabels
     ) -> Image.Image:
         legend = self.legend_layout(names, labels)
-        big = Image.new("RGB", (self.width * _SCALE, self.height * _SCALE), _RIM)
+        big = Image.new("RGB", (self.width * _SCALE, self.height * _SCALE), FRAME)
         shapes = ImageDraw.Draw(big)
         self.draw_frame(shapes)
         self.draw_grid(shapes)
@@ -248,7 +244,7 @@ class _Chart:
                 (x + self.small_size * 0.4 + 5 * self.s, y),
                 name,
                 font=font(self.small_size),
-                fill=_TEXT,
+                fill=TEXT,
                 anchor="lm",
             )
         return image
@@ -263,12 +259,12 @@ class _Chart:
 
     def draw_frame(self, shapes: ImageDraw.ImageDraw) -> None:
         edge = max(1, round(1.5 * self.s * _SCALE))
-        shapes.rectangle(self.box(0, 0, self.width, self.height), outline=_RIM_EDGE, width=edge)
+        shapes.rectangle(self.box(0, 0, self.width, self.height), outline=FRAME_EDGE, width=edge)
         shapes.rounded_rectangle(
             self.box(self.rim, self.rim, self.width - self.rim, self.height - self.rim),
             radius=round(8 * self.s * _SCALE),
-            fill=_PANEL,
-            outline=_RIM_EDGE,
+            fill=PANEL,
+            outline=FRAME_EDGE,
             width=edge,
         )
         shapes.rectangle(self.box(self.left, self.top, self.right, self.bottom), fill=_PLOT)
@@ -404,14 +400,14 @@ class _Chart:
         room = round(self.legend_x - self.pad - 12 * self.s)
         title = _fitted_text(labels.title, self.title_size, room, True)
         text.text(
-            (self.pad, self.title_y), title, font=font(self.title_size), fill=_TEXT, anchor="lm"
+            (self.pad, self.title_y), title, font=font(self.title_size), fill=TEXT, anchor="lm"
         )
         axis = _fitted_text(labels.y_axis, self.small_size, self.right - self.pad, False)
         text.text(
             (self.pad, self.subtitle_y),
             axis,
             font=font(self.small_size, False),
-            fill=_MUTED,
+            fill=MUTED,
             anchor="lm",
         )
         ticks = font(self.tick_size, False)
@@ -420,7 +416,7 @@ class _Chart:
                 (self.left - 6 * self.s, self.y_of(chance)),
                 f"{round(chance * 100)}%",
                 font=ticks,
-                fill=_MUTED,
+                fill=MUTED,
                 anchor="rm",
             )
         self.draw_x_axis(text, labels)
@@ -433,7 +429,7 @@ class _Chart:
             labels.x_axis, self.tick_size, round((self.right - self.left) / 3), False
         )
         axis_left = self.right - ticks.getlength(axis)
-        text.text((self.right, y), axis, font=ticks, fill=_MUTED, anchor="ra")
+        text.text((self.right, y), axis, font=ticks, fill=MUTED, anchor="ra")
         count = len(self.chances)
         if not count:
             return
@@ -444,7 +440,7 @@ class _Chart:
             half = ticks.getlength(label) / 2
             if x + half > axis_left - 10 * self.s:
                 break
-            text.text((max(x, self.left + half), y), label, font=ticks, fill=_MUTED, anchor="ma")
+            text.text((max(x, self.left + half), y), label, font=ticks, fill=MUTED, anchor="ma")
 
     def draw_captions(self, text: ImageDraw.ImageDraw, labels: ChartLabels) -> None:
         face = font(self.caption_size)
@@ -460,7 +456,7 @@ class _Chart:
                         (self.x_of(first) + 5 * self.s, y),
                         caption,
                         font=face,
-                        fill=_MUTED,
+                        fill=MUTED,
                         anchor="lm",
                     )
                     break

@@ -18,9 +18,10 @@ from typing import Final
 from PIL import Image, ImageDraw
 
 from rendering.palette import encode
+from rendering.panel import FRAME, FRAME_EDGE, MUTED, PANEL, RULE, STRIPE, TEXT, TINT
 from rendering.sprites import font
 from rendering.text import fitted
-from rendering.theme import CLASSIC, RGB
+from rendering.theme import RGB
 
 WIDTH: Final = 640
 MAX_LINES: Final = 10  # lines beyond these are left out
@@ -35,14 +36,6 @@ _HEAD_HEIGHT: Final = 30
 _TITLE_HEIGHT: Final = 48
 _GAP: Final = 14  # before the asking player's own line when it is not among the ten
 
-_FRAME: Final = CLASSIC.frame
-_FRAME_EDGE: Final = CLASSIC.frame_edge
-_PANEL: Final[RGB] = (251, 247, 238)
-_STRIPE: Final[RGB] = (244, 237, 222)
-_OWN: Final[RGB] = (255, 226, 170)
-_TEXT: Final = CLASSIC.background
-_MUTED: Final[RGB] = (128, 110, 92)
-_RULE: Final[RGB] = (196, 180, 158)
 _MEDALS: Final[tuple[RGB, RGB, RGB]] = ((212, 160, 23), (160, 166, 174), (184, 115, 51))
 
 # Column edges as shares of the panel's inner width: rank (right-aligned), name, rating
@@ -94,17 +87,17 @@ def leaderboard_image(
     shown = list(lines[:MAX_LINES])
     body = max(1, len(shown)) * _LINE_HEIGHT + (_GAP + _LINE_HEIGHT if own else 0)
     height = 2 * _RIM + 2 * _PADDING + _TITLE_HEIGHT + _HEAD_HEIGHT + body
-    image = Image.new("RGB", (WIDTH, height), _FRAME)
+    image = Image.new("RGB", (WIDTH, height), FRAME)
     draw = ImageDraw.Draw(image)
-    draw.rectangle((0, 0, WIDTH - 1, height - 1), outline=_FRAME_EDGE, width=3)
-    draw.rectangle((_RIM, _RIM, WIDTH - 1 - _RIM, height - 1 - _RIM), fill=_PANEL)
+    draw.rectangle((0, 0, WIDTH - 1, height - 1), outline=FRAME_EDGE, width=3)
+    draw.rectangle((_RIM, _RIM, WIDTH - 1 - _RIM, height - 1 - _RIM), fill=PANEL)
     table = _Table(draw, _RIM + _PADDING, WIDTH - _RIM - _PADDING)
     top = _RIM + _PADDING
     draw.text(
         (table.left, top),
         fitted(labels.title, _TITLE_SIZE, table.width),
         font=font(_TITLE_SIZE),
-        fill=_TEXT,
+        fill=TEXT,
     )
     top += _TITLE_HEIGHT
     table.heading(top, labels)
@@ -114,7 +107,7 @@ def leaderboard_image(
             (table.left, top + 10),
             fitted(labels.empty, _LINE_SIZE - 2, table.width, bold=False),
             font=font(_LINE_SIZE - 2, bold=False),
-            fill=_MUTED,
+            fill=MUTED,
         )
     for number, line in enumerate(shown):
         table.line(top + number * _LINE_HEIGHT, line, stripe=number % 2 == 1)
@@ -139,21 +132,21 @@ class _Table:
     def heading(self, top: int, labels: LeaderboardLabels) -> None:
         face = font(_HEAD_SIZE, bold=False)
         y = top + 6
-        self._right("#", _RANK_RIGHT, y, _HEAD_SIZE, False, _MUTED)
+        self._right("#", _RANK_RIGHT, y, _HEAD_SIZE, False, MUTED)
         name_width = self._x(_NAME_RIGHT) - self._x(_NAME_LEFT)
         player = fitted(labels.player, _HEAD_SIZE, name_width, bold=False)
-        self.draw.text((self._x(_NAME_LEFT), y), player, font=face, fill=_MUTED)
+        self.draw.text((self._x(_NAME_LEFT), y), player, font=face, fill=MUTED)
         column = self._x(_RATING_RIGHT) - self._x(_NAME_RIGHT) - 8
         rating = fitted(labels.rating, _HEAD_SIZE, column, bold=False)
-        self._right(rating, _RATING_RIGHT, y, _HEAD_SIZE, False, _MUTED)
+        self._right(rating, _RATING_RIGHT, y, _HEAD_SIZE, False, MUTED)
         column = self._x(_EXPERIENCE_RIGHT) - self._x(_RATING_RIGHT) - 8
         experience = fitted(labels.experience, _HEAD_SIZE, column, bold=False)
-        self._right(experience, _EXPERIENCE_RIGHT, y, _HEAD_SIZE, False, _MUTED)
+        self._right(experience, _EXPERIENCE_RIGHT, y, _HEAD_SIZE, False, MUTED)
         bottom = top + _HEAD_HEIGHT - 2
-        self.draw.line((self.left, bottom, self.left + self.width, bottom), fill=_RULE, width=2)
+        self.draw.line((self.left, bottom, self.left + self.width, bottom), fill=RULE, width=2)
 
     def line(self, top: int, line: LeaderboardLine, stripe: bool) -> None:
-        background = _OWN if line.own else _STRIPE if stripe else None
+        background = TINT if line.own else STRIPE if stripe else None
         if background is not None:
             self.draw.rectangle(
                 (self.left - 6, top, self.left + self.width + 6, top + _LINE_HEIGHT - 1),
@@ -172,13 +165,13 @@ class _Table:
             self.draw.text((centre_x, centre_y), rank, font=face, fill=(255, 255, 255), anchor="mm")
         else:
             rank = fitted(line.rank, _LINE_SIZE, self._x(_RANK_RIGHT) - self.left)
-            self._right(rank, _RANK_RIGHT, y, _LINE_SIZE, True, _TEXT)
+            self._right(rank, _RANK_RIGHT, y, _LINE_SIZE, True, TEXT)
         name_width = self._x(_NAME_RIGHT) - self._x(_NAME_LEFT) - 8
         name = fitted(line.name, _LINE_SIZE, name_width, bold=line.own)
-        self.draw.text((self._x(_NAME_LEFT), y), name, font=font(_LINE_SIZE, line.own), fill=_TEXT)
+        self.draw.text((self._x(_NAME_LEFT), y), name, font=font(_LINE_SIZE, line.own), fill=TEXT)
         column = self._x(_RATING_RIGHT) - self._x(_NAME_RIGHT) - 8
         rating = fitted(line.rating, _LINE_SIZE, column)
-        self._right(rating, _RATING_RIGHT, y, _LINE_SIZE, True, _TEXT)
+        self._right(rating, _RATING_RIGHT, y, _LINE_SIZE, True, TEXT)
         column = self._x(_EXPERIENCE_RIGHT) - self._x(_RATING_RIGHT) - 8
         experience = fitted(line.experience, _LINE_SIZE, column, bold=False)
-        self._right(experience, _EXPERIENCE_RIGHT, y, _LINE_SIZE, False, _MUTED)
+        self._right(experience, _EXPERIENCE_RIGHT, y, _LINE_SIZE, False, MUTED)

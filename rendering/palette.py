@@ -30,10 +30,13 @@ def shared_palette(samples: Sequence[Image.Image], colours: int = 256) -> Image.
     return mosaic.quantize(colours, method=Image.Quantize.FASTOCTREE)
 
 
-def encode_in_palette(image: Image.Image, palette: Image.Image) -> bytes:
+def encode_in_palette(
+    image: Image.Image, palette: Image.Image, compress_level: int = PNG_COMPRESS_LEVEL
+) -> bytes:
     """PNG bytes of ``image`` (RGB) in the colours of ``palette`` (see :func:`shared_palette`),
-    each pixel the nearest of them (no dithering: flat colours stay flat), zlib level 3."""
-    return _png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+    each pixel the nearest of them (no dithering: flat colours stay flat), zlib level 3 unless
+    told otherwise."""
+    return _png(image.quantize(palette=palette, dither=Image.Dither.NONE), compress_level)
 
 
 def encode(image: Image.Image) -> bytes:
@@ -43,7 +46,7 @@ def encode(image: Image.Image) -> bytes:
     return _png(image.quantize(256, method=Image.Quantize.FASTOCTREE))
 
 
-def _png(palette_image: Image.Image) -> bytes:
+def _png(palette_image: Image.Image, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
     buffer = io.BytesIO()
-    palette_image.save(buffer, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    palette_image.save(buffer, "PNG", compress_level=compress_level)
     return buffer.getvalue()

@@ -286,7 +286,10 @@ def _tables(shared: _Shared) -> _Tables:
     )
     finder = MatchFinder(stores.matches, stores.chats, shared.names)
     tournament_show = TournamentShow(
-        stores.tournaments, stores.users, WebLinks(options.web_base_url)
+        stores.tournaments,
+        stores.users,
+        WebLinks(options.web_base_url),
+        shared.painter if options.render_images else None,
     )
     tournament_starts = TournamentStarts(
         stores.tournaments,

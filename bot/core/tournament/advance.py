@@ -40,12 +40,18 @@ def results_of(snapshot: TournamentSnapshot) -> dict[str, Result]:
 def view_of(snapshot: TournamentSnapshot) -> TournamentView:
     """The tournament as its results and withdrawals make it now (walkovers not yet written
     counted as written)."""
+    return view_and_results(snapshot)[0]
+
+
+def view_and_results(snapshot: TournamentSnapshot) -> tuple[TournamentView, dict[str, Result]]:
+    """:func:`view_of` and the results it counts, by slot (its picture shows their scores)."""
     settings = TournamentSettings.of(snapshot.tournament)
     tournament = settings.format(snapshot)
     entrants, withdrawn = snapshot.seeded, snapshot.withdrawn
     results = results_of(snapshot)
     walked = walkovers(tournament, entrants, results, withdrawn, settings.lengths)
-    return tournament.view(entrants, {**results, **walked}, withdrawn)
+    counted = {**results, **walked}
+    return tournament.view(entrants, counted, withdrawn), counted
 
 
 @dataclass(frozen=True)

@@ -3,19 +3,23 @@ waiting and decided, and the table), its start with the seeds, and its changes."
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Final
 
 from bot.core.context import Context
 from bot.core.documents.web_links import WebLinks
 from bot.core.model import Button, Message, Public, Slot
+from bot.core.runtime.painter import Painter
 from bot.core.text import texts
 from bot.core.text.i18n import Speech
 from bot.core.tokens import Token, Verb, format_token
-from bot.core.tournament.advance import view_of
+from bot.core.tournament.advance import view_and_results, view_of
 from bot.core.tournament.naming import slot_name
+from bot.core.tournament.picture import PictureOf
 from bot.core.tournament.settings import Kind, TournamentSettings
 from gammon.match_rules import MatchRules
 from gammon.tournament import Bracket, Stage
+from rendering import draw_tournament
 from storage import (
     TournamentRecord,
     TournamentRepository,
@@ -35,12 +39,20 @@ def registration_slot(tournament_id: int) -> Slot:
 
 
 class TournamentShow:
+    """``links``: the web pages' addresses; ``painter``: draws the picture of the brackets and
+    tables; None: pictures are off (the console, most tests)."""
+
     def __init__(
-        self, tournaments: TournamentRepository, users: UserRepository, links: WebLinks
+        self,
+        tournaments: TournamentRepository,
+        users: UserRepository,
+        links: WebLinks,
+        painter: Painter | None = None,
     ) -> None:
         self.tournaments = tournaments
         self.users = users
         self.links = links
+        self.painter = painter
 
     async def registration(self, context: Context, tournament: TournamentRecord) -> str:
         snapshot = await self.tournaments.snapshot(tournament.id)
@@ -87,7 +99,22 @@ class TournamentShow:
             text = await self.registration(context, tournament)
             return [Message(context.request.chat, text)]
         snapshot = await self.tournaments.snapshot(tournament.id)
-        return [Message(context.request.chat, await self._state(context, snapshot))]
+        text = await self._state(context, snapshot)
+        image = await self._picture(context, snapshot)
+        return [Message(context.request.chat, text, image=image)]
+
+    async def _picture(self, context: Context, snapshot: TournamentSnapshot) -> bytes | None:
+        """The brackets and tables drawn in the painter's process (the text is its caption)."""
+        if self.painter is None:
+            return None
+        tournament = snapshot.tournament
+        view, results = view_and_results(snapshot)
+        seeded = snapshot.seeded
+        names = await self._names(sorted(seeded))
+        picture = PictureOf(context.for_chat, seeded, names, results).picture(
+            tournament.name, TournamentSettings.of(tournament).kind, view
+        )
+        return await self.painter.paint(partial(draw_tournament, picture))
 
     async def started(self, context: Context, tournament: TournamentRecord) -> list[Message]:
         """The start: the seeds and, when they came from the dice, the revealed seed."""
