@@ -415,8 +415,6 @@ def _dispatched(shared: _Shared, tables: _Tables) -> Services:
         chouette=tables.chouette,
         tournaments=TournamentService(
             stores.tournaments,
-            stores.users,
-            stores.ratings,
             tables.tournament_starts,
             tables.tournament_starts.show,
             time,

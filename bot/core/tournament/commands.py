@@ -26,12 +26,10 @@ from bot.core.tournament.show import TournamentShow
 from bot.core.tournament.starts import TournamentStarts
 from storage import (
     ConflictError,
-    RatingRepository,
     SecretSeed,
     TournamentRecord,
     TournamentRepository,
     TournamentStatus,
-    UserRepository,
 )
 
 Action = Callable[[Context, TournamentRecord, list[str]], Awaitable[list[Message]]]
@@ -41,17 +39,13 @@ class TournamentService:
     def __init__(
         self,
         tournaments: TournamentRepository,
-        users: UserRepository,
-        ratings: RatingRepository,
-        starts: TournamentStarts,
+        starts: TournamentStarts,  # its [Start] presses are routed to it
         show: TournamentShow,
         time: TimeSource,
         server_seeds: Callable[[], bytes],
         running: TournamentRunning,
     ) -> None:
         self.tournaments = tournaments
-        self.users = users
-        self.ratings = ratings
         self.starts = starts
         self.show = show
         self.time = time
