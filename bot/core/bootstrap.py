@@ -258,6 +258,7 @@ class _Tables:
     computer_matches: ComputerMatches
     chouette: ChouetteService
     tournament_starts: TournamentStarts
+    tournament_running: TournamentRunning
 
 
 def _services(shared: _Shared, idle: Callable[[], bool]) -> tuple[Services, Clock, MatchPageReads]:
@@ -341,6 +342,14 @@ def _tables(shared: _Shared) -> _Tables:
         computer_matches,
         _chouette(shared, finder),
         tournament_starts,
+        TournamentRunning(
+            stores.tournaments,
+            stores.users,
+            stores.ratings,
+            tournament_starts,
+            tournament_show,
+            time,
+        ),
     )
 
 
@@ -419,14 +428,7 @@ def _dispatched(shared: _Shared, tables: _Tables) -> Services:
             tables.tournament_starts.show,
             time,
             options.server_seeds,
-            TournamentRunning(
-                stores.tournaments,
-                stores.users,
-                stores.ratings,
-                tables.tournament_starts,
-                tables.tournament_starts.show,
-                time,
-            ),
+            tables.tournament_running,
         ),
     )
 
@@ -449,6 +451,7 @@ def _clock(shared: _Shared, tables: _Tables) -> Clock:
                 stores.users,
                 stores.chats,
                 tables.tournament_starts,
+                tables.tournament_running,
                 shared.time,
             ).tick,
         )

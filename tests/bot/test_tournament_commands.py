@@ -198,3 +198,59 @@ async def test_a_leagues_next_season_opens_with_its_players(room: Room) -> None:
     dee = (await room.stores.users.upsert_user(PLATFORM, "dee", "Dee")).id
     assert snapshot.seeded[-1] == dee  # a newcomer starts at the bottom
     assert len(snapshot.seeded) == 3
+
+
+async def test_registration_closes_at_its_time_and_the_tournament_starts(
+    migrated_url: str,
+) -> None:
+    database = Database(migrated_url)
+    time = FakeTime()
+    core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
+    room = Room(core, ChatRef(PLATFORM, "group-1"))
+    try:
+        opened = await room.command(
+            "ann", '/tournament new single closes=2h "Quick cup"', admin=True
+        )
+        assert "Registration closes at 2026-11-29 14:00 UTC" in _texts(opened)
+        for player in PLAYERS[1:]:
+            await room.command(player, "/tournament join")
+        time.now += timedelta(hours=1, minutes=59)
+        assert [m for m in await core.ports.clock.tick() if m.buttons] == []
+        time.now += timedelta(minutes=1)
+        ticked = await core.ports.clock.tick()
+        assert "Quick cup has begun." in _texts(ticked)
+        assert [m.mention for m in ticked if any(b.label == "Start" for b in m.buttons)] == [
+            ("ann", "dee"),
+            ("bob", "cy"),
+        ]
+        assert "has begun" not in _texts(await core.ports.clock.tick())  # once
+    finally:
+        await database.close()
+
+
+async def test_a_lonely_registration_is_cancelled_when_it_closes(migrated_url: str) -> None:
+    database = Database(migrated_url)
+    time = FakeTime()
+    core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
+    room = Room(core, ChatRef(PLATFORM, "group-1"))
+    try:
+        await room.command("ann", '/tournament new single closes=1h "Lonely cup"', admin=True)
+        time.now += timedelta(hours=1)
+        ticked = _texts(await core.ports.clock.tick())
+        assert "Registration for Lonely cup has closed with fewer than two players" in ticked
+        assert await room.stores.tournaments.live_in_chat(1) == []
+    finally:
+        await database.close()
+
+
+async def test_tournament_offers_start_again_for_announced_pairings(room: Room) -> None:
+    await _opened(room)
+    await room.command("ann", "/tournament start")
+    shown = await room.command("cy", "/tournament")
+    labels = [button.label for message in shown for button in message.buttons]
+    assert labels == ["Start: Ann – Dee", "Start: Bob – Cy"]
+    (again,) = [b.token for m in shown for b in m.buttons if b.label == "Start: Bob – Cy"]
+    begun = await room.send("cy", token=again)
+    assert "match" in _texts(begun)
+    labels = [b.label for m in await room.command("cy", "/tournament") for b in m.buttons]
+    assert labels == ["Start: Ann – Dee"]

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from bot.core.text.i18n import Speech
 from bot.core.text.player_text import isolated
 from bot.core.tournament.advance import view_of
+from bot.core.tournament.describe import describe_format, status_line
 from bot.core.tournament.naming import group_name, part_name, slot_name
 from bot.core.tournament.settings import Kind, TournamentSettings
-from bot.core.tournament.show import TournamentShow
 from bot.pages.tournament_data import (
     BracketMatch,
     BracketPart,
@@ -61,8 +61,8 @@ class TournamentPageReads:
         settings = TournamentSettings.of(tournament)
         data = TournamentPageData(
             name=tournament.name,
-            description=TournamentShow.describe_format(_, settings),
-            status=TournamentShow.status_line(_, shown),
+            description=describe_format(_, settings),
+            status=status_line(_, shown),
             winner="",
             registered="",
             parts=(),

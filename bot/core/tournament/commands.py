@@ -10,6 +10,7 @@ themselves. One tournament runs in a chat at a time (its matches seat its player
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 
 from bot.core.context import Context
 from bot.core.match.options import OptionError
@@ -154,6 +155,11 @@ class TournamentService:
             match_days=settings.match_days,
             league_id=league_id,
             season=None if league_id is None else 1,
+            closes_at=(
+                None
+                if options.registration_seconds is None
+                else self.time() + timedelta(seconds=options.registration_seconds)
+            ),
         )
         await self.tournaments.join(opened.id, context.user.id, self.time())
         return [await self.show.registration_message(context, opened)]

@@ -1,21 +1,32 @@
-"""A tournament pairing's deadline (``days=N`` a match) passed: said once, by one process's
-clock. A match under way is then claimed by the player who was waiting (``/claim`` or the
-button, as past a move's deadline: :meth:`bot.core.match.playing.PlayService.claim`); a match
-nobody started is decided by the organiser (``/tournament decide @winner``)."""
+"""The tournaments' clock, each round by one process's clock only:
+
+- a registration's closing time (``closes=48h``) starts the tournament (fewer than two players:
+  it is cancelled);
+- pairings that no process announced are announced;
+- a pairing's deadline (``days=N`` a match) passed is said once: a match under way is then
+  claimed by the player who was waiting (``/claim`` or the button, as past a move's deadline:
+  :meth:`bot.core.match.playing.PlayService.claim`); a match nobody started is decided by the
+  organiser (``/tournament decide @winner``).
+"""
 
 from __future__ import annotations
 
 from bot.core.context import clock_context
 from bot.core.model import Button, ChatRef, Message, Public, Slot
+from bot.core.refusal import Refusal
 from bot.core.runtime.time_source import TimeSource
 from bot.core.text.i18n import room_locale
 from bot.core.tokens import Token, Verb, format_token
+from bot.core.tournament.running import TournamentRunning
 from bot.core.tournament.starts import TournamentStarts
 from storage import (
     ChatRepository,
+    ConflictError,
     MatchRepository,
     TournamentMatchRecord,
+    TournamentRecord,
     TournamentRepository,
+    TournamentStatus,
     UserRepository,
 )
 
@@ -30,6 +41,7 @@ class TournamentClock:
         users: UserRepository,
         chats: ChatRepository,
         starts: TournamentStarts,
+        running: TournamentRunning,
         time: TimeSource,
     ) -> None:
         self.tournaments = tournaments
@@ -37,15 +49,44 @@ class TournamentClock:
         self.users = users
         self.chats = chats
         self.starts = starts
+        self.running = running
         self.time = time
 
     async def tick(self) -> list[Message]:
-        messages = await self.starts.sweep()
         now = self.time()
+        messages: list[Message] = []
+        for tournament in await self.tournaments.due_to_close(now):
+            messages += await self._close_registration(tournament)
+        messages += await self.starts.sweep()
         for pairing in await self.tournaments.overdue(now):
             if await self.tournaments.mark_overdue(pairing.id, now):
                 messages.append(await self._overdue(pairing))
         return messages
+
+    async def _close_registration(self, tournament: TournamentRecord) -> list[Message]:
+        """The registration's closing time has come: the tournament starts (or, with fewer
+        than two players, is cancelled). Of several processes' clocks one starts it: the
+        start is written at the tournament's version."""
+        chat = await self.chats.get_chat(tournament.chat_id)
+        where = ChatRef(chat.platform, chat.platform_chat_id)
+        context = clock_context(chat, where, room_locale(chat))
+        try:
+            return await self.running.start(context, tournament, [])
+        except Refusal:
+            pass
+        try:
+            await self.tournaments.set_status(
+                tournament.id,
+                tournament.version,
+                [TournamentStatus.OPEN],
+                TournamentStatus.CANCELLED,
+            )
+        except ConflictError:
+            return []  # started or cancelled meanwhile (another process's clock, a command)
+        text = context.for_chat._(
+            "Registration for {name} has closed with fewer than two players: it is cancelled."
+        ).format(name=tournament.name)
+        return [Message(where, text)]
 
     async def _overdue(self, pairing: TournamentMatchRecord) -> Message:
         tournament = await self.tournaments.get(pairing.tournament_id)

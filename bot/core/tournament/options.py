@@ -9,6 +9,8 @@ stage, the days a match may take, the seeding, the name, and the matches' rules 
 (7, 'Friday cup')
 >>> parse_tournament_options("swiss rounds=5 nardy random days=3").settings.rounds
 5
+>>> parse_tournament_options("single closes=48h").registration_seconds
+172800
 >>> parse_tournament_options("roundrobin group=6 playoff").settings.group_size
 6
 """
@@ -51,6 +53,8 @@ _LENGTH_WORDS: Final[dict[str, Bracket | Stage]] = {
     "semifinal": Stage.SEMIFINAL,
 }
 _VALUE = re.compile(r"([a-z]+)=([0-9]{1,3})")
+_CLOSES = re.compile(r"closes=([0-9]{1,3})([mhd])")
+MAX_REGISTRATION_SECONDS: Final = 30 * 86400
 _QUOTED = re.compile(r"[\"“”«»„]([^\"“”«»„]{1,200})[\"“”«»„]")
 
 
@@ -62,6 +66,7 @@ class TournamentOptions:
     rated: bool
     random_seeding: bool
     name: str
+    registration_seconds: int | None = None  # closes=48h: the clock starts it then
 
 
 def parse_tournament_options(text: str) -> TournamentOptions:
@@ -77,10 +82,16 @@ def parse_tournament_options(text: str) -> TournamentOptions:
     by_bracket: dict[Bracket, int] = {}
     by_stage: dict[Stage, int] = {}
     random_seeding = False
+    registration: int | None = None
     rest: list[str] = []
     for word in text.lower().split():
         value = _VALUE.fullmatch(word)
-        if word in _KINDS:
+        closes = _CLOSES.fullmatch(word)
+        if closes is not None:
+            registration = int(closes.group(1)) * {"m": 60, "h": 3600, "d": 86400}[closes.group(2)]
+            if not 60 <= registration <= MAX_REGISTRATION_SECONDS:
+                raise OptionError(word)
+        elif word in _KINDS:
             kind = _KINDS[word]
         elif word in ("consolation", "lastchance", "playoff"):
             flags[word] = True
@@ -120,6 +131,7 @@ def parse_tournament_options(text: str) -> TournamentOptions:
         not challenge.unrated,
         random_seeding,
         name,
+        registration,
     )
 
 

@@ -10,15 +10,19 @@ from bot.core.context import Context
 from bot.core.documents.web_links import WebLinks
 from bot.core.model import Button, Message, Public, Slot
 from bot.core.runtime.painter import Painter
-from bot.core.text import texts
 from bot.core.text.i18n import Speech
 from bot.core.tokens import Token, Verb, format_token
 from bot.core.tournament.advance import view_and_results, view_of
+from bot.core.tournament.describe import (
+    headline,
+    rules_line,
+    seeding_line,
+    status_line,
+    tabled,
+)
 from bot.core.tournament.naming import slot_name
 from bot.core.tournament.picture import PictureOf
-from bot.core.tournament.settings import Kind, TournamentSettings
-from gammon.match_rules import MatchRules
-from gammon.tournament import Bracket, Stage
+from bot.core.tournament.settings import TournamentSettings
 from rendering import draw_tournament
 from storage import (
     TournamentRecord,
@@ -30,6 +34,9 @@ from storage import (
 )
 
 TOURNAMENT: Final = "t"  # the token kind of a tournament's [Join] and [Leave]
+PAIRING: Final = "p"  # the token kind of a pairing's [Start]
+MAX_START_BUTTONS: Final = 10
+NAME_IN_LABEL: Final = 20
 MAX_LINES = 40  # of pairings or table lines shown in a chat; the web page shows everything
 
 
@@ -59,9 +66,9 @@ class TournamentShow:
         _ = context.for_chat
         players = await self._names(snapshot.seeded)
         lines = [
-            self._headline(_, tournament),
-            _("Matches: {rules}.").format(rules=self._rules(_, tournament)),
-            self._seeding(_, tournament),
+            headline(_, tournament),
+            _("Matches: {rules}.").format(rules=rules_line(_, tournament)),
+            seeding_line(_, tournament),
         ]
         if tournament.status is TournamentStatus.OPEN:
             lines.append(
@@ -75,6 +82,12 @@ class TournamentShow:
                     "/tournament start."
                 )
             )
+            if tournament.closes_at is not None:
+                lines.append(
+                    _("Registration closes at {moment} UTC; the tournament then starts.").format(
+                        moment=tournament.closes_at.strftime("%Y-%m-%d %H:%M")
+                    )
+                )
         else:
             lines.append(_("Registration is closed: {count} players.").format(count=len(players)))
         return "\n".join([*lines, *self._page_line(_, tournament)])
@@ -101,7 +114,33 @@ class TournamentShow:
         snapshot = await self.tournaments.snapshot(tournament.id)
         text = await self._state(context, snapshot)
         image = await self._picture(context, snapshot)
-        return [Message(context.request.chat, text, image=image)]
+        buttons = await self._start_buttons(context, snapshot)
+        return [Message(context.request.chat, text, buttons, image=image)]
+
+    async def _start_buttons(
+        self, context: Context, snapshot: TournamentSnapshot
+    ) -> tuple[Button, ...]:
+        """[Start] again for the pairings announced and not begun, should an announcement have
+        been lost (its process stopped between marking it and posting it)."""
+        if snapshot.tournament.status is not TournamentStatus.RUNNING:
+            return ()
+        waiting = [
+            pairing
+            for pairing in snapshot.matches
+            if pairing.announced_at is not None and pairing.match_id is None and not pairing.decided
+        ][:MAX_START_BUTTONS]
+        names = await self._names(sorted({p for pairing in waiting for p in pairing.player_ids}))
+        _ = context.for_chat
+        return tuple(
+            Button(
+                _("Start: {first} – {second}").format(
+                    first=_short(names[pairing.player_ids[0]]),
+                    second=_short(names[pairing.player_ids[1]]),
+                ),
+                format_token(Token(Verb.START, PAIRING, pairing.id, 0)),
+            )
+            for pairing in waiting
+        )
 
     async def _picture(self, context: Context, snapshot: TournamentSnapshot) -> bytes | None:
         """The brackets and tables drawn in the painter's process (the text is its caption)."""
@@ -146,16 +185,7 @@ class TournamentShow:
         return [Message(context.request.chat, f"{over}\n{state}")]
 
     def status_refusal(self, context: Context, tournament: TournamentRecord) -> str:
-        return self.status_line(context._, tournament)
-
-    @staticmethod
-    def status_line(_: Speech, tournament: TournamentRecord) -> str:
-        """Where the tournament stands, in a sentence (the chat's refusals, the web page)."""
-        return {
-            TournamentStatus.OPEN: _("{name} has not started yet."),
-            TournamentStatus.RUNNING: _("{name} is running."),
-            TournamentStatus.PAUSED: _("{name} is paused."),
-        }.get(tournament.status, _("{name} is over.")).format(name=tournament.name)
+        return status_line(context._, tournament)
 
     def status_change(
         self, context: Context, tournament: TournamentRecord, to: TournamentStatus
@@ -204,7 +234,7 @@ class TournamentShow:
         players = {entrant.user_id for entrant in snapshot.entrants}
         names = await self._names(sorted(players))
         by_slot = {match.slot: match for match in snapshot.matches}
-        lines = [self._headline(_, tournament)]
+        lines = [headline(_, tournament)]
         if tournament.status is TournamentStatus.PAUSED:
             lines.append(_("Paused: matches in play go on, no new one starts."))
         elif tournament.status is TournamentStatus.CANCELLED:
@@ -233,7 +263,7 @@ class TournamentShow:
                 outcome = _("{first} vs {second}").format(first=names[first], second=names[second])
             lines.append(f"{where}: {outcome}")
             shown += 1
-        if self._tabled(tournament):
+        if tabled(tournament):
             lines.append(_("Table:"))
             for standing in view.standings[:MAX_LINES]:
                 lines.append(
@@ -256,69 +286,10 @@ class TournamentShow:
             return []
         return [_("Full bracket: {url}").format(url=self.links.tournament(tournament.slug))]
 
-    @staticmethod
-    def _tabled(tournament: TournamentRecord) -> bool:
-        kind = TournamentSettings.of(tournament).kind
-        return kind in (Kind.ROUND_ROBIN, Kind.SWISS, Kind.LEAGUE)
-
-    def _headline(self, _: Speech, tournament: TournamentRecord) -> str:
-        return _("{name}: {format}").format(
-            name=tournament.name, format=self.describe_format(_, TournamentSettings.of(tournament))
-        )
-
-    @staticmethod
-    def describe_format(_: Speech, settings: TournamentSettings) -> str:
-        """The format in words (the registration's headline, the web page)."""
-        lengths = settings.lengths
-        base = {
-            Kind.SINGLE: _("single elimination"),
-            Kind.DOUBLE: _("double elimination"),
-            Kind.ROUND_ROBIN: _("round robin in groups of up to {size}").format(
-                size=settings.group_size
-            ),
-            Kind.SWISS: _("Swiss system, {rounds} rounds").format(rounds=settings.rounds),
-            Kind.LEAGUE: _("league season, {up} up and {down} down").format(
-                up=settings.promoted, down=settings.relegated
-            ),
-        }[settings.kind]
-        parts = [base]
-        if settings.consolation:
-            parts.append(
-                _("consolation to {length}").format(
-                    length=lengths.by_bracket.get(Bracket.CONSOLATION, lengths.default)
-                )
-            )
-        if settings.last_chance:
-            parts.append(
-                _("last chance to {length}").format(
-                    length=lengths.by_bracket.get(Bracket.LAST_CHANCE, lengths.default)
-                )
-            )
-        if settings.playoff:
-            parts.append(_("playoff of the group winners"))
-        for stage, label in ((Stage.SEMIFINAL, _("semifinals")), (Stage.FINAL, _("final"))):
-            if stage in lengths.by_stage:
-                parts.append(
-                    _("{what} to {length}").format(what=label, length=lengths.by_stage[stage])
-                )
-        if settings.match_days is not None:
-            parts.append(_("{days} days a match").format(days=settings.match_days))
-        return ", ".join(parts)
-
-    @staticmethod
-    def _rules(_: Speech, tournament: TournamentRecord) -> str:
-        lengths = TournamentSettings.of(tournament).lengths
-        rules = MatchRules.from_dict({**tournament.rules, "length": lengths.default})
-        summary = texts.rules_summary(_, rules, tournament.move_time_limit)
-        return summary if tournament.rated else _("{summary}, unrated").format(summary=summary)
-
-    @staticmethod
-    def _seeding(_: Speech, tournament: TournamentRecord) -> str:
-        if tournament.seeding == "random":
-            return _("Seeding by the dice; commitment to the seed: {commitment}").format(
-                commitment=tournament.seed_commitment
-            )
-        return _("Seeding by rating.")
-
     async def _names(self, players: list[int]) -> dict[int, str]:
         return {player: (await self.users.get_user(player)).display_name for player in players}
+
+
+def _short(name: str) -> str:
+    """A name short enough for a button's label."""
+    return name if len(name) <= NAME_IN_LABEL else name[: NAME_IN_LABEL - 1] + "…"

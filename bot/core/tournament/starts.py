@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import Final
 
 from bot.core.context import Context, clock_context
 from bot.core.match.automatic import follow_up
@@ -31,7 +30,7 @@ from bot.core.text.i18n import Speech, room_locale
 from bot.core.tokens import Token, Verb, format_token
 from bot.core.tournament.advance import view_of
 from bot.core.tournament.naming import slot_name
-from bot.core.tournament.show import TournamentShow
+from bot.core.tournament.show import PAIRING, TournamentShow
 from gammon.flow import new_match, plan
 from gammon.match_rules import MatchRules
 from gammon.tournament import Slot as PlaceInTournament
@@ -50,8 +49,6 @@ from storage import (
     UserRecord,
     UserRepository,
 )
-
-PAIRING: Final = "p"  # the token kind of a pairing's [Start]
 
 
 def pairing_slot(pairing_id: int) -> Slot:
