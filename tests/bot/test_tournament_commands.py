@@ -4,7 +4,10 @@ match's end announces the pairings it decides, to the winner."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from bot.core.model import ChatRef, Message, Private
 from bot.core.service import Core
@@ -16,6 +19,17 @@ from tests.bot.test_clock import FakeTime
 from tests.seeds import fixed_seeds
 
 MOMENT = datetime(2026, 12, 4, 21, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def timed(migrated_url: str) -> AsyncIterator[tuple[Room, FakeTime]]:
+    """A group chat whose bot's clock is a fake one the test moves."""
+    database = Database(migrated_url)
+    time = FakeTime()
+    core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
+    yield Room(core, ChatRef(PLATFORM, "group-1")), time
+    await database.close()
+
 
 PLAYERS = ("ann", "bob", "cy", "dee")
 
@@ -123,48 +137,43 @@ async def test_the_clock_announces_pairings_a_stopped_process_left_unannounced(
 
 
 async def test_past_the_deadline_the_waiting_player_claims_and_the_organiser_decides(
-    migrated_url: str,
+    timed: tuple[Room, FakeTime],
 ) -> None:
-    database = Database(migrated_url)
-    time = FakeTime()
-    core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
-    room = Room(core, ChatRef(PLATFORM, "group-1"))
-    try:
-        await room.command("ann", '/tournament new single 3 days=2 "Slow cup"', admin=True)
-        for player in PLAYERS[1:]:
-            await room.command(player, "/tournament join")
-        await room.command("ann", "/tournament start")
-        first, _second = _announcements(room)  # Ann v Dee, Bob v Cy
-        await room.send("dee", token=first.buttons[0].token)  # Bob and Cy never start theirs
-        match = await room.match_of("ann")
-        assert match is not None
-        waiting = "dee" if match.info.turn_user_id != (await _user(room, "dee")).id else "ann"
-        early = await room.command(waiting, "/claim")
-        assert early
-        assert all(isinstance(message.kind, Private) for message in early)  # refused
-        assert (await room.match_of("ann")) is not None  # nothing was claimed yet
+    room, time = timed
+    core = room.core
+    await room.command("ann", '/tournament new single 3 days=2 "Slow cup"', admin=True)
+    for player in PLAYERS[1:]:
+        await room.command(player, "/tournament join")
+    await room.command("ann", "/tournament start")
+    first, _second = _announcements(room)  # Ann v Dee, Bob v Cy
+    await room.send("dee", token=first.buttons[0].token)  # Bob and Cy never start theirs
+    match = await room.match_of("ann")
+    assert match is not None
+    waiting = "dee" if match.info.turn_user_id != (await _user(room, "dee")).id else "ann"
+    early = await room.command(waiting, "/claim")
+    assert early
+    assert all(isinstance(message.kind, Private) for message in early)  # refused
+    assert (await room.match_of("ann")) is not None  # nothing was claimed yet
 
-        time.now += timedelta(days=2, minutes=1)
-        said = await core.ports.clock.tick()
-        overdue = [m for m in said if "deadline" in m.text]
-        assert len(overdue) == 2
-        claim, unstarted = overdue
-        assert [b.label for b in claim.buttons] == ["Claim win"]
-        assert "Bob and Cy did not start their match before its deadline" in unstarted.text
-        assert "ann" in unstarted.mention  # the organiser
-        assert [m for m in await core.ports.clock.tick() if "deadline" in m.text] == []
+    time.now += timedelta(days=2, minutes=1)
+    said = await core.ports.clock.tick()
+    overdue = [m for m in said if "deadline" in m.text]
+    assert len(overdue) == 2
+    claim, unstarted = overdue
+    assert [b.label for b in claim.buttons] == ["Claim win"]
+    assert "Bob and Cy did not start their match before its deadline" in unstarted.text
+    assert "ann" in unstarted.mention  # the organiser
+    assert [m for m in await core.ports.clock.tick() if "deadline" in m.text] == []
 
-        refused = await room.command("bob", "/tournament decide @cy")
-        assert "Only the organiser" in _texts(refused)
-        decided = await room.command("ann", "/tournament decide @cy")
-        assert "The organiser gives Cy the match" in _texts(decided)
-        claimed = await room.command(waiting, "/claim")
-        assert f"{waiting.title()} wins the match" in _texts(claimed)
-        final = _announcements(room)[-1]
-        assert "the final:" in final.text
-        assert "cy" in final.mention
-    finally:
-        await database.close()
+    refused = await room.command("bob", "/tournament decide @cy")
+    assert "Only the organiser" in _texts(refused)
+    decided = await room.command("ann", "/tournament decide @cy")
+    assert "The organiser gives Cy the match" in _texts(decided)
+    claimed = await room.command(waiting, "/claim")
+    assert f"{waiting.title()} wins the match" in _texts(claimed)
+    final = _announcements(room)[-1]
+    assert "the final:" in final.text
+    assert "cy" in final.mention
 
 
 async def _user(room: Room, name: str) -> UserRecord:
@@ -201,46 +210,36 @@ async def test_a_leagues_next_season_opens_with_its_players(room: Room) -> None:
 
 
 async def test_registration_closes_at_its_time_and_the_tournament_starts(
-    migrated_url: str,
+    timed: tuple[Room, FakeTime],
 ) -> None:
-    database = Database(migrated_url)
-    time = FakeTime()
-    core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
-    room = Room(core, ChatRef(PLATFORM, "group-1"))
-    try:
-        opened = await room.command(
-            "ann", '/tournament new single closes=2h "Quick cup"', admin=True
-        )
-        assert "Registration closes at 2026-11-29 14:00 UTC" in _texts(opened)
-        for player in PLAYERS[1:]:
-            await room.command(player, "/tournament join")
-        time.now += timedelta(hours=1, minutes=59)
-        assert [m for m in await core.ports.clock.tick() if m.buttons] == []
-        time.now += timedelta(minutes=1)
-        ticked = await core.ports.clock.tick()
-        assert "Quick cup has begun." in _texts(ticked)
-        assert [m.mention for m in ticked if any(b.label == "Start" for b in m.buttons)] == [
-            ("ann", "dee"),
-            ("bob", "cy"),
-        ]
-        assert "has begun" not in _texts(await core.ports.clock.tick())  # once
-    finally:
-        await database.close()
+    room, time = timed
+    core = room.core
+    opened = await room.command("ann", '/tournament new single closes=2h "Quick cup"', admin=True)
+    assert "Registration closes at 2026-11-29 14:00 UTC" in _texts(opened)
+    for player in PLAYERS[1:]:
+        await room.command(player, "/tournament join")
+    time.now += timedelta(hours=1, minutes=59)
+    assert [m for m in await core.ports.clock.tick() if m.buttons] == []
+    time.now += timedelta(minutes=1)
+    ticked = await core.ports.clock.tick()
+    assert "Quick cup has begun." in _texts(ticked)
+    assert [m.mention for m in ticked if any(b.label == "Start" for b in m.buttons)] == [
+        ("ann", "dee"),
+        ("bob", "cy"),
+    ]
+    assert "has begun" not in _texts(await core.ports.clock.tick())  # once
 
 
-async def test_a_lonely_registration_is_cancelled_when_it_closes(migrated_url: str) -> None:
-    database = Database(migrated_url)
-    time = FakeTime()
-    core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
-    room = Room(core, ChatRef(PLATFORM, "group-1"))
-    try:
-        await room.command("ann", '/tournament new single closes=1h "Lonely cup"', admin=True)
-        time.now += timedelta(hours=1)
-        ticked = _texts(await core.ports.clock.tick())
-        assert "Registration for Lonely cup has closed with fewer than two players" in ticked
-        assert await room.stores.tournaments.live_in_chat(1) == []
-    finally:
-        await database.close()
+async def test_a_lonely_registration_is_cancelled_when_it_closes(
+    timed: tuple[Room, FakeTime],
+) -> None:
+    room, time = timed
+    core = room.core
+    await room.command("ann", '/tournament new single closes=1h "Lonely cup"', admin=True)
+    time.now += timedelta(hours=1)
+    ticked = _texts(await core.ports.clock.tick())
+    assert "Registration for Lonely cup has closed with fewer than two players" in ticked
+    assert await room.stores.tournaments.live_in_chat(1) == []
 
 
 async def test_tournament_offers_start_again_for_announced_pairings(room: Room) -> None:
