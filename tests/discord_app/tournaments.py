@@ -1,0 +1,117 @@
+"""People in a tournament over the fake Discord (issue 39's whole-tournament tests): its
+/tournament slash commands, its announcements' [Start] clicks, the players' /roll and /move,
+and the bot restarted as a new process on the same database."""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from bot.core.service import Core
+from storage import Database
+from tests.discord_app.conftest import Bot, adapter, buttons, content, is_callback
+from tests.discord_app.conftest import is_post as is_channel_post
+from tests.fakes.discord_server import CHANNEL_ID, EVERYONE_PERMISSIONS, Call
+from tests.seeds import fixed_seeds
+from tests.tournament_runs import next_turn
+
+MORE = {
+    700000000000000004: "Dora",
+    700000000000000005: "Emil",
+    700000000000000006: "Fay",
+    700000000000000007: "Gus",
+    700000000000000008: "Hal",
+}
+ANNOUNCED = "Commitment to its dice"
+
+
+async def answered(bot: Bot, mark: int, interaction_id: int) -> str:
+    """What the bot wrote since ``mark``, once the interaction is answered and settled."""
+    await bot.fake.wait_for(lambda call: is_callback(call, interaction_id), after=mark)
+    await bot.adapter.settled()
+    return "\n".join(content(call) for call in bot.fake.calls[mark:] if isinstance(call.json, dict))
+
+
+async def slash(
+    bot: Bot,
+    user: int,
+    name: str,
+    options: list[Any] | None = None,
+    permissions: int = EVERYONE_PERMISSIONS,
+) -> str:
+    mark = len(bot.fake.calls)
+    sent = await bot.fake.slash(user, name, options, permissions=permissions)
+    return await answered(bot, mark, sent.id)
+
+
+async def click(bot: Bot, user: int, post: Call, label: str) -> str:
+    mark = len(bot.fake.calls)
+    sent = await bot.fake.click(user, bot.message_id(post), buttons(post)[label])
+    return await answered(bot, mark, sent.id)
+
+
+def tournament_options(action: str, settings: str | None = None) -> list[Any]:
+    options: list[Any] = [{"name": "action", "type": 3, "value": action}]
+    if settings is not None:
+        options.append({"name": "settings", "type": 3, "value": settings})
+    return options
+
+
+def announcements(bot: Bot) -> list[Call]:
+    """The pairings' announcements posted in the channel, in order."""
+    return [
+        call
+        for call in bot.fake.calls
+        if is_channel_post(call) and ANNOUNCED in content(call) and "Start" in buttons(call)
+    ]
+
+
+def pairing_players(announcement: Call) -> tuple[int, int]:
+    """The two players an announcement mentions."""
+    first, second = re.findall(r"<@(\d+)>", content(announcement))[:2]
+    return int(first), int(second)
+
+
+def end_told(bot: Bot, name: str) -> str:
+    """The channel's message that told the tournament's end (once)."""
+    (end,) = [
+        content(c)
+        for c in bot.fake.calls
+        if is_channel_post(c) and f"{name} is over." in content(c)
+    ]
+    return end
+
+
+async def step(bot: Bot, players: tuple[int, int], rng: random.Random) -> bool:
+    """One turn of the players' match as a slash command: False once it has ended."""
+    chat = await bot.stores.chats.find_chat("discord", str(CHANNEL_ID))
+    assert chat is not None
+    first = await bot.stores.users.find_user("discord", str(players[0]))
+    assert first is not None
+    turn = await next_turn(bot.stores, chat.id, first.id, rng)
+    if turn is None:
+        return False
+    mover = int((await bot.stores.users.get_user(turn[0])).platform_user_id)
+    command, _, play = turn[1].lstrip("/").partition(" ")
+    options = [{"name": "play", "type": 3, "value": play}] if play else None
+    await slash(bot, mover, command, options)
+    return True
+
+
+async def play(bot: Bot, players: tuple[int, int], rng: random.Random) -> None:
+    for _step in range(2000):
+        if not await step(bot, players, rng):
+            return
+    raise AssertionError("the match did not end")
+
+
+async def new_process(bot: Bot, url: str) -> None:
+    """The bot stops and starts again: a new database connection, core and adapter (the fake
+    Discord, its channel and its messages stay)."""
+    await bot.adapter.stop()
+    await bot.database.close()
+    bot.database = Database(url)
+    bot.core = Core(bot.database, render_images=False, server_seeds=fixed_seeds())
+    bot.adapter = adapter(bot.core)
+    await bot.adapter.start()
