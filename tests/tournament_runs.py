@@ -84,7 +84,7 @@ async def check_round_robin_end(stores: Repositories, tournament_id: int, end: s
     assert len({m.match_id for m in snapshot.matches}) == 15
     wins = Counter(m.winner_id for m in snapshot.matches)
     assert end.count(" beat ") == 15
-    table = end.split("Table:\n")[1].split("\n")[:7]
+    table = end.split("Table:\n")[1].rstrip("\n").split("\n")
     assert len(table) == 7  # six places and the winner
     winner = await stores.users.get_user(snapshot.tournament.winner_id or 0)
     assert table[0].startswith(f"1. {winner.display_name}: {wins[winner.id]} points, ")

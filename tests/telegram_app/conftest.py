@@ -87,6 +87,51 @@ class Harness:
         return found[-1]
 
 
+@dataclass
+class Process:
+    """The bot as a process: a core and an adapter on the database, over one fake Bot API
+    that outlives it (the chat keeps its messages across a restart)."""
+
+    url: str
+    api: FakeBotApi
+    harness: Harness | None = None
+    database: Database | None = None
+
+    async def open(self) -> Harness:
+        self.database = Database(self.url)
+        core = Core(self.database, render_images=False, server_seeds=fixed_seeds())
+        adapter = TelegramAdapter(
+            core,
+            settings=settings(),
+            request=FakeRequest(self.api),
+            updates_request=FakeRequest(self.api),
+            rate_limiter=unlimited(),
+        )
+        await adapter.initialize()
+        self.harness = Harness(self.api, adapter, core)
+        return self.harness
+
+    async def close(self) -> None:
+        assert self.harness is not None
+        assert self.database is not None
+        await self.harness.adapter.application.shutdown()
+        await self.database.close()
+
+    async def restart(self) -> Harness:
+        """The process stops and a new one starts on the same database."""
+        await self.close()
+        return await self.open()
+
+
+@pytest.fixture
+async def bot(migrated_url: str) -> AsyncIterator[Process]:
+    """A bot that draws no pictures, as a process that the test may restart."""
+    running = Process(migrated_url, FakeBotApi())
+    await running.open()
+    yield running
+    await running.close()
+
+
 @pytest.fixture
 async def telegram(migrated_url: str) -> AsyncIterator[Harness]:
     database = Database(migrated_url)
