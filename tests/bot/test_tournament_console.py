@@ -5,10 +5,7 @@ with typed /roll and /move lines, down to the final's winner and the consolation
 
 from __future__ import annotations
 
-import io
-
-from bot.console_app.chat import PLATFORM, ConsoleChat
-from tests.bot.console_tournaments import ConsolePlayers, announced, end_told
+from tests.bot.console_tournaments import ConsolePlayers, end_told
 from tests.bot.scripted import Room
 from tests.tournament_runs import KNOCKOUT_SLOTS, check_knockout_end
 
@@ -18,43 +15,28 @@ PLAYERS = ("ann", "bob", "cy", "dee", "eve", "fay", "gus", "hal")
 async def test_eight_players_play_a_knockout_with_consolation_through_the_console(
     room: Room,
 ) -> None:
-    output = io.StringIO()
-    chat = ConsoleChat(room.core, output, session="cup-", admins=["ann"])
-    await chat.line('bob: /tournament new single consolation 1 "Cup"')
-    assert "Only an administrator of the chat opens a tournament." in output.getvalue()
-    await chat.line('ann: /tournament new single consolation 1 "Cup"')
-    assert "Cup: single elimination" in output.getvalue()
-    for name in PLAYERS[1:4]:
-        await chat.line(f"{name}: [Join]")
-    for name in PLAYERS[4:]:
-        await chat.line(f"{name}: /tournament join")
-    assert "Registered (8): ann, bob, cy, dee, eve, fay, gus, hal" in output.getvalue()
-    await chat.line("ann: /tournament start")
-    assert "Cup has begun. Seeds: 1. ann, 2. bob" in output.getvalue()
-    where = await room.stores.chats.upsert_chat(PLATFORM, "main")
-    (running,) = await room.stores.tournaments.live_in_chat(where.id)
+    players = ConsolePlayers(room.core, PLAYERS, session="cup-", seed=39)
+    refused = await players.line('bob: /tournament new single consolation 1 "Cup"')
+    assert "Only an administrator of the chat opens a tournament." in refused
+    running = await players.open('single consolation 1 "Cup"')
+    output = players.output.getvalue()
+    assert "Cup: single elimination" in output
+    assert "Registered (8): ann, bob, cy, dee, eve, fay, gus, hal" in output
+    assert "Cup has begun. Seeds: 1. ann, 2. bob" in output
 
-    players = ConsolePlayers(room.core, chat, seed=39)
-    started: list[tuple[str, str]] = []
-    for _round in range(10):
-        waiting = [pair for pair in announced(output.getvalue()) if pair not in started]
+    for _match in range(len(KNOCKOUT_SLOTS) + 1):
+        waiting = players.unstarted()
         if not waiting:
             break
-        for pair in waiting:
-            before = len(output.getvalue())
-            await chat.line(f"{pair[1]}: [Start]")
-            assert "match" in output.getvalue()[before:]
-            assert "Only the two players" not in output.getvalue()[before:]
-            started.append(pair)
-            await players.play(pair)
-    text = output.getvalue()
-    assert len(started) == len(KNOCKOUT_SLOTS)  # every pairing announced once, and started once
-    assert len(set(started)) == len(started)
+        await players.start(waiting[0])
+        await players.play(waiting[0])
+    text = players.output.getvalue()
+    # every pairing announced once, and started once
+    assert len(set(players.started)) == len(players.started) == len(KNOCKOUT_SLOTS)
 
-    assert await room.stores.tournaments.live_in_chat(where.id) == []
-    end = end_told(text, "Cup")
-    await check_knockout_end(room.stores, running.id, end)
+    assert await room.stores.tournaments.live_in_chat(running.chat_id) == []
+    await check_knockout_end(room.stores, running.id, end_told(text, "Cup"))
     finished = await room.stores.tournaments.get(running.id)
     winner = await room.stores.users.get_user(finished.winner_id or 0)
-    await chat.line("bob: /tournament")  # afterwards: its outcome, as the end told it
-    assert f"Winner: {winner.display_name}" in output.getvalue()[len(text) :]
+    after = await players.line("bob: /tournament")  # afterwards: its outcome, as the end told it
+    assert f"Winner: {winner.display_name}" in after

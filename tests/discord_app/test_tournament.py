@@ -15,9 +15,9 @@ from tests.discord_app.tournaments import (
     announcements,
     click,
     end_told,
-    pairing_players,
     play,
     slash,
+    start_oldest,
     tournament_options,
 )
 from tests.fakes.discord_server import CHANNEL_ID, MANAGE_GUILD
@@ -44,19 +44,12 @@ async def test_eight_players_play_a_knockout_with_consolation_over_discord(bot: 
     assert "Cup has begun. Seeds: 1. Anna, 2. Bob, 3. Carl, 4. Dora" in started
 
     rng = random.Random(39)
-    done: set[int] = set()
-    for _match in range(len(SLOTS) + 1):
-        waiting = [call for call in announcements(bot) if bot.message_id(call) not in done]
-        if not waiting:
-            break
-        announcement = waiting[0]
-        players = pairing_players(announcement)
-        begun = await click(bot, players[1], announcement, "Start")
-        assert "Cup, " in begun
-        assert ", match " in begun
-        done.add(bot.message_id(announcement))
-        await play(bot, players, rng)
-    assert len(done) == len(SLOTS)
+    done: list[int] = []
+    while started_now := await start_oldest(bot, done):
+        await play(bot, started_now[1], rng)
+        assert len(done) <= len(SLOTS)
+    assert len(set(done)) == len(done) == len(SLOTS)
+    assert len(announcements(bot)) == len(SLOTS)
 
     chat = await bot.stores.chats.find_chat("discord", str(CHANNEL_ID))
     assert chat is not None

@@ -17,9 +17,9 @@ from tests.discord_app.tournaments import (
     click,
     end_told,
     new_process,
-    pairing_players,
     play,
     slash,
+    start_oldest,
     step,
     tournament_options,
 )
@@ -49,19 +49,13 @@ async def test_six_players_play_a_round_robin_across_a_restart_over_discord(
     rng = random.Random(39)
     done: list[int] = []
     restarted = False
-    for _match in range(16):
-        waiting = [call for call in announcements(bot) if bot.message_id(call) not in done]
-        if not waiting:
-            break
-        announcement = waiting[0]
-        players = pairing_players(announcement)
-        begun = await click(bot, players[1], announcement, "Start")
-        assert ", match " in begun
-        done.append(bot.message_id(announcement))
+    while started_now := await start_oldest(bot, done):
+        announcement, players = started_now
+        assert len(done) <= 15
         if len(done) == 5:  # the fifth match in play, pairings waiting: the process stops
             for _step in range(5):
                 assert await step(bot, players, rng)
-            assert len(waiting) > 1
+            assert len(announcements(bot)) > len(done)
             await new_process(bot, migrated_url)
             restarted = True
             assert await bot.core.ports.clock.tick() == []  # nothing announced twice

@@ -83,6 +83,19 @@ def end_told(bot: Bot, name: str) -> str:
     return end
 
 
+async def start_oldest(bot: Bot, done: list[int]) -> tuple[Call, tuple[int, int]] | None:
+    """The oldest announcement not in ``done`` (the ids of those started), its [Start]
+    clicked by its second player, and its players; None once every one has started."""
+    waiting = [call for call in announcements(bot) if bot.message_id(call) not in done]
+    if not waiting:
+        return None
+    players = pairing_players(waiting[0])
+    begun = await click(bot, players[1], waiting[0], "Start")
+    assert ", match " in begun
+    done.append(bot.message_id(waiting[0]))
+    return waiting[0], players
+
+
 async def step(bot: Bot, players: tuple[int, int], rng: random.Random) -> bool:
     """One turn of the players' match as a slash command: False once it has ended."""
     chat = await bot.stores.chats.find_chat("discord", str(CHANNEL_ID))
