@@ -11,6 +11,7 @@ from collections import Counter
 
 from bot.core.bootstrap import Repositories
 from gammon.flow import Phase
+from storage import TournamentSnapshot
 
 # 8 players: main bracket 4 + 2 + 1 matches, consolation (the round-1 losers) 2 + 1.
 KNOCKOUT_SLOTS = {
@@ -46,6 +47,16 @@ async def next_turn(
     raise AssertionError(f"unexpected phase {state.phase}")
 
 
+async def _counted_once(stores: Repositories, snapshot: TournamentSnapshot) -> None:
+    """Every player's statistics in the chat count each of their tournament matches once,
+    whichever process finished it."""
+    for player in snapshot.seeded:
+        mine = [m for m in snapshot.matches if player in m.player_ids]
+        counted = await stores.results.statistics(player, "backgammon", snapshot.tournament.chat_id)
+        assert counted.played == len(mine)
+        assert counted.matches_won == len([m for m in mine if m.winner_id == player])
+
+
 async def check_knockout_end(stores: Repositories, tournament_id: int, end: str) -> None:
     """Eight players' single elimination with a consolation, over: every slot played once,
     in a match of its own, the final's winner the tournament's, the consolation among the
@@ -71,6 +82,7 @@ async def check_knockout_end(stores: Repositories, tournament_id: int, end: str)
     assert re.search(f"^{consolation_line}[123]–0$", end, re.MULTILINE)
     assert end.count(" beat ") == 10  # every match once
     assert f"Winner: {name[final.winner_id]}" in end
+    await _counted_once(stores, snapshot)
 
 
 async def check_round_robin_end(stores: Repositories, tournament_id: int, end: str) -> None:
@@ -90,3 +102,4 @@ async def check_round_robin_end(stores: Repositories, tournament_id: int, end: s
     assert table[0].startswith(f"1. {winner.display_name}: {wins[winner.id]} points, ")
     assert wins[winner.id] == max(wins.values())
     assert table[-1] == f"Winner: {winner.display_name}"
+    await _counted_once(stores, snapshot)
