@@ -1,9 +1,10 @@
 """A whole round robin over the fake Discord (issue 39): six players, 1-point matches, opened
 with /tournament by a member who may *Manage Server*, each pairing's [Start] clicked and its
 match played with /roll and /move, and the bot restarted mid-round (a new process on the same
-database, a match in play and pairings announced by the old one): the old process's buttons
-work in the new one, no pairing starts twice, everyone meets everyone once, and the end is
-told with the table and the winner."""
+database, a match in play and pairings announced by the old one), and again after a match's
+end was written but its new pairings not announced (the new process's clock announces them):
+the old process's buttons work in the new one, no pairing starts twice, everyone meets
+everyone once, and the end is told with the table and the winner."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from tests.discord_app.tournaments import (
     tournament_options,
 )
 from tests.fakes.discord_server import CHANNEL_ID, MANAGE_GUILD
-from tests.tournament_runs import check_round_robin_end
+from tests.tournament_runs import check_round_robin_end, nothing_announced
 
 
 async def test_six_players_play_a_round_robin_across_a_restart_over_discord(
@@ -65,7 +66,18 @@ async def test_six_players_play_a_round_robin_across_a_restart_over_discord(
             shown["components"] = announcement.json["components"]
             again = await click(bot, players[0], announcement, "Start")
             assert "This match has already started." in again
+        stops_after_the_commit = len(done) == 9
+        if stops_after_the_commit:  # the ninth match's end is written, its news never posted
+            starts = bot.core.ports.services.tournaments.starts
+            starts.announce = nothing_announced  # type: ignore[method-assign]
         await play(bot, players, rng)
+        if stops_after_the_commit:
+            announced = len(announcements(bot))
+            await new_process(bot, migrated_url)
+            swept = await bot.core.ports.clock.tick()  # the pairings its end made
+            await bot.adapter.deliver(swept)
+            assert len([message for message in swept if message.buttons]) == 2
+            assert len(announcements(bot)) == announced + 2  # posted, with their [Start]
 
     assert restarted
     assert len(done) == 15  # C(6, 2): every pairing announced once, and started once

@@ -9,11 +9,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.model import Message
 from storage import TournamentRecord
 from tests.fakes.telegram_bot_api import FakeBotApi, Stored, user
 from tests.telegram_app.conftest import ANNA, BOB, CARL, GROUP, Harness, Process
-from tests.tournament_runs import next_turn
+from tests.tournament_runs import next_turn, nothing_announced
 
 DORA = user(44, "Dora", "dora")
 EMIL = user(55, "Emil", "emil")
@@ -148,9 +147,3 @@ async def api_delivers_the_clock(telegram: Harness) -> int:
     swept = await telegram.core.ports.clock.tick()
     await telegram.adapter.deliver(swept)
     return len([message for message in swept if message.buttons])
-
-
-async def nothing_announced(_context: object, _tournament_id: int) -> list[Message]:
-    """An old process that stops between writing a match's end (its new pairings with it)
-    and announcing them."""
-    return []
