@@ -1,7 +1,8 @@
 """What the whole-tournament tests (issue 39) share on every platform: the typed turn a player
-takes next in a tournament match, and the checks of a finished knockout and round robin (read
-from the database and from the end the chat was told), so the console, the Discord and the
-Telegram runs assert the same things."""
+takes next in a tournament match, a process that stops before announcing a match's news, and
+the checks of a finished knockout and round robin (read from the database, the players'
+statistics and the end the chat was told), so the console, the Discord and the Telegram runs
+assert the same things."""
 
 from __future__ import annotations
 
