@@ -39,6 +39,14 @@ _LIVE_IN_CHAT = (
     .order_by(tournaments.c.id)
 )
 
+_DUE_TO_CLOSE = (
+    sa.select(tournaments)
+    .where(
+        tournaments.c.status == TournamentStatus.OPEN.value,
+        tournaments.c.closes_at <= sa.bindparam("now"),
+    )
+    .order_by(tournaments.c.id)
+)
 _LATEST = (
     sa.select(tournaments)
     .where(tournaments.c.chat_id == sa.bindparam("chat"))
@@ -153,6 +161,11 @@ class TournamentRepository:
             return int(inserted[0])
 
         return await self.engine.write(write)
+
+    async def due_to_close(self, now: datetime) -> list[TournamentRecord]:
+        """Tournaments open for registration whose closing time has come."""
+        rows = await self.engine.read(_DUE_TO_CLOSE, {"now": now})
+        return [TournamentRecord.of(row._mapping) for row in rows]
 
     async def latest_in_chat(self, chat_id: int) -> TournamentRecord | None:
         """The chat's newest tournament, whatever its state."""
