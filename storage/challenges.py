@@ -55,12 +55,26 @@ class ChallengeLimits:
     per_chat: int = 20
 
 
-def _open_count(connection: DirectConnection, condition: Any, now: datetime) -> int:
-    found = connection.execute(
+def _open_count_of(condition: Any) -> sa.Select[Any]:
+    return (
         sa.select(sa.func.count())
         .select_from(challenges)
-        .where(condition, challenges.c.state == OPEN, challenges.c.expires_at > now)
-    ).scalar()
+        .where(condition, challenges.c.state == OPEN, challenges.c.expires_at > sa.bindparam("now"))
+    )
+
+
+# The statements of every challenge, built once (storage/direct.py runs them straight).
+_OPEN_OF_USER = _open_count_of(challenges.c.challenger_id == sa.bindparam("key"))
+_OPEN_IN_CHAT = _open_count_of(challenges.c.chat_id == sa.bindparam("key"))
+_LOCKS = tuple(
+    sa.select(table.c.id).where(table.c.id == sa.bindparam("key")).with_for_update(key_share=True)
+    for table in (chats, users)
+)
+_INSERT = sa.insert(challenges)
+
+
+def _open_count(connection: DirectConnection, counted: Any, key: int, now: datetime) -> int:
+    found = connection.execute(counted, {"key": key, "now": now}).scalar()
     return int(found or 0)
 
 
@@ -74,10 +88,8 @@ def _take_turn(connection: DirectConnection, chat_id: int, user_id: int) -> None
     first has committed, and its count then sees it. Always chat first, then user: no two
     such transactions wait for each other in a circle. SQLite has no row locks (SQLAlchemy
     leaves the clause out there): the insert that follows takes its one write lock instead."""
-    for table, key in ((chats, chat_id), (users, user_id)):
-        connection.execute(
-            sa.select(table.c.id).where(table.c.id == key).with_for_update(key_share=True)
-        )
+    for lock, key in zip(_LOCKS, (chat_id, user_id), strict=True):
+        connection.execute(lock, {"key": key})
 
 
 def _check_limits(
@@ -87,9 +99,9 @@ def _check_limits(
     made at the same moment by another process is either counted here or waits and counts
     this one. On SQLite the insert took the write lock (a leading read would run before it,
     outside the transaction, and both could pass)."""
-    if _open_count(connection, challenges.c.challenger_id == user_id, now) > limits.per_user:
+    if _open_count(connection, _OPEN_OF_USER, user_id, now) > limits.per_user:
         raise ChallengeLimitError("user", limits.per_user)
-    if _open_count(connection, challenges.c.chat_id == chat_id, now) > limits.per_chat:
+    if _open_count(connection, _OPEN_IN_CHAT, chat_id, now) > limits.per_chat:
         raise ChallengeLimitError("chat", limits.per_chat)
 
 
@@ -143,10 +155,11 @@ class ChallengeRepository:
             if limits is not None:
                 _take_turn(connection, chat_id, challenger_id)
             if event_id is not None:  # the same message again: the challenge it made, once
-                earlier = connection.execute(_made_by(chat_id, event_id)).scalar()
+                made_by = {"chat_id": chat_id, "event_id": event_id}
+                earlier = connection.execute(_MADE_BY, made_by).scalar()
                 if earlier is not None:
                     return int(earlier)
-            result = connection.execute(sa.insert(challenges), values)
+            result = connection.execute(_INSERT, values)
             assert result.inserted_primary_key is not None
             if limits is not None:  # too many: raising rolls the insert back
                 _check_limits(connection, limits, chat_id, challenger_id, moment)
@@ -158,7 +171,8 @@ class ChallengeRepository:
             # Made a moment ago by another process handling the same message.
             if event_id is None:
                 raise
-            found = (await self.engine.read(_made_by(chat_id, event_id))).scalar()
+            made_by = {"chat_id": chat_id, "event_id": event_id}
+            found = (await self.engine.read(_MADE_BY, made_by)).scalar()
             if found is None:
                 raise
             made = int(found)
@@ -255,8 +269,8 @@ _OFFERS_TO_THE_USER = _offers(challenges.c.challenged_id == sa.bindparam("user_i
 _OFFERS_TO_ANYONE = _offers(challenges.c.challenged_id.is_(None))
 
 
-def _made_by(chat_id: int, event_id: str) -> sa.Select[Any]:
-    """The challenge the platform message ``event_id`` made in the chat, if any."""
-    return sa.select(challenges.c.id).where(
-        challenges.c.chat_id == chat_id, challenges.c.event_id == event_id
-    )
+# The challenge the platform message ``event_id`` made in the chat, if any.
+_MADE_BY = sa.select(challenges.c.id).where(
+    challenges.c.chat_id == sa.bindparam("chat_id"),
+    challenges.c.event_id == sa.bindparam("event_id"),
+)

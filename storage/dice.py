@@ -19,6 +19,14 @@ from storage.schema import challenges, matches
 _CACHE_SIZE = 2048
 _ENDED = (MatchStatus.FINISHED, MatchStatus.ABANDONED, MatchStatus.EXPIRED)
 
+# Read for every challenge and every match's first dice: built once (storage/direct.py).
+_CHALLENGE_SEED = sa.select(challenges.c.server_seed).where(
+    challenges.c.id == sa.bindparam("challenge")
+)
+_MATCH_SEEDS = sa.select(
+    matches.c.server_seed, matches.c.client_seed0, matches.c.client_seed1
+).where(matches.c.id == sa.bindparam("match"))
+
 
 class SecretSeed:
     """A server seed on its way from a challenge to the match it starts; never printed.
@@ -57,9 +65,7 @@ class DiceRepository:
     async def for_challenge(self, challenge_id: int, fallback: bytes) -> SecretSeed:
         """The seed drawn with the challenge (``fallback`` for a challenge made before seeds
         were drawn with challenges)."""
-        found = await self.engine.read(
-            sa.select(challenges.c.server_seed).where(challenges.c.id == challenge_id)
-        )
+        found = await self.engine.read(_CHALLENGE_SEED, {"challenge": challenge_id})
         value = found.scalar()
         return SecretSeed(fallback if value is None else bytes.fromhex(value))
 
@@ -68,13 +74,7 @@ class DiceRepository:
         (its seeds never change after it started) and kept."""
         known = self._dice.get(match_id)
         if known is None:
-            row = (
-                await self.engine.read(
-                    sa.select(
-                        matches.c.server_seed, matches.c.client_seed0, matches.c.client_seed1
-                    ).where(matches.c.id == match_id)
-                )
-            ).first()
+            row = (await self.engine.read(_MATCH_SEEDS, {"match": match_id})).first()
             if row is None:
                 raise NotFoundError(f"no match {match_id}")
             known = FairDice(bytes.fromhex(row[0]), join_client_seeds(row[1], row[2]))

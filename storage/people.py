@@ -28,6 +28,8 @@ _CHAT_BY_ACCOUNT = sa.select(chats).where(
     chats.c.platform_chat_id == sa.bindparam("account"),
 )
 _CHAT_BY_ID = sa.select(chats).where(chats.c.id == sa.bindparam("id"))
+_INSERT_USER = sa.insert(users)
+_INSERT_CHAT = sa.insert(chats)
 # The columns of the play awaiting [Confirm]: written and cleared together.
 _PENDING = ("pending_match_id", "pending_version", "pending_play")
 _NO_PENDING = dict.fromkeys(_PENDING)
@@ -135,14 +137,15 @@ class UserRepository:
             try:
                 async with self.engine.begin() as connection:
                     await connection.execute(
-                        sa.insert(users).values(
-                            platform=platform,
-                            platform_user_id=platform_user_id,
-                            display_name=display_name,
-                            locale=locale,
-                            preferences={},
-                            created_at=datetime.now(UTC),
-                        )
+                        _INSERT_USER,
+                        {
+                            "platform": platform,
+                            "platform_user_id": platform_user_id,
+                            "display_name": display_name,
+                            "locale": locale,
+                            "preferences": {},
+                            "created_at": datetime.now(UTC),
+                        },
                     )
             except sa.exc.IntegrityError:
                 pass  # created at the same moment by another request: use that one
@@ -316,13 +319,14 @@ class ChatRepository:
         try:
             async with self.engine.begin() as connection:
                 await connection.execute(
-                    sa.insert(chats).values(
-                        platform=platform,
-                        platform_chat_id=platform_chat_id,
-                        locale=locale,
-                        settings={},
-                        created_at=datetime.now(UTC),
-                    )
+                    _INSERT_CHAT,
+                    {
+                        "platform": platform,
+                        "platform_chat_id": platform_chat_id,
+                        "locale": locale,
+                        "settings": {},
+                        "created_at": datetime.now(UTC),
+                    },
                 )
         except sa.exc.IntegrityError:
             pass  # created at the same moment by another request

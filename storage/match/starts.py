@@ -6,6 +6,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
+from functools import lru_cache
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -29,24 +31,40 @@ def new_slug() -> str:
     return secrets.token_urlsafe(SLUG_BYTES)
 
 
+# The statements of every match's start, built once (storage/direct.py runs them straight).
+_ACCEPT = (
+    sa.update(challenges)
+    .where(challenges.c.id == sa.bindparam("challenge"), challenges.c.state == ChallengeState.OPEN)
+    .values(state=ChallengeState.ACCEPTED)
+)
+_STARTED = (
+    sa.update(challenges)
+    .where(challenges.c.id == sa.bindparam("challenge"))
+    .values(match_id=sa.bindparam("match"))
+)
+_INSERT_MATCH = sa.insert(matches)
+
+
+@lru_cache(maxsize=4)
+def _seated(players: int) -> sa.Select[Any]:
+    """Which of ``players`` users (``user0``, ...) is seated in the chat (``chat_id``)."""
+    return sa.select(match_seats.c.user_id).where(
+        match_seats.c.chat_id == sa.bindparam("chat_id"),
+        match_seats.c.user_id.in_([sa.bindparam(f"user{n}") for n in range(players)]),
+    )
+
+
 def _take_seats(connection: DirectConnection, chat_id: int, player_ids: Sequence[int]) -> None:
     """Refuse (before writing) when a player already plays an active match in the chat; the
     seats' primary key settles what happens at the same moment."""
-    taken = connection.execute(
-        sa.select(match_seats.c.user_id).where(
-            match_seats.c.chat_id == chat_id, match_seats.c.user_id.in_(player_ids)
-        )
-    ).first()
+    asked = {"chat_id": chat_id, **{f"user{n}": user for n, user in enumerate(player_ids)}}
+    taken = connection.execute(_seated(len(player_ids)), asked).first()
     if taken is not None:
         raise SeatTakenError(f"user {taken[0]} already plays in chat {chat_id}", int(taken[0]))
 
 
 def _close_open_challenge(connection: DirectConnection, challenge_id: int) -> None:
-    accepted = connection.execute(
-        sa.update(challenges)
-        .where(challenges.c.id == challenge_id, challenges.c.state == ChallengeState.OPEN)
-        .values(state=ChallengeState.ACCEPTED)
-    )
+    accepted = connection.execute(_ACCEPT, {"challenge": challenge_id})
     if accepted.rowcount != 1:
         raise ConflictError(f"challenge {challenge_id} is no longer open")
 
@@ -144,7 +162,7 @@ class MatchStarts:
             if challenge_id is not None:  # first: a second accept is told it was answered
                 _close_open_challenge(connection, challenge_id)
             _take_seats(connection, chat_id, seated)
-            inserted = connection.execute(sa.insert(matches), values).inserted_primary_key
+            inserted = connection.execute(_INSERT_MATCH, values).inserted_primary_key
             assert inserted is not None
             match_id = int(inserted[0])
             connection.execute(
@@ -166,11 +184,7 @@ class MatchStarts:
                     ],
                 )
             if challenge_id is not None:
-                connection.execute(
-                    sa.update(challenges)
-                    .where(challenges.c.id == challenge_id)
-                    .values(match_id=match_id)
-                )
+                connection.execute(_STARTED, {"challenge": challenge_id, "match": match_id})
             if tournament_slot is not None:
                 _claim_slot(connection, tournament_slot, match_id)
             return match_id
