@@ -1,6 +1,7 @@
 """Shared test settings: hypothesis profiles sized for the 5-minute suite, and the databases
 every test folder may ask for (tests/databases.py)."""
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 pytest_plugins = ["tests.databases"]
@@ -16,3 +17,29 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("default")
+
+# The longest tests (each 7 to 25 s on two cores), started first: the two workers share out
+# the rest of the suite meanwhile and steal from each other's queue at the end, so the suite
+# no longer ends on one long test with the other worker idle. Measured: see docs/benchmarks.md.
+LONGEST_FIRST = (
+    "tests/system/test_processes.py::test_four_processes_one_killed_and_restarted",
+    "tests/gammon/test_selfplay.py::test_random_matches_and_money_sessions",
+    "tests/gammon/test_long_nardy_flow.py::test_a_thousand_random_games",
+    "tests/test_readme.py::test_the_hint_and_analyse_examples",
+    "tests/engine/test_nardy_player.py::test_beats_a_random_player",
+    "tests/bot/test_match_start.py::test_killed_right_after_any_write_of_an_accept",
+    "tests/discord_app/test_tournament_round_robin.py::",
+    "tests/telegram_app/test_tournament.py::",
+    "tests/discord_app/test_tournament.py::",
+    "tests/web/test_flood.py::",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    def rank(item: pytest.Item) -> int:
+        return next(
+            (place for place, start in enumerate(LONGEST_FIRST) if item.nodeid.startswith(start)),
+            len(LONGEST_FIRST),
+        )
+
+    items.sort(key=rank)  # stable: the rest keep their order
