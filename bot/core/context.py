@@ -9,7 +9,7 @@ from bot.core.computer.bot_accounts import DEFAULT_ID as BOT_ID
 from bot.core.model import Actor, ChatRef, Message, Private, Request
 from bot.core.permissions import AdminQuestion, Permission, permitted
 from bot.core.text.direction import directed
-from bot.core.text.i18n import Speech, speech
+from bot.core.text.i18n import Speech, room_locale, speech
 from gammon import parse_play
 from gammon.actions import Action, Move
 from gammon.flow import MatchState
@@ -90,6 +90,12 @@ def clock_context(chat: ChatRecord, where: ChatRef, locale: str) -> Context:
     bot = UserRecord(0, chat.platform, BOT_ID, BOT_ID, None, is_bot=True)
     actor = Actor(chat.platform, BOT_ID, BOT_ID)
     return Context(Request(actor, where), bot, chat, locale, locale)
+
+
+def clock_context_in(chat: ChatRecord) -> Context:
+    """:func:`clock_context` in ``chat``, in the language the whole chat reads."""
+    where = ChatRef(chat.platform, chat.platform_chat_id, locale=chat.locale)
+    return clock_context(chat, where, room_locale(chat))
 
 
 def wants_private_notice(*users: UserRecord) -> tuple[str, ...]:

@@ -20,7 +20,7 @@ from typing import Final
 
 from bot.core.chouette.play import ChouettePlay
 from bot.core.chouette.view import must_act
-from bot.core.context import Context, clock_context, wants_private_notice
+from bot.core.context import Context, clock_context_in, wants_private_notice
 from bot.core.match.notices import private_notices
 from bot.core.model import ChatRef, Message
 from bot.core.text.i18n import Speech, room_locale, speech
@@ -100,9 +100,7 @@ class ChouetteClock:
 
     async def _context(self, info: ChouetteInfo) -> Context:
         """The clock acting in the chouette's chat, in the chat's language."""
-        chat = await self._chats.get_chat(info.chat_id)
-        where = ChatRef(chat.platform, chat.platform_chat_id, locale=chat.locale)
-        return clock_context(chat, where, room_locale(chat))  # the whole chat reads it
+        return clock_context_in(await self._chats.get_chat(info.chat_id))
 
     async def _remind(self, info: ChouetteInfo, now: datetime) -> list[Message]:
         stage = stage_at(info, now)

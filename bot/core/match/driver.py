@@ -11,19 +11,18 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.core.context import Context, clock_context
+from bot.core.context import Context, clock_context_in
 from bot.core.events import match_then
 from bot.core.match.automatic import follow_up
 from bot.core.match.match_finder import MatchFinder, answer_in_private
 from bot.core.match.presenter import Presenter, followed_by
-from bot.core.model import ChatRef, Message
+from bot.core.model import Message
 from bot.core.people import PlayerNames
 from bot.core.refusal import Refusal
 from bot.core.runtime.locks import MatchLocks
 from bot.core.runtime.time_source import TimeSource
 from bot.core.tables import Admitted, TableDriver
 from bot.core.text import texts
-from bot.core.text.i18n import room_locale
 from gammon.actions import AcceptResignation, Action
 from gammon.flow import ActionError, Phase, Step, plan
 from storage import (
@@ -183,9 +182,7 @@ class MatchDriver:
                 return []
             players = await self.names.of(loaded)
             late = players[state.turn]
-            chat = await self.chats.get_chat(loaded.info.chat_id)
-            where = ChatRef(chat.platform, chat.platform_chat_id, locale=chat.locale)
-            context = clock_context(chat, where, room_locale(chat))
+            context = clock_context_in(await self.chats.get_chat(loaded.info.chat_id))
             try:
                 appended = await self._append(loaded, AcceptResignation(state.turn), players)
             except ConflictError:

@@ -12,6 +12,7 @@ pairing twice. The new pairings' matches are started after the commit
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -45,13 +46,27 @@ def view_of(snapshot: TournamentSnapshot) -> TournamentView:
 
 def view_and_results(snapshot: TournamentSnapshot) -> tuple[TournamentView, dict[str, Result]]:
     """:func:`view_of` and the results it counts, by slot (its picture shows their scores)."""
+    derived = _derived(snapshot)
+    return derived.view, {**derived.results, **derived.walked}
+
+
+@dataclass(frozen=True)
+class _Derived:
+    settings: TournamentSettings
+    results: dict[str, Result]  # recorded
+    walked: dict[str, Result]  # the walkovers of withdrawn players, written or not
+    view: TournamentView  # after both
+
+
+def _derived(snapshot: TournamentSnapshot) -> _Derived:
+    """The tournament from its snapshot by its format: what every reader of it starts from."""
     settings = TournamentSettings.of(snapshot.tournament)
     tournament = settings.format(snapshot)
     entrants, withdrawn = snapshot.seeded, snapshot.withdrawn
     results = results_of(snapshot)
     walked = walkovers(tournament, entrants, results, withdrawn, settings.lengths)
-    counted = {**results, **walked}
-    return tournament.view(entrants, counted, withdrawn), counted
+    view = tournament.view(entrants, {**results, **walked}, withdrawn)
+    return _Derived(settings, results, walked, view)
 
 
 @dataclass(frozen=True)
@@ -67,12 +82,8 @@ class Decided:
 
 def decided_now(snapshot: TournamentSnapshot, moment: datetime) -> Decided:
     """See :class:`Decided`."""
-    settings = TournamentSettings.of(snapshot.tournament)
-    tournament = settings.format(snapshot)
-    entrants, withdrawn = snapshot.seeded, snapshot.withdrawn
-    results = results_of(snapshot)
-    walked = walkovers(tournament, entrants, results, withdrawn, settings.lengths)
-    view = tournament.view(entrants, {**results, **walked}, withdrawn)
+    derived = _derived(snapshot)
+    settings, walked, view = derived.settings, derived.walked, derived.view
     written = {match.slot: match for match in snapshot.matches}
     deadline = (
         moment + timedelta(days=settings.match_days) if settings.match_days is not None else None
@@ -131,3 +142,13 @@ def advance_locked(transaction: Transaction, tournament_id: int) -> TournamentVi
         assert view.winner is not None
         transaction.finish_tournament(tournament_id, view.winner)
     return view
+
+
+def advancing(tournament_id: int) -> Callable[[Transaction], None]:
+    """:func:`advance_locked` for the tournament, as the writes a repository's transaction
+    ends with (its start, a withdrawal, a decision)."""
+
+    def advance(transaction: Transaction) -> None:
+        advance_locked(transaction, tournament_id)
+
+    return advance

@@ -11,11 +11,10 @@
 
 from __future__ import annotations
 
-from bot.core.context import clock_context
-from bot.core.model import Button, ChatRef, Message, Public, Slot
+from bot.core.context import clock_context_in
+from bot.core.model import Button, Message, Public, Slot
 from bot.core.refusal import Refusal
 from bot.core.runtime.time_source import TimeSource
-from bot.core.text.i18n import room_locale
 from bot.core.tokens import Token, Verb, format_token
 from bot.core.tournament.running import TournamentRunning
 from bot.core.tournament.starts import TournamentStarts
@@ -67,9 +66,8 @@ class TournamentClock:
         """The registration's closing time has come: the tournament starts (or, with fewer
         than two players, is cancelled). Of several processes' clocks one starts it: the
         start is written at the tournament's version."""
-        chat = await self.chats.get_chat(tournament.chat_id)
-        where = ChatRef(chat.platform, chat.platform_chat_id)
-        context = clock_context(chat, where, room_locale(chat))
+        context = clock_context_in(await self.chats.get_chat(tournament.chat_id))
+        where = context.request.chat
         try:
             return await self.running.start(context, tournament, [])
         except Refusal:
@@ -90,9 +88,8 @@ class TournamentClock:
 
     async def _overdue(self, pairing: TournamentMatchRecord) -> Message:
         tournament = await self.tournaments.get(pairing.tournament_id)
-        chat = await self.chats.get_chat(tournament.chat_id)
-        where = ChatRef(chat.platform, chat.platform_chat_id)
-        _ = clock_context(chat, where, room_locale(chat)).for_chat
+        context = clock_context_in(await self.chats.get_chat(tournament.chat_id))
+        where, _ = context.request.chat, context.for_chat
         players = [await self.users.get_user(player) for player in pairing.player_ids]
         mentioned = tuple(player.platform_user_id for player in players)
         slot = Slot(f"overdue:{pairing.id}")

@@ -14,7 +14,7 @@ from bot.core.model import Message
 from bot.core.people import MAX_ACCOUNT_ID, clean_name
 from bot.core.refusal import Refusal
 from bot.core.runtime.time_source import TimeSource
-from bot.core.tournament.advance import advance_locked
+from bot.core.tournament.advance import advancing
 from bot.core.tournament.seasons import season_divisions
 from bot.core.tournament.seeding import by_dice, by_rating, divisions
 from bot.core.tournament.settings import Kind, TournamentSettings
@@ -29,7 +29,6 @@ from storage import (
     UserRecord,
     UserRepository,
 )
-from storage.transaction import Transaction
 
 GAMES: Final = {"backgammon": "backgammon", "long_nardy": "nardy"}
 
@@ -67,9 +66,6 @@ class TournamentRunning:
         if settings.kind is Kind.LEAGUE and (tournament.season or 1) > 1:
             seeded, placed = await self._next_divisions(tournament, seeded)
 
-        def first_pairings(transaction: Transaction) -> None:
-            advance_locked(transaction, tournament.id)
-
         try:
             await self.tournaments.start(
                 tournament.id,
@@ -78,7 +74,7 @@ class TournamentRunning:
                 [],
                 self.time(),
                 divisions=placed,
-                then=first_pairings,
+                then=advancing(tournament.id),
             )
         except ConflictError:
             raise Refusal(_("{name} has started already.").format(name=tournament.name)) from None
@@ -166,10 +162,9 @@ class TournamentRunning:
                 ).format(name=player.display_name)
             )
 
-        def walkovers(transaction: Transaction) -> None:
-            advance_locked(transaction, tournament.id)
-
-        if not await self.tournaments.withdraw(tournament.id, player.id, self.time(), walkovers):
+        if not await self.tournaments.withdraw(
+            tournament.id, player.id, self.time(), advancing(tournament.id)
+        ):
             raise Refusal(_("{name} is not playing in it.").format(name=player.display_name))
         said = self.show.withdrawn(context, tournament, player)
         return [said, *await self.starts.news(context, tournament.id)]
@@ -218,10 +213,7 @@ class TournamentRunning:
                 ).format(name=winner.display_name)
             )
 
-        def advance(transaction: Transaction) -> None:
-            advance_locked(transaction, tournament.id)
-
-        if not await self.tournaments.decide(waiting[0], winner.id, now, advance):
+        if not await self.tournaments.decide(waiting[0], winner.id, now, advancing(tournament.id)):
             raise Refusal(_("The tournament changed meanwhile: try again."))
         said = self.show.decided(context, tournament, winner)
         return [said, *await self.starts.news(context, tournament.id)]

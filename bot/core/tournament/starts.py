@@ -17,16 +17,16 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 
-from bot.core.context import Context, clock_context
+from bot.core.context import Context, clock_context_in
 from bot.core.match.automatic import follow_up
 from bot.core.match.challenges import match_summary
 from bot.core.match.client_seeds import chosen_after
 from bot.core.match.presenter import Presenter
-from bot.core.model import Button, ChatRef, Message, Public, Slot
+from bot.core.model import Button, Message, Public, Slot
 from bot.core.refusal import Refusal
 from bot.core.runtime.time_source import TimeSource
 from bot.core.text import texts
-from bot.core.text.i18n import Speech, room_locale
+from bot.core.text.i18n import Speech
 from bot.core.tokens import Token, Verb, format_token
 from bot.core.tournament.advance import view_of
 from bot.core.tournament.naming import slot_name
@@ -82,9 +82,7 @@ class TournamentStarts:
         between writing them and posting them), in their chats' language."""
         messages: list[Message] = []
         for tournament_id, chat_id in await self.tournaments.unannounced():
-            chat = await self.chats.get_chat(chat_id)
-            where = ChatRef(chat.platform, chat.platform_chat_id)
-            context = clock_context(chat, where, room_locale(chat))
+            context = clock_context_in(await self.chats.get_chat(chat_id))
             messages += await self.announce(context, tournament_id)
         return messages
 
