@@ -3,7 +3,7 @@ little state a user carries between requests (a play to confirm, a chosen seed, 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -23,6 +23,7 @@ _USER_BY_ACCOUNT = sa.select(users).where(
     users.c.platform_user_id == sa.bindparam("account"),
 )
 _USER_BY_ID = sa.select(users).where(users.c.id == sa.bindparam("id"))
+_USERS_BY_ID = sa.select(users).where(users.c.id.in_(sa.bindparam("ids", expanding=True)))
 _CHAT_BY_ACCOUNT = sa.select(chats).where(
     chats.c.platform == sa.bindparam("platform"),
     chats.c.platform_chat_id == sa.bindparam("account"),
@@ -223,6 +224,15 @@ class UserRepository:
         if row is None:
             raise NotFoundError(f"no user {user_id}")
         return _user(row._mapping)
+
+    async def users_by_id(self, user_ids: Iterable[int]) -> dict[int, UserRecord]:
+        """The users of ``user_ids`` that exist, by id, read in one statement (a bracket's
+        or a table's names)."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return {}
+        rows = (await self.engine.read(_USERS_BY_ID, {"ids": wanted})).all()
+        return {record.id: record for record in (_user(row._mapping) for row in rows)}
 
     async def set_preferences(self, user_id: int, preferences: dict[str, Any]) -> UserRecord:
         """Merge ``preferences`` into the user's (e.g. ``{"auto_roll": False}``), read and

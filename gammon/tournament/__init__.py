@@ -17,10 +17,11 @@ from gammon.tournament.model import (
     walkovers,
 )
 from gammon.tournament.round_robin import RoundRobin
-from gammon.tournament.single import SingleElimination
+from gammon.tournament.single import CONSOLATION_MINIMUM, SingleElimination
 from gammon.tournament.swiss import Swiss
 
 __all__ = [
+    "CONSOLATION_MINIMUM",
     "Bracket",
     "DoubleElimination",
     "Format",

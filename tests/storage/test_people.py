@@ -121,3 +121,20 @@ async def test_merges_answer_the_row_and_refuse_unknown_ids(
         await chats.update_chat(chat.id + 100, settings={"length": 3})
     with pytest.raises(NotFoundError):
         await chats.update_chat(chat.id + 100, locale="de")
+
+
+async def test_users_by_id_reads_the_named_users_at_once(
+    databases: tuple[Database, Database],
+) -> None:
+    users = UserRepository(databases[0])
+    anna = await users.upsert_user("telegram", "1001", "Anna")
+    bert = await users.upsert_user("discord", "77", "Bert")
+    await users.upsert_user("telegram", "1002", "Cleo")  # not asked for
+    missing = anna.id + bert.id + 1000
+    found = await users.users_by_id([bert.id, anna.id, bert.id, missing])
+    assert {user_id: user.display_name for user_id, user in found.items()} == {
+        anna.id: "Anna",
+        bert.id: "Bert",
+    }
+    assert found[bert.id].platform == "discord"
+    assert await users.users_by_id([]) == {}

@@ -176,3 +176,27 @@ async def test_a_round_robin_shows_its_table(site: Site) -> None:
         assert rest == '<td class="num">0</td><td class="num">0–0</td><td class="num">+0</td>'
     assert "Buchholz" not in html  # a Swiss table's column only
     assert len(re.findall(r'<div class="box" data-slot="group-', html)) == 3  # each pair once
+
+
+async def test_a_consolation_is_promised_from_eight_players_and_not_named_for_four(
+    site: Site,
+) -> None:
+    room = site.room
+    command = '/tournament new single consolation=3 lastchance=1 5 "Small cup"'
+    opened = _text(await room.command("ann", command, admin=True))
+    # Registration: the field is not known yet, so the side brackets come with their minimum.
+    assert (
+        "Small cup: single elimination, consolation to 3 (with 8 players or more), "
+        "last chance to 1" in opened
+    )
+    found = BRACKET_LINE.search(opened)
+    assert found is not None, opened
+    for player in ("cy", "dee", "eve"):
+        await room.command(player, "/tournament join")
+    await room.command("ann", "/tournament start")
+    # Four players have no consolation and no last chance: neither is named any more.
+    shown = _text(await room.command("cy", "/tournament"))
+    assert "Small cup: single elimination\n" in shown
+    status, html, _headers = await site.get(f"{found[1]}?lang=en")
+    assert status == 200
+    assert '<p class="lead">single elimination</p>' in html

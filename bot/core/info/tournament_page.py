@@ -14,7 +14,7 @@ from collections.abc import Callable
 from bot.core.text.i18n import Speech
 from bot.core.text.player_text import isolated
 from bot.core.tournament.advance import view_of
-from bot.core.tournament.describe import describe_format, status_line
+from bot.core.tournament.describe import describe_format, field_of, status_line
 from bot.core.tournament.naming import group_name, part_name, slot_name
 from bot.core.tournament.settings import Kind, TournamentSettings
 from bot.pages.tournament_data import (
@@ -61,7 +61,7 @@ class TournamentPageReads:
         settings = TournamentSettings.of(tournament)
         data = TournamentPageData(
             name=tournament.name,
-            description=describe_format(_, settings),
+            description=describe_format(_, settings, field_of(snapshot)),
             status=status_line(_, shown),
             winner="",
             registered="",
@@ -69,7 +69,7 @@ class TournamentPageReads:
             tables=(),
         )
         if tournament.started_at is None:  # registration: nobody is paired yet
-            players = ", ".join(isolated(names[p]) for p in snapshot.seeded) or "—"
+            players = ", ".join(isolated(names.get(p, _UNKNOWN)) for p in snapshot.seeded) or "—"
             registered = _("Registered ({count}): {names}").format(
                 count=len(snapshot.seeded), names=players
             )
@@ -90,7 +90,8 @@ class TournamentPageReads:
         players = {entrant.user_id for entrant in snapshot.entrants}
         for match in snapshot.matches:
             players.update(match.player_ids)
-        return {player: (await self._users.get_user(player)).display_name for player in players}
+        found = await self._users.users_by_id(players)
+        return {player: record.display_name for player, record in found.items()}
 
 
 def _winner(_: Speech, names: dict[int, str], player: int) -> str:

@@ -7,8 +7,8 @@ from bot.core.text import texts
 from bot.core.text.i18n import Speech
 from bot.core.tournament.settings import Kind, TournamentSettings
 from gammon.match_rules import MatchRules
-from gammon.tournament import Bracket, Stage
-from storage import TournamentRecord, TournamentStatus
+from gammon.tournament import CONSOLATION_MINIMUM, Bracket, Stage
+from storage import TournamentRecord, TournamentSnapshot, TournamentStatus
 
 
 def status_line(_: Speech, tournament: TournamentRecord) -> str:
@@ -25,14 +25,24 @@ def tabled(tournament: TournamentRecord) -> bool:
     return kind in (Kind.ROUND_ROBIN, Kind.SWISS, Kind.LEAGUE)
 
 
-def headline(_: Speech, tournament: TournamentRecord) -> str:
+def headline(_: Speech, tournament: TournamentRecord, players: int | None = None) -> str:
+    """The name and the format; ``players``: the field once the tournament has started
+    (None while registration is open)."""
     return _("{name}: {format}").format(
-        name=tournament.name, format=describe_format(_, TournamentSettings.of(tournament))
+        name=tournament.name,
+        format=describe_format(_, TournamentSettings.of(tournament), players),
     )
 
 
-def describe_format(_: Speech, settings: TournamentSettings) -> str:
-    """The format in words (the registration's headline, the web page)."""
+def field_of(snapshot: TournamentSnapshot) -> int | None:
+    """How many players the tournament was started with; None while registration is open."""
+    return None if snapshot.tournament.started_at is None else len(snapshot.entrants)
+
+
+def describe_format(_: Speech, settings: TournamentSettings, players: int | None = None) -> str:
+    """The format in words (the registration's headline, the web page). A consolation and
+    a last chance are played only with a field of at least eight: while registration is open
+    (``players`` None) the text says so, and once started with fewer it names neither."""
     lengths = settings.lengths
     base = {
         Kind.SINGLE: _("single elimination"),
@@ -46,13 +56,18 @@ def describe_format(_: Speech, settings: TournamentSettings) -> str:
         ),
     }[settings.kind]
     parts = [base]
-    if settings.consolation:
-        parts.append(
-            _("consolation to {length}").format(
-                length=lengths.by_bracket.get(Bracket.CONSOLATION, lengths.default)
+    sides = players is None or players >= CONSOLATION_MINIMUM
+    if settings.consolation and sides:
+        consolation = lengths.by_bracket.get(Bracket.CONSOLATION, lengths.default)
+        if players is None:
+            parts.append(
+                _("consolation to {length} (with {minimum} players or more)").format(
+                    length=consolation, minimum=CONSOLATION_MINIMUM
+                )
             )
-        )
-    if settings.last_chance:
+        else:
+            parts.append(_("consolation to {length}").format(length=consolation))
+    if settings.last_chance and sides:
         parts.append(
             _("last chance to {length}").format(
                 length=lengths.by_bracket.get(Bracket.LAST_CHANCE, lengths.default)

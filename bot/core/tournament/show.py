@@ -14,6 +14,7 @@ from bot.core.text.i18n import Speech
 from bot.core.tokens import Token, Verb, format_token
 from bot.core.tournament.advance import view_and_results, view_of
 from bot.core.tournament.describe import (
+    field_of,
     headline,
     rules_line,
     seeding_line,
@@ -66,7 +67,7 @@ class TournamentShow:
         _ = context.for_chat
         players = await self._names(snapshot.seeded)
         lines = [
-            headline(_, tournament),
+            headline(_, tournament, field_of(snapshot)),
             _("Matches: {rules}.").format(rules=rules_line(_, tournament)),
             seeding_line(_, tournament),
         ]
@@ -234,7 +235,7 @@ class TournamentShow:
         players = {entrant.user_id for entrant in snapshot.entrants}
         names = await self._names(sorted(players))
         by_slot = {match.slot: match for match in snapshot.matches}
-        lines = [headline(_, tournament)]
+        lines = [headline(_, tournament, field_of(snapshot))]
         if tournament.status is TournamentStatus.PAUSED:
             lines.append(_("Paused: matches in play go on, no new one starts."))
         elif tournament.status is TournamentStatus.CANCELLED:
@@ -287,7 +288,8 @@ class TournamentShow:
         return [_("Full bracket: {url}").format(url=self.links.tournament(tournament.slug))]
 
     async def _names(self, players: list[int]) -> dict[int, str]:
-        return {player: (await self.users.get_user(player)).display_name for player in players}
+        found = await self.users.users_by_id(players)
+        return {player: found[player].display_name for player in players}
 
 
 def _short(name: str) -> str:
