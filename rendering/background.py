@@ -64,7 +64,7 @@ def board_background(theme: Theme, width: int, variant: Variant) -> Image.Image:
         draw.rectangle(
             (bar[0] + round(0.35 * u), bar[1], bar[2] - round(0.35 * u), bar[3]), fill=theme.frame
         )
-    image = image.resize((geo.width, geo.height), Image.Resampling.LANCZOS)
+    image = image.reduce(_SCALE)
     _draw_point_numbers(image, theme, width)
     return image
 
