@@ -33,6 +33,7 @@ from rendering.marks import (
 )
 from rendering.palette import encode_in_palette, shared_palette
 from rendering.palette_samples import SAMPLE_NAMES, palette_samples
+from rendering.palette_store import palette_key, stored_palette
 from rendering.sprites import checker, cube, die, ring
 from rendering.text import clean, fitted, shrunk
 from rendering.theme import DEFAULT_THEME, THEMES, Theme
@@ -81,8 +82,16 @@ def render_board(
 @lru_cache(maxsize=16)
 def board_palette(theme: Theme, size: int, variant: Variant, colours: int = 256) -> Image.Image:
     """The palette of ``colours`` every ``variant`` board of ``theme`` at ``size`` is encoded
-    in, chosen from boards that show every kind of mark (:mod:`rendering.palette_samples`).
-    A game's animation takes one of 127 colours at its own width (:mod:`rendering.replay`)."""
+    in: the one stored ahead of time (:mod:`rendering.palette_store`), else chosen now by
+    :func:`choose_palette`. A game's animation takes one of 127 colours at its own width
+    (:mod:`rendering.replay`)."""
+    stored = stored_palette(palette_key(theme, size, variant, colours))
+    return stored if stored is not None else choose_palette(theme, size, variant, colours)
+
+
+def choose_palette(theme: Theme, size: int, variant: Variant, colours: int = 256) -> Image.Image:
+    """The palette chosen from boards that show every kind of mark
+    (:mod:`rendering.palette_samples`)."""
     samples = [
         render_image(view, theme=theme, size=size, names=SAMPLE_NAMES, last_play=play)
         for view, play in palette_samples(variant)

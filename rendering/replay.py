@@ -35,7 +35,7 @@ FINAL_MS: Final = 4000
 # 127 colours and one index left free (it marks unchanged pixels): 7-bit codes.
 # Measured on a 60-play game at 640 pixels: 255 colours cost 9 % more bytes and look the same
 # on these flat colours; 63 save 11 % more but start to band the anti-aliased edges.
-_GIF_COLOURS: Final = 127
+GIF_COLOURS: Final = 127
 _SEPARATOR: Final = " · "
 
 
@@ -107,8 +107,8 @@ def render_replay_animation(
         drawn.append(redrawing.draw(marks))
     palette = animation_palette(theme, width, game.frames[0].state.variant)
     durations = [frame_ms] * (len(drawn) - 1) + [final_ms]
-    frames = gif_frames(drawn, durations, palette, _GIF_COLOURS)
-    return animated_gif(frames, bytes(palette.getpalette() or ()), _GIF_COLOURS)
+    frames = gif_frames(drawn, durations, palette, GIF_COLOURS)
+    return animated_gif(frames, bytes(palette.getpalette() or ()), GIF_COLOURS)
 
 
 def animation_palette(theme: str, width: int, variant: Variant) -> Image.Image:
@@ -118,7 +118,7 @@ def animation_palette(theme: str, width: int, variant: Variant) -> Image.Image:
     colours, every band's text) fits a game's frames as well as a palette chosen from that
     game's own frames, without drawing and quantizing samples of every game again (the
     comparison is in docs/benchmarks.md)."""
-    return board_palette(THEMES[theme], width, variant, _GIF_COLOURS)
+    return board_palette(THEMES[theme], width, variant, GIF_COLOURS)
 
 
 def render_game_animation(

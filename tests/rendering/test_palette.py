@@ -1,9 +1,12 @@
 """A board is encoded in a palette chosen once per theme, size and variant: every board must
 still look like the picture that was drawn (its RGB image, compared pixel by pixel), about as
-closely as with a palette chosen for that one picture."""
+closely as with a palette chosen for that one picture. The palettes stored ahead of time
+(rendering/stored_palettes.py) are as good as choosing them now, and every one a drawing
+process warms up with is there."""
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 
@@ -12,6 +15,10 @@ from PIL import Image, ImageChops
 
 from gammon import Position, Variant, legal_plays
 from rendering import THEMES, BoardView, LastPlay, render_board, render_image
+from rendering.board import choose_palette
+from rendering.palette import encode_in_palette
+from rendering.palette_store import palette_key, stored_palette
+from rendering.replay import ANIMATION_WIDTH, GIF_COLOURS
 from tests.oracle import oracle_cases
 from tests.rendering.compare import difference, picture
 
@@ -104,3 +111,38 @@ def test_boards_in_the_shared_palette_look_like_what_was_drawn(theme: str, size:
         mean, _far = difference(sent, drawn)
         own_mean, _ = difference(picture(_own_palette_png(drawn)), drawn)
         assert mean < own_mean + 0.5, f"{view}: {mean:.2f} against {own_mean:.2f}"
+
+
+def test_the_palettes_a_drawing_process_warms_up_with_are_stored() -> None:
+    """bot/core/runtime/painter.py warms up with the classic theme's boards of both variants
+    and its backgammon animations: choosing those took about 0.5 s in every drawing process."""
+    classic = THEMES["classic"]
+    for width, colours, variant in (
+        (960, 256, Variant.BACKGAMMON),
+        (960, 256, Variant.LONG_NARDY),
+        (ANIMATION_WIDTH, GIF_COLOURS, Variant.BACKGAMMON),
+    ):
+        assert stored_palette(palette_key(classic, width, variant, colours)) is not None
+    changed = dataclasses.replace(classic, felt=(1, 2, 3))  # nothing stored: chosen anew
+    assert stored_palette(palette_key(changed, 960, Variant.BACKGAMMON, 256)) is None
+
+
+@pytest.mark.parametrize("theme", sorted(THEMES))
+@pytest.mark.parametrize("variant", list(Variant))
+def test_a_stored_animation_palette_is_as_good_as_one_chosen_now(
+    theme: str, variant: Variant
+) -> None:
+    """(The boards' stored palettes are checked above: render_board encodes in them.)"""
+    chosen_theme = THEMES[theme]
+    stored = stored_palette(palette_key(chosen_theme, ANIMATION_WIDTH, variant, GIF_COLOURS))
+    assert stored is not None
+    fresh = choose_palette(chosen_theme, ANIMATION_WIDTH, variant, GIF_COLOURS)
+    views = [case for case in CASES if case[0].variant is variant][:6]
+    for view, play in views:
+        drawn = render_image(view, theme=theme, size=ANIMATION_WIDTH, names=NAMES, last_play=play)
+        sent = picture(encode_in_palette(drawn, stored))
+        fresh_sent = picture(encode_in_palette(drawn, fresh))
+        mean, _far = difference(sent, drawn)
+        fresh_mean, _ = difference(fresh_sent, drawn)
+        assert _farthest(sent, drawn) <= _farthest(fresh_sent, drawn) + 4
+        assert mean < fresh_mean + 0.5, f"{view}: {mean:.2f} against {fresh_mean:.2f}"
