@@ -27,6 +27,8 @@ LONGEST_FIRST = (
     "tests/gammon/test_long_nardy_flow.py::test_a_thousand_random_games",
     "tests/test_readme.py::test_the_hint_and_analyse_examples",
     "tests/engine/test_nardy_player.py::test_beats_a_random_player",
+    "tests/bot/test_replay.py::test_each_game_ends_with_its_animation",
+    "tests/web/test_served_in_browser.py::test_the_served_replay_steps_to_the_last_play",
     "tests/bot/test_match_start.py::test_killed_right_after_any_write_of_an_accept",
     "tests/discord_app/test_tournament_round_robin.py::",
     "tests/telegram_app/test_tournament.py::",
