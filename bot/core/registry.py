@@ -587,7 +587,7 @@ COMMANDS: tuple[Command, ...] = (
         N_(
             "/tournament – the chat's tournament; /tournament new [single|double|roundrobin|"
             "swiss rounds=5|league] [consolation=5] [lastchance=3] [playoff] [7] [final=9] "
-            '[days=7] [random] [nardy] [time=24h] [unrated] "name" (administrators); '
+            '[days=7] [random] [nardy] [time=24h] [unrated] "name" (administrators, organisers); '
             "/tournament join | leave | start | pause | resume | cancel | withdraw [@player] | "
             "replace @leaving @coming | decide @winner | next (a league's next season)"
         ),
@@ -612,7 +612,7 @@ COMMANDS: tuple[Command, ...] = (
                 ),
                 labels=(
                     N_("Show the tournament"),
-                    N_("Open a tournament (administrators)"),
+                    N_("Open a tournament (administrators, organisers)"),
                     N_("Register"),
                     N_("Unregister"),
                     N_("Start it (organiser or administrators)"),

@@ -104,8 +104,8 @@ class TournamentService:
         if not live:
             raise Refusal(
                 context._(
-                    "There is no tournament in this chat. An administrator opens one with "
-                    "/tournament new."
+                    "There is no tournament in this chat. An administrator or an organiser opens "
+                    "one with /tournament new."
                 )
             )
         return live[-1]
