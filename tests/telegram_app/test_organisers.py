@@ -70,3 +70,13 @@ async def test_clearing_the_organisers_takes_the_right_away(telegram: Harness) -
     await telegram.say(CARL, GROUP, "/tournament cancel")
     refused = _texts(await telegram.say(DORA, GROUP, '/tournament new single 1 "Cup"'))
     assert "Only an administrator of the chat opens a tournament." in refused
+
+
+async def test_a_member_the_bot_has_not_met_is_not_named_silently(telegram: Harness) -> None:
+    telegram.api.admins.add((GROUP, ANNA["id"]))
+    await telegram.say(CARL, GROUP, "/defaults")
+    told = _texts(await telegram.say(ANNA, GROUP, "/defaults organisers=@carl @zed"))
+    assert "I have not met \u2068@\u2060zed\u2069 yet: Telegram tells me who a member is" in told
+    assert UPDATED not in told
+    shown = _texts(await telegram.say(BOB, GROUP, "/defaults"))
+    assert "these open and run tournaments" not in shown
