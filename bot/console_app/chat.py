@@ -190,6 +190,7 @@ class ConsoleChat:
 
 
 def _mentions(argument: str) -> tuple[Actor, ...]:
-    """The users an argument's ``@name`` words mention, named as console users can be."""
-    found = (_MENTION.fullmatch(word) for word in argument.split())
+    """The users an argument's ``@name`` words mention, named as console users can be (also
+    as an option's value: ``organisers=@name``)."""
+    found = (_MENTION.fullmatch(word.rpartition("=")[2]) for word in argument.split())
     return tuple(Actor(PLATFORM, match["name"].lower(), match["name"]) for match in found if match)

@@ -49,6 +49,8 @@ class Context:
     own_match: OwnMatch = field(default_factory=OwnMatch)
     # Whether the asker administers the chat: the platform is asked only if a command needs it.
     admin: AdminQuestion = field(default_factory=AdminQuestion)
+    # Whether the chat's defaults name the asker an organiser (by name or by a role they hold).
+    organiser: AdminQuestion = field(default_factory=AdminQuestion)
 
     @property
     def _(self) -> Speech:
@@ -76,8 +78,8 @@ class Context:
 
     async def may(self, permission: Permission, owner_id: int | None = None) -> bool:
         """Whether the asker may act under ``permission``; ``owner_id`` is the user who opened
-        what the action concerns (a chouette's host)."""
-        return await permitted(permission, self.admin, self.user.id, owner_id)
+        what the action concerns (a chouette's host, a tournament's organiser)."""
+        return await permitted(permission, self.admin, self.user.id, owner_id, self.organiser)
 
     def refuse(self, text: str) -> list[Message]:
         return [Message(self.request.chat, text, kind=Private(self.request.actor.user_id))]

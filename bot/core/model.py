@@ -36,11 +36,20 @@ class ChatRef:
 
 
 @dataclass(frozen=True)
+class Role:
+    """A role of a chat's members (Discord's): the platform's id of it and its name."""
+
+    role_id: str
+    name: str
+
+
+@dataclass(frozen=True)
 class Request:
     """A typed command (``command`` without the slash, ``argument`` the rest), a button press
     (``token``), or plain text (``text``: a move typed in a private chat or as a reply to a
     board). ``event_id`` is the id the platform gave this message or interaction; ``mentions``
-    are the accounts the text mentions, resolved by the adapter. Whether the actor administers
+    are the accounts the text mentions, resolved by the adapter, and ``roles`` the member roles
+    it mentions (on platforms that have them). Whether the actor administers
     the chat is not part of it: the core asks the front-end's port when a command needs it
     (:mod:`bot.core.permissions`)."""
 
@@ -52,6 +61,7 @@ class Request:
     text: str | None = None
     event_id: str = ""
     mentions: tuple[Actor, ...] = ()
+    roles: tuple[Role, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from bot.core.context import Context
+from bot.core.refusal import Refusal
 from storage import LoadedMatch, MatchInfo, UserRecord, UserRepository
 
 MAX_NAME = 64  # characters of a display name kept
@@ -30,6 +31,18 @@ def clean_name(name: str, fallback: str) -> str:
     )
     cleaned = " ".join("".join(kept).split())[:MAX_NAME].strip()
     return cleaned or fallback[:MAX_NAME]
+
+
+async def mentioned_users(context: Context, users: UserRepository) -> list[UserRecord]:
+    """The users the request mentions, in its order (each stored if they were not yet); a
+    mention whose id cannot be an account's is refused."""
+    found: list[UserRecord] = []
+    for target in context.request.mentions:
+        if not target.user_id or len(target.user_id) > MAX_ACCOUNT_ID:
+            raise Refusal(context._("I cannot find that player."))
+        name = clean_name(target.name, target.user_id)
+        found.append(await users.upsert_user(target.platform, target.user_id, name))
+    return found
 
 
 class PlayerNames:

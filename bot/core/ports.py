@@ -20,7 +20,7 @@ from typing import Protocol
 
 from bot.core.delivery import Delivery
 from bot.core.model import Actor, ChatRef, Message, Request
-from bot.core.permissions import AdminPort
+from bot.core.permissions import AdminPort, RolePort
 from bot.core.runtime.inbox import UpdateInbox
 
 
@@ -31,8 +31,11 @@ class ChatRequests(Protocol):
         """Answer one request."""
         ...
 
-    def register_admins(self, platform: str, port: AdminPort) -> None:
-        """How the front-end answers whether someone administers a chat."""
+    def register_admins(
+        self, platform: str, port: AdminPort, roles: RolePort | None = None
+    ) -> None:
+        """How the front-end answers whether someone administers a chat (and, where members
+        have roles, whether someone holds one)."""
         ...
 
 

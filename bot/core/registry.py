@@ -69,6 +69,7 @@ class Kind(enum.Enum):
     """What an option holds."""
 
     USER = "user"  # a member of the chat (``@name``)
+    MENTIONABLE = "mentionable"  # a member or a role of the chat (``@name``, ``@role``)
     INTEGER = "integer"
     TEXT = "text"
     CHOICE = "choice"  # one of ``choices``
@@ -97,6 +98,8 @@ class Option:
         """The option's part of the argument text; empty when it is left out or off."""
         if value is None or value is False or value == "" or self.kind is Kind.USER:
             return ""  # users are passed as mentions, not as text
+        if self.kind is Kind.MENTIONABLE:
+            return self.prefix  # the member or role is passed as a mention, after its word
         if self.kind is Kind.FLAG:
             return self.word or self.name
         return f"{self.prefix} {value}".strip()
@@ -115,8 +118,9 @@ class Subcommand:
 class Restriction:
     """Who may use a command, or the actions of it named by the argument's first word, and
     what the others are told (a gettext message id). The core enforces :attr:`Permission.ADMIN`
-    before the handler runs; :attr:`Permission.HOST_OR_ADMIN` needs the host, whom only the
-    handler's service knows, so it asks :meth:`~bot.core.context.Context.may` with them."""
+    before the handler runs; :attr:`Permission.HOST_OR_ADMIN` and :attr:`Permission.ORGANISER`
+    need the host, whom only the handler's service knows, so it asks
+    :meth:`~bot.core.context.Context.may` with them (and names who may when it refuses)."""
 
     permission: Permission
     refusal: str
@@ -216,10 +220,11 @@ CHOUETTE_END: Final = Restriction(
 )
 
 
-# /tournament new: administrators only (the organiser or one then runs it: its service knows
-# the organiser).
+# /tournament new: administrators and the organisers the chat's defaults name (its service asks,
+# and names them when it refuses; the one who opened it, an administrator or an organiser then
+# runs it).
 TOURNAMENT_NEW: Final = Restriction(
-    Permission.ADMIN,
+    Permission.ORGANISER,
     N_("Only an administrator of the chat opens a tournament."),
     words=("new",),
 )
@@ -492,7 +497,10 @@ COMMANDS: tuple[Command, ...] = (
         "defaults",
         lambda s: s.settings.chat_defaults,
         N_("The chat's defaults (administrators)"),
-        N_("/defaults length N | language xx – the chat's defaults (administrators)"),
+        N_(
+            "/defaults length N | language xx | organisers=@name… (or none) – the chat's "
+            "defaults (administrators)"
+        ),
         options=(
             Option(
                 "length",
@@ -510,6 +518,18 @@ COMMANDS: tuple[Command, ...] = (
                 _LANGUAGE.choices,
                 labels=_LANGUAGE.labels,
                 prefix="language",
+            ),
+            Option(
+                "organisers",
+                Kind.MENTIONABLE,
+                N_("Who opens and runs tournaments besides administrators: a role or a member"),
+                prefix="organisers",
+            ),
+            Option(
+                "no_organisers",
+                Kind.FLAG,
+                N_("Nobody but administrators opens and runs tournaments"),
+                word="organisers=none",
             ),
         ),
         restriction=Restriction(
@@ -567,7 +587,7 @@ COMMANDS: tuple[Command, ...] = (
         N_(
             "/tournament – the chat's tournament; /tournament new [single|double|roundrobin|"
             "swiss rounds=5|league] [consolation=5] [lastchance=3] [playoff] [7] [final=9] "
-            '[days=7] [random] [nardy] [time=24h] [unrated] "name" (administrators); '
+            '[days=7] [random] [nardy] [time=24h] [unrated] "name" (administrators, organisers); '
             "/tournament join | leave | start | pause | resume | cancel | withdraw [@player] | "
             "replace @leaving @coming | decide @winner | next (a league's next season)"
         ),
@@ -592,7 +612,7 @@ COMMANDS: tuple[Command, ...] = (
                 ),
                 labels=(
                     N_("Show the tournament"),
-                    N_("Open a tournament (administrators)"),
+                    N_("Open a tournament (administrators, organisers)"),
                     N_("Register"),
                     N_("Unregister"),
                     N_("Start it (organiser or administrators)"),

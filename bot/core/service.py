@@ -25,9 +25,10 @@ from bot.core.context import Context, OwnMatch
 from bot.core.delivery import Delivery
 from bot.core.dispatch import Dispatcher
 from bot.core.match.links import ChallengeLinks
-from bot.core.model import MAX_TEXT, Actor, ChatRef, Message, Request
+from bot.core.model import MAX_TEXT, Actor, ChatRef, Message, Request, Role
+from bot.core.organisers import named_organiser
 from bot.core.people import MAX_ACCOUNT_ID, clean_name
-from bot.core.permissions import AdminPort, AdminPorts, AdminQuestion
+from bot.core.permissions import AdminPort, AdminPorts, AdminQuestion, RolePort
 from bot.core.runtime.inbox import UpdateInbox
 from bot.core.text.i18n import normalize_locale, resolve_locale, room_locale
 from bot.core.text.player_text import without_bidi_controls
@@ -115,10 +116,13 @@ class Core:
         the player in matches against the bot, and whom ``/challenge @bot`` means."""
         await self.ports.bots.register(platform, user_id, clean_name(name, user_id))
 
-    def register_admins(self, platform: str, port: AdminPort) -> None:
-        """How ``platform``'s front-end answers whether someone administers a group chat (an
-        adapter calls it when it starts); asked only when a command needs it."""
-        self._admins.register(platform, port)
+    def register_admins(
+        self, platform: str, port: AdminPort, roles: RolePort | None = None
+    ) -> None:
+        """How ``platform``'s front-end answers whether someone administers a group chat, and
+        on a platform with member roles whether someone holds one (an adapter calls it when it
+        starts); asked only when a command needs it."""
+        self._admins.register(platform, port, roles)
 
     async def suggest_moves(
         self, actor: Actor, chat: ChatRef, typed: str = "", limit: int = 25
@@ -182,6 +186,7 @@ class Core:
             locale if request.chat.private else room_locale(chat),
             own_match=own,
             admin=AdminQuestion(partial(self._admins.is_admin, request.actor, request.chat)),
+            organiser=AdminQuestion(partial(named_organiser, self._admins, request, user.id, chat)),
         )
 
 
@@ -215,6 +220,10 @@ def _storable(request: Request) -> Request:
         event_id=_text(request.event_id, 128),
         # A mentioned id too long to be one is kept too long, so the challenge can refuse it.
         mentions=tuple(_actor(mention, 2 * MAX_ACCOUNT_ID) for mention in request.mentions[:10]),
+        roles=tuple(
+            Role(_text(role.role_id, MAX_ACCOUNT_ID), clean_name(role.name, role.role_id))
+            for role in request.roles[:1]
+        ),
     )
 
 

@@ -1,5 +1,6 @@
 """A player's settings (the on/off switches, the board theme, the language, the next client
-seed) and a chat's defaults (match length, language), changed by its administrators."""
+seed) and a chat's defaults (match length, language, organisers), changed by its
+administrators."""
 
 from __future__ import annotations
 
@@ -7,6 +8,10 @@ from dataclasses import dataclass
 
 from bot.core.context import Context
 from bot.core.model import Button, Message, Private
+from bot.core.organisers import KEY as ORGANISERS
+from bot.core.organisers import Organisers, organiser_names, split_organisers
+from bot.core.people import mentioned_users
+from bot.core.refusal import Refusal
 from bot.core.runtime.time_source import TimeSource
 from bot.core.text.i18n import N_, language_choices, normalize_locale, speech
 from bot.core.text.player_text import isolated
@@ -70,27 +75,17 @@ class SettingsService:
         return [self._settings_message(context, updated.prefs)]
 
     async def chat_defaults(self, context: Context, argument: str) -> list[Message]:
-        """``/defaults [length N | money] [language xx]``: a chat admin's defaults (the core
-        lets only administrators change them: see the registry's restriction)."""
+        """``/defaults [length N | money] [language xx] [organisers=@name… | none]``: a chat
+        admin's defaults (the core lets only administrators change them: see the registry's
+        restriction)."""
         _ = context._
-        words = argument.lower().split()
-        if not words:
-            length = context.chat.settings.get("default_length", 3)
-            language = context.chat.settings.get("language") or "-"
-            if not length:
-                return context.refuse(
-                    _("This chat: money games by default, language {language}.").format(
-                        language=language
-                    )
-                )
-            return context.refuse(
-                _.ngettext(
-                    "This chat: matches of {length} point by default, language {language}.",
-                    "This chat: matches of {length} points by default, language {language}.",
-                    int(str(length)),
-                ).format(length=length, language=language)
-            )
+        if not argument.split():
+            return context.refuse(await self._defaults_text(context))
+        said, rest = split_organisers(argument)
+        words = rest.lower().split()
         settings: dict[str, object] = {}
+        if said is not None:
+            settings[ORGANISERS] = (await self._organisers(context, said)).stored()
         pairs = dict(zip(words[::2], words[1::2], strict=False))
         if "length" in pairs:
             value = pairs["length"]
@@ -112,6 +107,44 @@ class SettingsService:
         await self.chats.update_chat(context.chat.id, settings=settings)
         _ = speech(str(settings.get("language") or context.chat_locale))  # in its new language
         return [Message(context.request.chat, _("The chat's defaults are updated."))]
+
+    async def _defaults_text(self, context: Context) -> str:
+        _ = context._
+        length = context.chat.settings.get("default_length", 3)
+        language = context.chat.settings.get("language") or "-"
+        if not length:
+            shown = _("This chat: money games by default, language {language}.").format(
+                language=language
+            )
+        else:
+            shown = _.ngettext(
+                "This chat: matches of {length} point by default, language {language}.",
+                "This chat: matches of {length} points by default, language {language}.",
+                int(str(length)),
+            ).format(length=length, language=language)
+        names = await organiser_names(context, self.users)
+        if names:
+            shown += "\n" + _(
+                "Besides its administrators, these open and run tournaments: {organisers}."
+            ).format(organisers=names)
+        return shown
+
+    async def _organisers(self, context: Context, said: str) -> Organisers:
+        """The organisers ``/defaults organisers=…`` names: none, or those it mentions."""
+        if said == "none":
+            return Organisers()
+        named = Organisers(
+            tuple(user.id for user in await mentioned_users(context, self.users)),
+            context.request.roles[0] if context.request.roles else None,
+        )
+        if not named:
+            raise Refusal(
+                context._(
+                    "Name the organisers: /defaults organisers=@name @name, on Discord a role "
+                    "too (@role); /defaults organisers=none names none."
+                )
+            )
+        return named
 
     async def language(self, context: Context, argument: str) -> list[Message]:
         chosen = normalize_locale(argument.strip())

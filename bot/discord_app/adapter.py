@@ -23,7 +23,15 @@ from bot.core import registry
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.ports import ChatFrontEnd
 from bot.core.text.i18n import first_locale, speech
-from bot.discord_app.admins import SeenPermissions, interaction_admin, message_admin
+from bot.discord_app.admins import (
+    ROLE_MENTION,
+    SeenPermissions,
+    as_role,
+    held_roles,
+    interaction_admin,
+    mentioned_roles,
+    message_admin,
+)
 from bot.discord_app.buttons import ActionButton
 from bot.discord_app.commands import build_commands
 from bot.discord_app.posting import NO_MENTIONS, PLATFORM, Poster
@@ -120,7 +128,7 @@ class DiscordAdapter:
             self.tree.add_command(command)
         self.poster = Poster(self.client, core)
         self.permissions = SeenPermissions()  # the core's port: who administers a server
-        core.register_admins(PLATFORM, self.permissions)
+        core.register_admins(PLATFORM, self.permissions, roles=self.permissions)
         self._running: asyncio.Task[None] | None = None
         self._answering: set[asyncio.Task[Any]] = set()  # finished before stopping
         self._synced = False
@@ -203,6 +211,7 @@ class DiscordAdapter:
         command: str,
         argument: str,
         mentions: tuple[discord.abc.User, ...],
+        roles: tuple[discord.Role, ...] = (),
     ) -> None:
         if self._other_bots(mentions):
             with contextlib.suppress(discord.HTTPException):
@@ -210,7 +219,9 @@ class DiscordAdapter:
                     _bots_cannot_play(_gettext(interaction)), ephemeral=True
                 )
             return
-        await self.answer(interaction, command=command, argument=argument, mentions=mentions)
+        await self.answer(
+            interaction, command=command, argument=argument, mentions=mentions, roles=roles
+        )
 
     def _other_bots(self, users: Sequence[discord.abc.User]) -> bool:
         """Whether another bot is mentioned: it would never press [Accept]. This bot itself
@@ -225,6 +236,7 @@ class DiscordAdapter:
         argument: str = "",
         token: str | None = None,
         mentions: tuple[discord.abc.User, ...] = (),
+        roles: tuple[discord.Role, ...] = (),
     ) -> None:
         """Acknowledge first, then let the core answer and post what it says."""
         task = asyncio.current_task()
@@ -249,9 +261,13 @@ class DiscordAdapter:
                 token=token,
                 event_id=str(interaction.id),
                 mentions=tuple(make_actor(user) for user in mentions),
+                roles=tuple(as_role(role) for role in roles),
             )
             self.permissions.note(
-                request.chat.chat_id, request.actor.user_id, interaction_admin(interaction)
+                request.chat.chat_id,
+                request.actor.user_id,
+                interaction_admin(interaction),
+                held_roles(interaction.user),
             )
             if request.chat.private:
                 await self.core.delivery.mark_unreachable(request.actor, unreachable=False)
@@ -343,15 +359,19 @@ class DiscordAdapter:
             )
             return
         mentions = tuple(make_actor(user) for user in mentioned)
-        self.permissions.note(chat.chat_id, actor.user_id, message_admin(message))
+        self.permissions.note(
+            chat.chat_id, actor.user_id, message_admin(message), held_roles(author)
+        )
         if name in _COMMANDS:
+            apart = ROLE_MENTION.sub(" ", _USER_MENTION.sub(" ", rest))  # mentions apart
             request = Request(
                 actor,
                 chat,
                 command=name,
-                argument=" ".join(_USER_MENTION.sub(" ", rest).split()),  # mentions apart
+                argument=" ".join(apart.split()),
                 event_id=str(message.id),
                 mentions=mentions,
+                roles=mentioned_roles(rest, message.role_mentions),
             )
         else:
             request = Request(actor, chat, text=text, event_id=str(message.id))

@@ -21,7 +21,10 @@ from discord.app_commands import Choice, locale_str
 from bot.core import registry
 from bot.core.registry import Kind
 
-Run = Callable[[discord.Interaction[Any], str, str, tuple[discord.abc.User, ...]], Awaitable[None]]
+Run = Callable[
+    [discord.Interaction[Any], str, str, tuple[discord.abc.User, ...], tuple[discord.Role, ...]],
+    Awaitable[None],
+]
 Suggest = Callable[[discord.Interaction[Any], str], Awaitable[list[str]]]
 SlashCommand = app_commands.Command[Any, Any, Any]
 
@@ -31,7 +34,8 @@ _RANGE: Any = app_commands.Range  # subscripted with run-time bounds, which mypy
 
 
 def build_commands(run: Run, suggest: Suggest) -> list[SlashCommand | app_commands.Group]:
-    """Every application command, calling ``run(interaction, command, argument, mentions)``;
+    """Every application command, calling ``run(interaction, command, argument, mentions,
+    roles)``;
     ``suggest(interaction, typed)`` offers the values of options marked ``suggest``."""
     return [_build(command, run, suggest) for command in registry.LISTED]
 
@@ -68,12 +72,14 @@ def _callback(
     typed options, described, with their choices and suggestions."""
 
     async def callback(interaction: discord.Interaction[Any], **values: Any) -> None:
-        mentions = tuple(
+        named = [
             values[option.name]
             for option in options
-            if option.kind is Kind.USER and values.get(option.name) is not None
-        )
-        await run(interaction, command.name, command.argument(values), mentions)
+            if option.kind in (Kind.USER, Kind.MENTIONABLE) and values.get(option.name) is not None
+        ]
+        mentions = tuple(value for value in named if not isinstance(value, discord.Role))
+        roles = tuple(value for value in named if isinstance(value, discord.Role))
+        await run(interaction, command.name, command.argument(values), mentions, roles)
 
     first = inspect.Parameter(
         "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
@@ -111,6 +117,8 @@ def _parameter(option: registry.Option) -> inspect.Parameter:
 def _annotation(option: registry.Option) -> Any:
     if option.kind is Kind.USER:
         return discord.User
+    if option.kind is Kind.MENTIONABLE:
+        return discord.User | discord.Role
     if option.kind is Kind.FLAG:
         return bool
     if option.kind is Kind.INTEGER:

@@ -35,6 +35,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "page": "seite",
             "settings": "einstellungen",
             "newcomer": "nachrücker",
+            "organisers": "turnierleiter",
+            "no_organisers": "keine_turnierleiter",
         },
         "ru": {
             "action": "действие",
@@ -62,6 +64,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "page": "страница",
             "settings": "настройки",
             "newcomer": "замена",
+            "organisers": "организаторы",
+            "no_organisers": "без_организаторов",
         },
         "uk": {
             "action": "дія",
@@ -89,6 +93,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "page": "сторінка",
             "settings": "налаштування",
             "newcomer": "заміна",
+            "organisers": "організатори",
+            "no_organisers": "без_організаторів",
         },
         "tr": {
             "action": "işlem",
@@ -116,6 +122,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "page": "sayfa",
             "settings": "ayarlar",
             "newcomer": "yedek",
+            "organisers": "düzenleyenler",
+            "no_organisers": "düzenleyen_yok",
         },
         "el": {
             "action": "ενέργεια",
@@ -143,6 +151,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "page": "σελίδα",
             "settings": "ρυθμίσεις",
             "newcomer": "αντικαταστάτης",
+            "organisers": "διοργανωτές",
+            "no_organisers": "χωρίς_διοργανωτές",
         },
         "bg": {
             "action": "действие",
@@ -170,6 +180,8 @@ OPTION_NAMES: Final[Mapping[str, Mapping[str, str]]] = MappingProxyType(
             "page": "страница",
             "settings": "настройки",
             "newcomer": "заместник",
+            "organisers": "организатори",
+            "no_organisers": "без_организатори",
         },
     }
 )

@@ -235,8 +235,10 @@ class TelegramAdapter:
             request = Request(actor, chat, command="start", event_id=event_id)
         else:
             mentions, unknown = self.directory.mentions(message, self.application.bot.bot)
-            if command.name == "challenge" and unknown and not mentions:
-                await self._unknown_username(message, unknown[0])
+            # A challenge needs its opponent; /defaults every organiser it names.
+            challenge = command.name == "challenge" and not mentions
+            if unknown and (challenge or command.name == "defaults"):
+                await self._unknown_username(message, unknown[0], command.name)
                 return
             request = Request(
                 actor,
@@ -248,16 +250,25 @@ class TelegramAdapter:
             )
         await self.poster.post_all(await self.core.handle(request), origin)
 
-    async def _unknown_username(self, message: TelegramMessage, username: str) -> None:
+    async def _unknown_username(
+        self, message: TelegramMessage, username: str, command: str
+    ) -> None:
         user = message.from_user
         locale = first_locale(user.language_code if user else None)
         _ = speech(locale)
-        await message.reply_text(
+        said = (
             _(
+                "I have not met {username} yet: Telegram tells me who a member is only by their "
+                "messages. Ask them to write /help here, then name them again."
+            )
+            if command == "defaults"
+            else _(
                 "I have not met {username} yet. Ask them to write /help here, or answer one of "
                 "their messages with /challenge."
-            ).format(username=without_mentions(isolated(username)))  # it would call them
+            )
         )
+        # the name without its mention: it would call them
+        await message.reply_text(said.format(username=without_mentions(isolated(username))))
 
     async def _apologise(self, message: TelegramMessage) -> None:
         user = message.from_user

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 from discord import AppCommandOptionType, app_commands
 
@@ -20,6 +21,7 @@ from bot.discord_app.commands import build_commands
 from bot.telegram_app.commands import COMMANDS as TELEGRAM_COMMANDS
 from bot.telegram_app.commands import command_menu
 from tests.bot.scripted import Room
+from tests.fakes.discord_server import role_payload
 
 
 async def _nothing(*_arguments: Any) -> Any:
@@ -129,8 +131,40 @@ async def test_a_command_added_to_the_registry_gets_a_typed_slash_command(
     await callback(interaction, points=3, crawford=True, rival=bob)
     await callback(interaction, points=None, crawford=False, rival=None)
     assert calls == [
-        (interaction, "handicap", "points 3 late", (bob,)),
-        (interaction, "handicap", "", ()),
+        (interaction, "handicap", "points 3 late", (bob,), ()),
+        (interaction, "handicap", "", (), ()),
+    ]
+
+
+async def test_a_member_or_a_role_option_passes_either_apart_after_its_word(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``/defaults set organisers:`` takes a member or a role: a member goes with the mentions,
+    a role with the roles, and the argument names the option's word."""
+    added = registry.Command(
+        "staff",
+        handler="info.staff",
+        summary="Who helps",
+        options=(registry.Option("who", registry.Kind.MENTIONABLE, "Whom", prefix="helpers"),),
+    )
+    monkeypatch.setattr(registry, "LISTED", (*registry.LISTED, added))
+    calls: list[tuple[Any, ...]] = []
+
+    async def run(*arguments: Any) -> None:
+        calls.append(arguments)
+
+    command = next(item for item in build_commands(run, _nothing) if item.name == "staff")
+    assert isinstance(command, app_commands.Command)
+    (who,) = command.parameters
+    assert who.type is AppCommandOptionType.mentionable
+    callback: Any = command.callback
+    interaction, bob = object(), object()
+    role = discord.Role(guild=Any, state=Any, data=role_payload(7, "Staff", 1))  # type: ignore[arg-type]
+    await callback(interaction, who=bob)
+    await callback(interaction, who=role)
+    assert calls == [
+        (interaction, "staff", "helpers", (bob,), ()),
+        (interaction, "staff", "helpers", (), (role,)),
     ]
 
 

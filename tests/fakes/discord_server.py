@@ -30,6 +30,10 @@ CHANNEL_ID = 900000000000000004
 THREAD_ID = 900000000000000005
 OWNER_ID = 900000000000000006
 MANAGE_GUILD = 1 << 5
+# Two of the server's roles with one name (Discord allows it): a role is its id, not its name.
+ORGANISERS_ROLE_ID = 900000000000000007
+LOOKALIKE_ROLE_ID = 900000000000000008
+ROLE_NAMES = {ORGANISERS_ROLE_ID: "Organisers", LOOKALIKE_ROLE_ID: "Organisers"}
 EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 15) | (1 << 16)  # view, send, files, history
 
 
@@ -41,6 +45,34 @@ def user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
         "discriminator": "0",
         "avatar": None,
         "bot": bot,
+    }
+
+
+def role_payload(role_id: int, name: str, position: int) -> dict[str, Any]:
+    return {
+        "id": str(role_id),
+        "name": name,
+        "permissions": str(EVERYONE_PERMISSIONS if role_id == GUILD_ID else 0),
+        "position": position,
+        "color": 0,
+        "hoist": False,
+        "managed": False,
+        "mentionable": role_id != GUILD_ID,
+        "flags": 0,
+    }
+
+
+def member_payload(user: dict[str, Any], roles: list[int], permissions: int) -> dict[str, Any]:
+    """A server member as an interaction carries it: their roles' ids (never @everyone's) and
+    their permissions in the channel."""
+    return {
+        "user": user,
+        "roles": [str(role) for role in roles],
+        "joined_at": "2026-01-01T00:00:00+00:00",
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+        "permissions": str(permissions),
     }
 
 
@@ -230,17 +262,11 @@ class FakeDiscord:
             "stickers": [],
             "member_count": 3,
             "roles": [
-                {
-                    "id": str(GUILD_ID),
-                    "name": "@everyone",
-                    "permissions": str(EVERYONE_PERMISSIONS),
-                    "position": 0,
-                    "color": 0,
-                    "hoist": False,
-                    "managed": False,
-                    "mentionable": False,
-                    "flags": 0,
-                }
+                role_payload(GUILD_ID, "@everyone", 0),
+                *(
+                    role_payload(role_id, name, position)
+                    for position, (role_id, name) in enumerate(ROLE_NAMES.items(), 1)
+                ),
             ],
             "channels": [
                 {
@@ -296,6 +322,7 @@ class FakeDiscord:
         *,
         permissions: int = EVERYONE_PERMISSIONS,
         locale: str = "en-US",
+        roles: list[int] | None = None,
     ) -> dict[str, Any]:
         interaction_id = self.next_id()
         user = self.users[user_id]
@@ -336,15 +363,7 @@ class FakeDiscord:
                 "guild_id": str(GUILD_ID),
                 "guild_locale": "en-US",
                 "guild": {"id": str(GUILD_ID), "locale": "en-US", "features": []},
-                "member": {
-                    "user": user,
-                    "roles": [],
-                    "joined_at": "2026-01-01T00:00:00+00:00",
-                    "deaf": False,
-                    "mute": False,
-                    "flags": 0,
-                    "permissions": str(permissions),
-                },
+                "member": member_payload(user, roles or [], permissions),
                 "context": 0,
             }
         return payload
@@ -364,14 +383,69 @@ class FakeDiscord:
         resolved: dict[str, Any] | None = None,
         permissions: int = EVERYONE_PERMISSIONS,
         locale: str = "en-US",
+        roles: list[int] | None = None,
     ) -> Interaction:
+        """A slash command; ``roles``: the ids of the roles the member holds."""
         data: dict[str, Any] = {"id": str(self.next_id()), "name": name, "type": 1}
         if options:
             data["options"] = options
         if resolved:
             data["resolved"] = resolved
         return await self._send_interaction(
-            self._base(2, user_id, data, channel_id, permissions=permissions, locale=locale)
+            self._base(
+                2, user_id, data, channel_id, permissions=permissions, locale=locale, roles=roles
+            )
+        )
+
+    def resolved_role(self, role_id: int) -> dict[str, Any]:
+        """An option's role as Discord resolves it for the interaction."""
+        position = list(ROLE_NAMES).index(role_id) + 1
+        return {"roles": {str(role_id): role_payload(role_id, ROLE_NAMES[role_id], position)}}
+
+    def resolved_user(self, user_id: int) -> dict[str, Any]:
+        """An option's member as Discord resolves it for the interaction."""
+        member = member_payload(self.users[user_id], [], EVERYONE_PERMISSIONS)
+        del member["user"]
+        return {"users": {str(user_id): self.users[user_id]}, "members": {str(user_id): member}}
+
+    async def say(
+        self,
+        user_id: int,
+        text: str,
+        *,
+        mentions: list[int] | None = None,
+        role_mentions: list[int] | None = None,
+        roles: list[int] | None = None,
+    ) -> None:
+        """A member's message in the channel: ``mentions`` the users it mentions (the bot's
+        id for one addressed to it), ``role_mentions`` the roles, ``roles`` the roles the
+        author holds (a message carries no permissions: Discord's client computes them)."""
+        message_id = self.next_id()
+        member = member_payload(self.users[user_id], roles or [], EVERYONE_PERMISSIONS)
+        del member["user"], member["permissions"]
+        bot = user_payload(BOT_ID, "gammonbot", bot=True)
+        named = [bot if user == BOT_ID else self.users[user] for user in mentions or []]
+        await self.send_event(
+            "MESSAGE_CREATE",
+            {
+                "id": str(message_id),
+                "channel_id": str(CHANNEL_ID),
+                "guild_id": str(GUILD_ID),
+                "author": self.users[user_id],
+                "member": member,
+                "content": text,
+                "timestamp": "2026-01-01T00:00:00+00:00",
+                "edited_timestamp": None,
+                "tts": False,
+                "mention_everyone": False,
+                "mentions": named,
+                "mention_roles": [str(role) for role in role_mentions or []],
+                "attachments": [],
+                "embeds": [],
+                "pinned": False,
+                "type": 0,
+                "flags": 0,
+            },
         )
 
     async def autocomplete(

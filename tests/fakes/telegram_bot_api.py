@@ -13,6 +13,7 @@ import asyncio
 import email.message
 import email.parser
 import json
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,6 +39,8 @@ _JSON_FIELDS = {
 }
 _INT_FIELDS = {"chat_id", "message_id", "user_id", "offset", "limit", "timeout"}
 _BOOL_FIELDS = {"show_alert", "drop_pending_updates", "disable_notification"}
+
+_MENTION = re.compile(r"(?<![\w@])@\w+")
 
 
 @dataclass
@@ -357,11 +360,17 @@ class FakeBotApi:
         entities = []
         if text.startswith("/"):
             entities.append({"type": "bot_command", "offset": 0, "length": len(text.split()[0])})
-        position = 0
-        for word in text.split(" "):
-            if word.startswith("@") and len(word) > 1 and position > 0:
-                entities.append({"type": "mention", "offset": position, "length": len(word)})
-            position += len(word) + 1
+        # A @username after the first word, wherever no letter or digit comes right before it
+        # (``organisers=@carl`` mentions Carl, ``bob@example.org`` nobody).
+        for found in _MENTION.finditer(text):
+            if found.start() > 0:
+                entities.append(
+                    {
+                        "type": "mention",
+                        "offset": found.start(),
+                        "length": found.end() - found.start(),
+                    }
+                )
         data: dict[str, Any] = {"from": sender, "text": text, "entities": entities}
         if reply_to is not None:
             data["reply_to_message"] = self.messages[(chat_id, reply_to)].data

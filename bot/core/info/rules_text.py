@@ -222,8 +222,9 @@ def chapter_text(_: Speech, chapter: Chapter) -> str:
             "/stats shows your numbers, /top the leaderboard."
         ),
         "tournament": _(
-            "An administrator opens a tournament with /tournament new, players register, and the "
-            "organiser starts it. Seeds go by rating, strongest first, or, with the option random, "
+            "An administrator or an organiser the chat's defaults name opens a tournament with "
+            "/tournament new, players register, and the organiser starts it. Seeds go by rating, "
+            "strongest first, or, with the option random, "
             "by the dice: the order of registration is shuffled with a server seed whose "
             "commitment was posted when the tournament opened and which is revealed at the start. "
             "Single elimination: the bracket has the next power of two of places, seed 1 meets "

@@ -1,10 +1,11 @@
-"""``/tournament`` and its buttons: open one (administrators), register ([Join], /tournament
-join and leave), start it with its seeds and first pairings, pause, resume, cancel, withdraw a
-player (their matches still to play are walkovers), replace a player before their first
-match, and show it.
+"""``/tournament`` and its buttons: open one (administrators and the chat's organisers),
+register ([Join], /tournament join and leave), start it with its seeds and first pairings,
+pause, resume, cancel, withdraw a player (their matches still to play are walkovers), replace a
+player before their first match, and show it.
 
-The organiser who opened it or an administrator of the chat runs it; a player may withdraw
-themselves. One tournament runs in a chat at a time (its matches seat its players there).
+The organiser who opened it, an administrator of the chat or an organiser the chat's defaults
+name runs it (:mod:`bot.core.tournament.organising`); a player may withdraw themselves. One
+tournament runs in a chat at a time (its matches seat its players there).
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from datetime import timedelta
 from bot.core.context import Context
 from bot.core.match.options import OptionError
 from bot.core.model import Message
-from bot.core.permissions import Permission
 from bot.core.refusal import Refusal
 from bot.core.runtime.time_source import TimeSource
 from bot.core.text.player_text import isolated
 from bot.core.tokens import Token, Verb
+from bot.core.tournament import organising
 from bot.core.tournament.options import parse_tournament_options
 from bot.core.tournament.running import TournamentRunning
 from bot.core.tournament.settings import Kind, stored_lengths
@@ -103,20 +104,18 @@ class TournamentService:
         if not live:
             raise Refusal(
                 context._(
-                    "There is no tournament in this chat. An administrator opens one with "
-                    "/tournament new."
+                    "There is no tournament in this chat. An administrator or an organiser opens "
+                    "one with /tournament new."
                 )
             )
         return live[-1]
 
     async def _organiser_only(self, context: Context, tournament: TournamentRecord) -> None:
-        if not await context.may(Permission.HOST_OR_ADMIN, tournament.organiser_id):
-            raise Refusal(
-                context._("Only the organiser who opened the tournament or an administrator may.")
-            )
+        await organising.may_run(context, self.running.users, tournament)
 
     async def _new(self, context: Context, text: str) -> list[Message]:
         _ = context._
+        await organising.may_open(context, self.running.users)
         try:
             options = parse_tournament_options(text)
         except OptionError as error:

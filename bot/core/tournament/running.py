@@ -11,7 +11,7 @@ from typing import Final
 
 from bot.core.context import Context
 from bot.core.model import Message
-from bot.core.people import MAX_ACCOUNT_ID, clean_name
+from bot.core.people import mentioned_users
 from bot.core.refusal import Refusal
 from bot.core.runtime.time_source import TimeSource
 from bot.core.tournament.advance import advancing
@@ -219,10 +219,4 @@ class TournamentRunning:
         return [said, *await self.starts.news(context, tournament.id)]
 
     async def _mentioned(self, context: Context) -> list[UserRecord]:
-        found: list[UserRecord] = []
-        for target in context.request.mentions:
-            if not target.user_id or len(target.user_id) > MAX_ACCOUNT_ID:
-                raise Refusal(context._("I cannot find that player."))
-            name = clean_name(target.name, target.user_id)
-            found.append(await self.users.upsert_user(target.platform, target.user_id, name))
-        return found
+        return await mentioned_users(context, self.users)
