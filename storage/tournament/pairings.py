@@ -161,6 +161,19 @@ class TournamentPairings:
 
         return await self.engine.write(write)
 
+    async def set_thread(self, pairing_id: int, thread_chat_id: int) -> None:
+        """The pairing plays in the thread whose chat is ``thread_chat_id`` (opened by the
+        process that announced it): its [Start] is pressed there, its match is there."""
+
+        def write(connection: DirectConnection) -> None:
+            connection.execute(
+                sa.update(tournament_matches)
+                .where(tournament_matches.c.id == pairing_id)
+                .values(thread_chat_id=thread_chat_id)
+            )
+
+        await self.engine.write(write)
+
     async def pairing(self, tournament_id: int, slot: str) -> TournamentMatchRecord | None:
         row = (await self.engine.read(_PAIRING, {"tournament": tournament_id, "key": slot})).first()
         return None if row is None else TournamentMatchRecord.of(row._mapping)
