@@ -7,6 +7,7 @@ start threads."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 from tests.discord_app.conftest import ANNA, BOB, CARL, Bot, content
 from tests.discord_app.conftest import is_post as is_channel_post
@@ -127,3 +128,19 @@ async def test_threads_off_keeps_the_pairings_in_the_channel(bot: Bot) -> None:
     assert "Cup: single elimination, matches in this chat, not in threads" in opened
     assert started_threads(bot) == []
     assert [channel_of(call) for call in announcements(bot)] == [CHANNEL_ID, CHANNEL_ID]
+
+
+async def test_a_deadline_passed_in_a_thread_is_claimed_in_that_thread(bot: Bot) -> None:
+    await _open_four(bot, '1 days=1 "Cup"')
+    first, _second = announcements(bot)
+    players = pairing_players(first)
+    await click(bot, players[1], first, "Start")  # semifinal 1 under way, 2 never started
+    later = bot.core.clock() + timedelta(days=2)
+    bot.core.clock = lambda: later
+    told = await bot.core.ports.clock.tick()
+    claims = [message for message in told if message.buttons]
+    (claim,) = claims
+    assert [button.label for button in claim.buttons] == ["Claim win"]
+    assert claim.chat.chat_id == str(channel_of(first))  # where the match is
+    (undecided,) = [message for message in told if "did not start their match" in message.text]
+    assert undecided.chat.chat_id == str(CHANNEL_ID)  # the organiser decides in the channel
