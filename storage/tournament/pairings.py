@@ -91,7 +91,8 @@ class TournamentPairings:
         """``coming`` takes ``leaving``'s place (seed, division and pairings) before
         ``leaving`` has played: False when ``leaving`` is not in it, or a match of theirs has
         started or been decided, or ``coming`` is in it already. Their pairings are announced
-        again (with the new name)."""
+        again (with the new name), in threads of their own again: the old threads' [Start]
+        no longer counts."""
 
         def write(connection: DirectConnection) -> bool:
             theirs = sa.or_(
@@ -127,7 +128,7 @@ class TournamentPairings:
                 connection.execute(
                     sa.update(tournament_matches)
                     .where(mine, tournament_matches.c[column] == leaving)
-                    .values({column: coming, "announced_at": None})
+                    .values({column: coming, "announced_at": None, "thread_chat_id": None})
                 )
             return True
 
