@@ -50,9 +50,6 @@ class ThreadPorts:
     def register(self, platform: str, port: ThreadPort) -> None:
         self._ports[platform] = port
 
-    def has(self, platform: str) -> bool:
-        return platform in self._ports
-
     async def open_thread(self, chat: ChatRef, title: str) -> Thread | None:
         port = self._ports.get(chat.platform)
         if port is None or chat.private:
