@@ -515,6 +515,10 @@ tournament_matches = sa.Table(
     # The clock said, once, that the pairing's deadline passed (who may claim, or that the
     # organiser decides).
     sa.Column("overdue_at", UtcDateTime),
+    # The thread (a chat of its own: a Discord thread, a Telegram forum topic) opened for the
+    # pairing when it was announced, where its [Start] and its match are; NULL: none, the
+    # tournament's chat.
+    sa.Column("thread_chat_id", sa.ForeignKey("chats.id")),
     sa.Index("ux_tournament_matches_slot", "tournament_id", "slot", unique=True),
     sa.Index("ux_tournament_matches_match", "match_id", unique=True),
 )

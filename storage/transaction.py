@@ -101,6 +101,12 @@ class Transaction:
         """The tournament and slot the match was played for, if any."""
         return tournament_sql.slot_of_match(self._connection, match_id)
 
+    def home_chat(self, match_id: int, chat_id: int) -> int:
+        """The chat a match's results count in: its tournament's (a pairing may play in a
+        thread of it), else its own ``chat_id``."""
+        found = tournament_sql.chat_of_match(self._connection, match_id)
+        return chat_id if found is None else found
+
     def record_tournament_result(
         self,
         tournament_id: int,

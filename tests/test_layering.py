@@ -539,6 +539,7 @@ CORE_SURFACE = {
     "idle",
     "register_bot",
     "register_admins",
+    "register_threads",
     "suggest_moves",
     "accept_challenge_link",
 }

@@ -58,8 +58,10 @@ from bot.core.runtime.pictures import BoardPictures
 from bot.core.runtime.time_source import TimeSource
 from bot.core.scheduler import Clock, ClockPort
 from bot.core.settings import SettingsService
+from bot.core.threads import ThreadPorts
 from bot.core.tournament.commands import TournamentService
 from bot.core.tournament.deadlines import TournamentClock
+from bot.core.tournament.pairing_threads import PairingThreads
 from bot.core.tournament.running import TournamentRunning
 from bot.core.tournament.show import TournamentShow
 from bot.core.tournament.starts import TournamentStarts
@@ -177,6 +179,7 @@ class Assembly:
     inbox: UpdateInbox
     suggestions: MoveSuggestions
     names: PlayerNames
+    threads: ThreadPorts  # each front-end's threads, registered when it starts
 
 
 @dataclass(frozen=True)
@@ -192,6 +195,7 @@ class _Shared:
     names: PlayerNames
     bots: BotAccounts
     options: Options
+    threads: ThreadPorts
 
 
 def assemble(database: Database, options: Options, idle: Callable[[], bool]) -> Assembly:
@@ -212,6 +216,7 @@ def assemble(database: Database, options: Options, idle: Callable[[], bool]) -> 
         PlayerNames(stores.users),
         BotAccounts(stores.users),
         options,
+        ThreadPorts(),
     )
     services, clock, pages = _services(shared, idle)
     ports = Ports(
@@ -240,6 +245,7 @@ def assemble(database: Database, options: Options, idle: Callable[[], bool]) -> 
         UpdateInbox(InboxRepository(database)),
         MoveSuggestions(stores.users, stores.chats, stores.matches),
         shared.names,
+        shared.threads,
     )
 
 
@@ -301,6 +307,7 @@ def _tables(shared: _Shared) -> _Tables:
         tournament_show,
         time,
         options.server_seeds,
+        PairingThreads(shared.threads, stores.chats, stores.tournaments),
     )
     opponent = ComputerOpponent(
         shared.computer, stores.matches, stores.dice, stores.chats, shared.names, presenter, time

@@ -123,9 +123,10 @@ def record_results(event: MatchFinished, transaction: Transaction) -> None:
     rated = info.rated and not bots and state.rules.length > 0
     game = GAMES[state.variant]
     actions = transaction.match_actions(info.id)
+    chat_id = transaction.home_chat(info.id, info.chat_id)  # a tournament's, from a thread too
     transaction.record_results(
         FinishedMatch(
-            info.id, info.chat_id, game, state, actions, (seats[0], seats[1]), info.bot_level, rated
+            info.id, chat_id, game, state, actions, (seats[0], seats[1]), info.bot_level, rated
         )
     )
     winner = state.winner
@@ -133,7 +134,7 @@ def record_results(event: MatchFinished, transaction: Transaction) -> None:
         rate_match(
             transaction,
             match_id=info.id,
-            chat_id=info.chat_id,
+            chat_id=chat_id,
             game=game,
             length=state.rules.length,
             winner_id=players[winner],

@@ -3,8 +3,8 @@
 Each consumer gets what it uses and nothing more:
 
 - a chat platform's adapter (Discord, Telegram) a :class:`ChatFrontEnd`: requests in, messages
-  out, the bot's own account, autocomplete, invitation links, the :class:`Delivery` port for
-  posting and the webhook's :class:`UpdateInbox`;
+  out, the bot's own account, its threads, autocomplete, invitation links, the
+  :class:`Delivery` port for posting and the webhook's :class:`UpdateInbox`;
 - the console a :class:`ChatRequests`: requests and who administers its chat;
 - the web pages the read model :class:`~bot.core.info.page_reads.MatchPageReads`;
 - the minute clock its :class:`~bot.core.scheduler.ClockPort`;
@@ -22,6 +22,7 @@ from bot.core.delivery import Delivery
 from bot.core.model import Actor, ChatRef, Message, Request
 from bot.core.permissions import AdminPort, RolePort
 from bot.core.runtime.inbox import UpdateInbox
+from bot.core.threads import ThreadPort
 
 
 class ChatRequests(Protocol):
@@ -50,6 +51,10 @@ class ChatFrontEnd(ChatRequests, Protocol):
     @property
     def inbox(self) -> UpdateInbox:
         """A webhook's updates, each handled once."""
+        ...
+
+    def register_threads(self, platform: str, port: ThreadPort) -> None:
+        """How the front-end opens a thread (or forum topic) in a group chat."""
         ...
 
     async def register_bot(self, platform: str, user_id: str, name: str) -> None:

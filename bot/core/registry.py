@@ -587,7 +587,8 @@ COMMANDS: tuple[Command, ...] = (
         N_(
             "/tournament – the chat's tournament; /tournament new [single|double|roundrobin|"
             "swiss rounds=5|league] [consolation=5] [lastchance=3] [playoff] [7] [final=9] "
-            '[days=7] [random] [nardy] [time=24h] [unrated] "name" (administrators, organisers); '
+            '[days=7] [random] [nardy] [time=24h] [unrated] [threads=off] "name" '
+            "(administrators, organisers); "
             "/tournament join | leave | start | pause | resume | cancel | withdraw [@player] | "
             "replace @leaving @coming | decide @winner | next (a league's next season)"
         ),

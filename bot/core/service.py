@@ -32,6 +32,7 @@ from bot.core.permissions import AdminPort, AdminPorts, AdminQuestion, RolePort
 from bot.core.runtime.inbox import UpdateInbox
 from bot.core.text.i18n import normalize_locale, resolve_locale, room_locale
 from bot.core.text.player_text import without_bidi_controls
+from bot.core.threads import ThreadPort
 from gammon.fair_dice import new_server_seed
 from storage import ChallengeLimits, Database, MatchRepository
 
@@ -123,6 +124,12 @@ class Core:
         on a platform with member roles whether someone holds one (an adapter calls it when it
         starts); asked only when a command needs it."""
         self._admins.register(platform, port, roles)
+
+    def register_threads(self, platform: str, port: ThreadPort) -> None:
+        """How ``platform``'s front-end opens a thread in a group chat (an adapter that has
+        threads calls it when it starts): a tournament's pairings play in threads of their
+        own."""
+        self._parts.threads.register(platform, port)
 
     async def suggest_moves(
         self, actor: Actor, chat: ChatRef, typed: str = "", limit: int = 25

@@ -35,6 +35,7 @@ from bot.discord_app.admins import (
 from bot.discord_app.buttons import ActionButton
 from bot.discord_app.commands import build_commands
 from bot.discord_app.posting import NO_MENTIONS, PLATFORM, Poster
+from bot.discord_app.threads import DiscordThreads
 from bot.discord_app.translation import CatalogTranslator
 
 logger = logging.getLogger(__name__)
@@ -129,6 +130,7 @@ class DiscordAdapter:
         self.poster = Poster(self.client, core)
         self.permissions = SeenPermissions()  # the core's port: who administers a server
         core.register_admins(PLATFORM, self.permissions, roles=self.permissions)
+        core.register_threads(PLATFORM, DiscordThreads(self.client))  # a pairing's own thread
         self._running: asyncio.Task[None] | None = None
         self._answering: set[asyncio.Task[Any]] = set()  # finished before stopping
         self._synced = False

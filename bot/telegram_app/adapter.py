@@ -37,10 +37,12 @@ from bot.core.posting import Origin, is_toast
 from bot.core.text.i18n import first_locale, speech
 from bot.core.text.player_text import isolated
 from bot.telegram_app.commands import COMMANDS, register_commands
-from bot.telegram_app.incoming import PLATFORM, Directory, chat_of, parse_command
+from bot.telegram_app.forum import ForumTopics
+from bot.telegram_app.incoming import PLATFORM, Directory, parse_command
 from bot.telegram_app.links import parse_challenge_payload
 from bot.telegram_app.markup import without_mentions
 from bot.telegram_app.outgoing import Poster
+from bot.telegram_app.topics import chat_of_message, split_key
 from bot.telegram_app.transport import AiohttpRequest
 from bot.telegram_app.webhook import WebhookServer
 
@@ -117,13 +119,14 @@ class TelegramAdapter:
         self.application.add_handler(CallbackQueryHandler(self._on_press))
         self.application.add_error_handler(self._on_error)
         core.register_admins(PLATFORM, self)
+        core.register_threads(PLATFORM, ForumTopics(lambda: self.application.bot))
 
     async def is_admin(self, actor: Actor, chat: ChatRef) -> bool:
         """The core's :class:`~bot.core.permissions.AdminPort`: a group's owner and its
-        administrators, as ``getChatMember`` says (remembered for a minute)."""
-        return await self.directory.is_admin(
-            self.application.bot, int(chat.chat_id), int(actor.user_id)
-        )
+        administrators, as ``getChatMember`` says (remembered for a minute); in a forum's
+        topic, the group's."""
+        group, _topic = split_key(chat.chat_id)
+        return await self.directory.is_admin(self.application.bot, group, int(actor.user_id))
 
     def _username(self) -> str:
         try:
@@ -201,10 +204,10 @@ class TelegramAdapter:
     async def _read(self, message: TelegramMessage) -> None:
         assert message.from_user is not None
         actor = self.directory.remember(message.from_user)
-        chat = chat_of(message.chat)
+        chat = chat_of_message(message)  # a forum's topic is a chat of its own
         private = message.chat.type == ChatType.PRIVATE
         origin = Origin(
-            str(message.chat.id), actor.user_id, message_id=str(message.message_id), private=private
+            chat.chat_id, actor.user_id, message_id=str(message.message_id), private=private
         )
         event_id = f"{message.chat.id}:{message.message_id}"
         command = parse_command(message, self._username())
@@ -215,6 +218,7 @@ class TelegramAdapter:
             replied = message.reply_to_message
             to_me = (
                 replied is not None
+                and replied.forum_topic_created is None  # every message in a topic answers it
                 and replied.from_user is not None
                 and replied.from_user.id == self.application.bot.id
             )
@@ -295,7 +299,8 @@ class TelegramAdapter:
             await self._answer(query, _("That button is out of date."))
             return
         actor = self.directory.remember(query.from_user)
-        request = Request(actor, chat_of(pressed.chat), token=query.data, event_id=query.id)
+        chat = chat_of_message(pressed)
+        request = Request(actor, chat, token=query.data, event_id=query.id)
         try:
             answer = await self.core.handle(request)
         except Exception:
@@ -303,7 +308,7 @@ class TelegramAdapter:
             await self._answer(query, _("Sorry, something went wrong. Please try again."))
             return
         origin = Origin(
-            str(pressed.chat.id),
+            chat.chat_id,
             actor.user_id,
             pressed_id=str(pressed.message_id),
             pressed_has_media=bool(pressed.photo or pressed.animation),

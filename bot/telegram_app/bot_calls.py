@@ -1,5 +1,7 @@
 """The Bot API calls a posting makes: send, edit, strip buttons, send files; harmless refusals
-ignored, the others logged, none raised."""
+ignored, the others logged, none raised. Each names its chat as the core does (a forum's topic
+as ``group:topic``, :mod:`.topics`): what is sent goes to the topic, what is edited is found
+by the group's message id."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from telegram.constants import MessageLimit, ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from bot.core.model import Message
+from bot.telegram_app.topics import split_key
 
 logger = logging.getLogger(__name__)
 
@@ -61,8 +64,9 @@ class BotCalls:
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
-    async def strip(self, chat_id: int, message_id: int) -> None:
+    async def strip(self, chat: str, message_id: int) -> None:
         """Remove a message's buttons (a newer message took its place)."""
+        chat_id, _topic = split_key(chat)
         await self.quietly(
             lambda: self.bot.edit_message_reply_markup(chat_id, message_id, reply_markup=None),
             f"removing the buttons of message {message_id} in chat {chat_id}",
@@ -70,12 +74,13 @@ class BotCalls:
 
     async def send(
         self,
-        chat_id: int,
+        chat: str,
         text: str,
         media: Media | None,
         markup: Markup,
         reply_to: int | None,
     ) -> SentMessage | None:
+        chat_id, topic = split_key(chat)
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
         if media is not None and len(text) <= MessageLimit.CAPTION_LENGTH:
             kind, data = media
@@ -88,6 +93,7 @@ class BotCalls:
                     parse_mode=ParseMode.HTML,
                     reply_markup=markup,
                     reply_parameters=reply,
+                    message_thread_id=topic,
                 ),
                 f"sending a {kind} to chat {chat_id}",
             )
@@ -95,7 +101,7 @@ class BotCalls:
             kind, data = media
             send = self.bot.send_animation if kind == "animation" else self.bot.send_photo
             await self.quietly(
-                lambda: send(chat_id, data, reply_parameters=reply),
+                lambda: send(chat_id, data, reply_parameters=reply, message_thread_id=topic),
                 f"sending a {kind} to chat {chat_id}",
             )
         return await self.quietly(
@@ -106,19 +112,21 @@ class BotCalls:
                 reply_markup=markup,
                 reply_parameters=reply,
                 link_preview_options=LinkPreviewOptions(is_disabled=True),
+                message_thread_id=topic,
             ),
             f"sending a message to chat {chat_id}",
         )
 
     async def edit(
         self,
-        chat_id: int,
+        chat: str,
         message_id: int,
         text: str,
         media: Media | None,
         keyboard: InlineKeyboardMarkup | None,
     ) -> bool:
         """Edit a message in place; False when it cannot be (then a new one is sent)."""
+        chat_id, _topic = split_key(chat)
         try:
             if media is not None:
                 if len(text) > MessageLimit.CAPTION_LENGTH:
@@ -148,21 +156,28 @@ class BotCalls:
             return False
         return True
 
-    async def attachments(self, chat_id: int, message: Message, reply_to: int | None) -> None:
+    async def attachments(self, chat: str, message: Message, reply_to: int | None) -> None:
         """The message's files: one, or several as one album (one call, not one each)."""
+        chat_id, topic = split_key(chat)
         reply = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to else None
         files = message.attachments
         if len(files) == 1:
             await self.quietly(
                 lambda: self.bot.send_document(
-                    chat_id, files[0].data, filename=files[0].filename, reply_parameters=reply
+                    chat_id,
+                    files[0].data,
+                    filename=files[0].filename,
+                    reply_parameters=reply,
+                    message_thread_id=topic,
                 ),
                 f"sending {files[0].filename} to chat {chat_id}",
             )
         elif files:
             album = [InputMediaDocument(file.data, filename=file.filename) for file in files[:10]]
             await self.quietly(
-                lambda: self.bot.send_media_group(chat_id, album, reply_parameters=reply),
+                lambda: self.bot.send_media_group(
+                    chat_id, album, reply_parameters=reply, message_thread_id=topic
+                ),
                 f"sending {len(album)} files to chat {chat_id}",
             )
 

@@ -11,12 +11,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from telegram import Bot, Chat, MessageEntity, User
+from telegram import Bot, MessageEntity, User
 from telegram import Message as TelegramMessage
-from telegram.constants import ChatMemberStatus, ChatType
+from telegram.constants import ChatMemberStatus
 from telegram.error import TelegramError
 
-from bot.core.model import Actor, ChatRef
+from bot.core.model import Actor
 
 PLATFORM = "telegram"
 ADMIN_TTL = 60.0  # seconds an administrator check is trusted
@@ -59,10 +59,6 @@ def _without_text_mentions(message: TelegramMessage) -> str:
 
 def actor_of(user: User) -> Actor:
     return Actor(PLATFORM, str(user.id), user.full_name or str(user.id), user.language_code)
-
-
-def chat_of(chat: Chat) -> ChatRef:
-    return ChatRef(PLATFORM, str(chat.id), private=chat.type == ChatType.PRIVATE)
 
 
 class Directory:

@@ -62,5 +62,5 @@ class PrivateNotes:
         body = html_text(hint).replace(html_text(name), mention, 1)
         button = InlineKeyboardButton(_("Enable notifications"), url=link(username, NOTIFY_PAYLOAD))
         await self.calls.send(
-            int(message.chat.chat_id), body, None, InlineKeyboardMarkup([[button]]), None
+            message.chat.chat_id, body, None, InlineKeyboardMarkup([[button]]), None
         )

@@ -64,14 +64,13 @@ class Poster:
                 )
         pressed = posting.pressed_to_strip()
         if pressed is not None and posting.origin.chat_id is not None:
-            await self.calls.strip(int(posting.origin.chat_id), int(pressed))
+            await self.calls.strip(posting.origin.chat_id, int(pressed))
         for chat_id, message_id in await self.core.delivery.posted(posting):
-            await self.calls.strip(int(chat_id), int(message_id))
+            await self.calls.strip(chat_id, int(message_id))
 
     async def post(self, message: Message, posting: Posting) -> None:
         """One message, as its plan says: the first edit that works, else a new message."""
         plan = posting.plan(message)
-        chat_id = int(plan.chat_id)
         for edit in plan.edits:
             if await self._apply(edit, plan, message, posting):
                 await self._shown(message, plan, edit, edit.message_id, posting)
@@ -83,7 +82,7 @@ class Poster:
             markup = ForceReply(selective=True, input_field_placeholder="13/10* 6/5")
         text = self.composer.text(message, plan.group, posting)
         reply_to = None if plan.reply_to is None else int(plan.reply_to)
-        sent = await self.calls.send(chat_id, text, media_of(message), markup, reply_to)
+        sent = await self.calls.send(plan.chat_id, text, media_of(message), markup, reply_to)
         if sent is None:
             return
         await self._shown(message, plan, None, str(sent.message_id), posting)
@@ -100,7 +99,7 @@ class Poster:
             text = self.composer.text(message, plan.group, posting)
             keyboard = self.composer.keyboard(message, plan.group)
         media = None if edit.text_only else media_of(message)
-        return await self.calls.edit(int(edit.chat_id), int(edit.message_id), text, media, keyboard)
+        return await self.calls.edit(edit.chat_id, int(edit.message_id), text, media, keyboard)
 
     async def _shown(
         self, message: Message, plan: Plan, edit: Edit | None, message_id: str, posting: Posting
@@ -108,10 +107,10 @@ class Poster:
         """The message is there: strip the one it replaced in its slot, then send its files."""
         previous = posting.shown(message, plan, edit, message_id)
         if previous is not None:
-            await self.calls.strip(int(plan.chat_id), int(previous))
+            await self.calls.strip(plan.chat_id, int(previous))
         if edit is None or not edit.for_its_reader:
             reply_to = None if plan.reply_to is None else int(plan.reply_to)
-            await self.calls.attachments(int(plan.chat_id), message, reply_to)
+            await self.calls.attachments(plan.chat_id, message, reply_to)
 
     def _not_to_me(self, message: Message) -> Message:
         """The message without the bot's own account among those to mention or notify: a

@@ -91,7 +91,8 @@ class TournamentPairings:
         """``coming`` takes ``leaving``'s place (seed, division and pairings) before
         ``leaving`` has played: False when ``leaving`` is not in it, or a match of theirs has
         started or been decided, or ``coming`` is in it already. Their pairings are announced
-        again (with the new name)."""
+        again (with the new name), in threads of their own again: the old threads' [Start]
+        no longer counts."""
 
         def write(connection: DirectConnection) -> bool:
             theirs = sa.or_(
@@ -127,7 +128,7 @@ class TournamentPairings:
                 connection.execute(
                     sa.update(tournament_matches)
                     .where(mine, tournament_matches.c[column] == leaving)
-                    .values({column: coming, "announced_at": None})
+                    .values({column: coming, "announced_at": None, "thread_chat_id": None})
                 )
             return True
 
@@ -160,6 +161,19 @@ class TournamentPairings:
             return None if row is None else TournamentMatchRecord.of(row._mapping)
 
         return await self.engine.write(write)
+
+    async def set_thread(self, pairing_id: int, thread_chat_id: int) -> None:
+        """The pairing plays in the thread whose chat is ``thread_chat_id`` (opened by the
+        process that announced it): its [Start] is pressed there, its match is there."""
+
+        def write(connection: DirectConnection) -> None:
+            connection.execute(
+                sa.update(tournament_matches)
+                .where(tournament_matches.c.id == pairing_id)
+                .values(thread_chat_id=thread_chat_id)
+            )
+
+        await self.engine.write(write)
 
     async def pairing(self, tournament_id: int, slot: str) -> TournamentMatchRecord | None:
         row = (await self.engine.read(_PAIRING, {"tournament": tournament_id, "key": slot})).first()

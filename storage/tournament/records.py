@@ -88,6 +88,7 @@ class TournamentMatchRecord:
     finished_at: datetime | None
     announced_at: datetime | None = None
     dice_commitment: str | None = None
+    thread_chat_id: int | None = None  # the chat of the thread opened for it, if any
 
     @property
     def decided(self) -> bool:
@@ -112,6 +113,7 @@ class TournamentMatchRecord:
             row["finished_at"],
             row["announced_at"],
             row["dice_commitment"],
+            row["thread_chat_id"],
         )
 
 

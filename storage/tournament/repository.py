@@ -74,6 +74,7 @@ class TournamentRepository:
         self.engine = database.engine
         self.pairings = TournamentPairings(database)
         self.announce = self.pairings.announce
+        self.set_thread = self.pairings.set_thread
         self.pairing = self.pairings.pairing
         self.pairing_by_id = self.pairings.pairing_by_id
         self.of_match = self.pairings.of_match

@@ -44,6 +44,11 @@ _MATCHES = (
 _SLOT_OF_MATCH = sa.select(tournament_matches.c.tournament_id, tournament_matches.c.slot).where(
     tournament_matches.c.match_id == sa.bindparam("match")
 )
+_CHAT_OF_MATCH = (
+    sa.select(tournaments.c.chat_id)
+    .join(tournament_matches, tournament_matches.c.tournament_id == tournaments.c.id)
+    .where(tournament_matches.c.match_id == sa.bindparam("match"))
+)
 _RESULT = (
     sa.update(tournament_matches)
     .where(
@@ -92,6 +97,13 @@ def slot_of_match(connection: DirectConnection, match_id: int) -> tuple[int, str
     """The tournament and slot the match was started for, if any."""
     row = connection.execute(_SLOT_OF_MATCH, {"match": match_id}).first()
     return None if row is None else (int(row[0]), str(row[1]))
+
+
+def chat_of_match(connection: DirectConnection, match_id: int) -> int | None:
+    """The chat of the tournament the match was started for, if any (the match itself may
+    be played in a thread of that chat)."""
+    found = connection.execute(_CHAT_OF_MATCH, {"match": match_id}).scalar()
+    return None if found is None else int(found)
 
 
 def record_result(

@@ -19,6 +19,7 @@ WORDS = st.sampled_from(
         "rounds=5", "rounds=0", "group=6", "group=2", "days=3", "days=0", "final=9",
         "semifinal=25", "consolation=5", "lastchance=3", "losers=3", "closes=48h", "closes=0m",
         "time=24h", "up=2", "down=1", '"', "“Cup”", "@bob", "level=expert", "ⅶ", "٣",
+        "threads=off", "threads=on", "threads=maybe",
     ]
 )  # fmt: skip
 
@@ -43,6 +44,9 @@ def test_any_words_are_read_or_refused_by_name(words: list[str]) -> None:
     assert settings_.kind is Kind.SWISS or settings_.rounds == 0 or "rounds=" in text
     for length in (*settings_.lengths.by_bracket.values(), *settings_.lengths.by_stage.values()):
         assert 1 <= length <= 25
+    # Threads are on unless the last threads= word says off.
+    switches = [word for word in text.lower().split() if word in ("threads=on", "threads=off")]
+    assert settings_.threads is (switches[-1:] != ["threads=off"])
 
 
 def test_the_lengths_of_brackets_and_stages_are_read() -> None:
@@ -57,6 +61,18 @@ def test_the_lengths_of_brackets_and_stages_are_read() -> None:
     assert options.registration_seconds == 2 * 86400
     assert options.random_seeding
     assert options.name == "5/3/3 DE"
+    assert options.settings.threads  # by default, where the platform has them
+
+
+def test_threads_are_switched_off_and_kept_so() -> None:
+    settings_ = parse_tournament_options("roundrobin threads=off").settings
+    assert not settings_.threads
+    assert settings_.stored_format() == {
+        "kind": "round_robin",
+        "group_size": 8,
+        "playoff": False,
+        "threads": False,
+    }
 
 
 @pytest.mark.parametrize(
@@ -71,6 +87,7 @@ def test_the_lengths_of_brackets_and_stages_are_read() -> None:
         ("single closes=0m", "closes=0m"),
         ("single days=99", "days=99"),
         ("single final=0", "final=0"),
+        ("single threads=maybe", "threads=maybe"),
     ],
 )
 def test_what_cannot_be_read_is_named(text: str, word: str) -> None:

@@ -13,8 +13,10 @@ from tests.discord_app.conftest import is_post as is_channel_post
 from tests.discord_app.tournaments import (
     MORE,
     announcements,
+    channel_of,
     click,
     end_told,
+    in_threads,
     play,
     slash,
     start_oldest,
@@ -46,10 +48,11 @@ async def test_eight_players_play_a_knockout_with_consolation_over_discord(bot: 
     rng = random.Random(39)
     done: list[int] = []
     while started_now := await start_oldest(bot, done):
-        await play(bot, started_now[1], rng)
+        await play(bot, started_now[1], rng, channel_of(started_now[0]))
         assert len(done) <= len(SLOTS)
     assert len(set(done)) == len(done) == len(SLOTS)
     assert len(announcements(bot)) == len(SLOTS)
+    assert in_threads(bot)  # every match in a thread of its own
 
     chat = await bot.stores.chats.find_chat("discord", str(CHANNEL_ID))
     assert chat is not None

@@ -15,8 +15,10 @@ from tests.discord_app.conftest import is_post as is_channel_post
 from tests.discord_app.tournaments import (
     MORE,
     announcements,
+    channel_of,
     click,
     end_told,
+    in_threads,
     new_process,
     play,
     slash,
@@ -55,7 +57,7 @@ async def test_six_players_play_a_round_robin_across_a_restart_over_discord(
         assert len(done) <= 15
         if len(done) == 5:  # the fifth match in play, pairings waiting: the process stops
             for _step in range(5):
-                assert await step(bot, players, rng)
+                assert await step(bot, players, rng, channel_of(announcement))
             assert len(announcements(bot)) > len(done)
             await new_process(bot, migrated_url)
             restarted = True
@@ -70,7 +72,7 @@ async def test_six_players_play_a_round_robin_across_a_restart_over_discord(
         if stops_after_the_commit:  # the ninth match's end is written, its news never posted
             starts = bot.core.ports.services.tournaments.starts
             starts.announce = nothing_announced  # type: ignore[method-assign]
-        await play(bot, players, rng)
+        await play(bot, players, rng, channel_of(announcement))
         if stops_after_the_commit:
             announced = len(announcements(bot))
             await new_process(bot, migrated_url)
@@ -83,5 +85,6 @@ async def test_six_players_play_a_round_robin_across_a_restart_over_discord(
     assert len(done) == 15  # C(6, 2): every pairing announced once, and started once
     assert len(set(done)) == 15
     assert len(announcements(bot)) == 15
+    assert in_threads(bot)
     assert await bot.stores.tournaments.live_in_chat(chat.id) == []
     await check_round_robin_end(bot.stores, tournament.id, end_told(bot, "Spring table"))

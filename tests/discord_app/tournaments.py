@@ -1,6 +1,7 @@
 """People in a tournament over the fake Discord (issue 39's whole-tournament tests): its
-/tournament slash commands, its announcements' [Start] clicks, the players' /roll and /move,
-and the bot restarted as a new process on the same database."""
+/tournament slash commands, its announcements' [Start] clicks (in the pairings' threads), the
+players' /roll and /move there, and the bot restarted as a new process on the same
+database."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from bot.core.service import Core
 from storage import Database
 from tests.discord_app.conftest import Bot, adapter, buttons, content, is_callback
 from tests.discord_app.conftest import is_post as is_channel_post
-from tests.fakes.discord_server import CHANNEL_ID, EVERYONE_PERMISSIONS, Call
+from tests.fakes.discord_server import CHANNEL_ID, EVERYONE_PERMISSIONS, GUILD_ID, Call
 from tests.seeds import fixed_seeds
 from tests.tournament_runs import next_turn
 
@@ -39,9 +40,10 @@ async def slash(
     name: str,
     options: list[Any] | None = None,
     permissions: int = EVERYONE_PERMISSIONS,
+    channel: int = CHANNEL_ID,
 ) -> str:
     mark = len(bot.fake.calls)
-    sent = await bot.fake.slash(user, name, options, permissions=permissions)
+    sent = await bot.fake.slash(user, name, options, channel_id=channel, permissions=permissions)
     return await answered(bot, mark, sent.id)
 
 
@@ -58,13 +60,36 @@ def tournament_options(action: str, settings: str | None = None) -> list[Any]:
     return options
 
 
+def channel_of(call: Call) -> int:
+    """The channel (or thread) a message was posted in."""
+    return int(call.path.split("/")[2])
+
+
+def is_post_anywhere(call: Call) -> bool:
+    """A message posted in the channel or in one of its threads."""
+    return call.method == "POST" and bool(re.fullmatch(r"/channels/\d+/messages", call.path))
+
+
 def announcements(bot: Bot) -> list[Call]:
-    """The pairings' announcements posted in the channel, in order."""
+    """The pairings' announcements posted in the channel or in their threads, in order."""
     return [
         call
         for call in bot.fake.calls
-        if is_channel_post(call) and ANNOUNCED in content(call) and "Start" in buttons(call)
+        if is_post_anywhere(call) and ANNOUNCED in content(call) and "Start" in buttons(call)
     ]
+
+
+def in_threads(bot: Bot) -> bool:
+    """Whether every announcement is in a thread of its own that the bot opened, each led to
+    by a line in the channel with the thread's address."""
+    posted = announcements(bot)
+    threads = [channel_of(call) for call in posted]
+    pointers = "\n".join(content(c) for c in bot.fake.calls if is_channel_post(c))
+    return (
+        len(set(threads)) == len(posted)
+        and set(threads) <= set(bot.fake.threads)
+        and all(f"discord.com/channels/{GUILD_ID}/{thread}" in pointers for thread in threads)
+    )
 
 
 def pairing_players(announcement: Call) -> tuple[int, int]:
@@ -96,9 +121,12 @@ async def start_oldest(bot: Bot, done: list[int]) -> tuple[Call, tuple[int, int]
     return waiting[0], players
 
 
-async def step(bot: Bot, players: tuple[int, int], rng: random.Random) -> bool:
-    """One turn of the players' match as a slash command: False once it has ended."""
-    chat = await bot.stores.chats.find_chat("discord", str(CHANNEL_ID))
+async def step(
+    bot: Bot, players: tuple[int, int], rng: random.Random, channel: int = CHANNEL_ID
+) -> bool:
+    """One turn of the players' match in ``channel`` (the channel, or the pairing's thread)
+    as a slash command: False once it has ended."""
+    chat = await bot.stores.chats.find_chat("discord", str(channel))
     assert chat is not None
     first = await bot.stores.users.find_user("discord", str(players[0]))
     assert first is not None
@@ -108,13 +136,15 @@ async def step(bot: Bot, players: tuple[int, int], rng: random.Random) -> bool:
     mover = int((await bot.stores.users.get_user(turn[0])).platform_user_id)
     command, _, play = turn[1].lstrip("/").partition(" ")
     options = [{"name": "play", "type": 3, "value": play}] if play else None
-    await slash(bot, mover, command, options)
+    await slash(bot, mover, command, options, channel=channel)
     return True
 
 
-async def play(bot: Bot, players: tuple[int, int], rng: random.Random) -> None:
+async def play(
+    bot: Bot, players: tuple[int, int], rng: random.Random, channel: int = CHANNEL_ID
+) -> None:
     for _step in range(2000):
-        if not await step(bot, players, rng):
+        if not await step(bot, players, rng, channel):
             return
     raise AssertionError("the match did not end")
 

@@ -35,6 +35,7 @@ ORGANISERS_ROLE_ID = 900000000000000007
 LOOKALIKE_ROLE_ID = 900000000000000008
 ROLE_NAMES = {ORGANISERS_ROLE_ID: "Organisers", LOOKALIKE_ROLE_ID: "Organisers"}
 EVERYONE_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 15) | (1 << 16)  # view, send, files, history
+PUBLIC_THREAD = 11  # a channel type
 
 
 def user_payload(user_id: int, name: str, bot: bool = False) -> dict[str, Any]:
@@ -113,6 +114,9 @@ class FakeDiscord:
         self.users: dict[int, dict[str, Any]] = {}
         self.closed_dms: set[int] = set()  # users whose DMs answer 403
         self.closed_channels: set[int] = set()  # channels the bot may not post in
+        self.no_threads: set[int] = set()  # channels where the bot may not create threads
+        self.threads: dict[int, dict[str, Any]] = {}  # threads the bot created, by id
+        self._events: set[asyncio.Task[None]] = set()  # gateway events under way
         self.rejected_posts = 0  # how many of the next channel posts answer 400
         self.dm_channels: dict[int, int] = {}  # channel -> user
         self.commands: list[dict[str, Any]] = []
@@ -128,6 +132,8 @@ class FakeDiscord:
         # there were when those dice were written down.
         self._ids = itertools.count(1_200_000_000_000_000_000 + 17)
         self._command_ids = itertools.count(1_100_000_000_000_000_000)
+        # Threads too (opening one draws no id the interactions' dice depend on).
+        self._thread_ids = itertools.count(1_000_000_000_000_000_000)
         self._changed = asyncio.Condition()
         self._sockets: list[web.WebSocketResponse] = []
         self._sequence = 0
@@ -351,7 +357,8 @@ class FakeDiscord:
         else:
             payload |= {
                 "channel_id": str(channel_id),
-                "channel": {
+                "channel": self.threads.get(channel_id)
+                or {
                     "id": str(channel_id),
                     "type": 11 if channel_id == THREAD_ID else 0,
                     "guild_id": str(GUILD_ID),
@@ -569,7 +576,15 @@ class FakeDiscord:
             user_id = int(payload["recipient_id"])
             channel = self._dm_for(user_id)
             return _json({"id": str(channel), "type": 1, "recipients": [self.users.get(user_id)]})
-        if parts[0] == "channels" and parts[-1] == "messages" and method == "POST":
+        if parts[0] == "channels":
+            return self._channel_route(method, parts, payload, files)
+        return _json({"message": f"not faked: {method} {path}", "code": 0}, status=404)
+
+    def _channel_route(
+        self, method: str, parts: list[str], payload: Any, files: dict[str, bytes]
+    ) -> web.StreamResponse:
+        """/channels/{id}/…: messages posted and edited, threads started."""
+        if parts[-1] == "messages" and method == "POST":
             channel = int(parts[1])
             if channel in self.closed_channels:
                 return _json({"message": "Missing Permissions", "code": 50013}, status=403)
@@ -581,12 +596,50 @@ class FakeDiscord:
                     {"message": "Cannot send messages to this user", "code": 50007}, status=403
                 )
             return _json(self._message(channel, payload, files))
-        if parts[0] == "channels" and len(parts) == 4 and method == "PATCH":
+        if parts[-1] == "threads" and method == "POST":
+            return self._thread(int(parts[1]), payload)
+        if len(parts) == 4 and method == "PATCH":
             message_id = int(parts[3])
             if message_id not in self.messages:
                 return _json({"message": "Unknown Message", "code": 10008}, 404)
             return _json(self._edit(message_id, payload, files))
-        return _json({"message": f"not faked: {method} {path}", "code": 0}, status=404)
+        return _json({"message": f"not faked: {method} /{'/'.join(parts)}", "code": 0}, status=404)
+
+    def _thread(self, parent: int, payload: dict[str, Any]) -> web.Response:
+        """POST /channels/{id}/threads without a message (Start Thread without Message): a
+        thread of the guild's text channel, of the type asked (private unless said public);
+        403 (Missing Permissions) where the bot may not create threads, 400 in a channel that
+        is not a text channel. Its THREAD_CREATE goes out on the gateway, as Discord's does."""
+        if parent in self.no_threads or parent in self.closed_channels:
+            return _json({"message": "Missing Permissions", "code": 50013}, status=403)
+        if parent != CHANNEL_ID:
+            return _json({"message": "Invalid Form Body", "code": 50035}, status=400)
+        name = str(payload["name"])
+        if not 1 <= len(name) <= 100:
+            return _json({"message": "Invalid Form Body", "code": 50035}, status=400)
+        thread_id = next(self._thread_ids)
+        thread = {
+            "id": str(thread_id),
+            "type": payload.get("type", 12),
+            "name": name,
+            "parent_id": str(parent),
+            "guild_id": str(GUILD_ID),
+            "owner_id": str(BOT_ID),
+            "thread_metadata": {
+                "archived": False,
+                "auto_archive_duration": payload["auto_archive_duration"],
+                "archive_timestamp": "2026-01-01T00:00:00+00:00",
+                "locked": False,
+            },
+            "message_count": 0,
+            "member_count": 1,
+            "rate_limit_per_user": 0,
+        }
+        self.threads[thread_id] = thread
+        event = self.send_event("THREAD_CREATE", {**thread, "newly_created": True})
+        self._events.add(task := asyncio.get_running_loop().create_task(event))
+        task.add_done_callback(self._events.discard)
+        return _json(thread, status=201)
 
     def _edit(self, message_id: int, payload: Any, files: dict[str, bytes]) -> dict[str, Any]:
         """A message edited: content, components and (given with the edit) attachments."""
@@ -640,7 +693,7 @@ class FakeDiscord:
             "components": payload.get("components", []),
             "flags": 64 if ephemeral else 0,
         }
-        if channel in (CHANNEL_ID, THREAD_ID):
+        if channel in (CHANNEL_ID, THREAD_ID) or channel in self.threads:
             message["guild_id"] = str(GUILD_ID)
         self.messages[message_id] = message
         self._created = message_id

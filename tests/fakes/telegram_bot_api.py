@@ -37,7 +37,15 @@ _JSON_FIELDS = {
     "entities",
     "caption_entities",
 }
-_INT_FIELDS = {"chat_id", "message_id", "user_id", "offset", "limit", "timeout"}
+_INT_FIELDS = {
+    "chat_id",
+    "message_id",
+    "user_id",
+    "offset",
+    "limit",
+    "timeout",
+    "message_thread_id",
+}
 _BOOL_FIELDS = {"show_alert", "drop_pending_updates", "disable_notification"}
 
 _MENTION = re.compile(r"(?<![\w@])@\w+")
@@ -93,6 +101,9 @@ class FakeBotApi:
         self.queries: dict[str, int] = {}  # callback query id -> times answered
         self.unreachable: set[int] = set()  # users who never started the bot
         self.admins: set[tuple[int, int]] = set()
+        self.forums: set[int] = set()  # supergroups that are forums (their messages in topics)
+        self.topics: dict[tuple[int, int], str] = {}  # (forum, message_thread_id) -> name
+        self.cannot_manage_topics: set[int] = set()  # forums where the bot lacks the right
         self.commands: dict[str, list[dict[str, str]]] = {}
         self.webhook: dict[str, Any] = {}
         self.closing = False
@@ -113,6 +124,7 @@ class FakeBotApi:
             "editMessageReplyMarkup": self._edit_markup,
             "answerCallbackQuery": self._answer_query,
             "getChatMember": self._get_chat_member,
+            "createForumTopic": self._create_forum_topic,
         }
 
     # --- the API ------------------------------------------------------------------------
@@ -177,15 +189,57 @@ class FakeBotApi:
     def _store(self, chat_id: int, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         message_id = self.last_message_id.get(chat_id, 0) + 1
         self.last_message_id[chat_id] = message_id
-        data = {"message_id": message_id, "date": 1_700_000_000, "chat": chat(chat_id), **data}
+        data = {
+            "message_id": message_id,
+            "date": 1_700_000_000,
+            "chat": chat(chat_id, forum=chat_id in self.forums),
+            **data,
+        }
         self.messages[(chat_id, message_id)] = Stored(data, kind)
         return data
+
+    def _in_topic(self, chat_id: int, thread_id: int | None) -> dict[str, Any]:
+        """What a message in a forum's topic carries: its topic, and (unless it answers
+        another message) a reply to the message that created the topic, as Telegram sends
+        it. Elsewhere (a forum's General topic, an ordinary group) nothing."""
+        if thread_id is None or chat_id not in self.forums:
+            return {}
+        if (chat_id, thread_id) not in self.topics:
+            raise ApiError(400, "Bad Request: message thread not found")
+        created = self.messages[(chat_id, thread_id)].data
+        return {
+            "message_thread_id": thread_id,
+            "is_topic_message": True,
+            "reply_to_message": created,
+        }
+
+    def _create_forum_topic(self, params: dict[str, Any], files: dict[str, bytes]) -> Any:
+        """A topic: its id is the id of the service message that says it was created."""
+        chat_id, name = params["chat_id"], str(params["name"])
+        if chat_id not in self.forums:
+            raise ApiError(400, "Bad Request: the chat is not a forum")
+        if chat_id in self.cannot_manage_topics:
+            raise ApiError(400, "Bad Request: not enough rights to create a topic")
+        if not 1 <= len(name) <= 128:
+            raise ApiError(400, "Bad Request: TOPIC_TITLE_EMPTY")
+        topic = {"name": name, "icon_color": 7322096}
+        with self.condition:
+            created = self._store(chat_id, "service", {"from": self.bot_user()})
+            thread_id = created["message_id"]
+            created |= {
+                "message_thread_id": thread_id,
+                "is_topic_message": True,
+                "forum_topic_created": topic,
+            }
+            self.topics[(chat_id, thread_id)] = name
+        return {"message_thread_id": thread_id, **topic}
 
     def _outgoing(self, params: dict[str, Any], kind: str) -> dict[str, Any]:
         chat_id = params["chat_id"]
         if chat_id > 0 and chat_id in self.unreachable:
             raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         data: dict[str, Any] = {"from": self.bot_user()}
+        data |= self._in_topic(chat_id, params.get("message_thread_id"))
         markup = params.get("reply_markup")
         if markup and "inline_keyboard" in markup:
             for row in markup["inline_keyboard"]:
@@ -355,8 +409,10 @@ class FakeBotApi:
         text: str,
         reply_to: int | None = None,
         queue: bool = False,
+        topic: int | None = None,
     ) -> dict[str, Any]:
-        """A user writes ``text`` (with the entities Telegram would find in it)."""
+        """A user writes ``text`` (with the entities Telegram would find in it), in a forum's
+        ``topic`` if given."""
         entities = []
         if text.startswith("/"):
             entities.append({"type": "bot_command", "offset": 0, "length": len(text.split()[0])})
@@ -372,6 +428,8 @@ class FakeBotApi:
                     }
                 )
         data: dict[str, Any] = {"from": sender, "text": text, "entities": entities}
+        with self.condition:
+            data |= self._in_topic(chat_id, topic)
         if reply_to is not None:
             data["reply_to_message"] = self.messages[(chat_id, reply_to)].data
         with self.condition:
@@ -416,6 +474,21 @@ class FakeBotApi:
                 if chat == chat_id and stored.data.get("from", {}).get("id") == BOT_ID
             ]
 
+    def in_topic(self, chat_id: int, topic: int | None) -> list[Stored]:
+        """The bot's messages in a forum's topic (None: its General topic), oldest first,
+        without the service message that created the topic."""
+        return [
+            stored
+            for stored in self.in_chat(chat_id)
+            if stored.kind != "service"
+            and (
+                stored.data.get("message_thread_id")
+                if stored.data.get("is_topic_message")
+                else None
+            )
+            == topic
+        ]
+
     def wait_for(self, check: Callable[[], bool], timeout: float = 60.0) -> bool:
         with self.condition:
             return self.condition.wait_for(check, timeout=timeout)
@@ -431,10 +504,13 @@ class FakeBotApi:
             self.condition.notify_all()
 
 
-def chat(chat_id: int) -> dict[str, Any]:
+def chat(chat_id: int, forum: bool = False) -> dict[str, Any]:
     if chat_id > 0:
         return {"id": chat_id, "type": "private", "first_name": f"user{chat_id}"}
-    return {"id": chat_id, "type": "supergroup", "title": f"group{chat_id}"}
+    found: dict[str, Any] = {"id": chat_id, "type": "supergroup", "title": f"group{chat_id}"}
+    if forum:
+        found["is_forum"] = True
+    return found
 
 
 def user(user_id: int, first_name: str, username: str | None = None) -> dict[str, Any]:

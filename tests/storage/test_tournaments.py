@@ -202,3 +202,24 @@ async def test_pausing_and_cancelling_go_by_version(club: Club) -> None:
         opened.id, paused.version, [TournamentStatus.PAUSED], TournamentStatus.CANCELLED
     )
     assert await club.tournaments.live_in_chat(club.chat_id) == []
+
+
+async def test_a_pairing_keeps_its_thread_until_a_replacement_announces_it_anew(
+    club: Club,
+) -> None:
+    opened = await _started(club)
+    marked = await club.tournaments.announce(
+        opened.id, "main-1-1", SecretSeed(os.urandom(32)), MOMENT
+    )
+    assert marked is not None
+    assert marked.thread_chat_id is None  # announced, no thread yet
+    thread = await ChatRepository(club.database).upsert_chat("telegram", "-700:5")
+    await club.tournaments.set_thread(marked.id, thread.id)
+    kept = await club.tournaments.pairing(opened.id, "main-1-1")
+    assert kept is not None
+    assert kept.thread_chat_id == thread.id
+    newcomer = await UserRepository(club.database).upsert_user("telegram", "2099", "Newcomer")
+    assert await club.tournaments.replace(opened.id, club.players[0], newcomer.id)
+    anew = await club.tournaments.pairing(opened.id, "main-1-1")
+    assert anew is not None
+    assert (anew.announced_at, anew.thread_chat_id) == (None, None)

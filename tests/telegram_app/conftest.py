@@ -49,10 +49,15 @@ class Harness:
         return self.core.ports.repositories
 
     async def say(
-        self, sender: dict[str, Any], chat_id: int, text: str, reply_to: int | None = None
+        self,
+        sender: dict[str, Any],
+        chat_id: int,
+        text: str,
+        reply_to: int | None = None,
+        topic: int | None = None,
     ) -> list[Call]:
         before = len(self.api.calls)
-        update = self.api.text(sender, chat_id, text, reply_to)
+        update = self.api.text(sender, chat_id, text, reply_to, topic=topic)
         await self.adapter.application.process_update(
             Update.de_json(update, self.adapter.application.bot)
         )

@@ -87,6 +87,9 @@ class TournamentClock:
         return [Message(where, text)]
 
     async def _overdue(self, pairing: TournamentMatchRecord) -> Message:
+        """A pairing's deadline has passed: told in the tournament's chat when its match never
+        started (the organiser decides it), else in the match's own chat (its thread, where
+        its board is) with [Claim win] for whoever waited."""
         tournament = await self.tournaments.get(pairing.tournament_id)
         context = clock_context_in(await self.chats.get_chat(tournament.chat_id))
         where, _ = context.request.chat, context.for_chat
@@ -106,6 +109,9 @@ class TournamentClock:
             mention = (*mentioned, organiser.platform_user_id)
             return Message(where, text, mention=mention, kind=Public(slot))
         info = (await self.matches.load_match(pairing.match_id)).info
+        if info.chat_id != tournament.chat_id:  # played in its thread: claimed there
+            context = clock_context_in(await self.chats.get_chat(info.chat_id))
+            where, _ = context.request.chat, context.for_chat
         late = next((p for p in players if p.id == info.turn_user_id), players[0])
         waiting = players[1] if late is players[0] else players[0]
         text = _(

@@ -80,6 +80,8 @@ def describe_format(_: Speech, settings: TournamentSettings, players: int | None
             parts.append(_("{what} to {length}").format(what=label, length=lengths.by_stage[stage]))
     if settings.match_days is not None:
         parts.append(_("{days} days a match").format(days=settings.match_days))
+    if not settings.threads:
+        parts.append(_("matches in this chat, not in threads"))
     return ", ".join(parts)
 
 

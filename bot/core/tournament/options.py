@@ -13,6 +13,8 @@ stage, the days a match may take, the seeding, the name, and the matches' rules 
 172800
 >>> parse_tournament_options("roundrobin group=6 playoff").settings.group_size
 6
+>>> parse_tournament_options("single threads=off").settings.threads
+False
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ _LENGTH_WORDS: Final[dict[str, Bracket | Stage]] = {
 }
 _VALUE = re.compile(r"([a-z]+)=([0-9]{1,3})")
 _CLOSES = re.compile(r"closes=([0-9]{1,3})([mhd])")
+_THREADS: Final = {"threads=on": True, "threads=off": False}
 MAX_REGISTRATION_SECONDS: Final = 30 * 86400
 _QUOTED = re.compile(r"[\"“”«»„]([^\"“”«»„]{1,200})[\"“”«»„]")
 
@@ -83,6 +86,7 @@ def parse_tournament_options(text: str) -> TournamentOptions:
     by_stage: dict[Stage, int] = {}
     random_seeding = False
     registration: int | None = None
+    threads = True
     rest: list[str] = []
     for word in text.lower().split():
         value = _VALUE.fullmatch(word)
@@ -91,6 +95,8 @@ def parse_tournament_options(text: str) -> TournamentOptions:
             registration = int(closes.group(1)) * {"m": 60, "h": 3600, "d": 86400}[closes.group(2)]
             if not 60 <= registration <= MAX_REGISTRATION_SECONDS:
                 raise OptionError(word)
+        elif word in _THREADS:
+            threads = _THREADS[word]
         elif word in _KINDS:
             kind = _KINDS[word]
         elif word in ("consolation", "lastchance", "playoff"):
@@ -122,6 +128,7 @@ def parse_tournament_options(text: str) -> TournamentOptions:
         promoted=numbers.get("up", 2),
         relegated=numbers.get("down", 2),
         match_days=numbers.get("days"),
+        threads=threads,
     )
     _check(settings)
     return TournamentOptions(

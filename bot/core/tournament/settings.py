@@ -4,7 +4,8 @@ the format object they make (:mod:`gammon.tournament`).
 ``format``: ``{"kind": "single", "consolation": true, "last_chance": true}``,
 ``{"kind": "double"}``, ``{"kind": "round_robin", "group_size": 8, "playoff": true}``,
 ``{"kind": "swiss", "rounds": 5}`` or ``{"kind": "league", "promoted": 2, "relegated": 2}``
-(a league season: its divisions are the entrants' ``division``, 1 the top).
+(a league season: its divisions are the entrants' ``division``, 1 the top), with
+``"threads": false`` when its pairings play in the chat itself rather than in threads.
 ``lengths``: ``{"default": 7, "by_bracket": {"consolation": 5}, "by_stage": {"final": 9}}``.
 """
 
@@ -49,6 +50,7 @@ class TournamentSettings:
     promoted: int = 2
     relegated: int = 2
     match_days: int | None = None
+    threads: bool = True  # each pairing in a thread of its own, where the platform has them
 
     @classmethod
     def of(cls, record: TournamentRecord) -> TournamentSettings:
@@ -64,6 +66,7 @@ class TournamentSettings:
             promoted=int(stored.get("promoted", 2)),
             relegated=int(stored.get("relegated", 2)),
             match_days=record.match_days,
+            threads=bool(stored.get("threads", True)),
         )
 
     def stored_format(self) -> dict[str, Any]:
@@ -77,6 +80,8 @@ class TournamentSettings:
             stored |= {"rounds": self.rounds}
         elif self.kind is Kind.LEAGUE:
             stored |= {"promoted": self.promoted, "relegated": self.relegated}
+        if not self.threads:
+            stored["threads"] = False
         return stored
 
     def format(self, snapshot: TournamentSnapshot) -> Format:

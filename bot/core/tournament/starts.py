@@ -10,12 +10,20 @@ chosen with /seed after the announcement, else one made of the press's event id,
 platform generated after the commitment was published: docs/fairness.md) and starts the match,
 which claims its pairing in the same transaction: a second press, from any process, is told it
 has started. A player still playing another match in the chat starts this one after it.
+
+Where the platform has threads, the announcing process opens one for the pairing
+(:mod:`bot.core.tournament.pairing_threads`) and announces it there, with a line in the
+tournament's chat that leads to it; the [Start] pressed there starts the match there. A press
+from any chat but the pairing's thread or its tournament's is refused. Whatever a match's end
+makes known (the next pairings, the tournament's end) is told in the tournament's chat, wherever
+the match was played.
 """
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 
 from bot.core.context import Context, clock_context_in
 from bot.core.match.automatic import follow_up
@@ -30,6 +38,7 @@ from bot.core.text.i18n import Speech
 from bot.core.tokens import Token, Verb, format_token
 from bot.core.tournament.advance import view_of
 from bot.core.tournament.naming import slot_name
+from bot.core.tournament.pairing_threads import PairingThreads
 from bot.core.tournament.show import PAIRING, TournamentShow
 from gammon.flow import new_match, plan
 from gammon.match_rules import MatchRules
@@ -67,6 +76,7 @@ class TournamentStarts:
         show: TournamentShow,
         time: TimeSource,
         server_seeds: Callable[[], bytes],
+        threads: PairingThreads,
     ) -> None:
         self.tournaments = tournaments
         self.matches = matches
@@ -76,6 +86,7 @@ class TournamentStarts:
         self.show = show
         self.time = time
         self.server_seeds = server_seeds
+        self.threads = threads
 
     async def sweep(self) -> list[Message]:
         """The clock's round: announce the pairings that no process announced (one stopped
@@ -95,12 +106,25 @@ class TournamentStarts:
 
     async def news(self, context: Context, tournament_id: int) -> list[Message]:
         """After a result (a match's end, a withdrawal's or a decision's walkovers): the
-        pairings it made known, or the tournament's end when it decided the last match."""
-        announced = await self.announce(context, tournament_id)
-        return announced + await self.show.finished(context, tournament_id)
+        pairings it made known, or the tournament's end when it decided the last match, told
+        in the tournament's chat (the match may have been played in a thread)."""
+        room = await self._room(context, tournament_id)
+        announced = await self.announce(room, tournament_id)
+        return announced + [
+            replace(message, locale=room.chat_locale)
+            for message in await self.show.finished(room, tournament_id)
+        ]
+
+    async def _room(self, context: Context, tournament_id: int) -> Context:
+        """The tournament's chat, as the clock speaks in it, unless ``context`` is there."""
+        tournament = await self.tournaments.get(tournament_id)
+        if context.chat.id == tournament.chat_id:
+            return context
+        return clock_context_in(await self.chats.get_chat(tournament.chat_id))
 
     async def announce(self, context: Context, tournament_id: int) -> list[Message]:
-        """Announce the tournament's pairings that no process has announced yet."""
+        """Announce the tournament's pairings that no process has announced yet (``context``
+        is the tournament's chat)."""
         snapshot = await self.tournaments.snapshot(tournament_id)
         tournament = snapshot.tournament
         if tournament.status is not TournamentStatus.RUNNING:
@@ -114,7 +138,7 @@ class TournamentStarts:
             marked = await self.tournaments.announce(tournament_id, pairing.slot, seed, self.time())
             if marked is not None:
                 place = places[marked.slot]
-                messages.append(await self._announcement(context, tournament, marked, place))
+                messages += await self._announcement(context, tournament, marked, place)
         return messages
 
     async def _announcement(
@@ -123,28 +147,43 @@ class TournamentStarts:
         tournament: TournamentRecord,
         pairing: TournamentMatchRecord,
         place: PlaceInTournament,
-    ) -> Message:
+    ) -> list[Message]:
+        """The announcement with [Start], in the pairing's new thread if one opens (and a
+        line in the tournament's chat that leads there), else in the chat."""
         players = [await self.users.get_user(player) for player in pairing.player_ids]
         _ = context.for_chat
+        names = {
+            "tournament": tournament.name,
+            "stage": slot_name(_, place),
+            "first": players[0].display_name,
+            "second": players[1].display_name,
+        }
         text = _(
             "{tournament}, {stage}: {first} vs {second}, a {length}-point match. Either of you "
             "starts it with the button. Commitment to its dice: {commitment}"
-        ).format(
-            tournament=tournament.name,
-            stage=slot_name(_, place),
-            first=players[0].display_name,
-            second=players[1].display_name,
-            length=pairing.length,
-            commitment=pairing.dice_commitment,
-        )
+        ).format(**names, length=pairing.length, commitment=pairing.dice_commitment)
+        title = _("{stage} · {first} – {second}").format(**names)
+        thread = await self.threads.open(context, tournament, pairing, title)
         start = format_token(Token(Verb.START, PAIRING, pairing.id, 0))
-        return Message(
-            context.request.chat,
+        announcement = Message(
+            context.request.chat if thread is None else thread.chat,
             text,
             (Button(_("Start"), start),),
             mention=tuple(player.platform_user_id for player in players),
+            locale=context.chat_locale,
             kind=Public(pairing_slot(pairing.id)),
         )
+        if thread is None:
+            return [announcement]
+        pointer = _("{tournament}, {stage}: {first} vs {second} play in their thread: {link}")
+        return [
+            announcement,
+            Message(
+                context.request.chat,
+                pointer.format(**names, link=thread.link),
+                locale=context.chat_locale,
+            ),
+        ]
 
     async def press(self, context: Context, token: Token) -> list[Message]:
         """[Start] on a pairing's announcement."""
@@ -154,8 +193,10 @@ class TournamentStarts:
             raise Refusal(_("That button is out of date."))
         snapshot = await self.tournaments.snapshot(pairing.tournament_id)
         tournament = snapshot.tournament
-        if tournament.chat_id != context.chat.id:
-            raise Refusal(_("That button is out of date."))
+        if context.chat.id not in (tournament.chat_id, pairing.thread_chat_id):
+            raise Refusal(
+                _("This pairing's match starts where it was announced, not in this chat.")
+            )
         if context.user.id not in pairing.player_ids:
             raise Refusal(_("Only the two players of this pairing can start its match."))
         if pairing.match_id is not None:
@@ -177,7 +218,7 @@ class TournamentStarts:
         steps = plan(new_match(rules), None, follow_up(players), seed.dice(seeds).roll)
         try:
             started = await self.matches.start_match(
-                chat_id=tournament.chat_id,
+                chat_id=context.chat.id,  # the pairing's thread, or the tournament's chat
                 player_ids=pairing.player_ids,
                 rules=rules,
                 client_seeds=seeds,
