@@ -15,7 +15,7 @@ from storage.database import Database
 from storage.dice import SecretSeed
 from storage.direct import DirectConnection
 from storage.errors import ConflictError, NotFoundError
-from storage.schema import leagues, tournament_entrants, tournaments
+from storage.schema import leagues, tournament_entrants, tournament_matches, tournaments
 from storage.tournament import sql
 from storage.tournament.pairings import TournamentPairings
 from storage.tournament.records import (
@@ -30,6 +30,13 @@ from storage.transaction import Transaction
 SLUG_BYTES = 16  # as a match's pages: nobody finds a tournament's page by trying addresses
 
 _BY_SLUG = sa.select(tournaments).where(tournaments.c.slug == sa.bindparam("slug"))
+_OF_THREAD = (
+    sa.select(tournaments)
+    .join(tournament_matches, tournament_matches.c.tournament_id == tournaments.c.id)
+    .where(tournament_matches.c.thread_chat_id == sa.bindparam("chat"))
+    .order_by(tournaments.c.id.desc())
+    .limit(1)
+)
 _LIVE_IN_CHAT = (
     sa.select(tournaments)
     .where(
@@ -193,6 +200,12 @@ class TournamentRepository:
 
     async def by_slug(self, slug: str) -> TournamentRecord | None:
         row = (await self.engine.read(_BY_SLUG, {"slug": slug})).first()
+        return None if row is None else TournamentRecord.of(row._mapping)
+
+    async def of_thread(self, chat_id: int) -> TournamentRecord | None:
+        """The tournament one of whose pairings plays in the thread whose chat is ``chat_id``
+        (the latest, should a thread have served two)."""
+        row = (await self.engine.read(_OF_THREAD, {"chat": chat_id})).first()
         return None if row is None else TournamentRecord.of(row._mapping)
 
     async def live_in_chat(self, chat_id: int) -> list[TournamentRecord]:

@@ -71,8 +71,11 @@ class TournamentService:
             return await self._new(context, argument.split(None, 1)[1] if len(words) > 1 else "")
         if action == "next":
             return await self._next_season(context)
-        if action == "show":  # the live one, else the last one's outcome
+        if action == "show":  # the live one, else the last one's outcome; in a pairing's thread,
+            # the tournament it belongs to
             latest = await self.tournaments.latest_in_chat(context.chat.id)
+            if latest is None:
+                latest = await self.tournaments.of_thread(context.chat.id)
             shown = latest if latest is not None else await self._current(context)
             return await self.show.tournament(context, shown)
         current = await self._current(context)
