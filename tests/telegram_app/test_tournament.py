@@ -4,17 +4,21 @@ pairing started with its [Start] and played with typed /roll and /move, and the 
 mid-round (a new process on the same database, a match in play and pairings announced by the
 old one), and again after a match's end was written but its new pairings not announced (the
 new process's clock announces them): no pairing starts twice, everyone meets everyone once,
-and the end is told with the table and the winner."""
+and the end is told with the table and the winner. In an ordinary group every pairing is
+announced and played in the group itself; in a forum group in a topic of its own."""
 
 from __future__ import annotations
 
 import random
+
+import pytest
 
 from tests.telegram_app.conftest import ANNA, BOB, CARL, GROUP, Process
 from tests.telegram_app.tournaments import (
     DORA,
     EMIL,
     FAY,
+    check_played_in_topics,
     end_told,
     open_tournament,
     play_through,
@@ -22,10 +26,13 @@ from tests.telegram_app.tournaments import (
 from tests.tournament_runs import check_round_robin_end
 
 
-async def test_six_players_play_a_round_robin_across_a_restart(bot: Process) -> None:
+@pytest.mark.parametrize("forum", [False, True], ids=["group", "forum"])
+async def test_six_players_play_a_round_robin_across_a_restart(bot: Process, forum: bool) -> None:
     telegram = bot.harness
     assert telegram is not None
     api = bot.api
+    if forum:
+        api.forums.add(GROUP)
     refused = await telegram.say(BOB, GROUP, '/tournament new roundrobin 1 "Spring table"')
     assert "Only an administrator of the chat opens a tournament." in str(refused[-1].params)
     people = (ANNA, BOB, CARL, DORA, EMIL, FAY)
@@ -42,3 +49,8 @@ async def test_six_players_play_a_round_robin_across_a_restart(bot: Process) -> 
     assert telegram is not None
     assert await telegram.stores.tournaments.live_in_chat(tournament.chat_id) == []
     await check_round_robin_end(telegram.stores, tournament.id, end_told(api, "Spring table"))
+    if forum:
+        check_played_in_topics(api, played, "Spring table")
+    else:
+        assert set(played.topics) == {None}  # no topic: every pairing in the group itself
+        assert api.topics == {}

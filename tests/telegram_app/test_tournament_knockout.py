@@ -1,26 +1,30 @@
 """A whole knockout over Telegram (issue 39): eight players, single elimination with a
-consolation, 1-point matches, opened by a group administrator, registered with [Join] and
-/tournament join, each pairing started with its [Start] and played with typed /roll and
-/move, and the bot restarted mid-round (a new process on the same database, a quarterfinal
-in play and pairings announced by the old one), and again after the last quarterfinal's end
-was written but its semifinal and consolation pairings not announced (the new process's clock
-announces them): no pairing starts twice, every match counts once, and the end is told with
+consolation, 1-point matches, in a forum group: opened by a group administrator in General,
+registered with [Join] and /tournament join, each pairing announced in a forum topic of its
+own (a line in General leads there), started there with its [Start] and played there with
+typed /roll and /move, what each match's end makes known told in General, and the bot
+restarted mid-round (a new process on the same database, a quarterfinal in play and pairings
+announced by the old one), and again after the last quarterfinal's end was written but its
+semifinal and consolation pairings not announced (the new process's clock opens their topics
+and announces them): no pairing starts twice, every match counts once, and the end is told with
 the final's winner and the consolation's final."""
 
 from __future__ import annotations
 
 import random
 
-from tests.telegram_app.conftest import ANNA, BOB, CARL, Process
+from tests.telegram_app.conftest import ANNA, BOB, CARL, GROUP, Process
 from tests.telegram_app.tournaments import (
     DORA,
     EMIL,
     FAY,
     GUS,
     HAL,
+    check_played_in_topics,
     end_told,
     open_tournament,
     play_through,
+    topic_of,
     waiting,
 )
 from tests.tournament_runs import check_knockout_end
@@ -32,10 +36,12 @@ async def test_eight_players_play_a_knockout_with_consolation_across_restarts(
     telegram = bot.harness
     assert telegram is not None
     api = bot.api
+    api.forums.add(GROUP)
     people = (ANNA, BOB, CARL, DORA, EMIL, FAY, GUS, HAL)
     tournament, registration = await open_tournament(telegram, 'single consolation 1 "Cup"', people)
     assert "Registered (8): Anna, Bob, Carl, Dora, Emil, Fay, Gus, Hal" in registration
     assert len(waiting(api)) == 4  # the quarterfinals
+    assert all(topic_of(announcement) is not None for announcement in waiting(api))
 
     played = await play_through(bot, random.Random(39), restart_in=2, stop_after=3, most=10)
     assert "Cup, quarterfinal 3: " in played.started[2]  # in play at the first restart
@@ -50,3 +56,4 @@ async def test_eight_players_play_a_knockout_with_consolation_across_restarts(
     await check_knockout_end(telegram.stores, tournament.id, end)
     champion = end.split("\nthe final: ")[1].split(" beat ")[0]
     assert end.endswith(f"Winner: {champion}")
+    check_played_in_topics(api, played, "Cup")
