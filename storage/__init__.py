@@ -43,6 +43,7 @@ from storage.records import (
     Preferences,
     UserRecord,
 )
+from storage.tournament.records import LIVE as LIVE_TOURNAMENT
 from storage.tournament.records import (
     EntrantRecord,
     TournamentMatchRecord,
@@ -55,6 +56,7 @@ from storage.tournament.repository import TournamentRepository
 
 __all__ = [
     "DEFAULT_URL",
+    "LIVE_TOURNAMENT",
     "AlreadyAppliedError",
     "AnalysisRecord",
     "AnalysisRepository",

@@ -92,12 +92,12 @@ async def test_pairings_play_in_threads_and_their_news_go_to_the_channel(bot: Bo
     shown["components"] = kept
 
     # /tournament in a pairing's thread shows the tournament it belongs to; /tournament join
-    # there is told that this chat has none (it belongs to the channel).
+    # there is sent to the channel (the tournament belongs to it).
     shown_in_thread = await slash(bot, BOB, "tournament", channel=threads[0])
     assert "Cup: single elimination" in shown_in_thread
     assert "semifinal 1" in shown_in_thread
     joined = await slash(bot, BOB, "tournament", tournament_options("join"), channel=threads[0])
-    assert "There is no tournament in this chat." in joined
+    assert "Cup is run from the chat it was opened in, not from a pairing's thread" in joined
 
     players = pairing_players(first)
     begun = await click(bot, players[1], first, "Start")

@@ -216,3 +216,27 @@ async def test_threads_off_keeps_the_pairings_in_the_group(telegram: Harness) ->
     await telegram.say(ANNA, GROUP, "/tournament start")
     assert api.of("createForumTopic") == []
     assert len(announcements(telegram, None)) == 2
+
+
+async def test_running_the_tournament_from_a_pairings_topic_points_to_the_group(
+    telegram: Harness,
+) -> None:
+    """A pairing's topic is a chat of its own, without a tournament of its own: a command that
+    runs the tournament, typed there, is told to go to the group (it was told that there is no
+    tournament in this chat), and does nothing."""
+    api = telegram.api
+    api.forums.add(GROUP)
+    await _open_four(telegram)
+    topic = min(thread for (chat, thread) in api.topics if chat == GROUP)
+    for person, command in ((DORA, "/tournament withdraw"), (ANNA, "/tournament pause")):
+        answered = await telegram.say(person, GROUP, command, topic=topic)
+        (said,) = [call.params["text"] for call in answered if call.method == "sendMessage"]
+        assert "There is no tournament" not in said
+        assert "Cup is run from the chat it was opened in" in said
+        assert sent_to(answered) == {(GROUP, topic)}
+    pairings = await _pairings(telegram)
+    assert all(not pairing.decided for pairing in pairings)
+    chat = await telegram.stores.chats.find_chat("telegram", str(GROUP))
+    assert chat is not None
+    (live,) = await telegram.stores.tournaments.live_in_chat(chat.id)
+    assert live.status.value == "running"

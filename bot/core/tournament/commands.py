@@ -5,7 +5,9 @@ player before their first match, and show it.
 
 The organiser who opened it, an administrator of the chat or an organiser the chat's defaults
 name runs it (:mod:`bot.core.tournament.organising`); a player may withdraw themselves. One
-tournament runs in a chat at a time (its matches seat its players there).
+tournament runs in a chat at a time (its matches seat its players there). In a pairing's
+thread (a chat of its own) /tournament shows the pairing's tournament, and its other commands
+are sent to the tournament's chat.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from bot.core.tournament.settings import Kind, stored_lengths
 from bot.core.tournament.show import TournamentShow
 from bot.core.tournament.starts import TournamentStarts
 from storage import (
+    LIVE_TOURNAMENT,
     ConflictError,
     SecretSeed,
     TournamentRecord,
@@ -105,6 +108,7 @@ class TournamentService:
     async def _current(self, context: Context) -> TournamentRecord:
         live = await self.tournaments.live_in_chat(context.chat.id)
         if not live:
+            await self._not_in_a_pairings_thread(context)
             raise Refusal(
                 context._(
                     "There is no tournament in this chat. An administrator or an organiser opens "
@@ -112,6 +116,19 @@ class TournamentService:
                 )
             )
         return live[-1]
+
+    async def _not_in_a_pairings_thread(self, context: Context) -> None:
+        """A pairing's thread is a chat without a tournament of its own: a command that runs
+        its live tournament, typed there, is sent to the tournament's chat (where what it says
+        and announces belongs)."""
+        owner = await self.tournaments.of_thread(context.chat.id)
+        if owner is not None and owner.status in LIVE_TOURNAMENT:
+            raise Refusal(
+                context._(
+                    "{name} is run from the chat it was opened in, not from a pairing's "
+                    "thread: type the command there."
+                ).format(name=owner.name)
+            )
 
     async def _organiser_only(self, context: Context, tournament: TournamentRecord) -> None:
         await organising.may_run(context, self.running.users, tournament)
