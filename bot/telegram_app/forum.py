@@ -3,7 +3,9 @@
 Only a forum supergroup has topics, and the bot opens one (``createForumTopic``) only with the
 *Manage Topics* administrator right: elsewhere Telegram refuses, and the core announces in the
 group itself. A group that answered that it is no forum is not asked again by this process
-(it may become one later: a new process asks again).
+(it may become one later: a new process asks again). Topics are not nested: asked from one of
+a forum's topics (a tournament run in a "Club" topic rather than in General), the bot opens
+the new topic in the group, and the line that leads to it is posted where it was asked.
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ class ForumTopics:
         self._no_forum: set[int] = set()  # groups that said they are no forum
 
     async def open_thread(self, chat: ChatRef, title: str) -> Thread | None:
-        group, topic = split_key(chat.chat_id)
-        if topic is not None or group in self._no_forum:
-            return None  # a topic has no topics
+        group, _topic = split_key(chat.chat_id)  # topics are not nested: a topic's is the group's
+        if group in self._no_forum:
+            return None
         try:
             created = await self.bot().create_forum_topic(group, title[:TOPIC_NAME_LENGTH])
         except TelegramError as error:

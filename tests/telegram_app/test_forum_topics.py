@@ -240,3 +240,44 @@ async def test_running_the_tournament_from_a_pairings_topic_points_to_the_group(
     assert chat is not None
     (live,) = await telegram.stores.tournaments.live_in_chat(chat.id)
     assert live.status.value == "running"
+
+
+async def test_a_tournament_opened_in_a_topic_gives_each_pairing_a_topic_of_its_own(
+    telegram: Harness,
+) -> None:
+    """Topics are not nested: a tournament run in a forum's topic (a "Club" topic rather than
+    General) opens its pairings' topics in the group, as one run in General does, with the
+    lines that lead to them in its own topic (its pairings did not flood it)."""
+    api = telegram.api
+    api.forums.add(GROUP)
+    club = api._create_forum_topic({"chat_id": GROUP, "name": "Club"}, {})["message_thread_id"]
+    api.admins.add((GROUP, ANNA["id"]))
+    await telegram.say(ANNA, GROUP, '/tournament new 1 "Cup"', topic=club)
+    for person in (BOB, CARL, DORA):
+        await telegram.say(person, GROUP, "/tournament join", topic=club)
+    await telegram.say(ANNA, GROUP, "/tournament start", topic=club)
+    created = api.of("createForumTopic")
+    assert [call.params["chat_id"] for call in created] == [GROUP, GROUP]
+    assert [call.params["name"] for call in created] == [
+        "semifinal 1 · Anna – Dora",
+        "semifinal 2 · Bob – Carl",
+    ]
+    topics = sorted(thread for (chat, thread) in api.topics if chat == GROUP and thread != club)
+    assert announcements(telegram, club) == []
+    assert [len(announcements(telegram, topic)) for topic in topics] == [1, 1]
+    lines = "\n".join(s.data.get("text", "") for s in api.in_topic(GROUP, club))
+    assert f"Cup, semifinal 1: Anna vs Dora play in their thread: {TOPIC_LINK}{topics[0]}" in lines
+    assert f"Cup, semifinal 2: Bob vs Carl play in their thread: {TOPIC_LINK}{topics[1]}" in lines
+    for topic in topics:  # both semifinals, each in its topic: the final's news in the club's
+        (announcement,) = announcements(telegram, topic)
+        players = pairing_players(announcement)
+        message_id = announcement.data["message_id"]
+        await telegram.press(players[1], GROUP, message_id, start_data(announcement))
+        await _play(telegram, players, topic)
+    final = max(thread for (chat, thread) in api.topics if chat == GROUP)
+    assert api.topics[(GROUP, final)].startswith("the final · ")
+    assert len(announcements(telegram, final)) == 1
+    lines = "\n".join(s.data.get("text", "") for s in api.in_topic(GROUP, club))
+    assert "Cup, the final: " in lines
+    assert f"play in their thread: {TOPIC_LINK}{final}" in lines
+    assert api.in_topic(GROUP, None) == []
