@@ -1,0 +1,136 @@
+"""A time-out loses the match unless the match was won for sure (WBGF § 4.3 iii): hand-built
+positions, the counts of rolls worked out by hand in each docstring."""
+
+from __future__ import annotations
+
+import pytest
+
+from gammon.actions import ClaimWin, TimeOut, action_from_dict, action_to_dict
+from gammon.flow import ActionError, GameEnd, MatchState, Phase, apply
+from gammon.match_rules import MatchRules
+from gammon.position import Position
+from gammon.sure_win import fewest_rolls, most_rolls, no_contact
+
+
+def _side(points: dict[int, int]) -> tuple[int, ...]:
+    return Position.from_points(points, {}).player
+
+
+def test_counts_of_rolls_by_hand() -> None:
+    # One checker on the 1 or the 2 point: every roll bears it off (a die of 2 or more, or
+    # 1-1 moving it twice).
+    assert most_rolls(_side({1: 1})) == 1
+    assert most_rolls(_side({2: 1})) == 1
+    # On the 4 point: 2-1 leaves it on the 1 point, every other roll bears it off.
+    assert most_rolls(_side({4: 1})) == 2
+    # Five checkers: a roll bears off four at most, so two rolls at least (6-6, then any).
+    assert fewest_rolls(_side({1: 5})) == 2
+    assert fewest_rolls(_side({6: 1})) == 1
+    # 20 pips in one checker: 6-6 carries it home and off.
+    assert fewest_rolls(_side({20: 1})) == 1
+    # Contact: a checker on the own 3 point against one on the opponent's 23 (our 2 point).
+    assert no_contact(_side({3: 1}), _side({21: 1}))  # their 21 is our 4: passed
+    assert not no_contact(_side({3: 1}), _side({23: 1}))
+    assert not no_contact(_side({25: 1}), _side({1: 1}))  # on the bar
+
+
+def _at(
+    mine: dict[int, int],
+    theirs: dict[int, int],
+    *,
+    phase: Phase = Phase.ROLLING,
+    on_roll: int = 0,
+    score: tuple[int, int] = (0, 0),
+    length: int = 3,
+    cube: int = 1,
+) -> MatchState:
+    """Player 0 (``mine``) must act; the position is seen from the player on roll."""
+    seen = Position.from_points(mine, theirs)
+    position = seen if on_roll == 0 else seen.swapped()
+    return MatchState(
+        rules=MatchRules(length=length),
+        phase=phase,
+        position=position,
+        player_on_roll=on_roll,
+        score=score,
+        cube_value=cube,
+        cube_owner=None if cube == 1 else 1 - on_roll,
+    )
+
+
+def _loses(state: MatchState) -> None:
+    after = apply(state, TimeOut(0))
+    assert after.phase is Phase.FINISHED
+    assert after.winner == 1
+    assert after.games[-1].reason is GameEnd.FORFEIT
+    assert after.score[1] == state.rules.length
+
+
+def test_a_race_won_whatever_the_dice_that_wins_the_match_is_not_lost() -> None:
+    """Player 0 on roll bears their one checker off the 1 point with any roll; the opponent's
+    checker on their 6 point needs a roll too, second. 2-0 to 3: a single game wins it."""
+    state = _at({1: 1}, {6: 1}, score=(2, 0))
+    after = apply(state, TimeOut(0))
+    assert after.phase is Phase.FINISHED
+    assert after.winner == 0
+    assert after.score == (3, 0)
+    assert after.games[-1].reason is GameEnd.TIME_OUT
+    assert after.games[-1].points == 1
+
+
+def test_near_miss_the_game_alone_does_not_win_the_match() -> None:
+    """The same sure race, but 1-0 to 3: the single game leaves the match open."""
+    _loses(_at({1: 1}, {6: 1}, score=(1, 0)))
+
+
+def test_near_miss_almost_every_roll_wins() -> None:
+    """One checker on the 4 point: 2-1 alone leaves it on the board (2 rolls at most), while
+    the opponent's checker on the 1 point may go off with their first roll."""
+    _loses(_at({4: 1}, {1: 1}, score=(2, 0)))
+
+
+def test_near_miss_contact() -> None:
+    """The player's checker on the 3 point has the opponent's on their 23 point ahead of it
+    (our 2 point): not a race, so never sure (here it would even bear off first)."""
+    _loses(_at({3: 1}, {23: 1, 1: 14}, score=(2, 0)))
+
+
+def test_first_on_roll_with_two_rolls_against_two_rolls_is_sure() -> None:
+    """Two rolls at most (4 point) against at least two for five checkers; the player rolls
+    first, so their second roll comes before the opponent's."""
+    state = _at({4: 1}, {1: 5}, score=(2, 0))
+    assert apply(state, TimeOut(0)).winner == 0
+
+
+def test_time_out_answering_a_double_counts_the_take() -> None:
+    """The opponent (on roll, five checkers home: two rolls at least) doubled; the player's
+    checker on the 1 point goes off with their first roll (one at most, less than two).
+    3-0 to 5: taking makes the game worth 2, which wins; the time-out answering is that."""
+    state = _at({1: 1}, {1: 5}, phase=Phase.DOUBLED, on_roll=1, score=(3, 0), length=5)
+    after = apply(state, TimeOut(0))
+    assert after.winner == 0
+    assert after.score == (5, 0)
+    assert after.games[-1].cube_value == 2
+
+
+def test_near_miss_answering_a_double_second_on_roll() -> None:
+    """One roll at most for the player, but the opponent (first on roll) may also be done in
+    one: their checker on the 6 point."""
+    _loses(_at({1: 1}, {6: 1}, phase=Phase.DOUBLED, on_roll=1, score=(3, 0), length=5))
+
+
+def test_near_miss_answering_a_double_that_would_not_reach_the_length() -> None:
+    _loses(_at({1: 1}, {1: 5}, phase=Phase.DOUBLED, on_roll=1, score=(2, 0), length=5))
+
+
+def test_only_the_player_who_must_act_can_time_out() -> None:
+    state = _at({1: 1}, {6: 1}, score=(2, 0))
+    with pytest.raises(ActionError) as refused:
+        apply(state, TimeOut(1))
+    assert refused.value.reason == "not_your_turn"
+    assert apply(state, ClaimWin(1)).winner == 1  # the old claim still forfeits
+
+
+def test_a_time_out_is_recorded_like_every_action() -> None:
+    assert action_to_dict(TimeOut(1)) == {"type": "time_out", "player": 1}
+    assert action_from_dict({"type": "time_out", "player": 0}) == TimeOut(0)
