@@ -173,6 +173,7 @@ class Presenter:
             headline,
             _("Pips: {a} {x} · {b} {y}").format(a=names[0], x=pips[0], b=names[1], y=pips[1]),
             texts.score_line(_, state, names),
+            *([texts.clock_line(_, info.clock.reserves, names)] if info.clock else []),
             texts.ids_line(state),
         ]
         view = BoardView.from_state(state)
