@@ -6,6 +6,7 @@ it knows of), or the driver when the late player's own action arrives (it become
 time-out). The write is version-checked like every action, so one of them records it and the
 others find the match moved on. The rules decide what it means (:class:`gammon.actions.TimeOut`:
 the match lost, or won for sure); the decision is logged and is an event of the match's log.
+The bot (``/play … clock=…``) never loses on time: only the person's clock is applied.
 """
 
 from __future__ import annotations
@@ -73,6 +74,8 @@ class TimeOuts:
         late = loaded.state.turn
         assert late is not None  # ran_out checks it
         players = await self.driver.names.of(loaded, context)
+        if players[late].is_bot:  # it plays at once; after a restart the minute tick resumes it
+            return None
         appended = await self.driver.write(
             loaded, await self.driver.steps(loaded, TimeOut(late), players)
         )
