@@ -20,7 +20,8 @@ WORDS = st.sampled_from(
         "playoff", "random", "nardy", "nocube", "unrated", "hints", "money", "7", "0", "99",
         "rounds=5", "rounds=0", "group=6", "group=2", "days=3", "days=0", "final=9",
         "semifinal=25", "consolation=5", "lastchance=3", "losers=3", "closes=48h", "closes=0m",
-        "time=24h", "up=2", "down=1", "clock=fast", "clock=9s+3m", "clock=x", '"', "“Cup”", "@bob", "level=expert", "ⅶ", "٣",
+        "time=24h", "up=2", "down=1", "clock=fast", "clock=9s+3m", "clock=x", '"', "“Cup”",
+        "@bob", "level=expert", "ⅶ", "٣",
     ]
 )  # fmt: skip
 
