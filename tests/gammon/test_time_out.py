@@ -5,10 +5,22 @@ from __future__ import annotations
 
 import pytest
 
-from gammon.actions import ClaimWin, TimeOut, action_from_dict, action_to_dict
-from gammon.flow import ActionError, GameEnd, MatchState, Phase, apply
+from gammon.actions import (
+    Action,
+    ClaimWin,
+    Move,
+    OpeningRoll,
+    Roll,
+    TimeOut,
+    action_from_dict,
+    action_to_dict,
+)
+from gammon.clock import parse_clock
+from gammon.flow import ActionError, GameEnd, MatchState, Phase, apply, replay
+from gammon.mat_format import export_mat
 from gammon.match_rules import MatchRules
 from gammon.position import Position
+from gammon.replay import FrameKind, replay_games
 from gammon.sure_win import fewest_rolls, most_rolls, no_contact
 
 
@@ -134,3 +146,18 @@ def test_only_the_player_who_must_act_can_time_out() -> None:
 def test_a_time_out_is_recorded_like_every_action() -> None:
     assert action_to_dict(TimeOut(1)) == {"type": "time_out", "player": 1}
     assert action_from_dict({"type": "time_out", "player": 0}) == TimeOut(0)
+
+
+def test_a_time_out_in_the_record_exports_as_a_forfeit() -> None:
+    """Bob rolled 6-4 and his clock ran out before he moved: the .mat shows the roll unplayed
+    and Anna winning the 3 points the match still needed, as a claimed forfeit does."""
+    rules = MatchRules(length=3, clock=parse_clock("fast"))
+    actions: list[Action] = [OpeningRoll((3, 1)), Move(0, "8/5 6/5"), Roll(1, (6, 4)), TimeOut(1)]
+    text = export_mat(replay(rules, actions), ("Anna", "Bob"))
+    game = text.split(" Game 1\n")[1]
+    assert game.splitlines()[1].split() == ["1)", "31:", "8/5", "6/5", "64:"]
+    assert game.splitlines()[2].strip() == "Wins 3 points"
+    ending = replay_games(rules, actions)[-1]
+    assert ending.frames[-1].kind is FrameKind.END
+    assert ending.result is not None
+    assert (ending.result.winner, ending.result.reason) == (0, GameEnd.FORFEIT)
