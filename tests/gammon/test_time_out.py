@@ -3,7 +3,11 @@ positions, the counts of rolls worked out by hand in each docstring."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gammon.actions import (
     Action,
@@ -19,9 +23,10 @@ from gammon.clock import parse_clock
 from gammon.flow import ActionError, GameEnd, MatchState, Phase, apply, replay
 from gammon.mat_format import export_mat
 from gammon.match_rules import MatchRules
-from gammon.position import Position
+from gammon.movegen import legal_plays
+from gammon.position import OFF, Position
 from gammon.replay import FrameKind, replay_games
-from gammon.sure_win import fewest_rolls, most_rolls, no_contact
+from gammon.sure_win import fewest_rolls, most_rolls, no_contact, wins_race_for_sure
 
 
 def _side(points: dict[int, int]) -> tuple[int, ...]:
@@ -66,7 +71,7 @@ def _at(
         player_on_roll=on_roll,
         score=score,
         cube_value=cube,
-        cube_owner=None if cube == 1 else 1 - on_roll,
+        cube_owner=None if cube == 1 else on_roll,  # the one on roll took it earlier
     )
 
 
@@ -161,3 +166,75 @@ def test_a_time_out_in_the_record_exports_as_a_forfeit() -> None:
     assert ending.frames[-1].kind is FrameKind.END
     assert ending.result is not None
     assert (ending.result.winner, ending.result.reason) == (0, GameEnd.FORFEIT)
+
+
+def _brute(
+    side: tuple[int, ...], dice_pick: Callable[..., int], memo: dict[tuple[int, ...], int]
+) -> int:
+    """Rolls to bear ``side`` off with its best plays, ``dice_pick`` over the 21 rolls, by the
+    real move generator (:func:`gammon.movegen.legal_plays`), not the race search's own."""
+    if side[OFF] == 15:
+        return 0
+    if side not in memo:
+        position = Position(side, (15,) + (0,) * 25)
+        memo[side] = 1 + dice_pick(
+            min(
+                _brute(play.result.opponent, dice_pick, memo)
+                for play in legal_plays(position, dice)
+            )
+            for dice in ((a, b) for a in range(1, 7) for b in range(a, 7))
+        )
+    return memo[side]
+
+
+SMALL_SIDES = st.dictionaries(st.integers(1, 9), st.integers(1, 2), min_size=1, max_size=3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(mine=SMALL_SIDES, theirs=SMALL_SIDES, first=st.booleans())
+def test_the_race_counts_match_the_rules_move_generator(
+    mine: dict[int, int], theirs: dict[int, int], first: bool
+) -> None:
+    """Small races (no contact whatever the points: at most 9 + 9 pips apart): the counts of
+    rolls and the sure-win decision agree with a search over the real legal plays."""
+    own, other = _side(mine), _side(theirs)
+    most, fewest = _brute(own, max, {}), _brute(other, min, {})
+    assert most_rolls(own) == most
+    assert fewest_rolls(other) == fewest
+    expected = most <= fewest if first else most < fewest
+    assert wins_race_for_sure(own, other, first) is expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    mine=SMALL_SIDES,
+    theirs=SMALL_SIDES,
+    doubled=st.booleans(),
+    score=st.integers(0, 4),
+    cube=st.sampled_from([1, 2]),
+)
+def test_the_time_out_decision_follows_the_rule(
+    mine: dict[int, int], theirs: dict[int, int], doubled: bool, score: int, cube: int
+) -> None:
+    """Player 0's clock runs out in a 5-point match, on roll or answering the opponent's
+    double: the match is theirs exactly when the race is won whatever the dice (by the real
+    move generator) and a single game at the cube (doubled: twice it) reaches 5; else lost."""
+    state = _at(
+        mine,
+        theirs,
+        phase=Phase.DOUBLED if doubled else Phase.ROLLING,
+        on_roll=1 if doubled else 0,
+        score=(score, 0),
+        length=5,
+        cube=cube,
+    )
+    most, fewest = _brute(_side(mine), max, {}), _brute(_side(theirs), min, {})
+    race = most < fewest if doubled else most <= fewest
+    reaches = score + cube * (2 if doubled else 1) >= 5
+    after = apply(state, TimeOut(0))
+    assert after.phase is Phase.FINISHED
+    if race and reaches:
+        assert after.winner == 0
+        assert after.score[0] >= 5
+    else:
+        assert (after.winner, after.score[1]) == (1, 5)
