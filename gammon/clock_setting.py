@@ -79,3 +79,12 @@ def parse_clock(text: str) -> ClockSetting:
         raise ValueError(f"not a clock: {text!r}")
     reserve = int(found.group(2)) * _UNITS[found.group(3)]
     return ClockSetting(int(found.group(1)), reserve, per_point=found.group(4) is not None)
+
+
+def clock_face(reserve: int) -> str:
+    """A reserve (ms) as a clock shows it, minutes and seconds.
+
+    >>> clock_face(159_000), clock_face(7_400), clock_face(3_600_000)
+    ('2:39', '0:07', '60:00')
+    """
+    return f"{reserve // 60_000}:{reserve // 1000 % 60:02d}"

@@ -177,6 +177,8 @@ class Presenter:
             texts.ids_line(state),
         ]
         view = BoardView.from_state(state)
+        if info.clock is not None:
+            view = replace(view, clocks=info.clock.reserves)
         image = await self._draw(context, view, names, last, actor)
         mention, notify = await self.attention.call(context, info.id, players[actor])
         notices = private_notices(

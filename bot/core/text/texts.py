@@ -11,7 +11,7 @@ from bot.core.text.dice_names import roll_text
 from bot.core.text.i18n import Speech
 from gammon import Variant
 from gammon.actions import WinKind
-from gammon.clock_setting import ClockSetting
+from gammon.clock_setting import ClockSetting, clock_face
 from gammon.errors import PlayError
 from gammon.flow import ActionError, GameResult, MatchState, Phase
 from gammon.match_rules import MatchRules
@@ -74,7 +74,7 @@ def clock_line(_: Speech, reserves: Sequence[int], names: Sequence[str]) -> str:
     >>> clock_line(str, (159_000, 7_400), ("Anna", "Bob"))
     'Clock: Anna 2:39 · Bob 0:07'
     """
-    shown = [f"{left // 60_000}:{left // 1000 % 60:02d}" for left in reserves]
+    shown = [clock_face(left) for left in reserves]
     return _("Clock: {a} {x} · {b} {y}").format(a=names[0], x=shown[0], b=names[1], y=shown[1])
 
 
