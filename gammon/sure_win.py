@@ -1,21 +1,22 @@
-"""When a game is won for sure: a race whatever the dice and however the checkers are played.
+"""When a game is won for sure: a race won whatever the dice (WBGF § 4.3 iii).
 
 WBGF § 4.3 iii (seed 001): whose clock runs out loses the match, "unless he would have won it
 for sure". This module proves the game part of that, conservatively: the position is a race
 with no contact (every checker of the player is past every checker of the opponent, nobody on
-the bar) in which the player bears off their last checker before the opponent can, for any
-dice **and any legal plays** of the player (so nothing the player could still choose matters)
-against the opponent's best dice and plays.
+the bar) in which the player, playing each roll as well as it can be played, bears off their
+last checker before the opponent can, whatever the player's dice, against the opponent's best
+dice and plays. (The player would have won for sure: a way to win exists for every roll.)
 
 Counted in rolls: the player needs at most :func:`most_rolls` rolls, the opponent at least
 :func:`fewest_rolls`. The player wins for sure when first on roll and ``most <= fewest``, or
 second and ``most < fewest``. Both are exact (a search over every roll and every play) for
 small positions and safe bounds otherwise: every die in a race without contact can be played,
 and each either moves a checker its full number of pips or bears a checker off (at least one
-pip), so a roll without a bear-off moves at least 3 pips (2-1); a roll moves at most 24 pips
-(6-6) and bears off at most four checkers.
+pip), so a roll without a bear-off moves at least 3 pips (2-1), however the checkers are played;
+a roll moves at most 24 pips (6-6) and bears off at most four checkers. A bound can only make a
+sure win look unsure, never the other way.
 
->>> most_rolls((0, 2) + (0,) * 24), fewest_rolls((0, 2) + (0,) * 24)
+>>> most_rolls((13, 2) + (0,) * 24), fewest_rolls((13, 2) + (0,) * 24)
 (1, 1)
 """
 
@@ -38,7 +39,7 @@ def no_contact(mine: Side, theirs: Side) -> bool:
 
 
 def wins_race_for_sure(mine: Side, theirs: Side, first: bool) -> bool:
-    """``mine`` bears off before ``theirs`` whatever the dice and ``mine``'s plays; ``first``:
+    """``mine``, playing well, bears off before ``theirs`` whatever the dice; ``first``:
     ``mine`` rolls next. False whenever there is contact."""
     if not no_contact(mine, theirs) or not any(theirs[1:]):
         return False
@@ -50,7 +51,8 @@ def wins_race_for_sure(mine: Side, theirs: Side, first: bool) -> bool:
 
 
 def most_rolls(side: Side) -> int:
-    """At most this many rolls bear ``side`` off in a race, whatever the dice and plays."""
+    """At most this many rolls bear ``side`` off in a race, whatever the dice, each roll played
+    as well as it can be (the bound beyond the search holds however they are played)."""
     pips, checkers = _pips(side), 15 - side[OFF]
     bound = checkers + (pips - checkers) // 3
     exact = _searched(side, max)
