@@ -601,15 +601,23 @@ def _claim_win(state: MatchState, action: ClaimWin) -> MatchState:
 
 def _time_out(state: MatchState, action: TimeOut) -> MatchState:
     """The clock of the player who must act ran out (WBGF § 4.3 iii): they lose the match as a
-    forfeit, unless they would have won it for sure (:mod:`gammon.sure_win`). Then the game
-    ends at once as the win it was sure to be, a single game at the cube (at twice the cube
-    when the time ran out answering a double: taking was theirs to do), which wins the match;
-    the rest of the game could only have confirmed it."""
+    forfeit, unless they would have won it for sure: the game is a race won whatever the dice
+    (:mod:`gammon.sure_win`) and a single game at the cube (at twice the cube when the time ran
+    out answering a double: taking was theirs to do) reaches the match length. Then the game
+    ends at once as that win, which wins the match; the rest of the game could only have
+    confirmed it.
+
+    An offer to resign left unanswered is accepted instead, as under a move time limit: the
+    game ends as offered and the match goes on (over the board the resigner's clock would be
+    the one running, and nobody wins a match by offering to lose a game)."""
     player = action.player
     if state.turn is None:
         raise ActionError("nobody_on_turn", "nobody is on turn, so no clock runs")
     if state.turn != player:
         raise ActionError("not_your_turn", "only the clock of the player who must act runs")
+    offer = state.resignation
+    if offer is not None:  # as a late answer under a move time limit: accepted, play goes on
+        return replace(_end_game(state, player, offer.level, GameEnd.RESIGN), resignation=None)
     doubled = state.phase is Phase.DOUBLED
     cube = state.cube_value * (2 if doubled else 1)
     board = state.board_for(player)

@@ -194,3 +194,19 @@ async def test_a_match_won_for_sure_is_not_lost_on_time(
         assert final.state.games[-1].reason is GameEnd.TIME_OUT
     finally:
         await restarted.close()
+
+
+async def test_an_offer_to_resign_left_unanswered_on_the_clock_is_accepted(
+    two: tuple[Room, Room, FakeTime],
+) -> None:
+    room, _other, time = two
+    match_id = await _started(room)
+    await room.command("bob", "/resign")
+    await room.press("bob", "Resign")
+    time.now = START + timedelta(seconds=70)  # Anna's 10 s and 1 min pass unanswered
+    said = _texts(await room.core.ports.clock.clocks())
+    assert "Anna did not answer the offer to resign in time, so it counts as accepted." in said
+    loaded = await room.stores.matches.load_match(match_id)
+    assert loaded.info.status == "active"  # a single game to Anna; the match goes on
+    assert loaded.state.score == (1, 0)
+    assert loaded.state.games[-1].reason is GameEnd.RESIGN

@@ -4,6 +4,7 @@ positions, the counts of rolls worked out by hand in each docstring."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -16,11 +17,20 @@ from gammon.actions import (
     OpeningRoll,
     Roll,
     TimeOut,
+    WinKind,
     action_from_dict,
     action_to_dict,
 )
 from gammon.clock import parse_clock
-from gammon.flow import ActionError, GameEnd, MatchState, Phase, apply, replay
+from gammon.flow import (
+    ActionError,
+    GameEnd,
+    MatchState,
+    Phase,
+    ResignationOffer,
+    apply,
+    replay,
+)
 from gammon.mat_format import export_mat
 from gammon.match_rules import MatchRules
 from gammon.movegen import legal_plays
@@ -238,3 +248,20 @@ def test_the_time_out_decision_follows_the_rule(
         assert after.score[0] >= 5
     else:
         assert (after.winner, after.score[1]) == (1, 5)
+
+
+def test_time_out_answering_an_offer_to_resign_accepts_it() -> None:
+    """Anna (player 1) offers to resign a gammon with the cube on 1; Bob's time runs out
+    answering: the offer counts as accepted, 2 points. At 3-0 to 5 that is the match; at 1-0
+    the match goes on at 3-0 with the next game's opening roll."""
+    offer = ResignationOffer(1, WinKind.GAMMON, Phase.ROLLING)
+    state = replace(
+        _at({6: 5}, {6: 5}, on_roll=1, score=(3, 0), length=5),
+        phase=Phase.RESIGNING,
+        resignation=offer,
+    )
+    after = apply(state, TimeOut(0))
+    assert (after.phase, after.winner, after.score) == (Phase.FINISHED, 0, (5, 0))
+    assert after.games[-1].reason is GameEnd.RESIGN
+    goes_on = apply(replace(state, score=(1, 0)), TimeOut(0))
+    assert (goes_on.phase, goes_on.score, goes_on.resignation) == (Phase.OPENING, (3, 0), None)

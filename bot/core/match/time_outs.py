@@ -14,10 +14,11 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from bot.core.context import Context, clock_context_in
 from bot.core.model import Message
+from bot.core.text.i18n import Speech
 from gammon.actions import TimeOut
 from gammon.flow import GameEnd, Phase
 from storage import ConflictError, LoadedMatch, NotFoundError
@@ -80,24 +81,36 @@ class TimeOuts:
             loaded, await self.driver.steps(loaded, TimeOut(late), players)
         )
         state = appended.match.state
-        result = state.games[-1]
-        sure = result.reason is GameEnd.TIME_OUT
+        reason = state.games[-1].reason
         logger.info(
             "match %s: the clock of seat %s ran out at version %s; %s",
             loaded.info.id,
             late,
             loaded.info.version,
-            "the match was won for sure, so it is theirs" if sure else "the match is lost",
+            _DECISIONS[reason],
         )
-        _ = context.for_chat
-        name = players[late].display_name
-        if sure:
-            note = _(
-                "{name}'s time ran out, but the match was already won for sure: it counts as won."
-            ).format(name=name)
-        else:
-            note = _("{name}'s time ran out: the match is lost on time.").format(name=name)
+        note = _note(context.for_chat, reason, players[late].display_name)
         shown = await self.driver.presenter.after(context, appended, by_player=False, lead=[note])
         if state.phase is Phase.FINISHED:
             shown += await self.driver.tournaments.after_match(context, loaded.info.id)
         return shown
+
+
+_DECISIONS: Final = {
+    GameEnd.FORFEIT: "the match is lost",
+    GameEnd.TIME_OUT: "the match was won for sure, so it is theirs",
+    GameEnd.RESIGN: "the offer to resign counts as accepted",
+}
+
+
+def _note(_: Speech, reason: GameEnd, name: str) -> str:
+    """What the board after a time-out says first."""
+    if reason is GameEnd.RESIGN:
+        return _(
+            "{name} did not answer the offer to resign in time, so it counts as accepted."
+        ).format(name=name)
+    if reason is GameEnd.TIME_OUT:
+        return _(
+            "{name}'s time ran out, but the match was already won for sure: it counts as won."
+        ).format(name=name)
+    return _("{name}'s time ran out: the match is lost on time.").format(name=name)
