@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
@@ -14,15 +14,8 @@ from bot.console_app.chat import ConsoleChat
 from bot.core.scheduler import Clock
 from bot.core.service import Core
 from storage import Database
+from tests.bot.test_clock import FakeTime
 from tests.seeds import fixed_seeds
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 29, 12, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 @pytest.fixture

@@ -26,18 +26,11 @@ from gammon.serialization import state_to_dict
 from storage import Database, MatchClock
 from storage.schema import matches
 from tests.bot.scripted import PLATFORM, Room
+from tests.bot.test_clock import FakeTime
 from tests.seeds import fixed_seeds
 
 START = datetime(2026, 11, 29, 12, tzinfo=UTC)
 CHAT = ChatRef(PLATFORM, "group")
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = START
-
-    def __call__(self) -> datetime:
-        return self.now
 
 
 def _core(database: Database, time: FakeTime) -> Core:

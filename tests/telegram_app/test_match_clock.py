@@ -8,49 +8,24 @@ from __future__ import annotations
 import asyncio
 import html
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
-from bot.core.service import Core
-from bot.telegram_app import TelegramAdapter
-from storage import Database
-from tests.fakes.telegram_bot_api import FakeBotApi, FakeRequest
-from tests.seeds import fixed_seeds
-from tests.telegram_app.conftest import ANNA, BOB, GROUP, Harness, settings, unlimited
-
-
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = datetime(2026, 11, 29, 12, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-async def _process(url: str, api: FakeBotApi, time: FakeTime) -> tuple[Harness, Database]:
-    database = Database(url)
-    core = Core(database, render_images=False, clock=time, server_seeds=fixed_seeds())
-    adapter = TelegramAdapter(
-        core,
-        settings=settings(),
-        request=FakeRequest(api),
-        updates_request=FakeRequest(api),
-        rate_limiter=unlimited(),
-    )
-    await adapter.initialize()
-    return Harness(api, adapter, core), database
+from tests.bot.test_clock import FakeTime
+from tests.fakes.telegram_bot_api import FakeBotApi
+from tests.telegram_app.conftest import ANNA, BOB, GROUP, Harness, Process
 
 
 @pytest.fixture
 async def two(migrated_url: str) -> AsyncIterator[tuple[Harness, Harness, FakeTime]]:
+    """Two bot processes over one Bot API, on one database and one fake time."""
     api, time = FakeBotApi(), FakeTime()
-    first, first_db = await _process(migrated_url, api, time)
-    second, second_db = await _process(migrated_url, api, time)
+    processes = [Process(migrated_url, api, clock=time) for _ in range(2)]
+    first, second = [await process.open() for process in processes]
     yield first, second, time
-    for harness, database in ((first, first_db), (second, second_db)):
-        await harness.adapter.application.shutdown()
-        await database.close()
+    for process in processes:
+        await process.close()
 
 
 def _said(harness: Harness) -> list[str]:
