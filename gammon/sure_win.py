@@ -28,7 +28,7 @@ from typing import Final
 from gammon.position import BAR, OFF
 
 Side = tuple[int, ...]
-_SEARCH_LIMIT: Final = 600  # distinct positions one exact search may visit
+_SEARCH_LIMIT: Final = 300  # distinct positions one exact search may visit
 _ROLLS: Final = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 
 

@@ -3,6 +3,7 @@ positions, the counts of rolls worked out by hand in each docstring."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -197,7 +198,10 @@ def _brute(
     return memo[side]
 
 
-SMALL_SIDES = st.dictionaries(st.integers(1, 9), st.integers(1, 2), min_size=1, max_size=3)
+# Up to three checkers on points 1 to 9: small enough for the exact search (and the brute one).
+SMALL_SIDES = st.lists(st.integers(1, 9), min_size=1, max_size=3).map(Counter).map(dict)
+# Four or five: the search may give up and fall back on its bounds.
+LARGER_SIDES = st.lists(st.integers(1, 9), min_size=4, max_size=5).map(Counter).map(dict)
 
 
 @settings(max_examples=40, deadline=None)
@@ -265,3 +269,18 @@ def test_time_out_answering_an_offer_to_resign_accepts_it() -> None:
     assert after.games[-1].reason is GameEnd.RESIGN
     goes_on = apply(replace(state, score=(1, 0)), TimeOut(0))
     assert (goes_on.phase, goes_on.score, goes_on.resignation) == (Phase.OPENING, (3, 0), None)
+
+
+@settings(max_examples=8, deadline=None)
+@given(mine=LARGER_SIDES, theirs=LARGER_SIDES, first=st.booleans())
+def test_beyond_the_search_the_bounds_stay_on_the_safe_side(
+    mine: dict[int, int], theirs: dict[int, int], first: bool
+) -> None:
+    """Larger races: the counts are bounds on the safe side of the real ones, so a sure win
+    is never claimed that is not one (one may be missed)."""
+    own, other = _side(mine), _side(theirs)
+    most, fewest = _brute(own, max, {}), _brute(other, min, {})
+    assert most_rolls(own) >= most
+    assert fewest_rolls(other) <= fewest
+    if wins_race_for_sure(own, other, first):
+        assert most <= fewest if first else most < fewest
