@@ -12,6 +12,7 @@ import logging
 import signal
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Protocol
 
 from bot.core.computer.analyst import Analyst
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 TICK_SECONDS = 60.0
+CLOCK_POLL_SECONDS = 2.0  # match clocks: how often the database is asked for deadlines
 RECLAIM_TICKS = 60
 ANALYSIS_SECONDS = 3.0  # how often the queue of finished matches to analyse is looked at
 
@@ -98,6 +100,36 @@ async def keep_time(
         await asyncio.sleep(every)
 
 
+async def keep_clocks(
+    clock: Clock, adapters: Sequence[Adapter], every: float = CLOCK_POLL_SECONDS
+) -> None:
+    """Match clocks to the second: every ``every`` s ask the database for the deadlines of
+    the next ``every`` s (another process may have started them) and sleep to the nearest,
+    then apply what ran out. Any process may apply a time-out; the version check makes it
+    once."""
+    while True:
+        try:
+            await dispatch(adapters, await clock.clocks())
+            nearest = await clock.next_clock(timedelta(seconds=every))
+        except Exception:
+            logger.exception("the match clocks failed")
+            nearest = None
+        await asyncio.sleep(seconds_until(nearest, clock.now(), every))
+
+
+def seconds_until(nearest: datetime | None, now: datetime, every: float) -> float:
+    """How long the timer sleeps: to ``nearest`` (a little after it), at most ``every`` s.
+
+    >>> from datetime import UTC
+    >>> now = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> [seconds_until(at, now, 2.0) for at in (None, now + timedelta(seconds=0.5), now)]
+    [2.0, 0.51, 0.01]
+    """
+    if nearest is None:
+        return every
+    return min(every, max(0.0, (nearest - now).total_seconds()) + 0.01)
+
+
 async def keep_analysing(
     analyst: Analyst, adapters: Sequence[Adapter], every: float = ANALYSIS_SECONDS
 ) -> None:
@@ -138,6 +170,7 @@ async def host(
     stop = stop or _stop_on_signals()
     started: list[Adapter] = []
     ticking: asyncio.Task[None] | None = None
+    timing: asyncio.Task[None] | None = None
     analysing: asyncio.Task[None] | None = None
     ports = core.ports
     pages = web_server(ports.pages, web)
@@ -160,10 +193,11 @@ async def host(
         freeze_startup_objects()
         await ports.workers.warm_up()
         ticking = asyncio.create_task(keep_time(ports.clock, started, tick_seconds, core.idle))
+        timing = asyncio.create_task(keep_clocks(ports.clock, started))
         analysing = asyncio.create_task(keep_analysing(ports.analyst, started))
         await stop.wait()
     finally:
-        for task in (ticking, analysing):
+        for task in (ticking, timing, analysing):
             if task is not None:
                 task.cancel()
         for adapter in reversed(started):

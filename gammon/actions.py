@@ -113,6 +113,15 @@ class ClaimWin:
     kind: ClassVar[str] = "claim_win"
 
 
+@dataclass(frozen=True)
+class TimeOut:
+    """``player``'s clock ran out (:mod:`gammon.clock`). The rules decide what it means
+    (WBGF § 4.3 iii): the match is lost, unless it was won for sure (:mod:`gammon.sure_win`)."""
+
+    player: int
+    kind: ClassVar[str] = "time_out"
+
+
 Action = (
     OpeningRoll
     | Roll
@@ -126,6 +135,7 @@ Action = (
     | AcceptResignation
     | RejectResignation
     | ClaimWin
+    | TimeOut
 )
 
 ACTION_TYPES: dict[str, type[Action]] = {
@@ -143,6 +153,7 @@ ACTION_TYPES: dict[str, type[Action]] = {
         AcceptResignation,
         RejectResignation,
         ClaimWin,
+        TimeOut,
     )
 }
 

@@ -35,6 +35,7 @@ from gammon.actions import (
     Resign,
     Roll,
     Take,
+    TimeOut,
     WinKind,
 )
 from gammon.errors import PlayError
@@ -44,6 +45,7 @@ from gammon.movegen import checked_dice, legal_plays
 from gammon.notation import parse_play
 from gammon.play import Play
 from gammon.position import BAR, OFF, Position, Variant
+from gammon.sure_win import match_won_for_sure
 
 _START = Position.start()
 
@@ -96,7 +98,8 @@ class GameEnd(enum.StrEnum):
     DROP = "drop"
     RESIGN = "resign"
     DRAW = "draw"
-    FORFEIT = "forfeit"  # the opponent ran out of time and the match was claimed
+    FORFEIT = "forfeit"  # the opponent ran out of time and the match was claimed (or lost)
+    TIME_OUT = "time_out"  # the winner's clock ran out with the match won for sure
 
 
 class ActionError(ValueError):
@@ -116,8 +119,9 @@ class ActionError(ValueError):
 
 @dataclass(frozen=True)
 class GameResult:
-    """One finished game: ``reason`` is ``bear_off``, ``drop``, ``resign``, ``draw`` or
-    ``forfeit`` (the opponent ran out of time and the match was claimed).
+    """One finished game: ``reason`` is ``bear_off``, ``drop``, ``resign``, ``draw``,
+    ``forfeit`` (the opponent ran out of time and the match was claimed, or their clock ran
+    out) or ``time_out`` (the winner's clock ran out with the match won for sure).
 
     A draw (long nardy's last roll) has no ``winner`` and no ``kind``. In long nardy
     ``SINGLE`` is oin and ``GAMMON`` is mars.
@@ -592,13 +596,51 @@ def _claim_win(state: MatchState, action: ClaimWin) -> MatchState:
         raise ActionError("nobody_on_turn", "nobody is on turn yet, so there is nothing to claim")
     if state.turn != 1 - action.player:
         raise ActionError("not_waiting", "only the player who is waiting can claim the match")
-    missing = state.rules.length - state.score[action.player]
+    return _forfeit(state, action.player)
+
+
+def _time_out(state: MatchState, action: TimeOut) -> MatchState:
+    """The clock of the player who must act ran out (WBGF § 4.3 iii): they lose the match as a
+    forfeit, unless they would have won it for sure: the game is a race won whatever the dice
+    (:mod:`gammon.sure_win`) and a single game at the cube (at twice the cube when the time ran
+    out answering a double: taking was theirs to do) reaches the match length. Then the game
+    ends at once as that win, which wins the match; the rest of the game could only have
+    confirmed it.
+
+    An offer to resign left unanswered is accepted instead, as under a move time limit: the
+    game ends as offered and the match goes on (over the board the resigner's clock would be
+    the one running, and nobody wins a match by offering to lose a game)."""
+    player = action.player
+    if state.turn is None:
+        raise ActionError("nobody_on_turn", "nobody is on turn, so no clock runs")
+    if state.turn != player:
+        raise ActionError("not_your_turn", "only the clock of the player who must act runs")
+    offer = state.resignation
+    if offer is not None:  # as a late answer under a move time limit: accepted, play goes on
+        return replace(_end_game(state, player, offer.level, GameEnd.RESIGN), resignation=None)
+    doubled = state.phase is Phase.DOUBLED
+    cube = state.cube_value * (2 if doubled else 1)
+    board = state.board_for(player)
+    first = state.player_on_roll == player
+    if not match_won_for_sure(
+        board.player, board.opponent, first, cube, state.score[player], state.rules.length
+    ):
+        return _forfeit(state, 1 - player)
+    taken = replace(state, cube_value=cube, cube_owner=player) if doubled else state
+    ended = _end_game(taken, player, WinKind.SINGLE, GameEnd.TIME_OUT)
+    return replace(ended, resignation=None)
+
+
+def _forfeit(state: MatchState, winner: int) -> MatchState:
+    """``winner`` wins the match by the opponent's time (in money play or single games, the
+    game at its current value) and play ends."""
+    missing = state.rules.length - state.score[winner]
     points = missing if state.rules.length else state.cube_value
     score = list(state.score)
-    score[action.player] += points
+    score[winner] += points
     result = GameResult(
         number=state.game_number,
-        winner=action.player,
+        winner=winner,
         points=points,
         kind=WinKind.SINGLE,
         reason=GameEnd.FORFEIT,
@@ -721,4 +763,5 @@ _HANDLERS: dict[type, Callable[[MatchState, Any], MatchState]] = {
     AcceptResignation: _accept_resignation,
     RejectResignation: _reject_resignation,
     ClaimWin: _claim_win,
+    TimeOut: _time_out,
 }

@@ -161,7 +161,7 @@ class _GameRecords:
         loser = 1 - result.winner
         if result.reason is GameEnd.DROP:
             return [cells.Drop(loser, result.points)]
-        if result.reason in (GameEnd.RESIGN, GameEnd.FORFEIT):
+        if result.reason in (GameEnd.RESIGN, GameEnd.FORFEIT, GameEnd.TIME_OUT):
             return [*self._unplayed(), cells.Resigned(loser, _stated_points(result))]
         return [cells.Result(result.winner, _stated_points(result))]
 

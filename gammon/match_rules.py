@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from gammon.clock_setting import ClockSetting
 from gammon.position import Variant
 
 MAX_MATCH_LENGTH: Final = 25
@@ -22,7 +23,8 @@ class MatchRules:
     two points; off: every result is one point), ``last_roll`` (when the starter bears off
     first the other player rolls once more, and a draw if that finishes them too), and
     ``series_start``: who starts the later games of a series, the ``loser`` of the previous
-    game or ``alternate``.
+    game or ``alternate``. ``clock``: a match clock (:mod:`gammon.clock`), backgammon matches
+    only; written by :meth:`to_dict` only when set, so rules without one read as before.
     """
 
     length: int = 3
@@ -34,9 +36,14 @@ class MatchRules:
     mars: bool = True
     last_roll: bool = False
     series_start: str = "loser"
+    clock: ClockSetting | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "variant", Variant(self.variant))
+        if isinstance(self.clock, dict):
+            object.__setattr__(self, "clock", ClockSetting.from_dict(self.clock))
+        if self.clock is not None and (self.is_money or self.variant is not Variant.BACKGAMMON):
+            raise ValueError("clocks are for backgammon matches (a length of 1 to 25 points)")
         if not isinstance(self.length, int) or not 0 <= self.length <= MAX_MATCH_LENGTH:
             raise ValueError(f"match length is 1 to {MAX_MATCH_LENGTH}, or 0 for money play")
         if not 0 <= self.automatic_doubles <= 6:
@@ -77,7 +84,7 @@ class MatchRules:
             "mars": self.mars,
             "last_roll": self.last_roll,
             "series_start": self.series_start,
-        }
+        } | ({} if self.clock is None else {"clock": self.clock.to_dict()})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MatchRules:
@@ -88,4 +95,4 @@ class MatchRules:
 
 
 # Computed once: every match row read turns its rules back into MatchRules.
-_RULE_NAMES: Final = frozenset(MatchRules().to_dict())
+_RULE_NAMES: Final = frozenset(MatchRules().to_dict()) | {"clock"}

@@ -16,6 +16,7 @@ from typing import Final
 from PIL import Image
 
 from gammon import Variant
+from gammon.clock_setting import clock_face
 from gammon.flow import MatchState
 from gammon.position import mirror_point
 from rendering.background import board_background
@@ -439,6 +440,8 @@ class _Painter:
         score = str(self.view.score[player])
         box_width = face.getlength(score) + 0.4 * u
         pips = label(self.labels, "pips", pips=self.view.pips()[player])
+        if self.view.clocks is not None:
+            pips += " · " + clock_face(self.view.clocks[player])
         right_text = self.match_text() if top else self.status_text()
         right = geo.width - 0.4 * u
         # The name takes the room the rest leaves, within limits; the right text then shrinks.

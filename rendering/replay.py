@@ -238,6 +238,8 @@ def _ending(frame: ReplayFrame, names: tuple[str, str], labels: Mapping[str, str
     result = frame.result
     if result is None or result.winner is None:
         return ""
+    if result.reason is GameEnd.TIME_OUT:  # the winner's time ran out, the match won for sure
+        return label(labels, "out_of_time", name=names[result.winner])
     loser = names[1 - result.winner]
     keys = {GameEnd.DROP: "passes", GameEnd.RESIGN: "resigns", GameEnd.FORFEIT: "out_of_time"}
     key = keys.get(result.reason)

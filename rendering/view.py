@@ -90,6 +90,7 @@ class BoardView:
     crawford: bool = False
     light: int = 0
     winner: int | None = None
+    clocks: tuple[int, int] | None = None  # a match clock's reserves (ms), shown in the bands
 
     def pips(self) -> tuple[int, int]:
         return (_pips(self.sides[0]), _pips(self.sides[1]))

@@ -72,6 +72,7 @@ class MatchRepository:
         self.latest_match_in = self.listings.latest_match_in
         self.active_matches_of = self.listings.active_matches_of
         self.timed_matches = self.listings.timed_matches
+        self.clocks_before = self.listings.clocks_before
         self.bot_turn_matches = self.listings.bot_turn_matches
         self.find_by_slug = self.listings.find_by_slug
         self.latest_finished_for = self.listings.latest_finished_for

@@ -117,6 +117,17 @@ class ChallengeRecord:
 
 
 @dataclass(frozen=True)
+class MatchClock:
+    """A match clock as stored (:mod:`storage.match.clock_columns`): each seat's reserve left
+    in ms, the seat whose period runs (``None``: none), since when, and when it runs out."""
+
+    reserves: tuple[int, int]
+    running: int | None
+    started_at: datetime | None
+    deadline: datetime | None
+
+
+@dataclass(frozen=True)
 class MatchInfo:
     """A match's row without its state or secrets."""
 
@@ -139,6 +150,7 @@ class MatchInfo:
     hints: bool = False  # /hint is allowed (always in a match against the bot)
     rated: bool = True  # not offered as unrated (a match against the bot is never rated)
     slug: str = ""  # the unguessable part of its web addresses (/m/<slug>)
+    clock: MatchClock | None = None  # a match clock (rules.clock) as it stands
 
     def player_index(self, user_id: int) -> int | None:
         if user_id == self.player_ids[0]:

@@ -142,7 +142,15 @@ matches = sa.Table(
     sa.Column("rated", sa.Boolean, nullable=False, server_default=sa.true()),  # see challenges
     # The unguessable part of the match's web addresses (/m/<slug>): 128 random bits.
     sa.Column("slug", sa.String(32)),
+    # A match clock (rules "clock"; NULL without): each seat's reserve left in ms, the seat whose
+    # period runs, since when, and when it runs out (see storage.match.clock_columns).
+    sa.Column("clock_reserve0", sa.Integer),
+    sa.Column("clock_reserve1", sa.Integer),
+    sa.Column("clock_running", sa.Integer),
+    sa.Column("clock_started_at", UtcDateTime),
+    sa.Column("clock_deadline", UtcDateTime),
     sa.Index("ux_matches_slug", "slug", unique=True),
+    sa.Index("ix_matches_status_clock", "status", "clock_deadline"),
     sa.Index("ix_matches_chat_status", "chat_id", "status"),
     sa.Index("ix_matches_player0_status", "player0_id", "status"),
     sa.Index("ix_matches_player1_status", "player1_id", "status"),

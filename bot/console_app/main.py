@@ -203,6 +203,7 @@ async def converse(
     printing = asyncio.Lock()  # one line's output, or one batch of analyses, at a time
     finished = asyncio.Event()  # no more input: analyse what is left, then stop
     ticking = asyncio.create_task(_every_minute(clock, chat)) if interactive else None
+    timing = asyncio.create_task(_clocks(clock, chat)) if interactive else None
     analysing = asyncio.create_task(
         _analyse_beside(ports.analyst, chat, printing, finished, analysis_seconds)
     )
@@ -223,7 +224,7 @@ async def converse(
             finished.set()
             await analysing
     finally:
-        for task in (ticking, analysing):
+        for task in (ticking, timing, analysing):
             if task is not None:
                 task.cancel()
 
@@ -232,6 +233,14 @@ async def _every_minute(clock: Clock, chat: ConsoleChat) -> None:
     while True:
         await asyncio.sleep(60)
         for message in await clock.tick():
+            chat.show(message)
+
+
+async def _clocks(clock: Clock, chat: ConsoleChat) -> None:
+    """Match clocks that ran out, every second (the console is one process)."""
+    while True:
+        await asyncio.sleep(1)
+        for message in await clock.clocks():
             chat.show(message)
 
 

@@ -49,6 +49,7 @@ from bot.core.match.match_list import MatchList
 from bot.core.match.playing import PlayService
 from bot.core.match.presenter import Presenter
 from bot.core.match.rematches import Rematches
+from bot.core.match.time_outs import TimeOuts
 from bot.core.people import PlayerNames
 from bot.core.runtime.admission import Admission
 from bot.core.runtime.inbox import UpdateInbox
@@ -461,6 +462,8 @@ def _clock(shared: _Shared, tables: _Tables) -> Clock:
                 tables.tournament_running,
                 shared.time,
             ).tick,
+            TimeOuts(tables.driver).due,
+            TimeOuts(tables.driver).next_deadline,
         )
     )
 

@@ -176,6 +176,13 @@ _TIME: Final = Option(
     ("time=12h", "time=24h", "time=72h", "time=7d", "time=none"),
     labels=(N_("12 hours"), N_("1 day"), N_("3 days"), N_("1 week"), N_("No limit")),
 )
+_CLOCK: Final = Option(
+    "clock",
+    Kind.CHOICE,
+    N_("Match clock: a delay per move plus a reserve (typed: clock=10s+5m)"),
+    ("clock=fast", "clock=normal"),
+    labels=(N_("Fast: 8 s + 20 s per point"), N_("Normal: 10 s + 1 min per point")),
+)
 _LENGTH: Final = Option("length", Kind.INTEGER, N_("Match length in points"), minimum=1, maximum=25)
 _MONEY: Final = Option("money", Kind.FLAG, N_("A money game instead of a match"))
 _VARIANT: Final = Option(
@@ -237,7 +244,7 @@ COMMANDS: tuple[Command, ...] = (
         N_("Offer a match: /challenge @user 5"),
         help=N_(
             "/challenge @user [length] [nardy] [nocube] [money] [jacoby] [beaver] "
-            "[time=24h] [hints] [unrated] – offer a match"
+            "[time=24h] [clock=normal] [hints] [unrated] – offer a match"
         ),
         options=(
             Option(
@@ -248,6 +255,7 @@ COMMANDS: tuple[Command, ...] = (
             _VARIANT,
             _CUBE,
             _TIME,
+            _CLOCK,
             Option("jacoby", Kind.FLAG, N_("Money games: gammons count only after a double")),
             Option("beavers", Kind.FLAG, N_("Money games: beavers are allowed"), word="beaver"),
             Option("hints", Kind.FLAG, N_("Both players may ask /hint for the best plays")),
@@ -259,8 +267,9 @@ COMMANDS: tuple[Command, ...] = (
         lambda s: s.computer.play,
         N_("Play against the bot: /play 5 expert"),
         N_(
-            "/play [length] [level] [nocube] [nardy] [money] – offer the bot a match; [Start] "
-            "begins it (levels: beginner, intermediate, advanced, expert, world_class)"
+            "/play [length] [level] [nocube] [nardy] [money] [clock=normal] – offer the bot a "
+            "match; [Start] begins it (levels: beginner, intermediate, advanced, expert, "
+            "world_class)"
         ),
         options=(
             _LENGTH,
@@ -280,6 +289,7 @@ COMMANDS: tuple[Command, ...] = (
             _MONEY,
             _VARIANT,
             _CUBE,
+            _CLOCK,
         ),
     ),
     Command(

@@ -53,6 +53,10 @@ class ClockPort:
     now: Callable[[], datetime]
     chouettes: ChouetteClock
     tournaments: Callable[[], Awaitable[list[Message]]]  # pairings nobody announced
+    # Match clocks (bot.core.match.time_outs): those that ran out by a moment, applied, and
+    # the nearest deadline before a moment.
+    time_outs: Callable[[datetime], Awaitable[list[Message]]] | None = None
+    next_deadline: Callable[[datetime], Awaitable[datetime | None]] | None = None
 
 
 class Clock:
@@ -68,6 +72,22 @@ class Clock:
         self._now = port.now
         self._chouettes = port.chouettes
         self._tournaments = port.tournaments
+        self._time_outs = port.time_outs
+        self._next_deadline = port.next_deadline
+        self.now = port.now
+
+    async def clocks(self, now: datetime | None = None) -> list[Message]:
+        """The match clocks that ran out by ``now``, applied (every few seconds and at the
+        nearest deadline: :meth:`next_clock`)."""
+        if self._time_outs is None:
+            return []
+        return [directed(message) for message in await self._time_outs(now or self._now())]
+
+    async def next_clock(self, within: timedelta) -> datetime | None:
+        """The nearest match clock deadline from now to ``within`` from now, if any."""
+        if self._next_deadline is None:
+            return None
+        return await self._next_deadline(self._now() + within)
 
     async def tick(self, now: datetime | None = None) -> list[Message]:
         moment = now or self._now()
@@ -103,6 +123,7 @@ class Clock:
                 logger.info("match %s changed while reminding", info.id)
         messages += await self._chouettes.tick(moment)
         messages += await self._tournaments()
+        messages += await self.clocks(moment)
         return [directed(message) for message in messages]
 
     async def _remind(self, info: MatchInfo, now: datetime) -> list[Message]:

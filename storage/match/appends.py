@@ -15,6 +15,7 @@ from storage.acted import SeenActions
 from storage.direct import DirectConnection
 from storage.errors import ConflictError
 from storage.event_log import Then
+from storage.match.clock_columns import append_values
 from storage.match.listings import MatchListings
 from storage.match.loads import MatchLoads
 from storage.match.memory import Facts, MatchStates
@@ -92,7 +93,10 @@ class MatchAppends:
         }
 
         def claim(connection: DirectConnection) -> RowMapping | None:
-            row = connection.execute(APPEND, values).first()
+            clock = append_values(
+                connection, match_id, expected_version, steps[0].before, state, moment
+            )
+            row = connection.execute(APPEND, values | clock).first()
             return None if row is None else row._mapping
 
         try:

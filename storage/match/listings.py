@@ -3,6 +3,7 @@ bot's restart must look at; rows only (no state is read)."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -61,6 +62,16 @@ class MatchListings:
         """Active matches with a move time limit running (for reminders and claims)."""
         return await self._infos(matches.c.status == ACTIVE, matches.c.deadline.is_not(None))
 
+    async def clocks_before(self, moment: datetime) -> list[MatchInfo]:
+        """Active matches whose clock runs out before ``moment`` (ran out already, for a
+        moment now; or soon, for a timer): the soonest first."""
+        found = await self._infos(
+            matches.c.status == ACTIVE,
+            matches.c.clock_deadline.is_not(None),
+            matches.c.clock_deadline <= moment,
+        )
+        return sorted(found, key=_deadline)
+
     async def bot_turn_matches(self) -> list[MatchInfo]:
         """Active matches against the bot in which the bot must act (after a restart: its
         turn was interrupted)."""
@@ -83,3 +94,9 @@ class MatchListings:
             matches.c.chat_id == chat_id, matches.c.status == FINISHED, _plays(user_id)
         )
         return found[-1] if found else None
+
+
+def _deadline(info: MatchInfo) -> datetime:
+    assert info.clock is not None  # as selected
+    assert info.clock.deadline is not None
+    return info.clock.deadline

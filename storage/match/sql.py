@@ -14,6 +14,8 @@ from gammon.flow import MatchState
 from gammon.match_rules import MatchRules
 from gammon.serialization import state_to_dict
 from storage.event_log import EventLog
+from storage.match.clock_columns import COLUMNS as CLOCK_COLUMNS
+from storage.match.clock_columns import clock_of
 from storage.people import user_record
 from storage.records import MatchInfo, MatchStatus, UserRecord
 from storage.schema import match_events, match_seats, matches, users
@@ -58,6 +60,7 @@ APPEND: Final = (
                 "updated_at",
                 "deadline",
                 "finished_at",
+                *CLOCK_COLUMNS,
             )
         }
     )
@@ -129,4 +132,5 @@ def info_from_row(data: RowMapping) -> MatchInfo:
         hints=bool(data["hints"]),
         rated=bool(data["rated"]),
         slug=data["slug"] or "",
+        clock=clock_of(data),
     )

@@ -17,6 +17,7 @@ from gammon.match_rules import MatchRules
 from storage.dice import SecretSeed
 from storage.direct import DirectConnection
 from storage.errors import ConflictError, SeatTakenError
+from storage.match.clock_columns import start_values
 from storage.match.loads import MatchLoads
 from storage.match.memory import MatchStates
 from storage.match.sql import ACTIVE, now_utc, snapshot_of
@@ -156,7 +157,7 @@ class MatchStarts:
             "hints": hints,
             "rated": rated and bot_level is None,
             "slug": new_slug(),
-        }
+        } | start_values(rules, state, moment)
 
         def write(connection: DirectConnection) -> int:
             if challenge_id is not None:  # first: a second accept is told it was answered

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.core.match.options import ChallengeOptions, OptionError, parse_challenge_options
+from gammon.clock import ClockSetting
 
 
 @pytest.mark.parametrize(
@@ -69,6 +70,11 @@ WORDS = [
     "time=24h",
     "time=1m",
     "limit=off",
+    "clock=fast",
+    "clock=normal",
+    "clock=10s+1m",
+    "clock=",
+    "clock=0s+0s",
     "²",
     "٣",
     "５",
@@ -96,3 +102,27 @@ def test_any_text_gives_options_or_an_option_error(text: str) -> None:
 @given(st.lists(st.sampled_from(WORDS) | st.text(max_size=8), max_size=6))
 def test_any_mix_of_option_words_gives_options_or_an_option_error(words: list[str]) -> None:
     assert isinstance(outcome(" ".join(words)), ChallengeOptions | OptionError)
+
+
+def test_a_clock_is_read_into_the_rules_and_replaces_the_move_time_limit() -> None:
+    options = parse_challenge_options("5 clock=fast")
+    assert options.rules.clock == ClockSetting(8, 20, per_point=True)
+    assert options.rules.clock.reserve_for(5) == 100
+    assert options.move_time_limit is None  # the default 72 h is the clock's business now
+    both = parse_challenge_options("7 clock=10s+1m time=24h")
+    assert both.rules.clock == ClockSetting(10, 60)
+    assert both.move_time_limit == 24 * 3600
+    assert parse_challenge_options("3 clock=normal").rules.clock == ClockSetting(10, 60, True)
+
+
+@pytest.mark.parametrize("text", ["3 clock=", "3 clock=slow", "3 clock=10s", "3 clock=5s+0m"])
+def test_a_clock_that_cannot_be_read_is_named(text: str) -> None:
+    with pytest.raises(OptionError) as refused:
+        parse_challenge_options(text)
+    assert refused.value.word == text.split()[1]
+
+
+def test_a_clock_needs_a_backgammon_match() -> None:
+    for text in ("money clock=fast", "5 nardy clock=fast"):
+        with pytest.raises(OptionError, match="clocks are for backgammon matches"):
+            parse_challenge_options(text)

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 from bot.core.match.options import OptionError
 from bot.core.tournament.options import NAME_LENGTH, parse_tournament_options
 from bot.core.tournament.settings import Kind
+from gammon.clock import ClockSetting
+from gammon.match_rules import MatchRules
 from gammon.tournament import Bracket, Stage
 
 WORDS = st.sampled_from(
@@ -18,8 +20,8 @@ WORDS = st.sampled_from(
         "playoff", "random", "nardy", "nocube", "unrated", "hints", "money", "7", "0", "99",
         "rounds=5", "rounds=0", "group=6", "group=2", "days=3", "days=0", "final=9",
         "semifinal=25", "consolation=5", "lastchance=3", "losers=3", "closes=48h", "closes=0m",
-        "time=24h", "up=2", "down=1", '"', "“Cup”", "@bob", "level=expert", "ⅶ", "٣",
-        "threads=off", "threads=on", "threads=maybe",
+        "time=24h", "up=2", "down=1", "clock=fast", "clock=9s+3m", "clock=x", '"', "“Cup”",
+        "@bob", "level=expert", "ⅶ", "٣", "threads=off", "threads=on", "threads=maybe",
     ]
 )  # fmt: skip
 
@@ -94,3 +96,16 @@ def test_what_cannot_be_read_is_named(text: str, word: str) -> None:
     with pytest.raises(OptionError) as refused:
         parse_tournament_options(text)
     assert refused.value.word == word
+
+
+def test_a_clock_for_every_match_of_a_tournament() -> None:
+    """Per point: each match's reserve follows its own length (5 and 9 points here)."""
+    options = parse_tournament_options("single 5 final=9 clock=normal")
+    clock = options.rules.clock
+    assert clock == ClockSetting(10, 60, per_point=True)
+    assert options.move_time_limit is None
+    five = MatchRules.from_dict({**options.rules.to_dict(), "length": 5})
+    nine = MatchRules.from_dict({**options.rules.to_dict(), "length": 9})
+    assert five.clock is not None
+    assert nine.clock is not None
+    assert (five.clock.reserve_for(5), nine.clock.reserve_for(9)) == (300, 540)

@@ -116,7 +116,11 @@ async def test_play_hint_and_analysis_are_slash_commands_with_their_options(bot:
     commands = {command["name"]: command for command in registered.json}
     assert {"play", "hint", "analysis"} <= set(commands)
     play = {option["name"]: option for option in commands["play"]["options"]}
-    assert list(play) == ["length", "level", "money", "variant", "cube"]
+    assert list(play) == ["length", "level", "money", "variant", "cube", "clock"]
+    assert [(choice["name"], choice["value"]) for choice in play["clock"]["choices"]] == [
+        ("Fast: 8 s + 20 s per point", "clock=fast"),
+        ("Normal: 10 s + 1 min per point", "clock=normal"),
+    ]
     assert (play["length"]["min_value"], play["length"]["max_value"]) == (1, 25)
     assert [(choice["name"], choice["value"]) for choice in play["level"]["choices"]] == [
         ("Beginner", "beginner"),

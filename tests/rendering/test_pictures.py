@@ -6,6 +6,7 @@ import json
 import logging
 import math
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -193,3 +194,14 @@ def test_without_libraqm_the_fallback_is_logged(
         assert "libraqm" in caplog.text
     finally:
         sprites.layout_engine.cache_clear()
+
+
+def test_a_match_clock_shows_in_the_bands_and_nowhere_else() -> None:
+    """Both reserves follow the pip counts in the players' bands; the board is untouched."""
+    view = BoardView.from_state(state_for_tests())
+    plain = picture(render_board(view, names=("Anna", "Bob")))
+    timed = picture(render_board(replace(view, clocks=(159_000, 7_400)), names=("Anna", "Bob")))
+    board = (0, BAND, WIDTH, HEIGHT - BAND)
+    assert difference(plain.crop(board), timed.crop(board))[1] == 0
+    for band in ((0, 0, WIDTH, BAND), (0, HEIGHT - BAND, WIDTH, HEIGHT)):
+        assert difference(plain.crop(band), timed.crop(band))[1] > 0, band

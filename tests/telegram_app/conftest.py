@@ -3,8 +3,9 @@ fed with ``process_update``, so each step is finished when the call returns."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 import pytest
@@ -101,10 +102,13 @@ class Process:
     api: FakeBotApi
     harness: Harness | None = None
     database: Database | None = None
+    clock: Callable[[], datetime] | None = None  # a fake time for the core
 
     async def open(self) -> Harness:
         self.database = Database(self.url)
-        core = Core(self.database, render_images=False, server_seeds=fixed_seeds())
+        core = Core(
+            self.database, render_images=False, clock=self.clock, server_seeds=fixed_seeds()
+        )
         adapter = TelegramAdapter(
             core,
             settings=settings(),

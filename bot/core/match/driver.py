@@ -16,6 +16,7 @@ from bot.core.events import match_then
 from bot.core.match.automatic import follow_up
 from bot.core.match.match_finder import MatchFinder, answer_in_private
 from bot.core.match.presenter import Presenter, followed_by
+from bot.core.match.time_outs import TimeOuts
 from bot.core.model import Message
 from bot.core.people import PlayerNames
 from bot.core.refusal import Refusal
@@ -225,6 +226,13 @@ class _MatchMove:
         return None
 
     async def admit(self, context: Context, loaded: LoadedMatch) -> Admitted[LoadedMatch]:
+        # An action after the player's clock ran out is the time-out instead.
+        try:
+            timed_out = await TimeOuts(self.driver).apply(context, loaded)
+        except ConflictError:  # another process recorded it (or something) first
+            return Admitted(loaded, instead=await self.current(context, loaded.info.id))
+        if timed_out is not None:
+            return Admitted(loaded, instead=timed_out)
         resumed, loaded = await self.driver.resume(context, loaded)
         return Admitted(loaded, resumed)
 

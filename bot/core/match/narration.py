@@ -32,6 +32,7 @@ from gammon.actions import (
     Resign,
     Roll,
     Take,
+    TimeOut,
     WinKind,
 )
 from gammon.flow import GameResult, MatchState, Phase, Step
@@ -40,7 +41,7 @@ from gammon.flow import GameResult, MatchState, Phase, Step
 # board's own lines and the mentions need room too).
 LINE_LIMIT = 600
 # What always ends a game.
-_GAME_ENDS = (Drop, AcceptResignation, ClaimWin)
+_GAME_ENDS = (Drop, AcceptResignation, ClaimWin, TimeOut)
 
 
 def line(sentences: Sequence[str], limit: int = LINE_LIMIT) -> str:

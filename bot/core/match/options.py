@@ -1,6 +1,9 @@
 """Reading the options of ``/challenge`` and ``/play``: length, variant, cube, money rules,
-time limit, hints (a human match that allows /hint), unrated (the match changes no rating) and
-the bot's level.
+time limit, match clock (``clock=fast``, ``normal``, ``10s+5m``: :mod:`gammon.clock`), hints (a
+human match that allows /hint), unrated (the match changes no rating) and the bot's level.
+
+>>> parse_challenge_options("5 clock=normal").rules.clock.reserve_for(5)
+300
 
 >>> parse_challenge_options("7 world-class nocube").level
 'world_class'
@@ -26,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from gammon import Variant
+from gammon.clock_setting import parse_clock
 from gammon.match_rules import MAX_MATCH_LENGTH, MatchRules
 
 DEFAULT_LENGTH: Final = 3
@@ -104,8 +108,15 @@ def parse_challenge_options(text: str, default_length: int = DEFAULT_LENGTH) -> 
         elif found := _TIME.fullmatch(word):
             limit = _seconds(found.group(1), found.group(2))
             timed = True
+        elif word.startswith("clock="):
+            try:
+                chosen["clock"] = parse_clock(word.removeprefix("clock="))
+            except ValueError:
+                raise OptionError(word) from None
         else:
             raise OptionError(word)
+    if "clock" in chosen and not timed:
+        limit = None  # the clock keeps the time; no move time limit besides, unless asked
     try:
         rules = MatchRules(**chosen)
     except ValueError as error:

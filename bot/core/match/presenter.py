@@ -173,9 +173,12 @@ class Presenter:
             headline,
             _("Pips: {a} {x} · {b} {y}").format(a=names[0], x=pips[0], b=names[1], y=pips[1]),
             texts.score_line(_, state, names),
+            *([texts.clock_line(_, info.clock.reserves, names)] if info.clock else []),
             texts.ids_line(state),
         ]
         view = BoardView.from_state(state)
+        if info.clock is not None:
+            view = replace(view, clocks=info.clock.reserves)
         image = await self._draw(context, view, names, last, actor)
         mention, notify = await self.attention.call(context, info.id, players[actor])
         notices = private_notices(

@@ -11,6 +11,7 @@ from bot.core.text.dice_names import roll_text
 from bot.core.text.i18n import Speech
 from gammon import Variant
 from gammon.actions import WinKind
+from gammon.clock_setting import ClockSetting, clock_face
 from gammon.errors import PlayError
 from gammon.flow import ActionError, GameResult, MatchState, Phase
 from gammon.match_rules import MatchRules
@@ -39,11 +40,42 @@ def rules_summary(
         extras.append(_("beavers"))
     if rules.automatic_doubles:
         extras.append(_("automatic doubles"))
+    if rules.clock is not None:
+        extras.append(clock_text(_, rules.clock))
     if move_time_limit:
         extras.append(move_time_text(_, move_time_limit))
-    else:
+    elif rules.clock is None:
         extras.append(_("no time limit"))
     return text + " (" + ", ".join(extras) + ")"
+
+
+def clock_text(_: Speech, clock: ClockSetting) -> str:
+    """A match clock in a few words: "clock 8 s + 20 s per point", "clock 10 s + 5 min".
+
+    >>> from gammon.clock import parse_clock
+    >>> [clock_text(str, parse_clock(text)) for text in ("fast", "10s+5m", "5s+90s")]
+    ['clock 8 s + 20 s per point', 'clock 10 s + 5 min', 'clock 5 s + 90 s']
+    """
+    reserve = _span(_, clock.reserve)
+    if clock.per_point:
+        return _("clock {delay} s + {reserve} per point").format(delay=clock.delay, reserve=reserve)
+    return _("clock {delay} s + {reserve}").format(delay=clock.delay, reserve=reserve)
+
+
+def _span(_: Speech, seconds: int) -> str:
+    if seconds % 60:
+        return _("{seconds} s").format(seconds=seconds)
+    return _("{minutes} min").format(minutes=seconds // 60)
+
+
+def clock_line(_: Speech, reserves: Sequence[int], names: Sequence[str]) -> str:
+    """Both players' reserves (ms) on the board: "Clock: Anna 2:39 · Bob 0:07".
+
+    >>> clock_line(str, (159_000, 7_400), ("Anna", "Bob"))
+    'Clock: Anna 2:39 · Bob 0:07'
+    """
+    shown = [clock_face(left) for left in reserves]
+    return _("Clock: {a} {x} · {b} {y}").format(a=names[0], x=shown[0], b=names[1], y=shown[1])
 
 
 def _match_of(_: Speech, length: int, article: bool) -> str:
@@ -114,6 +146,10 @@ def game_result_text(_: Speech, result: GameResult, names: Sequence[str], varian
         return _("{name} wins the match: {other} ran out of time.").format(
             name=winner, other=names[1 - result.winner]
         )
+    if result.reason == "time_out":
+        return _("{name} wins the match: their time ran out with the match won for sure.").format(
+            name=winner
+        )
     return _.ngettext(
         "Game {number}: {name} wins {points} point ({how}, cube {cube}).",
         "Game {number}: {name} wins {points} points ({how}, cube {cube}).",
@@ -131,6 +167,8 @@ def how_game_ended(_: Speech, result: GameResult, variant: Variant) -> str:
     """How a won game ended, in a few words: "gammon", "resignation", ..."""
     if result.reason == "forfeit":
         return _("ran out of time")
+    if result.reason == "time_out":
+        return _("won for sure when the time ran out")
     if result.reason == "drop":
         return _("the double was dropped")
     if result.reason == "resign":
