@@ -179,11 +179,20 @@ def test_a_time_out_in_the_record_exports_as_a_forfeit() -> None:
     assert (ending.result.winner, ending.result.reason) == (0, GameEnd.FORFEIT)
 
 
+# The brute counts by position, for the worst dice (max) and the best (min): shared by every
+# example, which meet the same small endings again and again.
+_BRUTE_COUNTS: dict[Callable[..., int], dict[tuple[int, ...], int]] = {max: {}, min: {}}
+
+
 def _brute(
-    side: tuple[int, ...], dice_pick: Callable[..., int], memo: dict[tuple[int, ...], int]
+    side: tuple[int, ...],
+    dice_pick: Callable[..., int],
+    memo: dict[tuple[int, ...], int] | None = None,
 ) -> int:
     """Rolls to bear ``side`` off with its best plays, ``dice_pick`` over the 21 rolls, by the
     real move generator (:func:`gammon.movegen.legal_plays`), not the race search's own."""
+    if memo is None:
+        memo = _BRUTE_COUNTS[dice_pick]
     if side[OFF] == 15:
         return 0
     if side not in memo:
@@ -212,7 +221,7 @@ def test_the_race_counts_match_the_rules_move_generator(
     """Small races (no contact whatever the points: at most 9 + 9 pips apart): the counts of
     rolls and the sure-win decision agree with a search over the real legal plays."""
     own, other = _side(mine), _side(theirs)
-    most, fewest = _brute(own, max, {}), _brute(other, min, {})
+    most, fewest = _brute(own, max), _brute(other, min)
     assert most_rolls(own) == most
     assert fewest_rolls(other) == fewest
     expected = most <= fewest if first else most < fewest
@@ -242,7 +251,7 @@ def test_the_time_out_decision_follows_the_rule(
         length=5,
         cube=cube,
     )
-    most, fewest = _brute(_side(mine), max, {}), _brute(_side(theirs), min, {})
+    most, fewest = _brute(_side(mine), max), _brute(_side(theirs), min)
     race = most < fewest if doubled else most <= fewest
     reaches = score + cube * (2 if doubled else 1) >= 5
     after = apply(state, TimeOut(0))
@@ -279,7 +288,7 @@ def test_beyond_the_search_the_bounds_stay_on_the_safe_side(
     """Larger races: the counts are bounds on the safe side of the real ones, so a sure win
     is never claimed that is not one (one may be missed)."""
     own, other = _side(mine), _side(theirs)
-    most, fewest = _brute(own, max, {}), _brute(other, min, {})
+    most, fewest = _brute(own, max), _brute(other, min)
     assert most_rolls(own) >= most
     assert fewest_rolls(other) <= fewest
     if wins_race_for_sure(own, other, first):
