@@ -103,18 +103,23 @@ async def keep_time(
 async def keep_clocks(
     clock: Clock, adapters: Sequence[Adapter], every: float = CLOCK_POLL_SECONDS
 ) -> None:
-    """Match clocks to the second: every ``every`` s ask the database for the deadlines of
-    the next ``every`` s (another process may have started them) and sleep to the nearest,
-    then apply what ran out. Any process may apply a time-out; the version check makes it
-    once."""
+    """Match clocks to the second: every ``every`` s ask the database for the nearest
+    deadline of the next ``every`` s (another process may have started it; one that already
+    passed counts too), sleep to it, then apply what ran out. An idle round is one read. Any
+    process may apply a time-out; the version check makes it once."""
     while True:
         try:
-            await dispatch(adapters, await clock.clocks())
             nearest = await clock.next_clock(timedelta(seconds=every))
         except Exception:
             logger.exception("the match clocks failed")
             nearest = None
         await asyncio.sleep(seconds_until(nearest, clock.now(), every))
+        if nearest is None:
+            continue
+        try:
+            await dispatch(adapters, await clock.clocks())
+        except Exception:
+            logger.exception("the match clocks failed")
 
 
 def seconds_until(nearest: datetime | None, now: datetime, every: float) -> float:
