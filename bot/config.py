@@ -86,6 +86,12 @@ class Settings(BaseSettings):
     telegram_webhook_sweep_seconds: float = Field(
         default=20.0, gt=0, description="How often each process looks for such updates."
     )
+    telegram_mini_app: str | None = Field(
+        default=None,
+        description="The short name of the bot's Mini App (made with @BotFather's /newapp, its "
+        "address WEB_BASE_URL/app): [Open board] in groups opens the board page through it. "
+        "Without it the button there sends the player a private link.",
+    )
     telegram_flood_limits: bool = Field(
         default=True,
         description="Hold each process to Telegram's flood limits (30 messages a second, 20 a "

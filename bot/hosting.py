@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from bot.core.computer.analyst import Analyst
 from bot.core.model import Message
-from bot.core.ports import ChatFrontEnd
+from bot.core.ports import ChatFrontEnd, ChatRequests
 from bot.core.scheduler import Clock
 from bot.core.service import Core
 from bot.runtime import freeze_startup_objects, reclaim_frozen_garbage
@@ -25,7 +25,8 @@ from bot.web.limits import WebLimits
 from storage import Database
 
 if TYPE_CHECKING:
-    from bot.core.info.page_reads import MatchPageReads
+    from bot.core.bootstrap import Ports
+    from bot.web.play_actions import Deliver
     from bot.web.server import WebServer
 
 logger = logging.getLogger(__name__)
@@ -158,6 +159,12 @@ class WebSettings:
     host: str = "127.0.0.1"
     port: int = 8080
     limits: WebLimits = field(default_factory=WebLimits)
+    # Who acts on the board page: Telegram's Mini App data is checked with the bot's token
+    # (``TELEGRAM_TOKEN``, ``TELEGRAM_INIT_DATA_MAX_AGE``); a page's key lasts as long as a
+    # private link (``PAGE_LINK_HOURS``).
+    telegram_token: str | None = field(default=None, repr=False)
+    init_data_max_age: float = 86400.0
+    key_hours: float = 24.0
 
 
 async def host(
@@ -178,7 +185,11 @@ async def host(
     timing: asyncio.Task[None] | None = None
     analysing: asyncio.Task[None] | None = None
     ports = core.ports
-    pages = web_server(ports.pages, web)
+
+    async def deliver(messages: Sequence[Message]) -> None:  # a board page's, to its chat
+        await dispatch(started, messages)
+
+    pages = web_server(ports, web, core, deliver)
     try:
         await ports.workers.start()
         if pages is not None:
@@ -213,14 +224,26 @@ async def host(
         await database.close()
 
 
-def web_server(pages: MatchPageReads, web: WebSettings | None) -> WebServer | None:
-    """The web pages' server on their read model, imported only when they are served (Jinja2
-    and the pages would add to every start of the command line otherwise)."""
+def web_server(
+    ports: Ports, web: WebSettings | None, requests: ChatRequests, deliver: Deliver
+) -> WebServer | None:
+    """The web pages' server on their read model, with the board page acting through
+    ``requests`` and handing what the chats get to ``deliver``; imported only when they are
+    served (Jinja2 and the pages would add to every start of the command line otherwise)."""
     if web is None:
         return None
+    from bot.web.board import board_pages
     from bot.web.server import WebServer
 
-    return WebServer(pages, web.host, web.port, web.limits)
+    board = board_pages(
+        ports.boards,
+        requests,
+        deliver,
+        telegram_token=web.telegram_token,
+        init_data_max_age=web.init_data_max_age,
+        key_seconds=web.key_hours * 3600,
+    )
+    return WebServer(ports.pages, web.host, web.port, web.limits, board)
 
 
 async def _stop_quietly(adapter: Adapter) -> None:

@@ -75,6 +75,7 @@ class MatchRepository:
         self.clocks_before = self.listings.clocks_before
         self.bot_turn_matches = self.listings.bot_turn_matches
         self.find_by_slug = self.listings.find_by_slug
+        self.versions_of = self.listings.versions_of
         self.latest_finished_for = self.listings.latest_finished_for
         # What the clock asks and marks.
         self.last_action_at = self.activity.last_action_at

@@ -17,13 +17,14 @@ import signal
 import sys
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Protocol
 
 from bot.console_app.chat import ConsoleChat
 from bot.core.bootstrap import Ports
 from bot.core.computer.analyst import Analyst
+from bot.core.model import Message
 from bot.core.scheduler import Clock
 from bot.core.service import Core
 from bot.hosting import ANALYSIS_SECONDS, WebSettings, web_server
@@ -159,13 +160,23 @@ async def run_console(
     database = Database(database_url)
     await database.migrate()
     core = Core(database, web_base_url=web.base_url if web else None, server_seeds=server_seeds)
-    pages = web_server(core.ports.pages, web)
+    shown: list[ConsoleChat] = []  # the chat, once made: a board page's answers show there
+
+    async def deliver(messages: Sequence[Message]) -> None:
+        for message in messages:
+            for chat in shown:
+                chat.show(message)
+        for chat in shown:
+            chat.out.flush()
+
+    pages = web_server(core.ports, web, core, deliver)
     try:
         await core.ports.workers.start()
         if pages is not None:
             await pages.start()
         freeze_startup_objects()
         chat = ConsoleChat(core, sys.stdout, image_dir=image_dir, session=session, admins=admins)
+        shown.append(chat)
         encoding = sys.stdin.encoding if sys.stdin is not None else "utf-8"
         interactive = sys.stdin is not None and sys.stdin.isatty()
         await converse(core.ports, chat, stop, StdinLines(0, encoding), interactive=interactive)

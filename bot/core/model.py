@@ -66,8 +66,12 @@ class Request:
 
 @dataclass(frozen=True)
 class Button:
+    """A button pressed with ``token``; ``page`` is the address of the match's board page a
+    [Open board] button stands for (Telegram opens it as a Mini App where it can)."""
+
     label: str
     token: str
+    page: str | None = None
 
 
 @dataclass(frozen=True)

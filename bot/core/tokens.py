@@ -62,6 +62,8 @@ class Verb(enum.StrEnum):
     MATCHES_PAGE = "mpage"  # a page of /matches: the user's, the page in the version's place
     JOIN = "join"  # a tournament's registration
     LEAVE = "leave"
+    PLAY = "play"  # the board page's [Done]: the play is the request's argument
+    BOARD_PAGE = "page"  # [Open board]: the presser's own link to the match's board page
 
 
 VERBS: Final = frozenset(Verb)

@@ -36,12 +36,18 @@ class Poster:
     says through the calls (:mod:`.bot_calls`), the composer (:mod:`.composing`) and the
     private notes (:mod:`.notes`)."""
 
-    def __init__(self, bot: Bot, core: ChatFrontEnd, bot_username: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        bot: Bot,
+        core: ChatFrontEnd,
+        bot_username: Callable[[], str],
+        mini_app: str | None = None,
+    ) -> None:
         self.bot = bot
         self.core = core
         self.bot_username = bot_username
         self.calls = BotCalls(bot)
-        self.composer = Composer(bot_username)
+        self.composer = Composer(bot_username, mini_app)
         self.notes = PrivateNotes(self.calls, bot_username)
 
     async def post_all(self, messages: Sequence[Message], origin: Origin | None = None) -> None:

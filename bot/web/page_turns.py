@@ -26,12 +26,16 @@ def page_turns(
     at_once: int,
     chats_idle: Callable[[], bool] = lambda: True,
     patience: float = PATIENCE,
+    exempt: Callable[[web.Request], bool] = lambda _request: False,
 ) -> Middleware:
-    """A middleware answering ``at_once`` requests at a time, each after the chats."""
+    """A middleware answering ``at_once`` requests at a time, each after the chats; an
+    ``exempt`` request (a board page's stream, a player's action) does not wait its turn."""
     turns = asyncio.Semaphore(at_once)
 
     @web.middleware
     async def in_turn(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if exempt(request):
+            return await handler(request)
         async with turns:
             await _after_the_chats(chats_idle, patience)
             return await handler(request)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections import OrderedDict
 from collections.abc import Hashable
 
@@ -29,18 +28,19 @@ from aiohttp.typedefs import Handler
 
 from bot.core.info.page_reads import AnalysisState, MatchPageReads, PageMatch
 from bot.core.info.replays import frame_caption
-from bot.core.text.i18n import LOCALES, N_, first_locale
+from bot.core.text.i18n import N_
 from bot.core.text.texts import how_game_ended
 from bot.pages.analysis_data import analysis_summary
 from bot.pages.check_data import CheckData
 from bot.pages.page_data import Board, Frame, GameRow, MatchPageData, ReplayPageData
 from bot.pages.page_text import PageText
 from bot.pages.pages import check_page, match_page, replay_page, tournament_page
-from bot.pages.security import Page
 from bot.web.guard import ConnectionGuard
 from bot.web.limits import BACKLOG, WebLimits, connection_cap, open_file_limit
 from bot.web.page_cache import page_cache
 from bot.web.page_turns import page_turns
+from bot.web.play_routes import BoardPages
+from bot.web.responses import page_response, page_text
 from bot.web.transport import SERVER_NAME, http_protocols
 from gammon.replay import GameReplay
 
@@ -57,16 +57,26 @@ _HEADERS = {
     "Server": SERVER_NAME,  # not aiohttp's, which names the versions of Python and aiohttp
 }
 _NOTHING_HERE = N_("There is nothing at this address.")
-_LANGUAGE = re.compile(r"([A-Za-z]{2,3})(?:[-_][A-Za-z0-9]{1,8})*")
 
 
 class WebPages:
     """The pages of one bot: everything they show is read through the pages' read model
     (:class:`bot.core.info.page_reads.MatchPageReads`)."""
 
-    def __init__(self, reads: MatchPageReads, pages_at_once: int = WebLimits.pages_at_once) -> None:
+    def __init__(
+        self,
+        reads: MatchPageReads,
+        pages_at_once: int = WebLimits.pages_at_once,
+        board: BoardPages | None = None,
+    ) -> None:
         self.reads = reads
-        self._turns = page_turns(pages_at_once, reads.chats_idle)
+        self.board = board
+        unlimited = board.unlimited if board is not None else frozenset()
+        self._turns = page_turns(
+            pages_at_once,
+            reads.chats_idle,
+            exempt=lambda request: request.match_info.handler in unlimited,
+        )
         self._pictures: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
         self._checks: OrderedDict[tuple[int, int], CheckData] = OrderedDict()
         self._drawing = asyncio.Semaphore(_PICTURES_AT_ONCE)
@@ -82,6 +92,8 @@ class WebPages:
         app.router.add_get(
             f"/m/{_SLUG}/replay/{{game:[0-9]{{1,4}}}}/{{frame:[0-9]{{1,5}}}}.png", self.picture
         )
+        if self.board is not None:
+            self.board.add_routes(app.router, _SLUG)
         app.middlewares.append(_safe_headers)
         app.middlewares.append(self._turns)  # cached pages too wait: their key reads the database
         app.middlewares.append(page_cache(self._page_key))
@@ -91,7 +103,7 @@ class WebPages:
 
     async def match(self, request: web.Request) -> web.Response:
         found = await self._find(request)
-        text = _page_text(request)
+        text = page_text(request)
         _ = text.speech
         state = await self.reads.state(found)
         names = found.names
@@ -130,26 +142,26 @@ class WebPages:
             else analysis_summary(text, analysis.analysis, chart),
             analysing=analysis.state is AnalysisState.UNDER_WAY,
         )
-        return _respond(match_page(data, text))
+        return page_response(match_page(data, text))
 
     async def tournament(self, request: web.Request) -> web.Response:
         """A tournament's bracket and tables; its matches link to their pages in the page's
         language. Never kept: it changes with every result of every match in it."""
-        text = _page_text(request)
+        text = page_text(request)
         query = _query(text)
         data = await self.reads.tournament_page(
             request.match_info["slug"], text.speech, lambda slug: f"/m/{slug}{query}"
         )
         if data is None:
             raise web.HTTPNotFound(text=text.gettext(_NOTHING_HERE))
-        return _respond(tournament_page(data, text))
+        return page_response(tournament_page(data, text))
 
     async def mat(self, request: web.Request) -> web.Response:
         """The match as a .mat file to download, like ``/export``'s."""
         found = await self._find(request)
         file = await self.reads.mat_file(found)
         if file is None:
-            raise web.HTTPNotFound(text=_page_text(request).gettext(_NOTHING_HERE))
+            raise web.HTTPNotFound(text=page_text(request).gettext(_NOTHING_HERE))
         return web.Response(
             body=file.data,
             content_type="text/plain",
@@ -162,7 +174,7 @@ class WebPages:
 
     async def analysis_picture(self, request: web.Request) -> web.Response:
         found = await self._find(request)
-        text = _page_text(request)
+        text = page_text(request)
         key: tuple[object, ...] = ("analysis", found.number, text.lang)
         image = self._pictures.get(key)
         if image is None:
@@ -177,7 +189,7 @@ class WebPages:
 
     async def replay(self, request: web.Request) -> web.Response:
         found = await self._find(request)
-        text = _page_text(request)
+        text = page_text(request)
         games = await self.reads.games(found)
         base = f"/m/{found.slug}/replay"
         data = ReplayPageData(
@@ -195,15 +207,15 @@ class WebPages:
                 for game in games
             ),
         )
-        return _respond(replay_page(data, text))
+        return page_response(replay_page(data, text))
 
     async def verify(self, request: web.Request) -> web.Response:
         found = await self._find(request)
-        return _respond(check_page(await self.check_data(found), _page_text(request)))
+        return page_response(check_page(await self.check_data(found), page_text(request)))
 
     async def picture(self, request: web.Request) -> web.Response:
         found = await self._find(request)
-        text = _page_text(request)
+        text = page_text(request)
         games = await self.reads.games(found)
         number, index = int(request.match_info["game"]), int(request.match_info["frame"])
         if not 1 <= number <= len(games) or index >= len(games[number - 1].frames):
@@ -240,7 +252,7 @@ class WebPages:
         if found is None:
             return None
         number, version, finished = found
-        lang = _page_text(request).lang
+        lang = page_text(request).lang
         key = (handler.__name__, number, request.query_string, lang, version, finished)
         if handler == self.match and finished:
             # The analysis comes after the match's last version: the page shows it once made.
@@ -250,7 +262,7 @@ class WebPages:
     async def _find(self, request: web.Request) -> PageMatch:
         found = await self.reads.find(request.match_info["slug"])
         if found is None:
-            raise web.HTTPNotFound(text=_page_text(request).gettext(_NOTHING_HERE))
+            raise web.HTTPNotFound(text=page_text(request).gettext(_NOTHING_HERE))
         return found
 
     async def _picture(
@@ -301,27 +313,6 @@ async def _safe_headers(request: web.Request, handler: Handler) -> web.StreamRes
     return response
 
 
-def _respond(page: Page) -> web.Response:
-    return web.Response(
-        text=page.html,
-        content_type="text/html",
-        charset="utf-8",
-        headers={"Content-Security-Policy": page.csp, "Cache-Control": "no-cache"},
-    )
-
-
-def _page_text(request: web.Request) -> PageText:
-    """The page's language: ``?lang=``, else the browser's first language the bot speaks."""
-    asked = request.query.get("lang", "")
-    if asked in LOCALES:
-        return PageText.for_locale(asked)
-    for part in request.headers.get("Accept-Language", "").split(",")[:10]:
-        found = _LANGUAGE.fullmatch(part.split(";")[0].strip())
-        if found and found.group(1).lower() in LOCALES:
-            return PageText.for_locale(found.group(1).lower())
-    return PageText.for_locale(first_locale())
-
-
 def _query(text: PageText) -> str:
     """Links keep the page's language."""
     return f"?lang={text.lang}"
@@ -359,10 +350,15 @@ class WebServer:
     :mod:`bot.web.limits`, :mod:`bot.web.guard` and :mod:`bot.web.transport`)."""
 
     def __init__(
-        self, reads: MatchPageReads, host: str, port: int, limits: WebLimits | None = None
+        self,
+        reads: MatchPageReads,
+        host: str,
+        port: int,
+        limits: WebLimits | None = None,
+        board: BoardPages | None = None,
     ) -> None:
         self.limits = limits or WebLimits()
-        self.pages = WebPages(reads, self.limits.pages_at_once)
+        self.pages = WebPages(reads, self.limits.pages_at_once, board)
         self.host = host
         self.port = port
         self.guard: ConnectionGuard | None = None
@@ -402,6 +398,8 @@ class WebServer:
         return self.port
 
     async def stop(self) -> None:
+        if self.pages.board is not None:
+            await self.pages.board.live.stop()
         if self._listener is not None:
             self._listener.close()  # no new connections; the open ones are ended below
         if self._runner is not None:

@@ -3,6 +3,7 @@ bot's restart must look at; rows only (no state is read)."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import datetime
 from typing import Any
 
@@ -80,6 +81,16 @@ class MatchListings:
             matches.c.bot_level.is_not(None),
             matches.c.turn_user_id.in_(sa.select(users.c.id).where(users.c.is_bot)),
         )
+
+    async def versions_of(self, match_ids: Collection[int]) -> dict[int, int]:
+        """Each of these matches' version, in one statement (what the board pages watch);
+        an unknown id is left out."""
+        if not match_ids:
+            return {}
+        rows = await self.engine.read(
+            sa.select(matches.c.id, matches.c.version).where(matches.c.id.in_(sorted(match_ids)))
+        )
+        return {int(row.id): int(row.version) for row in rows}
 
     async def find_by_slug(self, slug: str) -> MatchInfo | None:
         """The match whose web addresses use ``slug``, or None."""

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 
 from bot.core.context import Context
 from bot.core.documents.web_links import WebLinks
+from bot.core.model import Button
 from bot.core.text.i18n import Speech
+from bot.core.tokens import Token, Verb, format_token
 from storage import MatchInfo
 
 
@@ -22,6 +24,15 @@ class MatchPages:
         if not self.links.enabled:
             return ""
         return _("The match's page: {url}").format(url=self.links.match(info.slug))
+
+    def board_button(self, _: Speech, info: MatchInfo) -> Button | None:
+        """[Open board] under a match's board, when the bot serves web pages: pressed, it
+        answers the presser's own link (:mod:`bot.core.match.board_links`); Telegram opens
+        ``page`` as a Mini App instead where it can."""
+        if not self.links.enabled:
+            return None
+        token = format_token(Token(Verb.BOARD_PAGE, "m", info.id, info.version))
+        return Button(_("Open board"), token, page=self.links.board(info.slug))
 
     def check_url(self, info: MatchInfo) -> str | None:
         """The match's dice check on the web, when the bot serves web pages."""

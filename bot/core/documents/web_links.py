@@ -4,6 +4,8 @@
 >>> links = WebLinks("https://gammon.example.org")
 >>> links.match("Zm9vYmFy")
 'https://gammon.example.org/m/Zm9vYmFy'
+>>> links.board("Zm9vYmFy")
+'https://gammon.example.org/m/Zm9vYmFy/play'
 >>> links.check("Zm9vYmFy")
 'https://gammon.example.org/m/Zm9vYmFy/verify'
 >>> links.tournament("YmFyYmF6")
@@ -28,6 +30,10 @@ class WebLinks:
     def match(self, slug: str) -> str:
         """The match's page: players, score game by game, links to the replay and the check."""
         return f"{self.base_url}/m/{slug}"
+
+    def board(self, slug: str) -> str:
+        """The match's board page: to watch it live, or with a player's key to play on it."""
+        return f"{self.match(slug)}/play"
 
     def replay(self, slug: str) -> str:
         return f"{self.match(slug)}/replay"

@@ -11,6 +11,7 @@ from typing import Protocol
 from bot.core.context import Context, last_play
 from bot.core.match.driver import Maker, MatchDriver
 from bot.core.match.match_finder import MatchFinder, game_named
+from bot.core.match.board_links import BoardLinks
 from bot.core.model import MAX_TEXT, Button, Message, Private, Slot
 from bot.core.people import PlayerNames
 from bot.core.refusal import Refusal
@@ -102,6 +103,7 @@ class PlayService:
     # The deadline of the tournament pairing a match is played for (None: none), past which
     # the player who waited may claim the match as past a move's deadline.
     tournament_deadline: Callable[[int], Awaitable[datetime | None]] | None = None
+    board_links: BoardLinks | None = None  # [Open board]: the presser's link to the page
 
     # --- commands ------------------------------------------------------------------------
 
@@ -235,6 +237,13 @@ class PlayService:
             return await self._confirm(context, token)
         if token.verb == Verb.KEEP_PLAYING:
             return context.refuse(_("Good luck!"))
+        if token.verb == Verb.BOARD_PAGE and self.board_links is not None:
+            return await self.board_links.answer(context, token.target)
+        if token.verb == Verb.PLAY:  # the board page's [Done]: confirmed by pressing it
+            play = context.request.argument.strip()[:MAX_TEXT]
+            if not play:
+                return context.refuse(_("That button is out of date."))
+            return await self.driver.act(context, _move(play), token.target, token.version)
         needs_more: dict[str, Maker] = {Verb.ROLL: self._roll, Verb.CLAIM: self._claim}
         make = needs_more.get(token.verb) or _SEATED.get(token.verb)
         if make is None:

@@ -166,6 +166,9 @@ class Presenter:
         bot_to_act = players[actor].is_bot
         if bot_to_act:  # it answers at once: nothing to press, nobody to ping
             buttons.clear()
+        board_page = self.pages.board_button(_, info)
+        if board_page is not None:
+            buttons.append(board_page)
         headline = texts.turn_headline(_, state, names, bot_to_act)
         pips = state.board_for(0).pip_counts()
         lines = [

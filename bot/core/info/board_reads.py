@@ -1,0 +1,122 @@
+"""What the board page (``/m/<slug>/play``) reads: the match's state for the page, the
+versions of the matches open pages watch, and who a player of the match is.
+
+The page acts only through the core's requests (:mod:`bot.web.play_actions`); this port reads.
+The state of one version is built once and kept for the pages that ask for it; only the
+running clock's time left is worked out again for each answer.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.info.play_state import clock_json, play_state
+from bot.core.model import Actor, ChatRef
+from bot.core.people import PlayerNames
+from bot.core.runtime.time_source import TimeSource
+from storage import ChatRepository, MatchInfo, MatchRepository, MatchStatus, UserRepository
+
+_KEPT = 512  # states of recent versions (a few KB each; a tree of doubles is the largest)
+
+
+@dataclass(frozen=True)
+class BoardMatch:
+    """A match as the board page knows it: found by its secret address."""
+
+    info: MatchInfo
+    names: tuple[str, str]
+
+    @property
+    def number(self) -> int:
+        return self.info.id
+
+    @property
+    def finished(self) -> bool:
+        return self.info.status is not MatchStatus.ACTIVE
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A player of a match, as a request of theirs names them and their chat."""
+
+    index: int
+    actor: Actor
+    chat: ChatRef
+
+
+class BoardPageReads:
+    """The board page's reads (see the module's docstring)."""
+
+    def __init__(
+        self,
+        matches: MatchRepository,
+        users: UserRepository,
+        chats: ChatRepository,
+        names: PlayerNames,
+        time: TimeSource,
+    ) -> None:
+        self._matches = matches
+        self._users = users
+        self._chats = chats
+        self._names = names
+        self._time = time
+        self._states: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
+
+    async def find(self, slug: str) -> BoardMatch | None:
+        """The match at the secret address ``slug``, or None."""
+        info = await self._matches.find_by_slug(slug)
+        if info is None:
+            return None
+        players = await self._names.of_info(info)
+        return BoardMatch(info, (players[0].display_name, players[1].display_name))
+
+    async def by_number(self, number: int) -> BoardMatch | None:
+        """The match numbered ``number`` as it is now (a page's stream after a change)."""
+        loaded = await self._matches.load_match(number)
+        players = await self._names.of_info(loaded.info)
+        return BoardMatch(loaded.info, (players[0].display_name, players[1].display_name))
+
+    async def versions(self, numbers: Collection[int]) -> dict[int, int]:
+        """The version of each of these matches, in one read."""
+        return await self._matches.versions_of(numbers)
+
+    async def state(self, match: BoardMatch) -> dict[str, Any]:
+        """The page's state of ``match`` at its version, its clock as of now."""
+        key = (match.number, match.info.version)
+        kept = self._states.get(key)
+        if kept is None:
+            loaded = await self._matches.load_match(match.number)
+            if loaded.info.version != match.info.version:  # moved on meanwhile: show the newer
+                match = BoardMatch(loaded.info, match.names)
+                key = (match.number, match.info.version)
+            kept = play_state(loaded.info, loaded.state, match.names, self._time())
+            self._states[key] = kept
+            if len(self._states) > _KEPT:
+                self._states.popitem(last=False)
+        else:
+            self._states.move_to_end(key)
+        return {**kept, "clock": clock_json(match.info, self._time())}
+
+    async def seat(self, match: BoardMatch, platform: str, user_id: str) -> Seat | None:
+        """The player of ``match`` who is ``user_id`` on ``platform``, or None for anyone
+        else (a spectator, a player of another platform, the bot)."""
+        chat = await self._chats.get_chat(match.info.chat_id)
+        if chat.platform != platform:
+            return None
+        user = await self._users.find_user(platform, user_id)
+        if user is None or user.is_bot:
+            return None
+        index = match.info.player_index(user.id)
+        if index is None:
+            return None
+        where = ChatRef(chat.platform, chat.platform_chat_id, private=False, locale=chat.locale)
+        return Seat(index, Actor(platform, user_id, user.display_name, user.locale), where)
+
+    async def players(self, match: BoardMatch) -> tuple[tuple[str, str], tuple[str, str]]:
+        """Each seat's platform and user id there (to sign a private link for one of them)."""
+        users = await self._users.users_by_id(match.info.player_ids)
+        first, second = (users[user_id] for user_id in match.info.player_ids)
+        return (first.platform, first.platform_user_id), (second.platform, second.platform_user_id)

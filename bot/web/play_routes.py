@@ -1,0 +1,179 @@
+"""The board page's routes: ``/m/<slug>/play`` (the page), ``/play/live`` (its stream),
+``/play/state`` (the state once), ``/play/hello`` (who the viewer is) and ``/play/act`` (a
+player's action). See ``docs/board-page.md`` for what the page does with them.
+
+Anyone with the address watches; only a player proven by a Telegram Mini App's signed data or
+by a signed key of their private link acts, and every action goes through the core as that
+player's request (:mod:`bot.web.play_actions`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from typing import Any
+
+from aiohttp import web
+
+from bot.core.info.board_reads import BoardMatch, BoardPageReads
+from bot.core.text.i18n import N_
+from bot.pages.page_text import PageText
+from bot.pages.play_data import PlayPageData
+from bot.pages.pages import play_page
+from bot.web.live import LiveBoards, encode
+from bot.web.play_actions import BadAction, PageAction, PlayActions
+from bot.web.play_identity import NotAPlayer, PageIdentity
+from bot.web.responses import page_response, page_text
+
+logger = logging.getLogger(__name__)
+
+PING_SECONDS = 15.0
+_BODY_MOST = 8192  # initData is a few hundred bytes, an action less
+_NOTHING_HERE = N_("There is nothing at this address.")
+_BAD_REQUEST = N_("The page sent something the bot cannot read. Reload the page.")
+_NOT_NOW = N_("That did not go through: the bot is busy. Try again in a moment.")
+_NO_KEY = N_("Open the board from your match's chat to play on it.")
+_FINISHED = N_("The match is over.")
+
+
+class BoardPages:
+    """The handlers of the board page (see the module's docstring)."""
+
+    def __init__(
+        self,
+        reads: BoardPageReads,
+        live: LiveBoards,
+        identity: PageIdentity,
+        actions: PlayActions | None,
+    ) -> None:
+        self.reads = reads
+        self.live = live
+        self.identity = identity
+        self.actions = actions
+
+    def add_routes(self, router: web.UrlDispatcher, slug: str) -> None:
+        router.add_get(f"/m/{slug}/play", self.page)
+        router.add_get(f"/m/{slug}/play/state", self.state)
+        router.add_get(f"/m/{slug}/play/live", self.stream)
+        router.add_post(f"/m/{slug}/play/hello", self.hello)
+        router.add_post(f"/m/{slug}/play/act", self.act)
+
+    @property
+    def unlimited(self) -> frozenset[Any]:
+        """Handlers that do not wait for a page's turn: a stream stays open, and an action is
+        a player's request like a chat's (the core's admission orders it)."""
+        return frozenset({self.stream, self.hello, self.act})
+
+    async def page(self, request: web.Request) -> web.Response:
+        match = await self._find(request)
+        text = page_text(request)
+        base = f"/m/{match.info.slug}/play"
+        data = PlayPageData(
+            number=match.number,
+            names=match.names,
+            state=await self.reads.state(match),
+            live_url=f"{base}/live",
+            state_url=f"{base}/state",
+            hello_url=f"{base}/hello",
+            act_url=f"{base}/act",
+        )
+        return page_response(play_page(data, text))
+
+    async def state(self, request: web.Request) -> web.Response:
+        match = await self._find(request)
+        return web.json_response(
+            await self.reads.state(match), headers={"Cache-Control": "no-cache"}
+        )
+
+    async def stream(self, request: web.Request) -> web.StreamResponse:
+        match = await self._find(request)
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream; charset=utf-8",
+                "Cache-Control": "no-cache",
+                "X-Accel-Buffering": "no",  # a proxy in front must not hold the events back
+            }
+        )
+        await response.prepare(request)
+        state = await self.reads.state(match)
+        await response.write(encode(state))
+        async with self.live.watching(match.number, int(state["version"])) as stream:
+            while not stream.closed:
+                event = await stream.next(PING_SECONDS)
+                if not stream.closed:
+                    await response.write(event if event is not None else b": ping\n\n")
+        return response
+
+    async def hello(self, request: web.Request) -> web.Response:
+        """Who the viewer is: a player's signed key and seat for the page's actions, or the
+        reason they may only watch."""
+        match = await self._find(request)
+        text = page_text(request)
+        body = await _json_body(request, text)
+        try:
+            seat, key = await self.identity.hello(match, body)
+        except NotAPlayer as refusal:
+            return _refused(text, refusal.reason, 403)
+        return web.json_response(
+            {"key": key, "seat": seat.index, "name": seat.actor.name},
+            headers={"Cache-Control": "no-store"},
+        )
+
+    async def act(self, request: web.Request) -> web.Response:
+        match = await self._find(request)
+        text = page_text(request)
+        body = await _json_body(request, text)
+        try:
+            seat = await self.identity.from_header(match, request.headers.get("Authorization"))
+        except NotAPlayer as refusal:
+            return _refused(text, refusal.reason, 403)
+        if self.actions is None:
+            return _refused(text, _NOT_NOW, 503)
+        try:
+            action = PageAction.read(body)
+        except BadAction:
+            return _refused(text, _BAD_REQUEST, 400)
+        outcome = await self.actions.act(match.number, seat, action)
+        self.live.changed()
+        if not outcome.acted:
+            words = " ".join(outcome.notes) or text.gettext(_FINISHED)
+            return web.json_response({"error": words}, status=409)
+        return web.json_response({"ok": True, "notes": list(outcome.notes)})
+
+    async def _find(self, request: web.Request) -> BoardMatch:
+        found = await self.reads.find(request.match_info["slug"])
+        if found is None:
+            raise web.HTTPNotFound(text=page_text(request).gettext(_NOTHING_HERE))
+        return found
+
+
+async def _json_body(request: web.Request, text: PageText) -> Any:
+    if request.content_length is not None and request.content_length > _BODY_MOST:
+        raise _error(text, _BAD_REQUEST, 413)
+    try:
+        raw = await asyncio.wait_for(request.content.read(_BODY_MOST + 1), 10.0)
+    except TimeoutError:
+        raise _error(text, _BAD_REQUEST, 408) from None
+    if len(raw) > _BODY_MOST:
+        raise _error(text, _BAD_REQUEST, 413)
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise _error(text, _BAD_REQUEST, 400) from None
+
+
+def _refused(text: PageText, reason: str, status: int) -> web.Response:
+    return web.json_response({"error": text.gettext(reason)}, status=status)
+
+
+def _error(text: PageText, reason: str, status: int) -> web.HTTPException:
+    kinds: dict[int, type[web.HTTPException]] = {
+        400: web.HTTPBadRequest,
+        408: web.HTTPRequestTimeout,
+        413: web.HTTPBadRequest,  # said as a bad request: the body's size is not the page's
+    }
+    return kinds[status](
+        text=json.dumps({"error": text.gettext(reason)}, ensure_ascii=False),
+        content_type="application/json",
+    )
