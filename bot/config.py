@@ -92,6 +92,12 @@ class Settings(BaseSettings):
         "address WEB_BASE_URL/app): [Open board] in groups opens the board page through it. "
         "Without it the button there sends the player a private link.",
     )
+    telegram_init_data_max_age: float = Field(
+        default=86400.0,
+        gt=0,
+        description="Seconds a Telegram Mini App's initData (who opened the board page) is "
+        "accepted after Telegram signed it.",
+    )
     telegram_flood_limits: bool = Field(
         default=True,
         description="Hold each process to Telegram's flood limits (30 messages a second, 20 a "
@@ -102,6 +108,12 @@ class Settings(BaseSettings):
         description="The public address of the bot's web pages (replays, dice checks), e.g. "
         "https://gammon.example.org; without it no web server runs and the dice check is "
         "sent as an .html file.",
+    )
+    page_link_hours: float = Field(
+        default=24.0,
+        gt=0,
+        description="Hours a private link to the board page (Discord, console) lets its "
+        "player act there.",
     )
     web_host: str = Field(default="127.0.0.1", description="Address the web pages listen on.")
     web_port: int = Field(default=8080, ge=1, le=65535, description="Port the web pages listen on.")

@@ -26,6 +26,7 @@ from storage.errors import (
 )
 from storage.inbox import InboxRepository, InboxUpdate
 from storage.matches import MatchRepository
+from storage.page_secret import PageSecretRepository
 from storage.people import ChatRepository, UserRepository
 from storage.posted import PostedMessageRepository
 from storage.rating_repository import Ranked, RatingRepository, RebuildReport
@@ -91,6 +92,7 @@ __all__ = [
     "MatchRepository",
     "MatchStatus",
     "NotFoundError",
+    "PageSecretRepository",
     "PendingMove",
     "PostedMessageRepository",
     "Preferences",

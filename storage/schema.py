@@ -530,3 +530,13 @@ tournament_matches = sa.Table(
     sa.Index("ux_tournament_matches_slot", "tournament_id", "slot", unique=True),
     sa.Index("ux_tournament_matches_match", "match_id", unique=True),
 )
+
+# The secret every process of the bot signs the board page's player keys with
+# (bot/core/page_access): one row, drawn at random by the first process that needs it.
+page_secret = sa.Table(
+    "page_secret",
+    metadata,
+    sa.Column("id", sa.SmallInteger, primary_key=True, autoincrement=False),
+    sa.Column("secret", sa.LargeBinary, nullable=False),
+    sa.CheckConstraint("id = 1", name="ck_page_secret_one_row"),
+)

@@ -77,6 +77,7 @@ from storage import (
     DiceRepository,
     InboxRepository,
     MatchRepository,
+    PageSecretRepository,
     PostedMessageRepository,
     RatingRepository,
     TournamentRepository,
@@ -117,6 +118,7 @@ class Repositories:
     analyses: AnalysisRepository
     results: PlayerResultRepository
     tournaments: TournamentRepository
+    page_secret: PageSecretRepository
 
     @classmethod
     def of(cls, database: Database) -> Repositories:
@@ -131,6 +133,7 @@ class Repositories:
             AnalysisRepository(database),
             PlayerResultRepository(database),
             TournamentRepository(database),
+            PageSecretRepository(database),
         )
 
 
