@@ -455,7 +455,16 @@ def _web(settings: Settings) -> WebSettings | None:
         header_timeout=settings.web_header_timeout,
         keepalive_timeout=settings.web_keepalive_timeout,
     )
-    return WebSettings(settings.web_base_url, settings.web_host, settings.web_port, limits)
+    token = settings.telegram_token
+    return WebSettings(
+        settings.web_base_url,
+        settings.web_host,
+        settings.web_port,
+        limits,
+        telegram_token=token.get_secret_value() if token is not None else None,
+        init_data_max_age=settings.telegram_init_data_max_age,
+        key_hours=settings.page_link_hours,
+    )
 
 
 def _adapter_factories(settings: Settings) -> list[AdapterFactory]:

@@ -178,7 +178,11 @@ async def host(
     and run until ``stop`` is set (by default: until SIGINT or SIGTERM)."""
     database = Database(database_url)
     await database.migrate()
-    core = Core(database, web_base_url=web.base_url if web else None)
+    core = Core(
+        database,
+        web_base_url=web.base_url if web else None,
+        page_link_hours=web.key_hours if web else 24.0,
+    )
     stop = stop or _stop_on_signals()
     started: list[Adapter] = []
     ticking: asyncio.Task[None] | None = None

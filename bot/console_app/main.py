@@ -159,7 +159,12 @@ async def run_console(
     stop = _stop_on_sigterm()
     database = Database(database_url)
     await database.migrate()
-    core = Core(database, web_base_url=web.base_url if web else None, server_seeds=server_seeds)
+    core = Core(
+        database,
+        web_base_url=web.base_url if web else None,
+        page_link_hours=web.key_hours if web else 24.0,
+        server_seeds=server_seeds,
+    )
     shown: list[ConsoleChat] = []  # the chat, once made: a board page's answers show there
 
     async def deliver(messages: Sequence[Message]) -> None:

@@ -35,6 +35,7 @@ from bot.core.delivery import Delivery
 from bot.core.dispatch import Services
 from bot.core.documents.match_pages import MatchPages
 from bot.core.documents.web_links import WebLinks
+from bot.core.info.board_reads import BoardPageReads
 from bot.core.info.information import InfoService
 from bot.core.info.page_reads import MatchPageReads
 from bot.core.info.replaying import ReplayService
@@ -42,6 +43,7 @@ from bot.core.info.replays import GameAnimations, ReplayFrames, ReplayPictures
 from bot.core.info.standings import StandingsService
 from bot.core.info.tournament_page import TournamentPageReads
 from bot.core.match.attention import Attention
+from bot.core.match.board_links import BoardLinks
 from bot.core.match.challenges import ChallengeService
 from bot.core.match.driver import MatchDriver
 from bot.core.match.match_finder import MatchFinder
@@ -100,6 +102,7 @@ class Options:
     computer: Computer | None = None
     hint_limits: HintLimits | None = None
     web_base_url: str | None = None
+    page_link_hours: float = 24.0  # how long a private link to the board page acts
 
 
 @dataclass(frozen=True)
@@ -164,6 +167,7 @@ class Ports:
 
     clock: Clock
     pages: MatchPageReads
+    boards: BoardPageReads  # the board page's (/m/<slug>/play)
     analyst: Analyst
     workers: Workers
     repositories: Repositories
@@ -226,6 +230,9 @@ def assemble(database: Database, options: Options, idle: Callable[[], bool]) -> 
     ports = Ports(
         clock,
         pages,
+        BoardPageReads(
+            stores.matches, stores.users, stores.chats, shared.names, time, stores.page_secret
+        ),
         Analyst(
             stores.analyses,
             stores.matches,
@@ -398,6 +405,13 @@ def _dispatched(shared: _Shared, tables: _Tables) -> Services:
             time,
             tables.chouette,
             stores.tournaments.deadline_of_match,
+            BoardLinks(
+                stores.matches,
+                WebLinks(options.web_base_url),
+                stores.page_secret.secret,
+                time,
+                options.page_link_hours,
+            ),
         ),
         info=InfoService(
             tables.finder,

@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from bot.core import registry
-from bot.core.bootstrap import Assembly, Options, Ports, assemble
+from bot.core.bootstrap import Options, Ports, assemble
 from bot.core.computer.computer import Computer
 from bot.core.computer.hint_limits import HintLimits
 from bot.core.context import Context, OwnMatch
@@ -54,6 +54,7 @@ class Core:
         computer: Computer | None = None,
         hint_limits: HintLimits | None = None,
         web_base_url: str | None = None,
+        page_link_hours: float = 24.0,
     ) -> None:
         options = Options(
             render_images,
@@ -63,11 +64,11 @@ class Core:
             computer,
             hint_limits,
             web_base_url,
+            page_link_hours,
         )
         self._pending = 0  # requests being answered or waiting for their turn
-        built = assemble(database, options, self.idle)
+        built = self._parts = assemble(database, options, self.idle)
         self.ports: Ports = built.ports  # for the host to hand out, one to each consumer
-        self._parts: Assembly = built
         self._dispatcher = Dispatcher(built.ports.services)
         self._admins = AdminPorts()  # each front-end's answer: who administers a chat
         stores = built.ports.repositories

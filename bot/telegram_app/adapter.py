@@ -111,9 +111,7 @@ class TelegramAdapter:
         if updates_request is not None:
             builder = builder.get_updates_request(updates_request)
         self.application: Application = builder.build()  # type: ignore[type-arg]
-        self.poster = Poster(
-            self.application.bot, core, self._username, settings.telegram_mini_app
-        )
+        self.poster = Poster(self.application.bot, core, self._username, settings.telegram_mini_app)
         self.webhook: WebhookServer | None = None  # in webhook mode, once started
         self.application.add_handler(
             MessageHandler(filters.UpdateType.MESSAGE & filters.TEXT, self._on_message)

@@ -37,7 +37,7 @@ _VERBS = {
 _RESIGN = {1: Verb.RESIGN_SINGLE, 2: Verb.RESIGN_GAMMON, 3: Verb.RESIGN_BACKGAMMON}
 
 
-class BadAction(ValueError):
+class BadActionError(ValueError):
     """The body names no action the page can send (a broken or forged request)."""
 
 
@@ -52,25 +52,25 @@ class PageAction:
 
     @classmethod
     def read(cls, body: Any) -> PageAction:
-        """The action in a page's JSON body, or :class:`BadAction`."""
+        """The action in a page's JSON body, or :class:`BadActionError`."""
         if not isinstance(body, dict):
-            raise BadAction("not an object")
+            raise BadActionError("not an object")
         name, version, event_id = body.get("action"), body.get("version"), body.get("id")
         if not isinstance(version, int) or isinstance(version, bool) or not 0 <= version < 2**31:
-            raise BadAction("version")
+            raise BadActionError("version")
         if not isinstance(event_id, str) or not _EVENT_ID.fullmatch(event_id):
-            raise BadAction("id")
+            raise BadActionError("id")
         if name == "resign":
             level = body.get("level")
             if level not in _RESIGN or isinstance(level, bool):
-                raise BadAction("level")
+                raise BadActionError("level")
             return cls(_RESIGN[level], version, event_id)
         verb = _VERBS.get(name) if isinstance(name, str) else None
         if verb is None:
-            raise BadAction("action")
+            raise BadActionError("action")
         play = body.get("play", "")
         if verb is Verb.PLAY and (not isinstance(play, str) or not _PLAY.fullmatch(play)):
-            raise BadAction("play")
+            raise BadActionError("play")
         return cls(verb, version, event_id, play if verb is Verb.PLAY else "")
 
 

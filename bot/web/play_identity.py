@@ -22,7 +22,9 @@ _BEARER = "Bearer "
 WATCHING = N_("You are watching: only the match's players play on its board.")
 _REASONS = {
     "expired": N_("This board's link has expired. Open the board again from the match's chat."),
-    "from_the_future": N_("This board's link has expired. Open the board again from the match's chat."),
+    "from_the_future": N_(
+        "This board's link has expired. Open the board again from the match's chat."
+    ),
     "other_match": N_("This link belongs to another match."),
 }
 _NOT_VALID = N_("This link is not valid. Open the board again from the match's chat.")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from typing import Any
 
 from aiohttp import web
@@ -19,21 +20,18 @@ from aiohttp import web
 from bot.core.info.board_reads import BoardMatch, BoardPageReads
 from bot.core.text.i18n import N_
 from bot.pages.page_text import PageText
-from bot.pages.play_data import PlayPageData
-from bot.pages.pages import play_page
 from bot.web.live import LiveBoards, encode
-from bot.web.play_actions import BadAction, PageAction, PlayActions
+from bot.web.play_actions import BadActionError, PageAction, PlayActions
 from bot.web.play_identity import NotAPlayer, PageIdentity
 from bot.web.responses import page_response, page_text
 
 logger = logging.getLogger(__name__)
 
 PING_SECONDS = 15.0
+_SLUG = re.compile(r"[A-Za-z0-9_-]{16,32}")
 _BODY_MOST = 8192  # initData is a few hundred bytes, an action less
 _NOTHING_HERE = N_("There is nothing at this address.")
 _BAD_REQUEST = N_("The page sent something the bot cannot read. Reload the page.")
-_NOT_NOW = N_("That did not go through: the bot is busy. Try again in a moment.")
-_NO_KEY = N_("Open the board from your match's chat to play on it.")
 _FINISHED = N_("The match is over.")
 
 
@@ -45,7 +43,7 @@ class BoardPages:
         reads: BoardPageReads,
         live: LiveBoards,
         identity: PageIdentity,
-        actions: PlayActions | None,
+        actions: PlayActions,
     ) -> None:
         self.reads = reads
         self.live = live
@@ -58,6 +56,7 @@ class BoardPages:
         router.add_get(f"/m/{slug}/play/live", self.stream)
         router.add_post(f"/m/{slug}/play/hello", self.hello)
         router.add_post(f"/m/{slug}/play/act", self.act)
+        router.add_get("/app", self.mini_app)
 
     @property
     def unlimited(self) -> frozenset[Any]:
@@ -66,6 +65,9 @@ class BoardPages:
         return frozenset({self.stream, self.hello, self.act})
 
     async def page(self, request: web.Request) -> web.Response:
+        from bot.pages.pages import play_page  # type: ignore[attr-defined]
+        from bot.pages.play_data import PlayPageData  # type: ignore[import-not-found]
+
         match = await self._find(request)
         text = page_text(request)
         base = f"/m/{match.info.slug}/play"
@@ -79,6 +81,15 @@ class BoardPages:
             act_url=f"{base}/act",
         )
         return page_response(play_page(data, text))
+
+    async def mini_app(self, request: web.Request) -> web.Response:
+        """The Mini App's address (``TELEGRAM_MINI_APP``, opened from a group's [Open board]):
+        Telegram names the match in ``tgWebAppStartParam``; its board page follows, and the
+        signed data after ``#`` goes along (a redirect keeps the fragment)."""
+        slug = request.query.get("tgWebAppStartParam", "")
+        if not _SLUG.fullmatch(slug) or await self.reads.find(slug) is None:
+            raise web.HTTPNotFound(text=page_text(request).gettext(_NOTHING_HERE))
+        raise web.HTTPSeeOther(f"/m/{slug}/play")
 
     async def state(self, request: web.Request) -> web.Response:
         match = await self._find(request)
@@ -128,11 +139,9 @@ class BoardPages:
             seat = await self.identity.from_header(match, request.headers.get("Authorization"))
         except NotAPlayer as refusal:
             return _refused(text, refusal.reason, 403)
-        if self.actions is None:
-            return _refused(text, _NOT_NOW, 503)
         try:
             action = PageAction.read(body)
-        except BadAction:
+        except BadActionError:
             return _refused(text, _BAD_REQUEST, 400)
         outcome = await self.actions.act(match.number, seat, action)
         self.live.changed()

@@ -17,7 +17,14 @@ from bot.core.info.play_state import clock_json, play_state
 from bot.core.model import Actor, ChatRef
 from bot.core.people import PlayerNames
 from bot.core.runtime.time_source import TimeSource
-from storage import ChatRepository, MatchInfo, MatchRepository, MatchStatus, UserRepository
+from storage import (
+    ChatRepository,
+    MatchInfo,
+    MatchRepository,
+    MatchStatus,
+    PageSecretRepository,
+    UserRepository,
+)
 
 _KEPT = 512  # states of recent versions (a few KB each; a tree of doubles is the largest)
 
@@ -57,8 +64,10 @@ class BoardPageReads:
         chats: ChatRepository,
         names: PlayerNames,
         time: TimeSource,
+        secrets: PageSecretRepository,
     ) -> None:
         self._matches = matches
+        self._secrets = secrets
         self._users = users
         self._chats = chats
         self._names = names
@@ -73,11 +82,15 @@ class BoardPageReads:
         players = await self._names.of_info(info)
         return BoardMatch(info, (players[0].display_name, players[1].display_name))
 
-    async def by_number(self, number: int) -> BoardMatch | None:
+    async def by_number(self, number: int) -> BoardMatch:
         """The match numbered ``number`` as it is now (a page's stream after a change)."""
         loaded = await self._matches.load_match(number)
         players = await self._names.of_info(loaded.info)
         return BoardMatch(loaded.info, (players[0].display_name, players[1].display_name))
+
+    async def secret(self) -> bytes:
+        """The secret the players' keys are signed with, the same in every process."""
+        return await self._secrets.secret()
 
     async def versions(self, numbers: Collection[int]) -> dict[int, int]:
         """The version of each of these matches, in one read."""

@@ -11,10 +11,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from gammon.flow import MatchState, Phase
 from gammon.step_tree import step_tree
+
+from gammon.flow import MatchState, Phase
 from rendering.view import BoardView
 from storage import MatchInfo
+
 
 def play_state(
     info: MatchInfo, state: MatchState, names: tuple[str, str], now: datetime

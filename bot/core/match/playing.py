@@ -9,9 +9,9 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.core.context import Context, last_play
+from bot.core.match.board_links import BoardLinks
 from bot.core.match.driver import Maker, MatchDriver
 from bot.core.match.match_finder import MatchFinder, game_named
-from bot.core.match.board_links import BoardLinks
 from bot.core.model import MAX_TEXT, Button, Message, Private, Slot
 from bot.core.people import PlayerNames
 from bot.core.refusal import Refusal

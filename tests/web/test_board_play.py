@@ -1,0 +1,271 @@
+"""The board page's server: who may act, actions through the core, the live stream.
+
+A real core on the test database with the web server on 127.0.0.1: Anna and Bob play a 1-point
+match in a group chat; the players' keys come from pressing [Open board], as a player gets them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.core.model import ChatRef, Message, Private
+from bot.core.service import Core
+from bot.web.board import board_pages
+from bot.web.server import WebServer
+from gammon.actions import Move, Roll
+from storage import Database
+from tests.bot.scripted import PLATFORM, Room
+from tests.databases import sqlite_copy
+from tests.seeds import fixed_seeds
+
+_KEY = re.compile(r"(http://\S+/m/([A-Za-z0-9_-]+)/play)#key=(\S+)")
+
+
+@dataclass
+class Board:
+    room: Room
+    server: WebServer
+    session: aiohttp.ClientSession
+    delivered: list[Message] = field(default_factory=list)
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.server.bound_port}"
+
+    async def slug(self) -> str:
+        return (await self.room.stores.matches.match_info(1)).slug
+
+    async def key_of(self, name: str) -> str:
+        answer = await self.room.press(name, "Open board")
+        (message,) = answer
+        assert isinstance(message.kind, Private) and message.kind.user_id == name
+        found = _KEY.search(message.text)
+        assert found is not None, message.text
+        assert found.group(2) == await self.slug()
+        return found.group(3)
+
+    async def state(self) -> dict[str, Any]:
+        async with self.session.get(f"{self.base}/m/{await self.slug()}/play/state") as got:
+            assert got.status == 200
+            return dict(await got.json())
+
+    async def post(
+        self, path: str, body: object, key: str | None = None, lang: str = "en"
+    ) -> tuple[int, dict[str, Any]]:
+        headers = {"Authorization": f"Bearer {key}"} if key is not None else {}
+        url = f"{self.base}/m/{await self.slug()}/play/{path}?lang={lang}"
+        async with self.session.post(url, data=json.dumps(body), headers=headers) as got:
+            return got.status, dict(await got.json(content_type=None))
+
+    async def act(
+        self, key: str, action: str, event_id: str, version: int | None = None, **more: object
+    ) -> tuple[int, dict[str, Any]]:
+        if version is None:
+            version = int((await self.state())["version"])
+        body = {"action": action, "version": version, "id": event_id, **more}
+        return await self.post("act", body, key)
+
+
+@pytest.fixture
+async def board(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Board]:
+    database = Database(sqlite_copy(migrated_sqlite, tmp_path / "board.db"))
+    core = Core(database, server_seeds=fixed_seeds(), web_base_url="http://127.0.0.1")
+    delivered: list[Message] = []
+
+    async def deliver(messages: Sequence[Message]) -> None:
+        delivered.extend(messages)
+
+    pages = board_pages(
+        core.ports.boards,
+        core,
+        deliver,
+        telegram_token=None,
+        init_data_max_age=60.0,
+        key_seconds=3600.0,
+    )
+    server = WebServer(core.ports.pages, "127.0.0.1", 0, board=pages)
+    await server.start()
+    room = Room(core, ChatRef(PLATFORM, "group-1"))
+    await room.command("anna", "/challenge @bob 1")
+    await room.press("bob", "Accept")
+    try:
+        async with aiohttp.ClientSession() as session:
+            yield Board(room, server, session, delivered)
+    finally:
+        await server.stop()
+        await database.close()
+
+
+def _to_act(state: dict[str, Any]) -> str:
+    return ("anna", "bob")[int(state["turn"])]
+
+
+def _a_play(state: dict[str, Any]) -> str:
+    """The first complete play of the state's plays tree, walking its first edges."""
+    nodes = state["plays"]["nodes"]
+    node = nodes[0]
+    while node["play"] is None:
+        node = nodes[node["edges"][0][3]]
+    return str(node["play"])
+
+
+async def test_the_player_on_roll_plays_from_the_page_and_the_chat_gets_the_board(
+    board: Board,
+) -> None:
+    state = await board.state()
+    assert state["phase"] == "moving" and state["plays"] is not None
+    mover = _to_act(state)
+    key = await board.key_of(mover)
+    status, said = await board.post("hello", {"key": key})
+    assert status == 200 and said["seat"] == state["turn"]
+    play = _a_play(state)
+    status, said = await board.act(said["key"], "play", "a" * 20, play=play)
+    assert status == 200, said
+    after = await board.state()
+    assert after["version"] > state["version"] and after["turn"] != state["turn"]
+    boards = [message for message in board.delivered if message.board is not None]
+    assert boards and boards[-1].chat.chat_id == "group-1"
+    matches = board.room.stores.matches
+    loaded = await matches.with_history(await matches.load_match(1))
+    moves = [action for action in loaded.state.actions if isinstance(action, Move)]
+    assert len(moves) == 1 and moves[0].play.replace(" ", "") == play.replace(" ", "")
+
+
+async def test_a_repeated_submit_is_applied_once(board: Board) -> None:
+    state = await board.state()
+    key = await board.key_of(_to_act(state))
+    play = _a_play(state)
+    first = await board.act(key, "play", "same-id-0123456789", state["version"], play=play)
+    version = (await board.state())["version"]
+    again = await board.act(key, "play", "same-id-0123456789", state["version"], play=play)
+    assert first[0] == 200 and again[0] == 200
+    assert (await board.state())["version"] == version
+
+
+async def test_the_other_player_is_refused_in_their_words(board: Board) -> None:
+    state = await board.state()
+    waiting = "bob" if _to_act(state) == "anna" else "anna"
+    key = await board.key_of(waiting)
+    status, said = await board.act(key, "play", "b" * 20, play=_a_play(state))
+    assert status == 409 and said["error"]
+    assert (await board.state())["version"] == state["version"]
+
+
+async def test_an_action_for_an_older_board_is_out_of_date(board: Board) -> None:
+    state = await board.state()
+    key = await board.key_of(_to_act(state))
+    status, said = await board.act(
+        key, "play", "c" * 20, int(state["version"]) - 1, play=_a_play(state)
+    )
+    assert status == 409 and "out of date" in said["error"]
+
+
+async def test_nobody_else_acts(board: Board) -> None:
+    state = await board.state()
+    key = await board.key_of(_to_act(state))
+    forged = key[:-2] + ("AA" if not key.endswith("AA") else "BB")
+    for header_key in (None, "", "nonsense", forged):
+        status, said = await board.act(header_key, "roll", "d" * 20)  # type: ignore[arg-type]
+        assert status == 403 and said["error"], header_key
+    status, said = await board.post("hello", {})
+    assert status == 403 and "watching" in said["error"]
+    status, said = await board.post("hello", {"key": forged}, lang="de")
+    assert status == 403 and "Link" in said["error"]
+    assert (await board.state())["version"] == state["version"]
+
+
+async def test_a_spectator_pressing_open_board_gets_the_address_to_watch(board: Board) -> None:
+    answer = await board.room.send("carol", token=_open_board_token(board.room.log))
+    (message,) = answer
+    assert "#key=" not in message.text and f"/m/{await board.slug()}/play" in message.text
+
+
+async def test_bad_bodies_are_refused_politely(board: Board) -> None:
+    state = await board.state()
+    key = await board.key_of(_to_act(state))
+    bodies: list[object] = [
+        [],
+        {"action": "fly", "version": 1, "id": "e" * 20},
+        {"action": "play", "version": 1, "id": "short"},
+        {"action": "play", "version": "1", "id": "e" * 20, "play": "8/5 6/5"},
+        {"action": "play", "version": 1, "id": "e" * 20, "play": "<script>"},
+        {"action": "resign", "version": 1, "id": "e" * 20, "level": 7},
+    ]
+    for body in bodies:
+        status, said = await board.post("act", body, key)
+        assert status == 400 and said["error"], body
+    url = f"{board.base}/m/{await board.slug()}/play/act"
+    async with board.session.post(
+        url, data=b"\xff" * 50, headers={"Authorization": "Bearer " + key}
+    ) as got:
+        assert got.status == 400
+    async with board.session.post(url, data=b"x" * 100_000) as got:
+        assert got.status in (400, 413)
+
+
+async def test_the_stream_shows_a_change_at_once(board: Board) -> None:
+    state = await board.state()
+    key = await board.key_of(_to_act(state))
+    url = f"{board.base}/m/{await board.slug()}/play/live"
+    async with board.session.get(url) as stream:
+        assert stream.headers["Content-Type"].startswith("text/event-stream")
+        first = await _next_event(stream)
+        assert first["version"] == state["version"]
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        status, _said = await board.act(key, "play", "f" * 20, play=_a_play(state))
+        assert status == 200
+        second = await asyncio.wait_for(_next_event(stream), 5.0)
+        assert second["version"] > state["version"]
+        assert loop.time() - started < 5.0
+
+
+async def test_a_change_from_the_chat_reaches_the_stream(board: Board) -> None:
+    state = await board.state()
+    url = f"{board.base}/m/{await board.slug()}/play/live"
+    async with board.session.get(url) as stream:
+        await _next_event(stream)
+        mover = _to_act(state)
+        await board.room.command(mover, f"/move {_a_play(state)}")
+        second = await asyncio.wait_for(_next_event(stream), 5.0)
+        assert second["version"] > state["version"]
+
+
+async def test_a_finished_match_acts_on_nothing(board: Board) -> None:
+    state = await board.state()
+    key = await board.key_of(_to_act(state))
+    other = "bob" if _to_act(state) == "anna" else "anna"
+    await board.room.command(_to_act(state), "/resign")
+    await board.room.press(_to_act(state), "Resign")
+    await board.room.press(other, "Accept")
+    finished = await board.state()
+    assert finished["finished"] is True
+    status, said = await board.act(key, "roll", "g" * 20)
+    assert status in (403, 409) and said["error"]
+    matches = board.room.stores.matches
+    loaded = await matches.with_history(await matches.load_match(1))
+    assert not any(isinstance(action, Roll) for action in loaded.state.actions[-1:])
+
+
+def _open_board_token(log: Sequence[Message]) -> str:
+    for message in reversed(log):
+        for button in message.buttons:
+            if button.label == "Open board":
+                return button.token
+    raise AssertionError("no [Open board]")
+
+
+async def _next_event(stream: aiohttp.ClientResponse) -> dict[str, Any]:
+    while True:
+        line = (await stream.content.readline()).decode()
+        if line.startswith("data: "):
+            return dict(json.loads(line[len("data: ") :]))
