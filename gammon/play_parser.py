@@ -28,7 +28,7 @@ _RawStep = tuple[int, int, int, bool]
 # A resulting layout: (mover counts, opponent counts).
 _Layout = tuple[tuple[int, ...], tuple[int, ...]]
 # One checker step on a board: (board, start, die) -> end point, or the reason it is illegal.
-_Step = Callable[[tuple[int, ...], int, int], int | str]
+StepRule = Callable[[tuple[int, ...], int, int], int | str]
 
 _STEP_REASONS = {
     "point_closed": "that point is held by your opponent",
@@ -41,7 +41,7 @@ _STEP_REASONS = {
 }
 
 
-def _stepper(position: Position, roll: tuple[int, int]) -> _Step:
+def stepper(position: Position, roll: tuple[int, int]) -> StepRule:
     """The single-step rule of the position's variant."""
     facing = position.facing()
     if position.variant is Variant.BACKGAMMON:
@@ -99,7 +99,7 @@ def match_play(text: str, position: Position, dice: Sequence[int]) -> Play:
     if len(typed.hops) > len(_dice_to_play(roll)):
         raise illegal("that is more moves than the dice allow", "too_many_moves")
     facing = position.facing()
-    step = _stepper(position, roll)
+    step = stepper(position, roll)
     start: _State = (position.player, 0, _dice_to_play(roll))
     matches = _matches(start, typed.hops, step, position, by_result)
     if len(matches) == 1:
@@ -120,7 +120,7 @@ def match_play(text: str, position: Position, dice: Sequence[int]) -> Play:
 def _matches(
     start: _State,
     hops: Sequence[Hop],
-    step: _Step,
+    step: StepRule,
     position: Position,
     by_result: dict[_Layout, Play],
 ) -> list[Play]:
@@ -182,7 +182,7 @@ def _whole_play(position: Position, roll: tuple[int, int], typed: TypedPlay) -> 
     if len(hops) > len(dice) or any(hop.end >= hop.start for hop in hops):
         return None
     facing = position.facing()
-    reached, _reasons = _replay((position.player, 0, dice), hops, facing, _stepper(position, roll))
+    reached, _reasons = _replay((position.player, 0, dice), hops, facing, stepper(position, roll))
     if len(reached) != 1:
         return None
     (((board, mask, left), steps),) = reached.items()
@@ -208,7 +208,7 @@ def _dice_to_play(roll: tuple[int, int]) -> tuple[int, ...]:
 
 
 def _replay(
-    start: _State, hops: Sequence[Hop], facing: Sequence[int], step: _Step
+    start: _State, hops: Sequence[Hop], facing: Sequence[int], step: StepRule
 ) -> tuple[dict[_State, tuple[_RawStep, ...]], list[str]]:
     """Every state after playing all ``hops``, one die step at a time, in any interleaving,
     each with the steps of one way there.
@@ -246,7 +246,7 @@ def _replay(
                     continue
                 left = remaining[:die_index] + remaining[die_index + 1 :]
                 next_at = (*at[:index], -1 if end == target else end, *at[index + 1 :])
-                moved, hits = _moved(board, mask, facing, point, end)
+                moved, hits = after_step(board, mask, facing, point, end)
                 taken = (point, end, die, hits != mask)
                 advance((moved, hits, left), next_at, (*steps, taken))
 
@@ -254,7 +254,7 @@ def _replay(
     return reached, reasons
 
 
-def _moved(
+def after_step(
     board: tuple[int, ...], mask: int, facing: Sequence[int], start: int, end: int
 ) -> tuple[tuple[int, ...], int]:
     """The board and hit mask after one checker steps from ``start`` to ``end``."""
@@ -267,7 +267,7 @@ def _moved(
 
 
 def _why_replay_fails(
-    start: _State, hops: Sequence[Hop], facing: Sequence[int], step: _Step
+    start: _State, hops: Sequence[Hop], facing: Sequence[int], step: StepRule
 ) -> tuple[str, str]:
     """Name the first move (from the highest start down) that cannot be added, and why."""
     ordered = sorted(hops, key=lambda hop: -hop.start)
@@ -315,7 +315,7 @@ def _sums(dice: Sequence[int]) -> set[int]:
 
 
 def _completions(
-    state: _State, facing: Sequence[int], step: _Step
+    state: _State, facing: Sequence[int], step: StepRule
 ) -> set[tuple[tuple[int, ...], int]]:
     """The state itself and every layout reachable from it with the dice still unplayed."""
     board, mask, remaining = state
@@ -330,7 +330,7 @@ def _completions(
             end = step(board, point, die)
             if isinstance(end, str):
                 continue
-            out |= _completions((*_moved(board, mask, facing, point, end), left), facing, step)
+            out |= _completions((*after_step(board, mask, facing, point, end), left), facing, step)
     return out
 
 
