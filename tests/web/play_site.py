@@ -21,6 +21,7 @@ URLS = PlayUrls(
     live=f"{SLUG}/live", hello=f"{SLUG}/hello", act=f"{SLUG}/act", state=f"{SLUG}/state"
 )
 KEYS = {"k": 0, "k1": 1}  # the private links' keys the fake hello knows, and their seats
+INIT_DATA = "user=bob&hash=x"  # Telegram's initData the fake hello takes for bob (seat 1)
 REFUSED = "Dieser Link gilt nicht."  # what hello answers to any other key
 
 
@@ -99,9 +100,10 @@ class PlaySite:
         self.state = state
         self.text = text
         self.acts: list[tuple[str | None, dict[str, Any]]] = []  # (Authorization, body)
+        self.hellos: list[dict[str, Any]] = []
         self.refusal: str | None = None  # set: act answers 409 with it
         self.loop = asyncio.new_event_loop()
-        self.queues: set[asyncio.Queue[dict[str, Any]]] = set()
+        self.queues: set[asyncio.Queue[dict[str, Any] | None]] = set()
         self.url = ""
 
     def push(self, state: dict[str, Any]) -> None:
@@ -125,10 +127,14 @@ class PlaySite:
 
     async def hello(self, request: web.Request) -> web.Response:
         body = await request.json()
-        seat = KEYS.get(str(body.get("key")))
+        self.hellos.append(body)
+        if body.get("init_data") == INIT_DATA:
+            return web.json_response({"key": "signed-tg", "seat": 1, "name": "bob"})
+        link = str(body.get("key")).removeprefix("signed-")  # a key it gave out counts too
+        seat = KEYS.get(link)
         if seat is None:
             return web.json_response({"error": REFUSED}, status=403)
-        return web.json_response({"key": f"signed-{body['key']}", "seat": seat, "name": "x"})
+        return web.json_response({"key": f"signed-{link}", "seat": seat, "name": "x"})
 
     async def act(self, request: web.Request) -> web.Response:
         self.acts.append((request.headers.get("Authorization"), await request.json()))
@@ -141,15 +147,23 @@ class PlaySite:
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"}
         )
         await response.prepare(request)
-        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.queues.add(queue)
         try:
-            state = self.state
-            while True:
+            state: dict[str, Any] | None = self.state
+            while state is not None:  # None: the site is closing
                 await response.write(f"event: state\ndata: {json.dumps(state)}\n\n".encode())
                 state = await queue.get()
         finally:
             self.queues.discard(queue)
+        return response
+
+    async def close(self, runner: web.AppRunner) -> None:
+        """End the open streams, then the server."""
+        for queue in self.queues:
+            queue.put_nowait(None)
+        await asyncio.sleep(0.05)
+        await runner.cleanup()
 
     async def current(self, request: web.Request) -> web.Response:
         return web.json_response(self.state)
@@ -180,7 +194,7 @@ def serving(site: PlaySite) -> Iterator[PlaySite]:
         site.url = f"http://{host}:{port}{SLUG}"
         started.set()
         site.loop.run_forever()
-        site.loop.run_until_complete(runner.cleanup())
+        site.loop.run_until_complete(site.close(runner))
         site.loop.close()
 
     thread = threading.Thread(target=run, daemon=True)
