@@ -250,3 +250,43 @@ def test_a_telegram_mini_app_says_hello_with_its_init_data(
     _wait(browser, "document.getElementById('seat').textContent === 'You play \u2068bob\u2069.'")
     assert site.hellos == [{"init_data": INIT_DATA}]
     assert _visible(browser, (*CONTROLS, "resign")) == []  # alice's turn, not bob's
+
+
+def test_resigning_asks_first_then_sends_the_level(browser: WebDriver, site: PlaySite) -> None:
+    _open_as_alice(browser, site)
+    browser.find_element("id", "resign").click()
+    menu = browser.find_element("id", "resign-menu")
+    assert menu.is_displayed()
+    menu.find_element("css selector", '[data-level="2"]').click()
+    assert not menu.is_displayed()
+    assert browser.find_element("id", "resign-question").text == (
+        "Do you really offer to resign a gammon?"
+    )
+    browser.find_element("id", "resign-no").click()  # changed her mind: nothing sent
+    assert not browser.find_element("id", "resign-confirm").is_displayed()
+    assert site.acts == []
+    browser.find_element("id", "resign").click()
+    menu.find_element("css selector", '[data-level="3"]').click()
+    browser.find_element("id", "resign-yes").click()
+    WebDriverWait(browser, 5, poll_frequency=0.05).until(lambda driver: site.acts)
+    assert site.acts[0][1]["action"] == "resign"
+    assert site.acts[0][1]["level"] == 3
+
+
+def test_the_doubled_side_answers_with_take_drop_or_beaver(browser: WebDriver) -> None:
+    state = after_alice_played()
+    state.update(
+        phase="doubled",
+        turn=0,
+        on_roll=None,
+        beavers=True,
+        cube={"value": 1, "owner": None, "visible": True, "offered": True},
+    )
+    with serving(PlaySite(state, PageText.for_locale("en"))) as site:
+        _open_as_alice(browser, site)
+        assert _visible(browser, (*CONTROLS, "resign")) == ["take", "drop", "beaver"]
+        assert browser.find_element("id", "turn").text == "\u2068bob\u2069 doubles to 2."
+        assert browser.find_element("css selector", "#board .cube.offered").text == "2"
+        browser.find_element("id", "beaver").click()
+        WebDriverWait(browser, 5, poll_frequency=0.05).until(lambda driver: site.acts)
+        assert site.acts[0][1]["action"] == "beaver"

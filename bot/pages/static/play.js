@@ -15,7 +15,7 @@
   const BAR = [25, 26];
   const OFF = [0, 27];
   const VISIBLE = 5; // checkers drawn on a point; a taller stack shows its count
-  const PIPS = { 1: [4], 2: [0, 8], 3: [0, 4, 8], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
+  const PIPS = [[], [4], [0, 8], [0, 4, 8], [0, 2, 6, 8], [0, 2, 4, 6, 8], [0, 2, 3, 5, 6, 8]];
   const board = element("board");
   const buttons = Object.fromEntries(
     ["roll", "double", "take", "drop", "beaver", "accept", "reject", "undo", "done", "resign"].map(
@@ -32,7 +32,8 @@
   let busy = false; // an action is on its way
   let pending = null; // {signature, id} of the last action not answered: a retry keeps its id
   let resignLevel = null;
-  let rows = [[], []]; // the board's buttons, top and bottom row, left to right (arrow keys)
+  let rows = [[], []]; // the board's cells, top and bottom row, left to right (arrow keys);
+  // null where a cell is no button (long nardy's bar and empty tray corners)
 
   const fill = (template, values) =>
     template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? String(values[name]) : whole));
@@ -129,7 +130,8 @@
   }
 
   function pointCell(local, number, top, shade, destinations) {
-    const cell = place(make("button", `point ${top ? "top" : "bottom"} shade-${shade}`), number, destinations);
+    const kind = `point ${top ? "top" : "bottom"} shade-${shade}`;
+    const cell = place(make("button", kind), number, destinations);
     cell.type = "button";
     const shownNumber = viewer() === 0 ? number : mirror(number);
     cell.append(make("span", "num", String(shownNumber)));
@@ -238,8 +240,9 @@
     board.classList.toggle("nardy", nardy());
     board.classList.toggle("active", moving());
     board.dataset.version = String(state.version);
-    board.replaceChildren(...top, ...edgeCells, middle[0], middle[1], middle[2], make("div", "strip edge"), ...bottom);
-    rows = [top, bottom].map((row) => row.filter((cell) => cell.tagName === "BUTTON"));
+    const right = make("div", "strip edge");
+    board.replaceChildren(...top, ...edgeCells, ...middle, right, ...bottom);
+    rows = [top, bottom].map((row) => row.map((cell) => (cell.tagName === "BUTTON" ? cell : null)));
     if (focused !== undefined) {
       const again = board.querySelector(`[data-point="${focused}"]`);
       if (again) again.focus();
@@ -303,7 +306,8 @@
       const owned = state.cube && state.cube.visible && state.cube.owner === player;
       slot.replaceChildren(...(owned && state.phase !== "doubled" ? [cube(state.cube.value, false)] : []));
     }
-    let score = fill(TEXTS.score, { first: nameOf(0), a: state.score[0], b: state.score[1], second: nameOf(1) });
+    const [a, b] = state.score;
+    let score = fill(TEXTS.score, { first: nameOf(0), a, b, second: nameOf(1) });
     if (state.crawford) score += ` · ${TEXTS.crawford}`;
     element("score").textContent = score;
   }
@@ -324,7 +328,8 @@
         return fill(TEXTS.resigning, { name: nameOf(offer.by), level: TEXTS[`level_${offer.level}`] });
       }
       case "finished":
-        return state.winner === null || state.winner === undefined ? TEXTS.over : fill(TEXTS.won, { name: nameOf(state.winner) });
+        if (state.winner === null || state.winner === undefined) return TEXTS.over;
+        return fill(TEXTS.won, { name: nameOf(state.winner) });
       default:
         return "";
     }
@@ -360,7 +365,8 @@
     }
     element("resign-yes").disabled = busy;
     element("turn").textContent = turnLine();
-    element("seat").textContent = seat === null ? TEXTS.watching : fill(TEXTS.you_play, { name: nameOf(seat) });
+    element("seat").textContent =
+      seat === null ? TEXTS.watching : fill(TEXTS.you_play, { name: nameOf(seat) });
   }
 
   function draw() {
@@ -541,10 +547,11 @@
     if (!(event.key in moves) || !cell || event.altKey || event.ctrlKey || event.metaKey) return;
     const row = rows[0].includes(cell) ? 0 : 1;
     const [down, across] = moves[event.key];
-    const targetRow = rows[Math.max(0, Math.min(1, row + down))];
-    const index = Math.max(0, Math.min(targetRow.length - 1, rows[row].indexOf(cell) + across));
+    const target = rows[Math.max(0, Math.min(1, row + down))];
+    let index = rows[row].indexOf(cell) + across;
+    while (index >= 0 && index < target.length && target[index] === null) index += across || 1;
     event.preventDefault();
-    targetRow[index].focus();
+    if (target[index]) target[index].focus();
   });
   document.addEventListener("keydown", (event) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -557,7 +564,9 @@
     }
   });
   const simple = { roll: "roll", double: "double", take: "take", drop: "drop", beaver: "beaver" };
-  for (const [id, action] of Object.entries(simple)) buttons[id].addEventListener("click", () => act(action, {}));
+  for (const [id, action] of Object.entries(simple)) {
+    buttons[id].addEventListener("click", () => act(action, {}));
+  }
   buttons.accept.addEventListener("click", () => act("accept_resignation", {}));
   buttons.reject.addEventListener("click", () => act("reject_resignation", {}));
   buttons.undo.addEventListener("click", undo);
@@ -575,7 +584,8 @@
     choice.addEventListener("click", () => {
       resignLevel = Number(choice.dataset.level);
       buttons.resign.setAttribute("aria-expanded", "false");
-      element("resign-question").textContent = fill(TEXTS.confirm_resign, { level: TEXTS[`level_${resignLevel}`] });
+      const level = TEXTS[`level_${resignLevel}`];
+      element("resign-question").textContent = fill(TEXTS.confirm_resign, { level });
       drawControls();
       element("resign-no").focus();
     });
