@@ -265,6 +265,12 @@ def round_label(text: PageText, number: int) -> str:
     return _("Round {number}").format(number=number)
 
 
+def resign_levels(text: PageText) -> dict[str, str]:
+    """What a resignation offers, by its level (1 single, 2 gammon, 3 backgammon)."""
+    _ = text.gettext
+    return {"level_1": _("a single game"), "level_2": _("a gammon"), "level_3": _("a backgammon")}
+
+
 def play_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str, str]:
     """The board page's fixed strings: its heading, buttons and help."""
     _ = text.gettext
@@ -282,9 +288,7 @@ def play_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str,
         "reject": _("Reject"),
         "resign": _("Resign"),
         "cancel": _("Cancel"),
-        "level_1": _("a single game"),
-        "level_2": _("a gammon"),
-        "level_3": _("a backgammon"),
+        **resign_levels(text),
         "help_keys": _(
             "Keys: Tab and the arrow keys go from point to point, Enter or Space picks a "
             "checker and then where it goes, U takes a step back."
@@ -308,9 +312,7 @@ def play_script_texts(text: PageText) -> dict[str, str]:
         "resigning": _("{name} offers to resign {level}."),
         "won": _("{name} wins"),
         "over": _("The match is over."),
-        "level_1": _("a single game"),
-        "level_2": _("a gammon"),
-        "level_3": _("a backgammon"),
+        **resign_levels(text),
         "confirm_resign": _("Do you really offer to resign {level}?"),
         "you_play": _("You play {name}."),
         "watching": _("You are watching."),
