@@ -102,9 +102,19 @@ class PlaySite:
         self.acts: list[tuple[str | None, dict[str, Any]]] = []  # (Authorization, body)
         self.hellos: list[dict[str, Any]] = []
         self.refusal: str | None = None  # set: act answers 409 with it
+        self.act_delay = 0.0  # seconds act takes to answer
         self.loop = asyncio.new_event_loop()
         self.queues: set[asyncio.Queue[dict[str, Any] | None]] = set()
         self.url = ""
+
+    def drop_streams(self) -> None:
+        """End every open live stream (as a restarting server does); the page reconnects."""
+
+        def end() -> None:
+            for queue in self.queues:
+                queue.put_nowait(None)
+
+        self.loop.call_soon_threadsafe(end)
 
     def push(self, state: dict[str, Any]) -> None:
         """Send ``state`` to every open live stream (and to the page's later requests)."""
@@ -138,6 +148,7 @@ class PlaySite:
 
     async def act(self, request: web.Request) -> web.Response:
         self.acts.append((request.headers.get("Authorization"), await request.json()))
+        await asyncio.sleep(self.act_delay)
         if self.refusal is not None:
             return web.json_response({"error": self.refusal}, status=409)
         return web.json_response({"ok": True})
@@ -149,6 +160,7 @@ class PlaySite:
         await response.prepare(request)
         queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self.queues.add(queue)
+        await response.write(b"retry: 300\n\n")  # reconnect soon after drop_streams
         try:
             state: dict[str, Any] | None = self.state
             while state is not None:  # None: the site is closing
@@ -160,8 +172,7 @@ class PlaySite:
 
     async def close(self, runner: web.AppRunner) -> None:
         """End the open streams, then the server."""
-        for queue in self.queues:
-            queue.put_nowait(None)
+        self.drop_streams()
         await asyncio.sleep(0.05)
         await runner.cleanup()
 

@@ -290,3 +290,37 @@ def test_the_doubled_side_answers_with_take_drop_or_beaver(browser: WebDriver) -
         browser.find_element("id", "beaver").click()
         WebDriverWait(browser, 5, poll_frequency=0.05).until(lambda driver: site.acts)
         assert site.acts[0][1]["action"] == "beaver"
+
+
+def test_an_action_in_flight_is_sent_once(browser: WebDriver, site: PlaySite) -> None:
+    site.act_delay = 1.0
+    _open_as_alice(browser, site)
+    for point in (8, 5, 6, 5):
+        _tap(browser, point)
+    done = browser.find_element("id", "done")
+    done.click()
+    assert not done.is_enabled()  # greyed until the answer comes
+    browser.execute_script("document.getElementById('done').click();")  # a second press
+    _tap(browser, 5)  # and the board takes no taps meanwhile
+    _wait(browser, "!document.getElementById('done').disabled")
+    assert len(site.acts) == 1
+
+
+def test_a_dropped_stream_shows_a_note_and_comes_back(browser: WebDriver, site: PlaySite) -> None:
+    _open_as_alice(browser, site)
+    note = "Connection lost; reconnecting…"
+    site.drop_streams()
+    _wait(browser, f"document.getElementById('connection').textContent === {note!r}")
+    _wait(browser, "document.getElementById('connection').textContent === ''")
+    site.push(after_alice_played())
+    _wait(browser, "document.getElementById('board').dataset.version === '41'")
+
+
+def test_the_running_clock_counts_down(browser: WebDriver, site: PlaySite) -> None:
+    _open_as_alice(browser, site)
+    clock = browser.find_element("id", "clock-0")
+    # alice's period: 67.3 s left of which her reserve is 60 s: 1:00 and 8 s of delay
+    assert clock.text.startswith("1:00")
+    assert clock.find_element("class name", "delay").text in {"delay 8 s", "delay 7 s"}
+    _wait(browser, "document.querySelector('#clock-0 .delay').textContent === 'delay 5 s'", 6)
+    assert browser.find_element("id", "clock-1").text == "0:55"  # bob's waits
