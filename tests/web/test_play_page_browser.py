@@ -230,6 +230,13 @@ def test_the_keyboard_picks_and_moves_a_checker(browser: WebDriver, site: PlaySi
     keys.send_keys(Keys.SPACE).perform()
     assert (_checkers(browser, 8), _checkers(browser, 5)) == (2, 1)
     assert browser.execute_script("return document.activeElement.dataset.point") == "5"
+    keys.send_keys(Keys.ARROW_LEFT).send_keys(Keys.ENTER).perform()  # the 6 point
+    assert _destinations(browser) == [5]
+    keys.send_keys(Keys.ARROW_RIGHT).send_keys(Keys.ENTER).perform()
+    assert browser.execute_script("return document.activeElement.id") == "done"
+    keys.send_keys(Keys.ENTER).perform()  # the play is complete: Enter on Done sends it
+    WebDriverWait(browser, 5, poll_frequency=0.05).until(lambda driver: site.acts)
+    assert site.acts[0][1]["play"] == "8/5 6/5"
 
 
 def test_the_key_leaves_the_address_and_survives_a_reload(

@@ -385,6 +385,9 @@
     path.push(edge);
     picked = null;
     draw();
+    if (tree().nodes[node()].play !== null && board.contains(document.activeElement)) {
+      buttons.done.focus(); // the play is complete: Enter sends it
+    }
   }
 
   function tap(place) {
