@@ -289,7 +289,7 @@
       for (let point = 1; point <= 25; point += 1) {
         moved += point * (local[player][point] - state.sides[player][point]);
       }
-      return state.pips[player] + moved;
+      return (state.pips || [0, 0])[player] + moved;
     });
   }
 
@@ -306,7 +306,7 @@
       const owned = state.cube && state.cube.visible && state.cube.owner === player;
       slot.replaceChildren(...(owned && state.phase !== "doubled" ? [cube(state.cube.value, false)] : []));
     }
-    const [a, b] = state.score;
+    const [a, b] = state.score || [0, 0];
     let score = fill(TEXTS.score, { first: nameOf(0), a, b, second: nameOf(1) });
     if (state.crawford) score += ` · ${TEXTS.crawford}`;
     element("score").textContent = score;
