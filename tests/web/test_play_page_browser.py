@@ -5,6 +5,7 @@ stream redraws the board, the page fits a phone and the keyboard plays too."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -27,9 +28,21 @@ from tests.web.play_site import (
 CONTROLS = ("roll", "double", "take", "drop", "beaver", "undo", "done", "accept", "reject")
 
 
+@contextmanager
+def _served(browser: WebDriver, state: dict[str, Any]) -> Iterator[PlaySite]:
+    """The stand-in server with ``state``; at the end the browser leaves the page first (its
+    stream would complain of the closed server to the next test's console log)."""
+    with serving(PlaySite(state, PageText.for_locale("en"))) as running:
+        try:
+            yield running
+        finally:
+            browser.get("about:blank")
+    errors_logged(browser)
+
+
 @pytest.fixture
-def site() -> Iterator[PlaySite]:
-    with serving(PlaySite(opening_state(), PageText.for_locale("en"))) as running:
+def site(browser: WebDriver) -> Iterator[PlaySite]:
+    with _served(browser, opening_state()) as running:
         yield running
 
 
@@ -176,7 +189,7 @@ def test_the_live_stream_redraws_the_board(browser: WebDriver, site: PlaySite) -
 
 
 def test_bob_gets_roll_and_double_when_it_is_his_turn(browser: WebDriver) -> None:
-    with serving(PlaySite(after_alice_played(), PageText.for_locale("en"))) as site:
+    with _served(browser, after_alice_played()) as site:
         _go(browser, f"{site.url}#key=k1")
         _wait(
             browser, "document.getElementById('seat').textContent === 'You play \u2068bob\u2069.'"
@@ -289,7 +302,7 @@ def test_the_doubled_side_answers_with_take_drop_or_beaver(browser: WebDriver) -
         beavers=True,
         cube={"value": 1, "owner": None, "visible": True, "offered": True},
     )
-    with serving(PlaySite(state, PageText.for_locale("en"))) as site:
+    with _served(browser, state) as site:
         _open_as_alice(browser, site)
         assert _visible(browser, (*CONTROLS, "resign")) == ["take", "drop", "beaver"]
         assert browser.find_element("id", "turn").text == "\u2068bob\u2069 doubles to 2."
