@@ -4,6 +4,7 @@ stream redraws the board, the page fits a phone and the keyboard plays too."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -322,7 +323,13 @@ def test_an_action_in_flight_is_sent_once(browser: WebDriver, site: PlaySite) ->
     assert not done.is_enabled()  # greyed until the answer comes
     browser.execute_script("document.getElementById('done').click();")  # a second press
     _tap(browser, 5)  # and the board takes no taps meanwhile
-    _wait(browser, "!document.getElementById('done').disabled")
+    WebDriverWait(browser, 5, poll_frequency=0.05).until(lambda driver: site.acts)
+    assert len(site.acts) == 1
+    # answered: the buttons wait for the state the play made, not to send it again
+    time.sleep(1.2)  # act has answered by now
+    assert not done.is_enabled()
+    site.push(after_alice_played())
+    _wait(browser, "document.getElementById('board').dataset.version === '41'")
     assert len(site.acts) == 1
 
 

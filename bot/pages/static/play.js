@@ -30,6 +30,7 @@
   let path = []; // the edges of the plays tree taken this turn
   let picked = null; // the mover's point whose checker is picked
   let busy = false; // an action is on its way
+  let done = null; // the version an accepted action was made at: wait for the next one
   let pending = null; // {signature, id} of the last action not answered: a retry keeps its id
   let resignLevel = null;
   let rows = [[], []]; // the board's cells, top and bottom row, left to right (arrow keys);
@@ -64,7 +65,8 @@
   const edges = () => (tree() ? tree().nodes[node()].edges : []);
   const finished = () => state.phase === "finished";
   const myTurn = () => seat !== null && !finished() && state.turn === seat;
-  const moving = () => myTurn() && tree() !== null && !busy;
+  const blocked = () => busy || done === state.version;
+  const moving = () => myTurn() && tree() !== null && !blocked();
 
   function sides() {
     const local = state.sides.map((side) => side.slice());
@@ -352,18 +354,18 @@
     };
     for (const [id, button] of Object.entries(buttons)) {
       button.hidden = !show[id];
-      button.disabled = busy;
+      button.disabled = blocked();
     }
-    buttons.undo.disabled = busy || path.length === 0;
-    buttons.done.disabled = busy || !tree() || tree().nodes[node()].play === null;
+    buttons.undo.disabled = blocked() || path.length === 0;
+    buttons.done.disabled = blocked() || !tree() || tree().nodes[node()].play === null;
     if (!show.resign) resignLevel = null;
     element("resign-menu").hidden = !show.resign || buttons.resign.getAttribute("aria-expanded") !== "true";
     element("resign-confirm").hidden = !show.resign || resignLevel === null;
     for (const choice of element("resign-menu").querySelectorAll("[data-level]")) {
       choice.hidden = nardy() && choice.dataset.level === "3";
-      choice.disabled = busy;
+      choice.disabled = blocked();
     }
-    element("resign-yes").disabled = busy;
+    element("resign-yes").disabled = blocked();
     element("turn").textContent = turnLine();
     element("seat").textContent =
       seat === null ? TEXTS.watching : fill(TEXTS.you_play, { name: nameOf(seat) });
@@ -410,7 +412,7 @@
   }
 
   function undo() {
-    if (busy || path.length === 0) return;
+    if (blocked() || path.length === 0) return;
     path.pop();
     picked = null;
     draw();
@@ -434,19 +436,29 @@
   }
 
   async function act(action, extra) {
-    if (busy || key === null) return;
+    if (blocked() || key === null) return;
     const signature = JSON.stringify([action, extra, state.version]);
     if (!pending || pending.signature !== signature) pending = { signature, id: freshId() };
     busy = true;
     say("");
     draw();
+    const version = state.version;
     try {
-      const body = { action, version: state.version, id: pending.id, ...extra };
+      const body = { action, version, id: pending.id, ...extra };
       const [answer, data] = await post(CONFIG.act, body, { Authorization: `Bearer ${key}` });
       pending = null;
-      if (!answer.ok) say(typeof data.error === "string" ? data.error : `${answer.status}`);
       busy = false;
-      if (answer.ok && data.state) return accept(data.state);
+      if (!answer.ok) say(typeof data.error === "string" ? data.error : `${answer.status}`);
+      else if (data.state) return accept(data.state);
+      else {
+        done = version; // the controls wait for the state it made (the stream, or else ask)
+        setTimeout(async () => {
+          if (done !== state.version) return;
+          await reload();
+          done = null; // still nothing new: free the controls again
+          draw();
+        }, 3000);
+      }
     } catch (error) {
       say(TEXTS.unreachable); // the same action again goes with the same id
       busy = false;
