@@ -21,6 +21,7 @@ from bot.pages.check_data import CheckData
 from bot.pages.columns import RESULT_HEADING, roll_column_css
 from bot.pages.page_data import Frame, GameRow, MatchPageData, ReplayPageData
 from bot.pages.page_text import PageText
+from bot.pages.play_data import PlayPageData, PlayUrls
 from bot.pages.security import Page, asset, header_policy, meta_policy, script_json
 from bot.pages.tournament_data import TournamentPageData
 from gammon.fair_dice import SCHEME
@@ -31,10 +32,13 @@ __all__ = [
     "MatchPageData",
     "Page",
     "PageText",
+    "PlayPageData",
+    "PlayUrls",
     "ReplayPageData",
     "check_file",
     "check_page",
     "match_page",
+    "play_page",
     "replay_page",
     "tournament_page",
 ]
@@ -83,14 +87,18 @@ def _render(
     scripts: tuple[str, ...],
     images: str,
     extra_style: str = "",
+    connect: str | None = None,
     **context: Any,
 ) -> Page:
     """Render ``template`` with the shared head: the policy allows exactly ``scripts`` (empty
     when the page runs none) and the concatenated ``styles`` plus ``extra_style`` (rules made
-    for this page; the hash covers whatever the block holds)."""
+    for this page; the hash covers whatever the block holds); ``connect`` is the connect-src
+    of a page that talks to the server (none by default)."""
     style = "".join(asset(name) for name in styles) + extra_style
     script = "".join(asset(name) for name in scripts)
-    policy = meta_policy(scripts=[script] if script else [], styles=[style], images=images)
+    policy = meta_policy(
+        scripts=[script] if script else [], styles=[style], images=images, connect=connect
+    )
     html = (
         _environment()
         .get_template(template)
@@ -244,4 +252,40 @@ def tournament_page(data: TournamentPageData, text: PageText) -> Page:
             for part in data.parts
             for part_round in part.rounds
         },
+    )
+
+
+def play_page(data: PlayPageData, text: PageText) -> Page:
+    """The tap-to-play board: the match's state drawn by the page's script, kept up to date
+    through the live stream, with the controls of the player who must act.
+
+    The state, the script's strings and the addresses are JSON blocks (``#state``, ``#texts``,
+    ``#config``); the policy adds ``connect-src 'self'`` (the stream and the actions) to what
+    the other pages allow. ``docs/board-page.md`` names the elements a test can find.
+    """
+    fixed = texts.play_texts(text, data.number, data.names)
+    state = data.state
+    config = {
+        "live": data.urls.live,
+        "hello": data.urls.hello,
+        "act": data.urls.act,
+        "state": data.urls.state,
+        "lang": text.lang,
+        "match": data.number,
+    }
+    return _render(
+        "play.html",
+        text,
+        title=fixed["title"],
+        styles=("base.css", "play.css"),
+        scripts=("play.js",),
+        images="data:",
+        connect="'self'",
+        t=fixed,
+        kind=texts.match_kind(text, str(state.get("variant")), int(state.get("length") or 0)),
+        version=state.get("version", 0),
+        state_json=script_json(state),
+        texts_json=script_json(texts.play_script_texts(text)),
+        config_json=script_json(config),
+        names=data.names,
     )

@@ -37,18 +37,26 @@ def source_hash(content: str) -> str:
     return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
 
 
-def meta_policy(*, scripts: Sequence[str], styles: Sequence[str], images: str) -> str:
+def meta_policy(
+    *, scripts: Sequence[str], styles: Sequence[str], images: str, connect: str | None = None
+) -> str:
     """The policy for the page's meta tag: nothing but the given inline blocks and images.
 
     ``images`` is the img-src value (``'self'`` for pictures the server sends, ``data:`` for
-    the inline icon).
+    the inline icon); ``connect`` the connect-src value of a page whose script talks to the
+    server (the board's ``'self'``: its live stream and its actions), left out otherwise, so
+    ``default-src 'none'`` forbids every fetch.
+
+    >>> meta_policy(scripts=[], styles=[], images="data:", connect="'self'")[-38:]
+    "form-action 'none'; connect-src 'self'"
     """
     script_src = " ".join(source_hash(script) for script in scripts) or "'none'"
     style_src = " ".join(source_hash(style) for style in styles) or "'none'"
-    return (
+    policy = (
         f"default-src 'none'; script-src {script_src}; style-src {style_src}; "
         f"img-src {images}; base-uri 'none'; form-action 'none'"
     )
+    return policy if connect is None else f"{policy}; connect-src {connect}"
 
 
 def header_policy(meta: str) -> str:

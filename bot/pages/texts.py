@@ -263,3 +263,65 @@ def round_label(text: PageText, number: int) -> str:
     """A bracket's column heading."""
     _ = text.gettext
     return _("Round {number}").format(number=number)
+
+
+def resign_levels(text: PageText) -> dict[str, str]:
+    """What a resignation offers, by its level (1 single, 2 gammon, 3 backgammon)."""
+    _ = text.gettext
+    return {"level_1": _("a single game"), "level_2": _("a gammon"), "level_3": _("a backgammon")}
+
+
+def play_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str, str]:
+    """The board page's fixed strings: its heading, buttons and help."""
+    _ = text.gettext
+    return {
+        "title": match_title(text, number, names),
+        "board": _("Board"),
+        "roll": _("Roll"),
+        "double": _("Double"),
+        "take": _("Take"),
+        "drop": _("Drop"),
+        "beaver": _("Beaver"),
+        "undo": _("Undo"),
+        "done": _("Done"),
+        "accept": _("Accept"),
+        "reject": _("Reject"),
+        "resign": _("Resign"),
+        "cancel": _("Cancel"),
+        **resign_levels(text),
+        "help_keys": _(
+            "Keys: Tab and the arrow keys go from point to point, Enter or Space picks a "
+            "checker and then where it goes, U takes a step back."
+        ),
+        "noscript": _("The board needs JavaScript."),
+    }
+
+
+def play_script_texts(text: PageText) -> dict[str, str]:
+    """The strings the board's script shows, placeholders left for it to fill."""
+    _ = text.gettext
+    return {
+        "score": _("Score: {first} {a} – {b} {second}"),
+        "crawford": _("Crawford game"),
+        "pips": _("Pips: {pips}"),
+        "delay": _("delay {seconds} s"),
+        "opening": _("waiting for the opening roll"),
+        "to_roll": _("{name} to roll."),
+        "to_play": _("{name} to play {roll}."),
+        "doubled": _("{name} doubles to {value}."),
+        "resigning": _("{name} offers to resign {level}."),
+        "won": _("{name} wins"),
+        "over": _("The match is over."),
+        **resign_levels(text),
+        "confirm_resign": _("Do you really offer to resign {level}?"),
+        "you_play": _("You play {name}."),
+        "watching": _("You are watching."),
+        "reconnecting": _("Connection lost; reconnecting…"),
+        "unreachable": _("The server could not be reached; try again."),
+        "point": _("Point {number}: {count} of {name}"),
+        "empty_point": _("Point {number}: empty"),
+        "bar": _("Bar: {count} of {name}"),
+        "off": _("Borne off: {count} of {name}"),
+        "cube": _("Cube at {value}"),
+        "offered": _("Cube offered at {value}"),
+    }
