@@ -20,6 +20,7 @@ from aiohttp import web
 from bot.core.info.board_reads import BoardMatch, BoardPageReads
 from bot.core.text.i18n import N_
 from bot.pages.page_text import PageText
+from bot.pages.pages import PlayPageData, PlayUrls, play_page
 from bot.web.live import LiveBoards, encode
 from bot.web.play_actions import BadActionError, PageAction, PlayActions
 from bot.web.play_identity import NotAPlayer, PageIdentity
@@ -65,21 +66,13 @@ class BoardPages:
         return frozenset({self.stream, self.hello, self.act})
 
     async def page(self, request: web.Request) -> web.Response:
-        from bot.pages.pages import play_page  # type: ignore[attr-defined]
-        from bot.pages.play_data import PlayPageData  # type: ignore[import-not-found]
-
         match = await self._find(request)
-        text = page_text(request)
         base = f"/m/{match.info.slug}/play"
-        data = PlayPageData(
-            number=match.number,
-            names=match.names,
-            state=await self.reads.state(match),
-            live_url=f"{base}/live",
-            state_url=f"{base}/state",
-            hello_url=f"{base}/hello",
-            act_url=f"{base}/act",
+        urls = PlayUrls(
+            live=f"{base}/live", hello=f"{base}/hello", act=f"{base}/act", state=f"{base}/state"
         )
+        data = PlayPageData(match.number, match.names, await self.reads.state(match), urls)
+        text = page_text(request)
         return page_response(play_page(data, text))
 
     async def mini_app(self, request: web.Request) -> web.Response:
