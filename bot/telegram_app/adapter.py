@@ -39,7 +39,7 @@ from bot.core.text.player_text import isolated
 from bot.telegram_app.commands import COMMANDS, register_commands
 from bot.telegram_app.forum import ForumTopics
 from bot.telegram_app.incoming import PLATFORM, Directory, parse_command
-from bot.telegram_app.links import parse_challenge_payload
+from bot.telegram_app.links import parse_board_payload, parse_challenge_payload
 from bot.telegram_app.markup import without_mentions
 from bot.telegram_app.outgoing import Poster
 from bot.telegram_app.topics import chat_of_message, split_key
@@ -236,7 +236,11 @@ class TelegramAdapter:
                     answer, replace(origin, private_chat_id=str(message.chat.id))
                 )
                 return
-            request = Request(actor, chat, command="start", event_id=event_id)
+            board = parse_board_payload(command.argument)  # [Open board] pressed in a group
+            if board is not None:
+                request = Request(actor, chat, token=board, event_id=event_id)
+            else:
+                request = Request(actor, chat, command="start", event_id=event_id)
         else:
             mentions, unknown = self.directory.mentions(message, self.application.bot.bot)
             # A challenge needs its opponent; /defaults every organiser it names.

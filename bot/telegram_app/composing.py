@@ -12,7 +12,7 @@ from telegram.constants import MessageLimit
 from bot.core.model import Button, Message
 from bot.core.posting import Posting
 from bot.core.text.i18n import first_locale, speech
-from bot.telegram_app.links import accept_token_payload, link
+from bot.telegram_app.links import accept_token_payload, board_payload, link
 from bot.telegram_app.markup import html_text
 
 _BOARD_PAGE = re.compile(r"/m/([A-Za-z0-9_-]{16,32})/play$")
@@ -85,8 +85,8 @@ class Composer:
         """A button as pressed on Telegram. [Open board] opens the board page as a Mini App:
         in a private chat the page itself; in a group (where Telegram allows no such button)
         the bot's Mini App by its direct link, whose start parameter names the match, when
-        ``TELEGRAM_MINI_APP`` names it; else it is pressed like any other (the link comes in
-        a private message)."""
+        ``TELEGRAM_MINI_APP`` names it; else a deep link into the private chat with the bot,
+        where the bot answers the player's own link and the Mini App button."""
         if button.page is not None and not group:
             return InlineKeyboardButton(button.label, web_app=WebAppInfo(button.page))
         username = self.bot_username()
@@ -94,4 +94,7 @@ class Composer:
         if slug is not None and self.mini_app and username:
             direct = f"https://t.me/{username}/{self.mini_app}?startapp={slug}"
             return InlineKeyboardButton(button.label, url=direct)
+        payload = board_payload(button.token) if button.page is not None else None
+        if payload is not None and username:
+            return InlineKeyboardButton(button.label, url=link(username, payload))
         return InlineKeyboardButton(button.label, callback_data=button.token)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from bot.core.tokens import BadTokenError, Token, format_token, parse_token
+from bot.core.tokens import BadTokenError, Token, Verb, format_token, parse_token
 
 NOTIFY_PAYLOAD: Final = "notify"
 _PAYLOAD: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -52,6 +52,34 @@ def accept_token_payload(token: str) -> str | None:
     if parsed.verb != "accept" or parsed.kind != "c":
         return None
     return challenge_payload(parsed.target)
+
+
+def board_payload(token: str) -> str | None:
+    """The deep-link payload of an [Open board] button's token: pressed in a group, it opens
+    the private chat, where the bot answers the player's own link and its Mini App button.
+
+    >>> board_payload("bg1:page:m12:40")
+    'bg1_page_m12_40'
+    >>> parse_board_payload("bg1_page_m12_40")
+    'bg1:page:m12:40'
+    >>> parse_board_payload("bg1_take_m12_40") is None
+    True
+    """
+    try:
+        parsed = parse_token(token)
+    except BadTokenError:
+        return None
+    if parsed.verb != Verb.BOARD_PAGE or parsed.kind != "m":
+        return None
+    return token.replace(":", "_")
+
+
+def parse_board_payload(payload: str) -> str | None:
+    """The [Open board] token a ``/start`` payload stands for, or ``None``."""
+    if not _PAYLOAD.match(payload):
+        return None
+    token = payload.replace("_", ":")
+    return token if board_payload(token) is not None else None
 
 
 def link(bot_username: str, payload: str) -> str:

@@ -15,9 +15,11 @@ from datetime import timedelta
 
 from bot.core.context import Context
 from bot.core.documents.web_links import WebLinks
-from bot.core.model import Message, Private
+from bot.core.model import Button, Message, Private
 from bot.core.page_access.player_keys import PlayerKey, issue
+from bot.core.posting import TELEGRAM
 from bot.core.runtime.time_source import TimeSource
+from bot.core.tokens import Token, Verb, format_token
 from storage import MatchRepository
 from storage.errors import NotFoundError
 
@@ -58,4 +60,18 @@ class BoardLinks:
                 "Your board of match {id}, to play by tapping: {url}\n"
                 "The link plays for you until {until} UTC: keep it to yourself."
             ).format(id=info.id, url=url, until=expires.strftime("%Y-%m-%d %H:%M"))
-        return [Message(context.request.chat, text, kind=Private(context.request.actor.user_id))]
+        buttons: tuple[Button, ...] = ()
+        if context.request.actor.platform == TELEGRAM.name:
+            # A private answer to a press without a button would be a toast, which holds no
+            # link; with the Mini App's button it goes to the player's private chat, where
+            # the button opens the page and Telegram's signed data proves the player.
+            token = format_token(Token(Verb.BOARD_PAGE, "m", info.id, info.version))
+            buttons = (Button(_("Open board"), token, page=page),)
+        return [
+            Message(
+                context.request.chat,
+                text,
+                buttons,
+                kind=Private(context.request.actor.user_id),
+            )
+        ]
