@@ -282,3 +282,10 @@ async def _next_event(stream: aiohttp.ClientResponse) -> dict[str, Any]:
         line = (await stream.content.readline()).decode()
         if line.startswith("data: "):
             return dict(json.loads(line[len("data: ") :]))
+
+
+async def test_a_long_hello_within_the_pages_limit_is_read(board: Board) -> None:
+    """Telegram's signed data can pass the other pages' 1 KiB body limit."""
+    status, said = await board.post("hello", {"init_data": "x" * 3000})
+    assert status == 403
+    assert "watching" in said["error"]  # read, and this bot has no Telegram token
