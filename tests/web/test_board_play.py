@@ -289,3 +289,16 @@ async def test_a_long_hello_within_the_pages_limit_is_read(board: Board) -> None
     status, said = await board.post("hello", {"init_data": "x" * 3000})
     assert status == 403
     assert "watching" in said["error"]  # read, and this bot has no Telegram token
+
+
+async def test_the_mini_app_address_leads_to_the_match_named_by_telegram(board: Board) -> None:
+    slug = await board.slug()
+    url = f"{board.base}/app?tgWebAppStartParam={slug}"
+    async with board.session.get(url, allow_redirects=False) as got:
+        assert got.status == 303
+        assert got.headers["Location"] == f"/m/{slug}/play"
+    for wrong in ("", "x", "A" * 22, "../../etc"):
+        async with board.session.get(
+            f"{board.base}/app?tgWebAppStartParam={wrong}", allow_redirects=False
+        ) as got:
+            assert got.status == 404, wrong
