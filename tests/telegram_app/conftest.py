@@ -38,6 +38,17 @@ def unlimited() -> AIORateLimiter:
     return AIORateLimiter(overall_max_rate=0, group_max_rate=0)
 
 
+def fake_adapter(core: Core, api: FakeBotApi) -> TelegramAdapter:
+    """Our adapter of ``core``, talking to the fake Bot API ``api`` in-process."""
+    return TelegramAdapter(
+        core,
+        settings=settings(),
+        request=FakeRequest(api),
+        updates_request=FakeRequest(api),
+        rate_limiter=unlimited(),
+    )
+
+
 @dataclass
 class Harness:
     api: FakeBotApi
@@ -109,13 +120,7 @@ class Process:
         core = Core(
             self.database, render_images=False, clock=self.clock, server_seeds=fixed_seeds()
         )
-        adapter = TelegramAdapter(
-            core,
-            settings=settings(),
-            request=FakeRequest(self.api),
-            updates_request=FakeRequest(self.api),
-            rate_limiter=unlimited(),
-        )
+        adapter = fake_adapter(core, self.api)
         await adapter.initialize()
         self.harness = Harness(self.api, adapter, core)
         return self.harness
@@ -146,13 +151,7 @@ async def telegram(migrated_url: str) -> AsyncIterator[Harness]:
     database = Database(migrated_url)
     core = Core(database, server_seeds=fixed_seeds())
     api = FakeBotApi()
-    adapter = TelegramAdapter(
-        core,
-        settings=settings(),
-        request=FakeRequest(api),
-        updates_request=FakeRequest(api),
-        rate_limiter=unlimited(),
-    )
+    adapter = fake_adapter(core, api)
     await adapter.application.initialize()
     await register_commands(adapter.application.bot)
     yield Harness(api, adapter, core)

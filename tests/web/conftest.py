@@ -20,8 +20,9 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 
 
-@pytest.fixture(scope="session")
-def browser() -> Iterator[WebDriver]:
+def chrome() -> WebDriver:
+    """A new headless Chromium (the session's ``browser``, or another one for a test that needs
+    several at once); skips the test, or fails it where required, when there is none."""
     missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.exists()]
     if missing:
         reason = f"no headless browser for the page tests: {', '.join(missing)} missing"
@@ -33,7 +34,12 @@ def browser() -> Iterator[WebDriver]:
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1000,900"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    return webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[WebDriver]:
+    driver = chrome()
     try:
         yield driver
     finally:
