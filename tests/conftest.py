@@ -47,6 +47,8 @@ LONGEST_FIRST = (
     "tests/telegram_app/test_tournament.py::",
     "tests/discord_app/test_tournament.py::",
     "tests/web/test_flood.py::",
+    "tests/web/test_board_whole_match.py::",
+    "tests/gammon/test_step_tree.py::test_the_complete_nodes_are_exactly_gnubgs_legal_results",
 )
 
 
