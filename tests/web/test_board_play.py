@@ -10,6 +10,7 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ class Board:
     room: Room
     server: WebServer
     session: aiohttp.ClientSession
+    gate: asyncio.Event  # the chat's delivery waits while it is clear
     delivered: list[Message] = field(default_factory=list)
 
     @property
@@ -78,11 +80,29 @@ class Board:
 
 @pytest.fixture
 async def board(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Board]:
+    async with _board(tmp_path, migrated_sqlite) as made:
+        yield made
+
+
+@pytest.fixture
+async def slow_board(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Board]:
+    """A board whose streams look at the database only every minute by themselves."""
+    async with _board(tmp_path, migrated_sqlite, live_every=60.0) as made:
+        yield made
+
+
+@asynccontextmanager
+async def _board(
+    tmp_path: Path, migrated_sqlite: Path, live_every: float = 0.5
+) -> AsyncIterator[Board]:
     database = Database(sqlite_copy(migrated_sqlite, tmp_path / "board.db"))
     core = Core(database, server_seeds=fixed_seeds(), web_base_url="http://127.0.0.1")
     delivered: list[Message] = []
+    gate = asyncio.Event()
+    gate.set()
 
-    async def deliver(messages: Sequence[Message]) -> None:
+    async def deliver(messages: Sequence[Message]) -> None:  # the chat's, once the gate opens
+        await gate.wait()
         delivered.extend(messages)
 
     pages = board_pages(
@@ -92,6 +112,7 @@ async def board(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Board]:
         telegram_token=None,
         init_data_max_age=60.0,
         key_seconds=3600.0,
+        live_every=live_every,
     )
     server = WebServer(core.ports.pages, "127.0.0.1", 0, board=pages)
     await server.start()
@@ -100,7 +121,7 @@ async def board(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Board]:
     await room.press("bob", "Accept")
     try:
         async with aiohttp.ClientSession() as session:
-            yield Board(room, server, session, delivered)
+            yield Board(room, server, session, gate, delivered)
     finally:
         await server.stop()
         await database.close()
@@ -239,6 +260,31 @@ async def test_the_stream_shows_a_change_at_once(board: Board) -> None:
         second = await asyncio.wait_for(_next_event(stream), 5.0)
         assert second["version"] > state["version"]
         assert loop.time() - started < 5.0
+
+
+async def test_the_opponents_stream_shows_a_play_before_the_chat_has_its_board(
+    slow_board: Board,
+) -> None:
+    board = slow_board  # its streams do not look by themselves meanwhile
+    state = await board.state()
+    key = await board.key_of(_to_act(state))
+    url = f"{board.base}/m/{await board.slug()}/play/live"
+    async with board.session.get(url) as stream:
+        await _next_event(stream)
+        board.gate.clear()  # the chat platform is slow to answer
+        acting = asyncio.create_task(
+            board.act(key, "play", "s" * 20, state["version"], play=_a_play(state))
+        )
+        try:
+            shown = await asyncio.wait_for(_next_event(stream), 5.0)
+            assert shown["version"] > state["version"]
+            assert not acting.done()
+            assert board.delivered == []
+        finally:
+            board.gate.set()
+        status, _said = await acting
+        assert status == 200
+        assert board.delivered
 
 
 async def test_a_change_from_the_chat_reaches_the_stream(board: Board) -> None:

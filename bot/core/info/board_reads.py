@@ -82,11 +82,17 @@ class BoardPageReads:
         players = await self._names.of_info(info)
         return BoardMatch(info, (players[0].display_name, players[1].display_name))
 
-    async def by_number(self, number: int) -> BoardMatch:
-        """The match numbered ``number`` as it is now (a page's stream after a change)."""
+    async def state_now(self, number: int) -> dict[str, Any]:
+        """The page's state of the match numbered ``number`` as it is now (the open pages'
+        streams after a change), the match read once."""
         loaded = await self._matches.load_match(number)
-        players = await self._names.of_info(loaded.info)
-        return BoardMatch(loaded.info, (players[0].display_name, players[1].display_name))
+        key = (number, loaded.info.version)
+        kept = self._states.get(key)
+        if kept is None:
+            players = await self._names.of_info(loaded.info)
+            names = (players[0].display_name, players[1].display_name)
+            kept = self._keep(key, play_state(loaded.info, loaded.state, names, self._time()))
+        return {**kept, "clock": clock_json(loaded.info, self._time())}
 
     async def secret(self) -> bytes:
         """The secret the players' keys are signed with, the same in every process."""
@@ -105,13 +111,16 @@ class BoardPageReads:
             if loaded.info.version != match.info.version:  # moved on meanwhile: show the newer
                 match = BoardMatch(loaded.info, match.names)
                 key = (match.number, match.info.version)
-            kept = play_state(loaded.info, loaded.state, match.names, self._time())
-            self._states[key] = kept
-            if len(self._states) > _KEPT:
-                self._states.popitem(last=False)
+            kept = self._keep(key, play_state(loaded.info, loaded.state, match.names, self._time()))
         else:
             self._states.move_to_end(key)
         return {**kept, "clock": clock_json(match.info, self._time())}
+
+    def _keep(self, key: tuple[int, int], state: dict[str, Any]) -> dict[str, Any]:
+        self._states[key] = state
+        if len(self._states) > _KEPT:
+            self._states.popitem(last=False)
+        return state
 
     async def seat(self, match: BoardMatch, platform: str, user_id: str) -> Seat | None:
         """The player of ``match`` who is ``user_id`` on ``platform``, or None for anyone
