@@ -18,12 +18,15 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.core.info.board_reads import BoardPageReads
 from bot.core.model import ChatRef, Message, Private
+from bot.core.people import PlayerNames
+from bot.core.runtime.time_source import TimeSource
 from bot.core.service import Core
 from bot.web.board import board_pages
 from bot.web.server import WebServer
 from gammon.actions import Move, Roll
-from storage import Database
+from storage import Database, UserRecord, UserRepository
 from tests.bot.scripted import PLATFORM, Room
 from tests.databases import sqlite_copy
 from tests.seeds import fixed_seeds
@@ -328,3 +331,53 @@ async def _next_event(stream: aiohttp.ClientResponse) -> dict[str, Any]:
         line = (await stream.content.readline()).decode()
         if line.startswith("data: "):
             return dict(json.loads(line[len("data: ") :]))
+
+
+class _CountingUsers(UserRepository):
+    """The users' table, counting the reads of one user."""
+
+    def __init__(self, users: UserRepository) -> None:
+        self.engine = users.engine
+        self.reads = 0
+
+    async def get_user(self, user_id: int) -> UserRecord:
+        self.reads += 1
+        return await super().get_user(user_id)
+
+    async def find_user(self, platform: str, platform_user_id: str) -> UserRecord | None:
+        self.reads += 1
+        return await super().find_user(platform, platform_user_id)
+
+
+async def test_names_and_seats_are_read_again_only_after_a_minute(board: Board) -> None:
+    stores = board.room.stores
+    users = _CountingUsers(stores.users)
+    now = [1000.0]
+    reads = BoardPageReads(
+        stores.matches,
+        users,
+        stores.chats,
+        PlayerNames(users),
+        TimeSource(),
+        stores.page_secret,
+        now=lambda: now[0],
+    )
+    slug = await board.slug()
+    match = await reads.find(slug)
+    assert match is not None
+    assert set(match.names) == {"Anna", "Bob"}
+    assert await reads.seat(match, PLATFORM, "anna") is not None
+    assert users.reads == 3  # two names, one seat
+    for _ in range(3):  # a page's requests: actions, streams, looks after a change
+        again = await reads.find(slug)
+        assert again is not None
+        assert await reads.seat(again, PLATFORM, "anna") is not None
+        assert (await reads.state_now(match.number))["names"] == list(match.names)
+    assert users.reads == 3
+    now[0] += 59.9
+    await reads.find(slug)
+    assert users.reads == 3
+    now[0] += 0.1
+    await reads.find(slug)
+    await reads.seat(match, PLATFORM, "anna")
+    assert users.reads == 6
