@@ -148,6 +148,7 @@ class Page:
 @dataclass
 class Figures:
     done_ms: list[float] = field(default_factory=list)
+    done_at: list[float] = field(default_factory=list)  # perf_counter at each [Done]
     roll_ms: list[float] = field(default_factory=list)
     answer_ms: list[float] = field(default_factory=list)
     floor_ms: list[float] = field(default_factory=list)
@@ -197,6 +198,7 @@ async def play(
         if body["action"] == "play":
             shown = await theirs.newer_than(state["version"])
             figures.done_ms.append((shown - started) * 1000)
+            figures.done_at.append(started)
         else:
             shown = await mine.newer_than(state["version"])
             figures.roll_ms.append((shown - started) * 1000)
@@ -377,6 +379,11 @@ async def main(arguments: argparse.Namespace) -> None:
         f"done -> opponent's page: {done}\nfloor GET /play/state: {floor_figures}\n"
         f"memory per open page: {rss} KB RSS ({pss} KB PSS); per idle stream: {idle_rss} KB"
     )
+    if arguments.samples:
+        first = min(figures.done_at, default=0.0)
+        pairs = zip(figures.done_at, figures.done_ms, strict=True)
+        samples = [[round(at - first, 3), round(ms, 1)] for at, ms in pairs]
+        Path(arguments.samples).write_text(json.dumps(samples))
     print(json.dumps(result))
 
 
@@ -386,4 +393,5 @@ if __name__ == "__main__":
     parser.add_argument("--matches", type=int, default=100, help="matches played at once")
     parser.add_argument("--seconds", type=float, default=75.0, help="seconds of play")
     parser.add_argument("--idle", type=int, default=1000, help="idle streams opened at the end")
+    parser.add_argument("--samples", help="a file for every [Done]'s start (s) and time (ms)")
     asyncio.run(main(parser.parse_args()))
