@@ -23,10 +23,10 @@ Measured:
 - ``memory_per_open_page_kb``: the bot's RSS (and PSS) with the matches started and no page
   open against the 200 pages open, and again with ``--idle`` more idle streams.
 
-Prints a summary and, as its last line, one JSON object. About two minutes.
+Prints a summary and, as its last line, one JSON object. About 100 s on two cores.
 
     python benchmarks/live.py [--url postgresql://postgres@127.0.0.1:5432/test]
-        [--matches 100] [--seconds 75] [--idle 1000]
+        [--matches 100] [--seconds 75] [--idle 1000] [--samples FILE]
 """
 
 from __future__ import annotations
