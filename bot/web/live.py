@@ -4,10 +4,11 @@ second, whichever process made it.
 One :class:`LiveBoards` per process holds the open pages' streams by match. It asks the
 database for the versions of the watched matches in one statement every ``every`` seconds
 (only while a page is open), and at once when this process changed a match (:meth:`changed`:
-a page's action, so the opponent's page shows it without waiting for the next round). For a
-match whose version moved it builds the state once and hands the same encoded event to every
-stream of that match. A stream keeps only the newest event it has not sent yet: a page that
-reads slowly skips states, never falls behind.
+a page's action, as soon as the core made it and before the chat gets its board, so the
+opponent's page shows it without waiting for the next round). For each match whose version
+moved it reads the match once (all of them at once), builds the state once and hands the same
+encoded event to every stream of that match. A stream keeps only the newest event it has not
+sent yet: a page that reads slowly skips states, never falls behind.
 """
 
 from __future__ import annotations
@@ -127,11 +128,17 @@ class LiveBoards:
         if not self._streams:
             return
         versions = await self._reads.versions(tuple(self._streams))
-        for number, version in versions.items():
+        moved = [
+            number
+            for number, version in versions.items()
+            if self._versions.get(number, -1) < version and number in self._streams
+        ]
+        states = await asyncio.gather(*(self._reads.state_now(number) for number in moved))
+        for number, state in zip(moved, states, strict=True):
+            version = int(state["version"])
             if self._versions.get(number, -1) >= version or number not in self._streams:
                 continue
             self._versions[number] = version
-            match = await self._reads.by_number(number)
-            event = encode(await self._reads.state(match))
-            for stream in tuple(self._streams.get(number, ())):
+            event = encode(state)
+            for stream in tuple(self._streams[number]):
                 stream.offer(event)

@@ -5,7 +5,9 @@ The action becomes the button it stands for (a token naming the match and the ve
 page showed: a page that is out of date is told so), or for a play the ``play`` verb with the
 notation the plays tree gave. What the core answers for everyone goes to the match's chat as
 its board always does (the chat's adapter delivers it); what it answers the asker alone (a
-refusal) is shown on the page instead.
+refusal) is shown on the page instead. The open pages are told of the change (``changed``) as
+soon as the core has made it, before the chat's delivery: the opponent's page must not wait
+for the chat platform's answer.
 """
 
 from __future__ import annotations
@@ -85,9 +87,12 @@ class ActOutcome:
 class PlayActions:
     """Turns page actions into the core's requests (see the module's docstring)."""
 
-    def __init__(self, requests: ChatRequests, deliver: Deliver) -> None:
+    def __init__(
+        self, requests: ChatRequests, deliver: Deliver, changed: Callable[[], None]
+    ) -> None:
         self._requests = requests
         self.deliver = deliver
+        self._changed = changed
 
     async def act(self, match_number: int, seat: Seat, action: PageAction) -> ActOutcome:
         token = Token(action.verb, "m", match_number, action.version)
@@ -102,6 +107,7 @@ class PlayActions:
         mine = [m for m in answer if isinstance(m.kind, Private) and m.kind.user_id == _id(seat)]
         others = [m for m in answer if not _is_for(m, seat)]
         if others:
+            self._changed()
             await self.deliver(others)
         # Only the asker's words and nothing for the chat: the core refused.
         return ActOutcome(acted=bool(others), notes=tuple(m.text for m in mine))

@@ -136,8 +136,7 @@ class BoardPages:
             action = PageAction.read(body)
         except BadActionError:
             return _refused(text, _BAD_REQUEST, 400)
-        outcome = await self.actions.act(match.number, seat, action)
-        self.live.changed()
+        outcome = await self.actions.act(match.number, seat, action)  # tells self.live
         if not outcome.acted:
             words = " ".join(outcome.notes) or text.gettext(_FINISHED)
             return web.json_response({"error": words}, status=409)

@@ -10,6 +10,7 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,12 +18,15 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.core.info.board_reads import BoardPageReads
 from bot.core.model import ChatRef, Message, Private
+from bot.core.people import PlayerNames
+from bot.core.runtime.time_source import TimeSource
 from bot.core.service import Core
 from bot.web.board import board_pages
 from bot.web.server import WebServer
 from gammon.actions import Move, Roll
-from storage import Database
+from storage import Database, UserRecord, UserRepository
 from tests.bot.scripted import PLATFORM, Room
 from tests.databases import sqlite_copy
 from tests.seeds import fixed_seeds
@@ -35,6 +39,7 @@ class Board:
     room: Room
     server: WebServer
     session: aiohttp.ClientSession
+    gate: asyncio.Event  # the chat's delivery waits while it is clear
     delivered: list[Message] = field(default_factory=list)
 
     @property
@@ -78,11 +83,29 @@ class Board:
 
 @pytest.fixture
 async def board(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Board]:
+    async with _board(tmp_path, migrated_sqlite) as made:
+        yield made
+
+
+@pytest.fixture
+async def slow_board(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Board]:
+    """A board whose streams look at the database only every minute by themselves."""
+    async with _board(tmp_path, migrated_sqlite, live_every=60.0) as made:
+        yield made
+
+
+@asynccontextmanager
+async def _board(
+    tmp_path: Path, migrated_sqlite: Path, live_every: float = 0.5
+) -> AsyncIterator[Board]:
     database = Database(sqlite_copy(migrated_sqlite, tmp_path / "board.db"))
     core = Core(database, server_seeds=fixed_seeds(), web_base_url="http://127.0.0.1")
     delivered: list[Message] = []
+    gate = asyncio.Event()
+    gate.set()
 
-    async def deliver(messages: Sequence[Message]) -> None:
+    async def deliver(messages: Sequence[Message]) -> None:  # the chat's, once the gate opens
+        await gate.wait()
         delivered.extend(messages)
 
     pages = board_pages(
@@ -92,6 +115,7 @@ async def board(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Board]:
         telegram_token=None,
         init_data_max_age=60.0,
         key_seconds=3600.0,
+        live_every=live_every,
     )
     server = WebServer(core.ports.pages, "127.0.0.1", 0, board=pages)
     await server.start()
@@ -100,7 +124,7 @@ async def board(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Board]:
     await room.press("bob", "Accept")
     try:
         async with aiohttp.ClientSession() as session:
-            yield Board(room, server, session, delivered)
+            yield Board(room, server, session, gate, delivered)
     finally:
         await server.stop()
         await database.close()
@@ -241,6 +265,31 @@ async def test_the_stream_shows_a_change_at_once(board: Board) -> None:
         assert loop.time() - started < 5.0
 
 
+async def test_the_opponents_stream_shows_a_play_before_the_chat_has_its_board(
+    slow_board: Board,
+) -> None:
+    board = slow_board  # its streams do not look by themselves meanwhile
+    state = await board.state()
+    key = await board.key_of(_to_act(state))
+    url = f"{board.base}/m/{await board.slug()}/play/live"
+    async with board.session.get(url) as stream:
+        await _next_event(stream)
+        board.gate.clear()  # the chat platform is slow to answer
+        acting = asyncio.create_task(
+            board.act(key, "play", "s" * 20, state["version"], play=_a_play(state))
+        )
+        try:
+            shown = await asyncio.wait_for(_next_event(stream), 5.0)
+            assert shown["version"] > state["version"]
+            assert not acting.done()
+            assert board.delivered == []
+        finally:
+            board.gate.set()
+        status, _said = await acting
+        assert status == 200
+        assert board.delivered
+
+
 async def test_a_change_from_the_chat_reaches_the_stream(board: Board) -> None:
     state = await board.state()
     url = f"{board.base}/m/{await board.slug()}/play/live"
@@ -302,3 +351,53 @@ async def test_the_mini_app_address_leads_to_the_match_named_by_telegram(board: 
             f"{board.base}/app?tgWebAppStartParam={wrong}", allow_redirects=False
         ) as got:
             assert got.status == 404, wrong
+
+
+class _CountingUsers(UserRepository):
+    """The users' table, counting the reads of one user."""
+
+    def __init__(self, users: UserRepository) -> None:
+        self.engine = users.engine
+        self.reads = 0
+
+    async def get_user(self, user_id: int) -> UserRecord:
+        self.reads += 1
+        return await super().get_user(user_id)
+
+    async def find_user(self, platform: str, platform_user_id: str) -> UserRecord | None:
+        self.reads += 1
+        return await super().find_user(platform, platform_user_id)
+
+
+async def test_names_and_seats_are_read_again_only_after_a_minute(board: Board) -> None:
+    stores = board.room.stores
+    users = _CountingUsers(stores.users)
+    now = [1000.0]
+    reads = BoardPageReads(
+        stores.matches,
+        users,
+        stores.chats,
+        PlayerNames(users),
+        TimeSource(),
+        stores.page_secret,
+        now=lambda: now[0],
+    )
+    slug = await board.slug()
+    match = await reads.find(slug)
+    assert match is not None
+    assert set(match.names) == {"Anna", "Bob"}
+    assert await reads.seat(match, PLATFORM, "anna") is not None
+    assert users.reads == 3  # two names, one seat
+    for _ in range(3):  # a page's requests: actions, streams, looks after a change
+        again = await reads.find(slug)
+        assert again is not None
+        assert await reads.seat(again, PLATFORM, "anna") is not None
+        assert (await reads.state_now(match.number))["names"] == list(match.names)
+    assert users.reads == 3
+    now[0] += 59.9
+    await reads.find(slug)
+    assert users.reads == 3
+    now[0] += 0.1
+    await reads.find(slug)
+    await reads.seat(match, PLATFORM, "anna")
+    assert users.reads == 6

@@ -3,13 +3,17 @@ versions of the matches open pages watch, and who a player of the match is.
 
 The page acts only through the core's requests (:mod:`bot.web.play_actions`); this port reads.
 The state of one version is built once and kept for the pages that ask for it; only the
-running clock's time left is worked out again for each answer.
+running clock's time left is worked out again for each answer. The players' names and who a
+page's player is are kept for :data:`RECENT_SECONDS`: every request of a page (an action, a
+stream, a look after a change) would otherwise read them again, one after the other on the
+database's one thread.
 """
 
 from __future__ import annotations
 
+import time as clock
 from collections import OrderedDict
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +31,8 @@ from storage import (
 )
 
 _KEPT = 512  # states of recent versions (a few KB each; a tree of doubles is the largest)
+RECENT_SECONDS = 60.0  # names and seats read again after this long (a renamed player)
+_RECENT_MOST = 4096
 
 
 @dataclass(frozen=True)
@@ -65,8 +71,11 @@ class BoardPageReads:
         names: PlayerNames,
         time: TimeSource,
         secrets: PageSecretRepository,
+        now: Callable[[], float] = clock.monotonic,
     ) -> None:
         self._matches = matches
+        self._now = now
+        self._recent: dict[tuple[object, ...], tuple[float, Any]] = {}
         self._secrets = secrets
         self._users = users
         self._chats = chats
@@ -79,14 +88,18 @@ class BoardPageReads:
         info = await self._matches.find_by_slug(slug)
         if info is None:
             return None
-        players = await self._names.of_info(info)
-        return BoardMatch(info, (players[0].display_name, players[1].display_name))
+        return BoardMatch(info, await self._names_of(info))
 
-    async def by_number(self, number: int) -> BoardMatch:
-        """The match numbered ``number`` as it is now (a page's stream after a change)."""
+    async def state_now(self, number: int) -> dict[str, Any]:
+        """The page's state of the match numbered ``number`` as it is now (the open pages'
+        streams after a change), the match read once."""
         loaded = await self._matches.load_match(number)
-        players = await self._names.of_info(loaded.info)
-        return BoardMatch(loaded.info, (players[0].display_name, players[1].display_name))
+        key = (number, loaded.info.version)
+        kept = self._states.get(key)
+        if kept is None:
+            names = await self._names_of(loaded.info)
+            kept = self._keep(key, play_state(loaded.info, loaded.state, names, self._time()))
+        return {**kept, "clock": clock_json(loaded.info, self._time())}
 
     async def secret(self) -> bytes:
         """The secret the players' keys are signed with, the same in every process."""
@@ -105,17 +118,49 @@ class BoardPageReads:
             if loaded.info.version != match.info.version:  # moved on meanwhile: show the newer
                 match = BoardMatch(loaded.info, match.names)
                 key = (match.number, match.info.version)
-            kept = play_state(loaded.info, loaded.state, match.names, self._time())
-            self._states[key] = kept
-            if len(self._states) > _KEPT:
-                self._states.popitem(last=False)
+            kept = self._keep(key, play_state(loaded.info, loaded.state, match.names, self._time()))
         else:
             self._states.move_to_end(key)
         return {**kept, "clock": clock_json(match.info, self._time())}
 
+    async def _names_of(self, info: MatchInfo) -> tuple[str, str]:
+        key = ("names", *info.player_ids)
+        names: tuple[str, str] | None = self._recently(key)
+        if names is None:
+            players = await self._names.of_info(info)
+            names = self._remember(key, (players[0].display_name, players[1].display_name))
+        return names
+
+    def _recently(self, key: tuple[object, ...]) -> Any:
+        """What was read under ``key`` less than :data:`RECENT_SECONDS` ago, or None."""
+        found = self._recent.get(key)
+        if found is None or self._now() - found[0] >= RECENT_SECONDS:
+            return None
+        return found[1]
+
+    def _remember(self, key: tuple[object, ...], value: Any) -> Any:
+        if value is not None:
+            if len(self._recent) >= _RECENT_MOST:
+                self._recent.clear()
+            self._recent[key] = (self._now(), value)
+        return value
+
+    def _keep(self, key: tuple[int, int], state: dict[str, Any]) -> dict[str, Any]:
+        self._states[key] = state
+        if len(self._states) > _KEPT:
+            self._states.popitem(last=False)
+        return state
+
     async def seat(self, match: BoardMatch, platform: str, user_id: str) -> Seat | None:
         """The player of ``match`` who is ``user_id`` on ``platform``, or None for anyone
         else (a spectator, a player of another platform, the bot)."""
+        key = ("seat", match.number, platform, user_id)
+        seat: Seat | None = self._recently(key)
+        if seat is None:
+            seat = self._remember(key, await self._seat(match, platform, user_id))
+        return seat
+
+    async def _seat(self, match: BoardMatch, platform: str, user_id: str) -> Seat | None:
         chat = await self._chats.get_chat(match.info.chat_id)
         if chat.platform != platform:
             return None
