@@ -60,6 +60,7 @@ class MatchRepository:
         # Its event log written.
         self.append = self.appends.append
         self.applied = self.appends.applied
+        self.listen_to_appends = self.appends.listen
         # A user's active match in a chat.
         self.active_match_for = self.active.active_match_for
         self.active_match_with_players = self.active.active_match_with_players

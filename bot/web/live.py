@@ -3,9 +3,11 @@ second, whichever process made it.
 
 One :class:`LiveBoards` per process holds the open pages' streams by match. It asks the
 database for the versions of the watched matches in one statement every ``every`` seconds
-(only while a page is open), and at once when this process changed a match (:meth:`changed`:
-a page's action, as soon as the core made it and before the chat gets its board, so the
-opponent's page shows it without waiting for the next round). For each match whose version
+(only while a page is open), and at once when this process changed a watched match (every
+append this process commits tells it, :meth:`BoardPageReads.on_change`: a page's action, a
+typed move, the bot's turn, the clock; a page's action also by :meth:`changed`, as soon as the
+core made it and before the chat gets its board), so the opponent's page shows it without
+waiting for the next round. For each match whose version
 moved it reads the match once (all of them at once), builds the state once and hands the same
 encoded event to every stream of that match. A stream keeps only the newest event it has not
 sent yet: a page that reads slowly skips states, never falls behind.
@@ -65,6 +67,7 @@ class LiveBoards:
 
     def __init__(self, reads: BoardPageReads, every: float = EVERY) -> None:
         self._reads = reads
+        reads.on_change(self._written_here)
         self._every = every
         self._streams: dict[int, set[Stream]] = {}
         self._versions: dict[int, int] = {}
@@ -93,6 +96,11 @@ class LiveBoards:
                 if not streams:
                     del self._streams[number]
                     self._versions.pop(number, None)
+
+    def _written_here(self, number: int) -> None:
+        """This process wrote a change of a match: look at once if a page watches it."""
+        if number in self._streams:
+            self._look.set()
 
     def changed(self) -> None:
         """This process changed a match: look at once."""

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -46,6 +46,12 @@ class MatchAppends:
         self._listings = listings
         self._states = states
         self._acted = acted
+        self._listeners: list[Callable[[int, int], None]] = []
+
+    def listen(self, listener: Callable[[int, int], None]) -> None:
+        """Call ``listener(match_id, version)`` after each append this process commits (the
+        board pages' streams look at once instead of at their next round)."""
+        self._listeners.append(listener)
 
     async def append(
         self,
@@ -117,6 +123,8 @@ class MatchAppends:
         self._states.remember(match_id, new_version, state)
         if actor_id is not None:
             self._acted.saw(match_id, actor_id, moment)
+        for listener in self._listeners:
+            listener(match_id, new_version)
         return Appended(LoadedMatch(info_from_row(row), state), tuple(recorded), tuple(steps))
 
     async def applied(self, match_id: int, event_id: str) -> bool:

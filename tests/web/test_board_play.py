@@ -401,3 +401,43 @@ async def test_names_and_seats_are_read_again_only_after_a_minute(board: Board) 
     await reads.find(slug)
     await reads.seat(match, PLATFORM, "anna")
     assert users.reads == 6
+
+
+async def test_a_move_typed_in_this_process_reaches_the_stream_at_once(
+    slow_board: Board,
+) -> None:
+    """The streams do not wait for their next look (a minute here) for what this process
+    wrote: the append tells them."""
+    board = slow_board
+    state = await board.state()
+    url = f"{board.base}/m/{await board.slug()}/play/live"
+    async with board.session.get(url) as stream:
+        await _next_event(stream)
+        await board.room.command(_to_act(state), f"/move {_a_play(state)}")
+        shown = await asyncio.wait_for(_next_event(stream), 5.0)
+        assert shown["version"] > state["version"]
+
+
+async def test_another_processs_change_reaches_the_stream_within_a_second(
+    board: Board, tmp_path: Path
+) -> None:
+    """A second core on the same database stands for another process: nothing tells this
+    one, so its streams see the change by their look at the versions."""
+    other = Database(f"sqlite:///{tmp_path / 'board.db'}")
+    core = Core(other, server_seeds=fixed_seeds(), web_base_url="http://127.0.0.1")
+    room = Room(core, ChatRef(PLATFORM, "group-1"), prefix="other-")
+    state = await board.state()
+    url = f"{board.base}/m/{await board.slug()}/play/live"
+    try:
+        async with board.session.get(url) as stream:
+            await _next_event(stream)
+            loop = asyncio.get_running_loop()
+            await room.command(_to_act(state), f"/move {_a_play(state)}")
+            moved = loop.time()
+            shown = await asyncio.wait_for(_next_event(stream), 5.0)
+            assert shown["version"] > state["version"]
+            assert (
+                loop.time() - moved < 1.0 + 0.5
+            )  # a look every half second; slack for a busy machine
+    finally:
+        await other.close()

@@ -105,6 +105,11 @@ class BoardPageReads:
         """The secret the players' keys are signed with, the same in every process."""
         return await self._secrets.secret()
 
+    def on_change(self, changed: Callable[[int], None]) -> None:
+        """Call ``changed(match_number)`` after every change of a match this process writes
+        (a page's action, a typed move, the clock, the bot's turn)."""
+        self._matches.listen_to_appends(lambda number, _version: changed(number))
+
     async def versions(self, numbers: Collection[int]) -> dict[int, int]:
         """The version of each of these matches, in one read."""
         return await self._matches.versions_of(numbers)
