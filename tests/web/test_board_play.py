@@ -7,13 +7,17 @@ match in a group chat; the players' keys come from pressing [Open board], as a p
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import json
 import re
+import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 import aiohttp
 import pytest
@@ -96,7 +100,10 @@ async def slow_board(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Boa
 
 @asynccontextmanager
 async def _board(
-    tmp_path: Path, migrated_sqlite: Path, live_every: float = 0.5
+    tmp_path: Path,
+    migrated_sqlite: Path,
+    live_every: float = 0.5,
+    telegram_token: str | None = None,
 ) -> AsyncIterator[Board]:
     database = Database(sqlite_copy(migrated_sqlite, tmp_path / "board.db"))
     core = Core(database, server_seeds=fixed_seeds(), web_base_url="http://127.0.0.1")
@@ -112,7 +119,7 @@ async def _board(
         core.ports.boards,
         core,
         deliver,
-        telegram_token=None,
+        telegram_token=telegram_token,
         init_data_max_age=60.0,
         key_seconds=3600.0,
         live_every=live_every,
@@ -441,3 +448,45 @@ async def test_another_processs_change_reaches_the_stream_within_a_second(
             )  # a look every half second; slack for a busy machine
     finally:
         await other.close()
+
+
+TOKEN = "123456:ABC-DEF1234ghIkl-zyx57W2v1u123ew11"
+
+
+def _init_data(token: str, auth_date: int, user_id: int = 11) -> dict[str, str]:
+    """Mini App data signed as Telegram documents it (written out here, not our module's)."""
+    fields = {
+        "auth_date": str(auth_date),
+        "query_id": "AAHdF6IQAAAAAN0XohDhrOrc",
+        "user": json.dumps({"id": user_id, "first_name": "Anna"}, separators=(",", ":")),
+    }
+    check = "\n".join(f"{name}={fields[name]}" for name in sorted(fields))
+    secret = hmac.new(b"WebAppData", token.encode(), hashlib.sha256).digest()
+    fields["hash"] = hmac.new(secret, check.encode(), hashlib.sha256).hexdigest()
+    return fields
+
+
+@pytest.fixture
+async def telegram_board(tmp_path: Path, migrated_sqlite: Path) -> AsyncIterator[Board]:
+    """A board whose bot runs on Telegram with ``TOKEN`` (the players here are not Telegram's:
+    a proof that holds names nobody who plays)."""
+    async with _board(tmp_path, migrated_sqlite, telegram_token=TOKEN) as made:
+        yield made
+
+
+async def test_mini_app_data_is_checked_before_anyone_is_named(telegram_board: Board) -> None:
+    board = telegram_board
+    now = int(time.time())
+    cases = {
+        "fresh": (_init_data(TOKEN, now), "watching"),  # good data of someone who does not play
+        "replayed after its age": (_init_data(TOKEN, now - 120), "expired"),
+        "another bot's": (_init_data("654321:XYZ" + TOKEN[10:], now), "not valid"),
+        "from the future": (_init_data(TOKEN, now + 600), "expired"),
+    }
+    tampered = _init_data(TOKEN, now)
+    tampered["user"] = tampered["user"].replace("11", "22")
+    cases["tampered"] = (tampered, "not valid")
+    for name, (fields, said) in cases.items():
+        status, answer = await board.post("hello", {"init_data": urlencode(fields)})
+        assert status == 403, name
+        assert said in answer["error"], name

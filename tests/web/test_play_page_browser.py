@@ -314,7 +314,7 @@ def test_the_doubled_side_answers_with_take_drop_or_beaver(browser: WebDriver) -
 
 
 def test_an_action_in_flight_is_sent_once(browser: WebDriver, site: PlaySite) -> None:
-    site.act_delay = 1.0
+    site.act_delay = 0.4
     _open_as_alice(browser, site)
     for point in (8, 5, 6, 5):
         _tap(browser, point)
@@ -326,7 +326,7 @@ def test_an_action_in_flight_is_sent_once(browser: WebDriver, site: PlaySite) ->
     WebDriverWait(browser, 5, poll_frequency=0.05).until(lambda driver: site.acts)
     assert len(site.acts) == 1
     # answered: the buttons wait for the state the play made, not to send it again
-    time.sleep(1.2)  # act has answered by now
+    time.sleep(0.5)  # act has answered by now
     assert not done.is_enabled()
     site.push(after_alice_played())
     _wait(browser, "document.getElementById('board').dataset.version === '41'")
@@ -349,5 +349,5 @@ def test_the_running_clock_counts_down(browser: WebDriver, site: PlaySite) -> No
     # alice's period: 67.3 s left of which her reserve is 60 s: 1:00 and 8 s of delay
     assert clock.text.startswith("1:00")
     assert clock.find_element("class name", "delay").text in {"delay 8 s", "delay 7 s"}
-    _wait(browser, "document.querySelector('#clock-0 .delay').textContent === 'delay 5 s'", 6)
+    _wait(browser, "document.querySelector('#clock-0 .delay').textContent === 'delay 6 s'", 6)
     assert browser.find_element("id", "clock-1").text == "0:55"  # bob's waits
