@@ -9,7 +9,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bot.core.info.board_reads import BoardMatch, BoardPageReads, Seat
+from bot.core.info.board_reads import BoardPageReads, Seat
+from bot.core.info.page_reads import PageMatch
 from bot.core.page_access.denied import AccessDenied
 from bot.core.page_access.player_keys import PlayerKey, issue, read
 from bot.core.page_access.telegram_init import check_init_data
@@ -55,7 +56,7 @@ class PageIdentity:
         self._key_seconds = key_seconds
         self._now = now
 
-    async def hello(self, match: BoardMatch, body: Any) -> tuple[Seat, str]:
+    async def hello(self, match: PageMatch, body: Any) -> tuple[Seat, str]:
         """The seat a page's proof names and a key for its actions, or :class:`NotAPlayer`."""
         if not isinstance(body, dict):
             raise NotAPlayer(_NOT_VALID)
@@ -71,7 +72,7 @@ class PageIdentity:
         signed = PlayerKey(match.number, platform, user_id, int(self._now() + self._key_seconds))
         return seat, issue(signed, await self._reads.secret())
 
-    async def from_header(self, match: BoardMatch, header: str | None) -> Seat:
+    async def from_header(self, match: PageMatch, header: str | None) -> Seat:
         """The seat whose key an action carries, or :class:`NotAPlayer`."""
         if header is None or not header.startswith(_BEARER):
             raise NotAPlayer(WATCHING)
@@ -88,13 +89,13 @@ class PageIdentity:
             raise NotAPlayer(_REASONS.get(denied.reason, _NOT_VALID)) from None
         return _TELEGRAM, user.user_id
 
-    async def _read(self, match: BoardMatch, text: str) -> PlayerKey:
+    async def _read(self, match: PageMatch, text: str) -> PlayerKey:
         try:
             return read(text, await self._reads.secret(), now=self._now(), match_id=match.number)
         except AccessDenied as denied:
             raise NotAPlayer(_REASONS.get(denied.reason, _NOT_VALID)) from None
 
-    async def _seat(self, match: BoardMatch, platform: str, user_id: str) -> Seat:
+    async def _seat(self, match: PageMatch, platform: str, user_id: str) -> Seat:
         seat = await self._reads.seat(match, platform, user_id)
         if seat is None:
             raise NotAPlayer(WATCHING)

@@ -17,7 +17,8 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.core.info.board_reads import BoardMatch, BoardPageReads
+from bot.core.info.board_reads import BoardPageReads
+from bot.core.info.page_reads import PageMatch
 from bot.core.text.i18n import N_
 from bot.pages.page_text import PageText
 from bot.pages.pages import PlayPageData, PlayUrls, play_page
@@ -142,7 +143,7 @@ class BoardPages:
             return web.json_response({"error": words}, status=409)
         return web.json_response({"ok": True, "notes": list(outcome.notes)})
 
-    async def _find(self, request: web.Request) -> BoardMatch:
+    async def _find(self, request: web.Request) -> PageMatch:
         found = await self.reads.find(request.match_info["slug"])
         if found is None:
             raise web.HTTPNotFound(text=page_text(request).gettext(_NOTHING_HERE))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,13 +142,20 @@ def adapter(core: Core, sharded: bool = False, **more: Any) -> DiscordAdapter:
     )
 
 
-@pytest.fixture
-async def bot(migrated_url: str) -> AsyncIterator[Bot]:
-    """A running bot that draws no pictures (the wire test draws them)."""
-    running = await open_bot(migrated_url, render_images=False)
+@asynccontextmanager
+async def running_bot(url: str, **core: Any) -> AsyncIterator[Bot]:
+    """A started bot on ``url`` that draws no pictures, stopped and closed after."""
+    running = await open_bot(url, render_images=False, **core)
     with running.fake.routed():
         await running.adapter.start()
         yield running
         await running.adapter.stop()
     await running.fake.stop()
     await running.database.close()
+
+
+@pytest.fixture
+async def bot(migrated_url: str) -> AsyncIterator[Bot]:
+    """A running bot that draws no pictures (the wire test draws them)."""
+    async with running_bot(migrated_url) as running:
+        yield running

@@ -15,7 +15,7 @@ from tests.discord_app.conftest import (
     buttons,
     content,
     is_post,
-    open_bot,
+    running_bot,
 )
 from tests.discord_app.test_match import start_match
 
@@ -24,13 +24,8 @@ BASE = "https://gammon.example.org"
 
 @pytest.fixture
 async def web_bot(migrated_url: str) -> AsyncIterator[Bot]:
-    running = await open_bot(migrated_url, render_images=False, web_base_url=BASE)
-    with running.fake.routed():
-        await running.adapter.start()
+    async with running_bot(migrated_url, web_base_url=BASE) as running:
         yield running
-        await running.adapter.stop()
-    await running.fake.stop()
-    await running.database.close()
 
 
 async def test_open_board_answers_each_presser_privately(web_bot: Bot) -> None:

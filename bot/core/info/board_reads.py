@@ -17,6 +17,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.info.page_reads import PageMatch
 from bot.core.info.play_state import clock_json, play_state
 from bot.core.model import Actor, ChatRef
 from bot.core.people import PlayerNames
@@ -25,7 +26,6 @@ from storage import (
     ChatRepository,
     MatchInfo,
     MatchRepository,
-    MatchStatus,
     PageSecretRepository,
     UserRepository,
 )
@@ -33,22 +33,6 @@ from storage import (
 _KEPT = 512  # states of recent versions (a few KB each; a tree of doubles is the largest)
 RECENT_SECONDS = 60.0  # names and seats read again after this long (a renamed player)
 _RECENT_MOST = 4096
-
-
-@dataclass(frozen=True)
-class BoardMatch:
-    """A match as the board page knows it: found by its secret address."""
-
-    info: MatchInfo
-    names: tuple[str, str]
-
-    @property
-    def number(self) -> int:
-        return self.info.id
-
-    @property
-    def finished(self) -> bool:
-        return self.info.status is not MatchStatus.ACTIVE
 
 
 @dataclass(frozen=True)
@@ -83,12 +67,12 @@ class BoardPageReads:
         self._time = time
         self._states: OrderedDict[tuple[int, int], dict[str, Any]] = OrderedDict()
 
-    async def find(self, slug: str) -> BoardMatch | None:
+    async def find(self, slug: str) -> PageMatch | None:
         """The match at the secret address ``slug``, or None."""
         info = await self._matches.find_by_slug(slug)
         if info is None:
             return None
-        return BoardMatch(info, await self._names_of(info))
+        return PageMatch(info, await self._names_of(info))
 
     async def state_now(self, number: int) -> dict[str, Any]:
         """The page's state of the match numbered ``number`` as it is now (the open pages'
@@ -114,14 +98,14 @@ class BoardPageReads:
         """The version of each of these matches, in one read."""
         return await self._matches.versions_of(numbers)
 
-    async def state(self, match: BoardMatch) -> dict[str, Any]:
+    async def state(self, match: PageMatch) -> dict[str, Any]:
         """The page's state of ``match`` at its version, its clock as of now."""
         key = (match.number, match.info.version)
         kept = self._states.get(key)
         if kept is None:
             loaded = await self._matches.load_match(match.number)
             if loaded.info.version != match.info.version:  # moved on meanwhile: show the newer
-                match = BoardMatch(loaded.info, match.names)
+                match = PageMatch(loaded.info, match.names)
                 key = (match.number, match.info.version)
             kept = self._keep(key, play_state(loaded.info, loaded.state, match.names, self._time()))
         else:
@@ -156,7 +140,7 @@ class BoardPageReads:
             self._states.popitem(last=False)
         return state
 
-    async def seat(self, match: BoardMatch, platform: str, user_id: str) -> Seat | None:
+    async def seat(self, match: PageMatch, platform: str, user_id: str) -> Seat | None:
         """The player of ``match`` who is ``user_id`` on ``platform``, or None for anyone
         else (a spectator, a player of another platform, the bot)."""
         key = ("seat", match.number, platform, user_id)
@@ -165,7 +149,7 @@ class BoardPageReads:
             seat = self._remember(key, await self._seat(match, platform, user_id))
         return seat
 
-    async def _seat(self, match: BoardMatch, platform: str, user_id: str) -> Seat | None:
+    async def _seat(self, match: PageMatch, platform: str, user_id: str) -> Seat | None:
         chat = await self._chats.get_chat(match.info.chat_id)
         if chat.platform != platform:
             return None
@@ -178,7 +162,7 @@ class BoardPageReads:
         where = ChatRef(chat.platform, chat.platform_chat_id, private=False, locale=chat.locale)
         return Seat(index, Actor(platform, user_id, user.display_name, user.locale), where)
 
-    async def players(self, match: BoardMatch) -> tuple[tuple[str, str], tuple[str, str]]:
+    async def players(self, match: PageMatch) -> tuple[tuple[str, str], tuple[str, str]]:
         """Each seat's platform and user id there (to sign a private link for one of them)."""
         users = await self._users.users_by_id(match.info.player_ids)
         first, second = (users[user_id] for user_id in match.info.player_ids)
