@@ -12,6 +12,10 @@ player's reserve. The reserve is ``reserve`` seconds, or that many per match poi
 (``per_point``). Reaching the delay plus what is left of the reserve is the time-out
 (:func:`charge`). Times here are integer milliseconds on any one scale (the caller's).
 
+A seat may be ``untimed``: the bot's, which plays at once (``/play … clock=…``). Its periods
+run on nobody's clock, so a turn of its that waited (a restart, a failed decision) costs it
+nothing and has no deadline; the person's period starts when the bot has played.
+
 >>> parse_clock("fast").reserve_for(5), parse_clock("10s+1m").text()
 (100, '10s+1m')
 >>> charge(parse_clock("10s+1m"), 60_000, 25_000)
@@ -72,10 +76,13 @@ class ClockState:
         return self.started + setting.delay * 1000 + self.reserves[self.running]
 
 
-def start_clock(setting: ClockSetting, length: int, state: MatchState, now: int) -> ClockState:
-    """Full reserves; the period of whoever must act in ``state`` starts ``now``."""
+def start_clock(
+    setting: ClockSetting, length: int, state: MatchState, now: int, untimed: int | None = None
+) -> ClockState:
+    """Full reserves; the period of whoever must act in ``state`` starts ``now`` (none when
+    that is the ``untimed`` seat)."""
     full = setting.reserve_for(length) * 1000
-    return ClockState((full, full), _on_clock(state), now)
+    return ClockState((full, full), _on_clock(state, untimed), now)
 
 
 def continues_period(before: MatchState, after: MatchState) -> bool:
@@ -90,21 +97,31 @@ def continues_period(before: MatchState, after: MatchState) -> bool:
 
 
 def after_steps(
-    setting: ClockSetting, clock: ClockState, before: MatchState, after: MatchState, now: int
+    setting: ClockSetting,
+    clock: ClockState,
+    before: MatchState,
+    after: MatchState,
+    now: int,
+    untimed: int | None = None,
 ) -> tuple[ClockState, bool]:
     """The clock after the match went from ``before`` to ``after`` at ``now``: the running
-    period is charged (unless it continues) and the next one starts. Also returns whether
-    the running player had already run out of time (the caller applies the time-out instead)."""
-    if clock.running is not None and continues_period(before, after):
+    period is charged (unless it continues) and the next one starts, unless it is the
+    ``untimed`` seat's. Also returns whether the running player had already run out of time
+    (the caller applies the time-out instead)."""
+    # A clock stored before the seat was untimed may run on it: not charged either.
+    running = None if clock.running == untimed else clock.running
+    if running is not None and continues_period(before, after):
         return clock, now >= (clock.deadline(setting) or now + 1)
     reserves = list(clock.reserves)
     timed_out = False
-    if clock.running is not None:
-        result = charge(setting, reserves[clock.running], now - clock.started)
-        reserves[clock.running] = result.reserve_left
+    if running is not None:
+        result = charge(setting, reserves[running], now - clock.started)
+        reserves[running] = result.reserve_left
         timed_out = result.timed_out
-    return ClockState((reserves[0], reserves[1]), _on_clock(after), now), timed_out
+    return ClockState((reserves[0], reserves[1]), _on_clock(after, untimed), now), timed_out
 
 
-def _on_clock(state: MatchState) -> int | None:
-    return None if state.phase is Phase.FINISHED else state.turn
+def _on_clock(state: MatchState, untimed: int | None) -> int | None:
+    if state.phase is Phase.FINISHED or state.turn == untimed:
+        return None
+    return state.turn

@@ -4,6 +4,9 @@ and with every append, read back as a :class:`storage.records.MatchClock`.
 The period that starts with an append starts at the append's moment: the moment the action
 that handed the board to the player was committed (the board reaches the chat a moment later;
 the delivery time is not known here, so the player is charged for the send too).
+
+In a match against the bot (``bot_level`` set) the bot is the second seat, and untimed: it plays
+at once, and a turn of its that waited (a restart) costs it nothing and has no deadline.
 """
 
 from __future__ import annotations
@@ -28,8 +31,9 @@ COLUMNS: Final = (
     "clock_started_at",
     "clock_deadline",
 )
+BOT_SEAT: Final = 1  # a match against the bot seats the person first (storage.match.starts)
 _NONE: Final = dict.fromkeys(COLUMNS)
-_READ: Final = sa.select(*(matches.c[name] for name in COLUMNS)).where(
+_READ: Final = sa.select(*(matches.c[name] for name in COLUMNS), matches.c.bot_level).where(
     matches.c.id == sa.bindparam("match_id"),
     matches.c.version == sa.bindparam("version"),
 )
@@ -44,11 +48,20 @@ def from_ms(ms: int) -> datetime:
     return _EPOCH + timedelta(milliseconds=ms)
 
 
-def start_values(rules: MatchRules, state: MatchState, moment: datetime) -> dict[str, Any]:
+def untimed_seat(bot_level: str | None) -> int | None:
+    """The seat on nobody's clock: the bot's, in a match against it."""
+    return None if bot_level is None else BOT_SEAT
+
+
+def start_values(
+    rules: MatchRules, state: MatchState, moment: datetime, bot_level: str | None = None
+) -> dict[str, Any]:
     """The columns of a new match: full reserves, the period of whoever must act first."""
     if rules.clock is None:
         return dict(_NONE)
-    return _values(rules.clock, start_clock(rules.clock, rules.length, state, to_ms(moment)))
+    untimed = untimed_seat(bot_level)
+    start = start_clock(rules.clock, rules.length, state, to_ms(moment), untimed)
+    return _values(rules.clock, start)
 
 
 def append_values(
@@ -67,11 +80,12 @@ def append_values(
         return dict(_NONE)
     row = connection.execute(_READ, {"match_id": match_id, "version": version}).first()
     clock = clock_of(row._mapping) if row is not None else None
+    untimed = untimed_seat(row.bot_level if row is not None else None)
     if clock is None:  # a clock the row lacks: it starts now
-        start = start_clock(setting, after.rules.length, before, to_ms(moment))
+        start = start_clock(setting, after.rules.length, before, to_ms(moment), untimed)
     else:
         start = state_of(clock)
-    updated, _late = after_steps(setting, start, before, after, to_ms(moment))
+    updated, _late = after_steps(setting, start, before, after, to_ms(moment), untimed)
     return _values(setting, updated)
 
 

@@ -157,7 +157,7 @@ class MatchStarts:
             "hints": hints,
             "rated": rated and bot_level is None,
             "slug": new_slug(),
-        } | start_values(rules, state, moment)
+        } | start_values(rules, state, moment, bot_level)
 
         def write(connection: DirectConnection) -> int:
             if challenge_id is not None:  # first: a second accept is told it was answered

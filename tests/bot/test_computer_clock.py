@@ -115,6 +115,41 @@ async def test_the_person_loses_on_time_against_the_bot(console: Console) -> Non
     assert final.state.games[-1].reason is GameEnd.FORFEIT
 
 
+async def test_an_interrupted_bot_turn_costs_the_bot_nothing(
+    console: Console, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot's decision fails after anna's move (as a restart would leave it): its turn
+    waits for the clock's minute tick, and however long that takes the bot is not charged,
+    has no deadline the match clocks' timer would chase, and anna's period starts when the
+    bot has played."""
+    loaded = await _started(console)
+    computer = console.core.ports.workers.computer
+    decide = computer.decide
+
+    async def fails(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("the engine's worker died")
+
+    monkeypatch.setattr(computer, "decide", fails)
+    console.time.now += timedelta(seconds=5)  # within anna's delay
+    moved = await console.line(f"anna: /move {loaded.state.legal_plays()[0]}")
+    assert "gammonbot rolled " not in moved
+    waiting = await console.match_of("anna")
+    assert waiting.state.turn == 1  # the bot's turn, left
+    monkeypatch.setattr(computer, "decide", decide)
+    console.time.now += timedelta(minutes=2)  # past any delay and reserve of the bot's
+    clock = console.core.ports.clock
+    assert await clock.next_clock(timedelta(seconds=2)) is None  # nothing for the timer
+    assert await clock.clocks() == []
+    resumed = "".join(message.text for message in await clock.tick())
+    assert "gammonbot rolled " in resumed
+    assert "Clock: anna 1:00 · gammonbot 1:00" in resumed
+    after = await console.match_of("anna")
+    assert after.info.clock is not None
+    assert after.info.clock.reserves == (60_000, 60_000)
+    assert after.info.clock.running == 0
+    assert after.info.clock.deadline == console.time.now + timedelta(seconds=10 + 60)
+
+
 async def test_a_match_the_person_won_for_sure_is_not_lost_on_time(
     console: Console, migrated_url: str
 ) -> None:

@@ -134,3 +134,25 @@ def test_an_action_at_the_deadline_is_too_late() -> None:
     moved = apply(opening, Move(0, "8/5 6/5"))
     assert after_steps(setting, clock, opening, moved, 70_000)[1] is True
     assert after_steps(setting, clock, opening, moved, 69_999)[1] is False
+
+
+def test_the_untimed_seat_is_on_nobodys_clock() -> None:
+    """The bot's seat (1) in a match against it: its periods are neither charged nor timed,
+    however long they take; the person's starts when the bot has played."""
+    setting = parse_clock("10s+1m")
+    opening = _state_after(OpeningRoll((1, 3)))  # the bot plays 3-1
+    assert start_clock(setting, 3, opening, 0, untimed=1) == ClockState((60_000, 60_000), None, 0)
+    clock = ClockState((60_000, 60_000), None, 0)
+    moved = apply(opening, Move(1, "8/5 6/5"))
+    clock, late = after_steps(setting, clock, opening, moved, 500_000, untimed=1)
+    assert (clock, late) == (ClockState((60_000, 60_000), 0, 500_000), False)
+    rolled = apply(moved, Roll(0, (6, 4)))
+    played = apply(rolled, Move(0, "24/14"))
+    clock, late = after_steps(setting, clock, rolled, played, 525_000, untimed=1)  # 15 s beyond
+    assert (clock, late) == (ClockState((45_000, 60_000), None, 525_000), False)
+    assert clock.deadline(setting) is None
+    # A stored clock on which the bot's seat runs (written before it was untimed): not charged.
+    stale = ClockState((45_000, 60_000), 1, 525_000)
+    again = apply(apply(played, Roll(1, (2, 1))), Move(1, "6/4 6/5"))
+    clock, late = after_steps(setting, stale, played, again, 900_000, untimed=1)
+    assert (clock, late) == (ClockState((45_000, 60_000), 0, 900_000), False)
