@@ -10,11 +10,12 @@ import io
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
-from bot.console_app.chat import PLATFORM, ConsoleChat
+from bot.console_app.chat import ConsoleChat
 from bot.core.computer.computer import Computer
 from bot.core.service import Core
 from gammon.actions import TimeOut
@@ -26,28 +27,19 @@ from gammon.serialization import state_to_dict
 from storage import Database, LoadedMatch
 from storage.schema import matches
 from tests.bot.test_clock import FakeTime
+from tests.bot.test_console_computer import Console
 from tests.seeds import fixed_seeds
 
 
 @dataclass
-class Console:
-    core: Core
-    chat: ConsoleChat
-    out: io.StringIO
+class TimedConsole(Console):
+    """The console of :mod:`tests.bot.test_console_computer`, on fake time."""
+
     time: FakeTime
 
-    async def line(self, text: str) -> str:
-        mark = len(self.out.getvalue())
-        await self.chat.line(text)
-        return self.out.getvalue()[mark:]
-
-    async def match_of(self, name: str) -> LoadedMatch:
-        repositories = self.core.ports.repositories
-        chat = await repositories.chats.find_chat(PLATFORM, "main")
-        user = await repositories.users.find_user(PLATFORM, name)
-        assert chat is not None
-        assert user is not None
-        loaded = await repositories.matches.active_match_for(chat.id, user.id)
+    async def match(self) -> LoadedMatch:
+        """anna's match against the bot."""
+        loaded = await self.match_of("anna")
         assert loaded is not None
         return loaded
 
@@ -63,7 +55,7 @@ def _core(database: Database, time: FakeTime) -> Core:
 
 
 @pytest.fixture
-async def console(migrated_url: str) -> AsyncIterator[Console]:
+async def console(migrated_url: str, tmp_path: Path) -> AsyncIterator[TimedConsole]:
     database = Database(migrated_url)
     time = FakeTime()
     core = _core(database, time)
@@ -71,30 +63,30 @@ async def console(migrated_url: str) -> AsyncIterator[Console]:
     chat = ConsoleChat(core, out)
     chat.session = "bot-clock-"  # the event ids, so the client seeds and the dice, are fixed
     try:
-        yield Console(core, chat, out, time)
+        yield TimedConsole(core, chat, out, tmp_path, time)
     finally:
         core.ports.workers.computer.close()
         await database.close()
 
 
-async def _started(console: Console) -> LoadedMatch:
+async def _started(console: TimedConsole) -> LoadedMatch:
     """A 1-point match against the bot with 10 s a period and a minute's reserve: anna to
     move her opening 6-3, both reserves full."""
     await console.line("anna: /play 1 beginner clock=10s+1m")
     started = await console.line("anna: [Start]")
     assert "anna starts with 6-3." in started
     assert "Clock: anna 1:00 · gammonbot 1:00" in started
-    return await console.match_of("anna")
+    return await console.match()
 
 
-async def test_the_person_loses_on_time_against_the_bot(console: Console) -> None:
+async def test_the_person_loses_on_time_against_the_bot(console: TimedConsole) -> None:
     loaded = await _started(console)
     console.time.now += timedelta(seconds=25)  # 15 s beyond her delay
     answered = await console.line(f"anna: /move {loaded.state.legal_plays()[0]}")
     assert "gammonbot rolled " in answered  # at once, in the same answer
     # The bot's turn cost it nothing; anna's next period runs from the bot's play.
     assert "Clock: anna 0:45 · gammonbot 1:00" in answered
-    after = await console.match_of("anna")
+    after = await console.match()
     assert after.info.clock is not None
     assert after.info.clock.running == 0
     assert after.info.clock.deadline == console.time.now + timedelta(seconds=10 + 45)
@@ -116,7 +108,7 @@ async def test_the_person_loses_on_time_against_the_bot(console: Console) -> Non
 
 
 async def test_an_interrupted_bot_turn_costs_the_bot_nothing(
-    console: Console, monkeypatch: pytest.MonkeyPatch
+    console: TimedConsole, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The bot's decision fails after anna's move (as a restart would leave it): its turn
     waits for the clock's minute tick, and however long that takes the bot is not charged,
@@ -133,7 +125,7 @@ async def test_an_interrupted_bot_turn_costs_the_bot_nothing(
     console.time.now += timedelta(seconds=5)  # within anna's delay
     moved = await console.line(f"anna: /move {loaded.state.legal_plays()[0]}")
     assert "gammonbot rolled " not in moved
-    waiting = await console.match_of("anna")
+    waiting = await console.match()
     assert waiting.state.turn == 1  # the bot's turn, left
     monkeypatch.setattr(computer, "decide", decide)
     console.time.now += timedelta(minutes=2)  # past any delay and reserve of the bot's
@@ -143,7 +135,7 @@ async def test_an_interrupted_bot_turn_costs_the_bot_nothing(
     resumed = "".join(message.text for message in await clock.tick())
     assert "gammonbot rolled " in resumed
     assert "Clock: anna 1:00 · gammonbot 1:00" in resumed
-    after = await console.match_of("anna")
+    after = await console.match()
     assert after.info.clock is not None
     assert after.info.clock.reserves == (60_000, 60_000)
     assert after.info.clock.running == 0
@@ -151,7 +143,7 @@ async def test_an_interrupted_bot_turn_costs_the_bot_nothing(
 
 
 async def test_a_match_the_person_won_for_sure_is_not_lost_on_time(
-    console: Console, migrated_url: str
+    console: TimedConsole, migrated_url: str
 ) -> None:
     """anna is on roll with her last checker on her 1 point, the bot's on its 6 point
     (hand-built, stored as the match's snapshot): any roll bears it off first. Her time runs
