@@ -255,6 +255,18 @@ def tournament_page(data: TournamentPageData, text: PageText) -> Page:
     )
 
 
+# The board's script, in the order its files make one inline script (play_state.js opens the
+# function play_main.js closes; see the head of play_state.js).
+PLAY_SCRIPTS = (
+    "play_state.js",
+    "play_board.js",
+    "play_panels.js",
+    "play_input.js",
+    "play_server.js",
+    "play_main.js",
+)
+
+
 def play_page(data: PlayPageData, text: PageText) -> Page:
     """The tap-to-play board: the match's state drawn by the page's script, kept up to date
     through the live stream, with the controls of the player who must act.
@@ -278,7 +290,7 @@ def play_page(data: PlayPageData, text: PageText) -> Page:
         text,
         title=fixed["title"],
         styles=("base.css", "play.css"),
-        scripts=("play.js",),
+        scripts=PLAY_SCRIPTS,
         images="data:",
         connect="'self'",
         t=fixed,

@@ -11,8 +11,8 @@ import pytest
 from babel.messages.pofile import read_po
 
 from bot.pages import texts
-from bot.pages.pages import PageText, PlayPageData, check_page, play_page
-from bot.pages.security import meta_policy
+from bot.pages.pages import PLAY_SCRIPTS, PageText, PlayPageData, check_page, play_page
+from bot.pages.security import asset, meta_policy
 from tests.web.html_parts import parts
 from tests.web.matches import check_data, play_match
 from tests.web.play_site import URLS, opening_state
@@ -82,6 +82,17 @@ def test_the_german_page_speaks_german() -> None:
     assert found.buttons["undo"].text == "Zurück"
     assert found.buttons["done"].text == "Fertig"
     assert json.loads(found.data["texts"])["you_play"] == "Du spielst {name}."
+
+
+def test_the_script_is_its_files_in_order_each_small() -> None:
+    found = parts(_page())
+    files = [asset(name) for name in PLAY_SCRIPTS]
+    assert found.scripts == ["".join(files)]
+    assert PLAY_SCRIPTS[0] == "play_state.js"
+    assert PLAY_SCRIPTS[-1] == "play_main.js"
+    assert files[0].startswith('"use strict";')
+    assert files[-1].endswith("})();\n")
+    assert all(text.count("\n") < 200 for text in files)
 
 
 def _directives(policy: str) -> dict[str, str]:

@@ -156,6 +156,11 @@ def test_a_spectator_sees_the_board_and_no_controls(browser: WebDriver, site: Pl
         browser.find_element("id", "score").text == "Score: \u2068alice\u2069 0 – 1 \u2068bob\u2069"
     )
     assert site.acts == []
+    leaked = browser.execute_script(  # the script's names stay inside its one function
+        "return [typeof play, typeof picked, typeof key, typeof path, typeof draw, typeof act,"
+        " typeof TEXTS, typeof buttons]"  # not state, seat: ids, so names of window
+    )
+    assert leaked == ["undefined"] * 8
 
 
 def test_a_refused_key_shows_why_and_leaves_a_spectator(browser: WebDriver, site: PlaySite) -> None:
