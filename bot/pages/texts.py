@@ -287,7 +287,9 @@ def play_texts(text: PageText, number: int, names: tuple[str, str]) -> dict[str,
         "accept": _("Accept"),
         "reject": _("Reject"),
         "resign": _("Resign"),
-        "cancel": _("Cancel"),
+        # Closing the resign menu or saying no to its question: the chats' own words for that
+        # ("Cancel" is the chats' withdrawing of a challenge, "Zurückziehen" in German).
+        "cancel": _("Keep playing"),
         **resign_levels(text),
         "help_keys": _(
             "Keys: Tab and the arrow keys go from point to point, Enter or Space picks a "
@@ -306,7 +308,9 @@ def play_script_texts(text: PageText) -> dict[str, str]:
         "pips": _("Pips: {pips}"),
         "delay": _("delay {seconds} s"),
         "opening": _("waiting for the opening roll"),
-        "to_roll": _("{name} to roll."),
+        # Spectators read it too: not the chats' "{name} to roll.", which some languages say
+        # to the player ("{name}, your roll").
+        "to_roll": _("{name} is to roll."),
         "to_play": _("{name} to play {roll}."),
         "doubled": _("{name} doubles to {value}."),
         "resigning": _("{name} offers to resign {level}."),

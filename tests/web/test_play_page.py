@@ -84,6 +84,19 @@ def test_the_german_page_speaks_german() -> None:
     assert json.loads(found.data["texts"])["you_play"] == "Du spielst {name}."
 
 
+def test_the_page_s_own_words_for_the_resign_question_and_the_turn() -> None:
+    """Not the chats' entries: their "Cancel" withdraws a challenge (German "Zurückziehen"),
+    and their "{name} to roll." some languages say to the player, whom spectators are not."""
+    german = parts(_page("de"))
+    assert german.buttons["resign-no"].text == "Weiterspielen"
+    assert german.buttons["resign-cancel"].text == "Weiterspielen"
+    assert "Cancel" not in _msgids()
+    for lang in ("ru", "uk", "el", "bg"):
+        to_roll = texts.play_script_texts(PageText.for_locale(lang))["to_roll"]
+        assert not to_roll.startswith("{name},"), lang  # "{name}, your roll" addresses the player
+    assert texts.play_script_texts(PageText.for_locale("en"))["to_roll"] == "{name} is to roll."
+
+
 def test_the_script_is_its_files_in_order_each_small() -> None:
     found = parts(_page())
     files = [asset(name) for name in PLAY_SCRIPTS]

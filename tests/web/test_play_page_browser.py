@@ -190,7 +190,7 @@ def test_the_live_stream_redraws_the_board(browser: WebDriver, site: PlaySite) -
     _wait(browser, "document.getElementById('board').dataset.version === '41'")
     assert (_checkers(browser, 8), _checkers(browser, 6), _checkers(browser, 5)) == (2, 4, 2)
     assert _visible(browser, (*CONTROLS, "resign")) == []  # bob's turn now
-    assert browser.find_element("id", "turn").text == "\u2068bob\u2069 to roll."
+    assert browser.find_element("id", "turn").text == "\u2068bob\u2069 is to roll."
     assert errors_logged(browser) == []
 
 
