@@ -22,7 +22,14 @@ from bot.pages.columns import RESULT_HEADING, roll_column_css
 from bot.pages.page_data import Frame, GameRow, MatchPageData, ReplayPageData
 from bot.pages.page_text import PageText
 from bot.pages.play_data import PlayPageData, PlayUrls
-from bot.pages.security import Page, asset, header_policy, meta_policy, script_json
+from bot.pages.security import (
+    TELEGRAM_WEB,
+    Page,
+    asset,
+    header_policy,
+    meta_policy,
+    script_json,
+)
 from bot.pages.tournament_data import TournamentPageData
 from gammon.fair_dice import SCHEME
 
@@ -88,6 +95,7 @@ def _render(
     images: str,
     extra_style: str = "",
     connect: str | None = None,
+    framed_by: str = "'none'",
     **context: Any,
 ) -> Page:
     """Render ``template`` with the shared head: the policy allows exactly ``scripts`` (empty
@@ -113,7 +121,7 @@ def _render(
             **context,
         )
     )
-    return Page(html=html, csp=header_policy(policy))
+    return Page(html=html, csp=header_policy(policy, framed_by))
 
 
 def check_page(data: CheckData, text: PageText) -> Page:
@@ -293,6 +301,7 @@ def play_page(data: PlayPageData, text: PageText) -> Page:
         scripts=PLAY_SCRIPTS,
         images="data:",
         connect="'self'",
+        framed_by=TELEGRAM_WEB,  # a Mini App in Telegram's web client
         t=fixed,
         kind=texts.match_kind(text, str(state.get("variant")), int(state.get("length") or 0)),
         version=state.get("version", 0),

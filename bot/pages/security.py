@@ -59,9 +59,15 @@ def meta_policy(
     return policy if connect is None else f"{policy}; connect-src {connect}"
 
 
-def header_policy(meta: str) -> str:
-    """The header value: the meta policy, and no page may frame ours (against clickjacking)."""
-    return f"{meta}; frame-ancestors 'none'"
+# Telegram's web client shows a Mini App (the board page) in a frame of its own page; the
+# apps on phones and desktops use a web view, which frames nothing.
+TELEGRAM_WEB = "https://web.telegram.org"
+
+
+def header_policy(meta: str, framed_by: str = "'none'") -> str:
+    """The header value: the meta policy, and which pages may frame ours (by default none:
+    against clickjacking; the board page only Telegram's web client)."""
+    return f"{meta}; frame-ancestors {framed_by}"
 
 
 @cache

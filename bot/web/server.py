@@ -310,6 +310,10 @@ async def _safe_headers(request: web.Request, handler: Handler) -> web.StreamRes
         error.headers.update(_HEADERS)
         raise
     response.headers.update(_HEADERS)
+    if "frame-ancestors 'none'" not in response.headers.get("Content-Security-Policy", "'none'"):
+        # The policy names who may frame the page (the board page: Telegram's web client);
+        # X-Frame-Options has no such list, and would forbid it to browsers that read it.
+        del response.headers["X-Frame-Options"]
     return response
 
 

@@ -490,3 +490,17 @@ async def test_mini_app_data_is_checked_before_anyone_is_named(telegram_board: B
         status, answer = await board.post("hello", {"init_data": urlencode(fields)})
         assert status == 403, name
         assert said in answer["error"], name
+
+
+async def test_only_telegrams_web_client_may_frame_the_board_page(board: Board) -> None:
+    """A Mini App runs in a frame of web.telegram.org; the other pages are framed by nobody."""
+    slug = await board.slug()
+    async with board.session.get(f"{board.base}/m/{slug}/play") as got:
+        assert got.status == 200
+        policy = got.headers["Content-Security-Policy"]
+        assert policy.endswith("; frame-ancestors https://web.telegram.org")
+        assert "X-Frame-Options" not in got.headers
+        assert got.headers["X-Content-Type-Options"] == "nosniff"
+    async with board.session.get(f"{board.base}/m/{slug}") as got:
+        assert "frame-ancestors 'none'" in got.headers["Content-Security-Policy"]
+        assert got.headers["X-Frame-Options"] == "DENY"

@@ -11,9 +11,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from gammon.step_tree import step_tree
-
 from gammon.flow import MatchState, Phase
+from gammon.step_tree import step_tree
 from rendering.view import BoardView
 from storage import MatchInfo
 
