@@ -238,7 +238,8 @@ class TelegramAdapter:
                 return
             board = parse_board_payload(command.argument)  # [Open board] pressed in a group
             if board is not None:
-                request = Request(actor, chat, token=board, event_id=event_id)
+                token, slug = board
+                request = Request(actor, chat, token=token, argument=slug, event_id=event_id)
             else:
                 request = Request(actor, chat, command="start", event_id=event_id)
         else:

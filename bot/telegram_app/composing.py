@@ -94,7 +94,7 @@ class Composer:
         if slug is not None and self.mini_app and username:
             direct = f"https://t.me/{username}/{self.mini_app}?startapp={slug}"
             return InlineKeyboardButton(button.label, url=direct)
-        payload = board_payload(button.token) if button.page is not None else None
+        payload = board_payload(button.token, slug) if slug is not None else None
         if payload is not None and username:
             return InlineKeyboardButton(button.label, url=link(username, payload))
         return InlineKeyboardButton(button.label, callback_data=button.token)

@@ -54,15 +54,16 @@ def accept_token_payload(token: str) -> str | None:
     return challenge_payload(parsed.target)
 
 
-def board_payload(token: str) -> str | None:
-    """The deep-link payload of an [Open board] button's token: pressed in a group, it opens
-    the private chat, where the bot answers the player's own link and its Mini App button.
+def board_payload(token: str, slug: str) -> str | None:
+    """The deep-link payload of an [Open board] button's token and the match's address:
+    pressed in a group, it opens the private chat, where the bot answers a player's own link
+    (anyone else the address, which the group's button showed them already).
 
-    >>> board_payload("bg1:page:m12:40")
-    'bg1_page_m12_40'
-    >>> parse_board_payload("bg1_page_m12_40")
-    'bg1:page:m12:40'
-    >>> parse_board_payload("bg1_take_m12_40") is None
+    >>> board_payload("bg1:page:m12:40", "Zm9vYmFyYmF6cXV4cXV1eA")
+    'bg1_page_m12_40_Zm9vYmFyYmF6cXV4cXV1eA'
+    >>> parse_board_payload("bg1_page_m12_40_Zm9vYmFyYmF6cXV4cXV1eA")
+    ('bg1:page:m12:40', 'Zm9vYmFyYmF6cXV4cXV1eA')
+    >>> parse_board_payload("bg1_take_m12_40_Zm9vYmFyYmF6cXV4cXV1eA") is None
     True
     """
     try:
@@ -71,15 +72,19 @@ def board_payload(token: str) -> str | None:
         return None
     if parsed.verb != Verb.BOARD_PAGE or parsed.kind != "m":
         return None
-    return token.replace(":", "_")
+    payload = f"{token.replace(':', '_')}_{slug}"
+    return payload if _PAYLOAD.match(payload) else None
 
 
-def parse_board_payload(payload: str) -> str | None:
-    """The [Open board] token a ``/start`` payload stands for, or ``None``."""
+def parse_board_payload(payload: str) -> tuple[str, str] | None:
+    """The [Open board] token and address a ``/start`` payload stands for, or ``None``."""
     if not _PAYLOAD.match(payload):
         return None
-    token = payload.replace("_", ":")
-    return token if board_payload(token) is not None else None
+    parts = payload.split("_", 4)
+    if len(parts) != 5:
+        return None
+    token, slug = ":".join(parts[:4]), parts[4]
+    return (token, slug) if board_payload(token, slug) is not None else None
 
 
 def link(bot_username: str, payload: str) -> str:

@@ -20,21 +20,31 @@ import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
+from typing import NamedTuple
 
 from bot.core.info.board_reads import BoardPageReads
 
 logger = logging.getLogger(__name__)
 
 EVERY = 0.5  # seconds between two looks at the watched matches' versions
+MOST_STREAMS = 256  # open streams at most, unless the server says fewer
+MOST_PER_MATCH = 64  # open streams of one match at most (two players and their audience)
+
+
+class Event(NamedTuple):
+    """One encoded state for the streams, and whether it is the match's last."""
+
+    data: bytes
+    final: bool
 
 
 class Stream:
-    """One open page's queue: the newest encoded event not sent yet."""
+    """One open page's queue: the newest event not sent yet."""
 
     __slots__ = ("_ready", "_waiting", "closed")
 
     def __init__(self) -> None:
-        self._waiting: bytes | None = None
+        self._waiting: Event | None = None
         self._ready = asyncio.Event()
         self.closed = False
 
@@ -43,11 +53,11 @@ class Stream:
         self.closed = True
         self._ready.set()
 
-    def offer(self, event: bytes) -> None:
+    def offer(self, event: Event) -> None:
         self._waiting = event
         self._ready.set()
 
-    async def next(self, timeout: float) -> bytes | None:
+    async def next(self, timeout: float) -> Event | None:
         """The next event, or None after ``timeout`` seconds without one."""
         with suppress(TimeoutError):
             await asyncio.wait_for(self._ready.wait(), timeout)
@@ -65,10 +75,13 @@ def encode(state: dict[str, object]) -> bytes:
 class LiveBoards:
     """The open pages of this process, by match (see the module's docstring)."""
 
-    def __init__(self, reads: BoardPageReads, every: float = EVERY) -> None:
+    def __init__(
+        self, reads: BoardPageReads, every: float = EVERY, most: int = MOST_STREAMS
+    ) -> None:
         self._reads = reads
         reads.on_change(self._written_here)
         self._every = every
+        self.most = most  # open streams at most (the server lowers it below its connections)
         self._streams: dict[int, set[Stream]] = {}
         self._versions: dict[int, int] = {}
         self._look = asyncio.Event()
@@ -78,6 +91,12 @@ class LiveBoards:
     def open_pages(self) -> int:
         return sum(len(streams) for streams in self._streams.values())
 
+    def room_for(self, number: int) -> bool:
+        """Whether one more page may open a stream of match ``number``: at most
+        :attr:`most` in all and :data:`MOST_PER_MATCH` per match, so that pages left open
+        (or opened on purpose) never take the connections the other pages need."""
+        return self.open_pages < self.most and len(self._streams.get(number, ())) < MOST_PER_MATCH
+
     @asynccontextmanager
     async def watching(self, number: int, version: int) -> AsyncIterator[Stream]:
         """A stream of ``number``'s changes after ``version`` while the caller holds it."""
@@ -86,6 +105,9 @@ class LiveBoards:
         known = self._versions.get(number)
         if known is None or known < version:
             self._versions[number] = version
+        elif known > version:  # the others have seen newer states than this page: look again
+            self._versions[number] = version
+            self._look.set()
         self._start()
         try:
             yield stream
@@ -147,6 +169,6 @@ class LiveBoards:
             if self._versions.get(number, -1) >= version or number not in self._streams:
                 continue
             self._versions[number] = version
-            event = encode(state)
+            event = Event(encode(state), bool(state["finished"]))
             for stream in tuple(self._streams[number]):
                 stream.offer(event)

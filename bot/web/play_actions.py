@@ -88,20 +88,30 @@ class PlayActions:
     """Turns page actions into the core's requests (see the module's docstring)."""
 
     def __init__(
-        self, requests: ChatRequests, deliver: Deliver, changed: Callable[[], None]
+        self,
+        requests: ChatRequests,
+        deliver: Deliver,
+        changed: Callable[[], None],
+        applied: Callable[[int, str], Awaitable[bool]],
     ) -> None:
         self._requests = requests
         self.deliver = deliver
         self._changed = changed
+        self._applied = applied
 
     async def act(self, match_number: int, seat: Seat, action: PageAction) -> ActOutcome:
+        event_id = f"page:{action.event_id}"
+        if await self._applied(match_number, event_id):
+            # A page sending its action again (its answer was lost): it was applied, and the
+            # chat has its board already; the page gets the state from its stream.
+            return ActOutcome(acted=True, notes=())
         token = Token(action.verb, "m", match_number, action.version)
         request = Request(
             actor=seat.actor,
             chat=seat.chat,
             token=format_token(token),
             argument=action.play,
-            event_id=f"page:{action.event_id}",
+            event_id=event_id,
         )
         answer = await self._requests.handle(request)
         mine = [m for m in answer if isinstance(m.kind, Private) and m.kind.user_id == _id(seat)]

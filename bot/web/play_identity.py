@@ -61,15 +61,20 @@ class PageIdentity:
         if not isinstance(body, dict):
             raise NotAPlayer(_NOT_VALID)
         init_data, key = body.get("init_data"), body.get("key")
+        # The page's key lasts no longer than the proof it was given for: a link's own
+        # expiry, or Telegram's data's age; saying hello again never extends it.
+        until = int(self._now() + self._key_seconds)
         if isinstance(init_data, str) and self._telegram_token is not None:
-            platform, user_id = self._telegram_user(init_data)
+            platform, user_id, signed_at = self._telegram_user(init_data)
+            until = min(until, int(signed_at + self._max_age))
         elif isinstance(key, str):
             found = await self._read(match, key)
             platform, user_id = found.platform, found.user_id
+            until = min(until, found.expires)
         else:
             raise NotAPlayer(WATCHING)
         seat = await self._seat(match, platform, user_id)
-        signed = PlayerKey(match.number, platform, user_id, int(self._now() + self._key_seconds))
+        signed = PlayerKey(match.number, platform, user_id, until)
         return seat, issue(signed, await self._reads.secret())
 
     async def from_header(self, match: PageMatch, header: str | None) -> Seat:
@@ -79,7 +84,7 @@ class PageIdentity:
         found = await self._read(match, header[len(_BEARER) :].strip())
         return await self._seat(match, found.platform, found.user_id)
 
-    def _telegram_user(self, init_data: str) -> tuple[str, str]:
+    def _telegram_user(self, init_data: str) -> tuple[str, str, int]:
         assert self._telegram_token is not None
         try:
             user = check_init_data(
@@ -87,7 +92,7 @@ class PageIdentity:
             )
         except AccessDenied as denied:
             raise NotAPlayer(_REASONS.get(denied.reason, _NOT_VALID)) from None
-        return _TELEGRAM, user.user_id
+        return _TELEGRAM, user.user_id, user.auth_date
 
     async def _read(self, match: PageMatch, text: str) -> PlayerKey:
         try:

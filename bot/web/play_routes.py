@@ -35,6 +35,7 @@ _BODY_MOST = 8192  # initData is a few hundred bytes, an action less
 _NOTHING_HERE = N_("There is nothing at this address.")
 _BAD_REQUEST = N_("The page sent something the bot cannot read. Reload the page.")
 _FINISHED = N_("The match is over.")
+_TOO_MANY = N_("Too many boards are open right now. The page tries again in a moment.")
 
 
 class BoardPages:
@@ -68,12 +69,15 @@ class BoardPages:
 
     async def page(self, request: web.Request) -> web.Response:
         match = await self._find(request)
-        base = f"/m/{match.info.slug}/play"
+        text = page_text(request)
+        base, lang = f"/m/{match.info.slug}/play", f"?lang={text.lang}"  # refusals in its words
         urls = PlayUrls(
-            live=f"{base}/live", hello=f"{base}/hello", act=f"{base}/act", state=f"{base}/state"
+            live=f"{base}/live",
+            hello=f"{base}/hello{lang}",
+            act=f"{base}/act{lang}",
+            state=f"{base}/state",
         )
         data = PlayPageData(match.number, match.names, await self.reads.state(match), urls)
-        text = page_text(request)
         return page_response(play_page(data, text))
 
     async def mini_app(self, request: web.Request) -> web.Response:
@@ -100,14 +104,26 @@ class BoardPages:
                 "X-Accel-Buffering": "no",  # a proxy in front must not hold the events back
             }
         )
+        if not self.live.room_for(match.number):
+            raise web.HTTPServiceUnavailable(
+                text=page_text(request).gettext(_TOO_MANY), headers={"Retry-After": "10"}
+            )
         await response.prepare(request)
         state = await self.reads.state(match)
-        await response.write(encode(state))
-        async with self.live.watching(match.number, int(state["version"])) as stream:
-            while not stream.closed:
-                event = await stream.next(PING_SECONDS)
-                if not stream.closed:
-                    await response.write(event if event is not None else b": ping\n\n")
+        try:
+            await response.write(encode(state))
+            if state["finished"]:
+                return response  # nothing more will change: the page stops listening
+            async with self.live.watching(match.number, int(state["version"])) as stream:
+                while not stream.closed:
+                    event = await stream.next(PING_SECONDS)
+                    if stream.closed:
+                        break
+                    await response.write(event.data if event is not None else b": ping\n\n")
+                    if event is not None and event.final:
+                        break
+        except ConnectionResetError:  # the page was closed: nothing to answer, nothing wrong
+            pass
         return response
 
     async def hello(self, request: web.Request) -> web.Response:
@@ -154,15 +170,29 @@ async def _json_body(request: web.Request, text: PageText) -> Any:
     if request.content_length is not None and request.content_length > _BODY_MOST:
         raise _error(text, _BAD_REQUEST, 413)
     try:
-        raw = await asyncio.wait_for(request.content.read(_BODY_MOST + 1), 10.0)
+        raw = await asyncio.wait_for(_whole_body(request), 10.0)
     except TimeoutError:
         raise _error(text, _BAD_REQUEST, 408) from None
     if len(raw) > _BODY_MOST:
         raise _error(text, _BAD_REQUEST, 413)
     try:
         return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):  # RecursionError: [[[[…
         raise _error(text, _BAD_REQUEST, 400) from None
+
+
+async def _whole_body(request: web.Request) -> bytes:
+    """The body to its end, however it arrives (in pieces through a proxy), stopping once it
+    is longer than a page's body may be."""
+    parts: list[bytes] = []
+    size = 0
+    while size <= _BODY_MOST:
+        part = await request.content.readany()
+        if not part:
+            break
+        parts.append(part)
+        size += len(part)
+    return b"".join(parts)
 
 
 def _refused(text: PageText, reason: str, status: int) -> web.Response:

@@ -310,7 +310,8 @@ async def _safe_headers(request: web.Request, handler: Handler) -> web.StreamRes
         error.headers.update(_HEADERS)
         raise
     response.headers.update(_HEADERS)
-    if "frame-ancestors 'none'" not in response.headers.get("Content-Security-Policy", "'none'"):
+    policy = response.headers.get("Content-Security-Policy")
+    if policy is not None and "frame-ancestors 'none'" not in policy:
         # The policy names who may frame the page (the board page: Telegram's web client);
         # X-Frame-Options has no such list, and would forbid it to browsers that read it.
         del response.headers["X-Frame-Options"]
@@ -386,6 +387,9 @@ class WebServer:
             await runner.cleanup()
             raise
         self._runner, self.guard = runner, guard
+        if self.pages.board is not None:  # the board's streams leave half the connections free
+            live = self.pages.board.live
+            live.most = min(live.most, max(1, guard.most // 2))
         logger.info(
             "web pages at http://%s:%d (at most %d connections)",
             self.host,

@@ -24,10 +24,12 @@ import pytest
 
 from bot.core.info.board_reads import BoardPageReads
 from bot.core.model import ChatRef, Message, Private
+from bot.core.page_access.player_keys import PlayerKey, issue, read
 from bot.core.people import PlayerNames
 from bot.core.runtime.time_source import TimeSource
 from bot.core.service import Core
 from bot.web.board import board_pages
+from bot.web.play_identity import NotAPlayer, PageIdentity
 from bot.web.server import WebServer
 from gammon.actions import Move, Roll
 from storage import Database, UserRecord, UserRepository
@@ -376,7 +378,9 @@ class _CountingUsers(UserRepository):
         return await super().find_user(platform, platform_user_id)
 
 
-async def test_names_and_seats_are_read_again_only_after_a_minute(board: Board) -> None:
+async def test_names_are_read_again_only_after_a_minute_and_a_seat_each_time(
+    board: Board,
+) -> None:
     stores = board.room.stores
     users = _CountingUsers(stores.users)
     now = [1000.0]
@@ -393,21 +397,36 @@ async def test_names_and_seats_are_read_again_only_after_a_minute(board: Board) 
     match = await reads.find(slug)
     assert match is not None
     assert set(match.names) == {"Anna", "Bob"}
-    assert await reads.seat(match, PLATFORM, "anna") is not None
-    assert users.reads == 3  # two names, one seat
-    for _ in range(3):  # a page's requests: actions, streams, looks after a change
+    assert users.reads == 2  # two names
+    for _ in range(3):  # a page's requests: streams, looks after a change
         again = await reads.find(slug)
         assert again is not None
-        assert await reads.seat(again, PLATFORM, "anna") is not None
         assert (await reads.state_now(match.number))["names"] == list(match.names)
-    assert users.reads == 3
+    assert users.reads == 2
+    for _ in range(3):  # each action reads its player: their name goes with the request
+        assert await reads.seat(match, PLATFORM, "anna") is not None
+    assert users.reads == 5
     now[0] += 59.9
     await reads.find(slug)
-    assert users.reads == 3
+    assert users.reads == 5
     now[0] += 0.1
     await reads.find(slug)
-    await reads.seat(match, PLATFORM, "anna")
-    assert users.reads == 6
+    assert users.reads == 7
+
+
+async def test_an_action_on_the_page_keeps_a_new_name(board: Board) -> None:
+    """A player renamed since the page opened: their action does not bring the old name back."""
+    state = await board.state()
+    mover = _to_act(state)
+    key = await board.key_of(mover)
+    status, _said = await board.post("hello", {"key": key})
+    assert status == 200
+    await board.room.stores.users.upsert_user(PLATFORM, mover, "Renamed")
+    status, said = await board.act(key, "play", "r" * 20, play=_a_play(state))
+    assert status == 200, said
+    user = await board.room.stores.users.find_user(PLATFORM, mover)
+    assert user is not None
+    assert user.display_name == "Renamed"
 
 
 async def test_a_move_typed_in_this_process_reaches_the_stream_at_once(
@@ -503,4 +522,113 @@ async def test_only_telegrams_web_client_may_frame_the_board_page(board: Board) 
         assert got.headers["X-Content-Type-Options"] == "nosniff"
     async with board.session.get(f"{board.base}/m/{slug}") as got:
         assert "frame-ancestors 'none'" in got.headers["Content-Security-Policy"]
+        assert got.headers["X-Frame-Options"] == "DENY"
+
+
+# --- what a review found -----------------------------------------------------------------
+
+
+async def test_a_match_number_alone_gets_no_address(board: Board) -> None:
+    """Match numbers count from 1: someone elsewhere naming one (Telegram's /start payload
+    is typed by anyone) must not learn the match's secret address."""
+    elsewhere = Room(board.room.core, ChatRef(PLATFORM, "group-2"), prefix="x")
+    slug = await board.slug()
+    answer = await elsewhere.send("mallory", token="bg1:page:m1:0")
+    assert slug not in " ".join(message.text for message in answer)
+    answer = await elsewhere.send("mallory", token="bg1:page:m1:0", argument="A" * 22)
+    assert slug not in " ".join(message.text for message in answer)
+    # Who has the address already (the group's deep link carries it) gets the page's.
+    answer = await elsewhere.send("mallory", token="bg1:page:m1:0", argument=slug)
+    assert f"/m/{slug}/play" in answer[0].text
+    assert "#key=" not in answer[0].text
+
+
+async def test_saying_hello_again_never_extends_a_key(board: Board) -> None:
+    """A link's key, exchanged for the page's, lasts only as long as the link."""
+    reads = board.room.core.ports.boards
+    match = await reads.find(await board.slug())
+    assert match is not None
+    now = [1000.0]
+    identity = PageIdentity(reads, None, 60.0, 3600.0, now=lambda: now[0])
+    mover = _to_act(await board.state())
+    link = issue(PlayerKey(1, PLATFORM, mover, 1010), await reads.secret())
+    _seat, renewed = await identity.hello(match, {"key": link})
+    assert read(renewed, await reads.secret(), now=now[0], match_id=1).expires == 1010
+    now[0] = 1009.0
+    _seat, again = await identity.hello(match, {"key": renewed})
+    now[0] = 1011.0
+    with pytest.raises(NotAPlayer):
+        await identity.hello(match, {"key": again})
+
+
+async def test_streams_are_capped_and_a_finished_match_ends_its_stream(board: Board) -> None:
+    live = board.server.pages.board.live  # type: ignore[union-attr]
+    live.most = 2
+    url = f"{board.base}/m/{await board.slug()}/play/live"
+    async with board.session.get(url) as first, board.session.get(url) as second:
+        await _next_event(first)
+        await _next_event(second)
+        async with board.session.get(url) as third:
+            assert third.status == 503
+            assert "Retry-After" in third.headers
+            assert (await third.text()).startswith("Too many boards")
+    state = await board.state()
+    other = "bob" if _to_act(state) == "anna" else "anna"
+    await board.room.command(_to_act(state), "/resign")
+    await board.room.press(_to_act(state), "Resign")
+    await board.room.press(other, "Accept")
+    async with board.session.get(url) as stream:
+        last = await _next_event(stream)
+        assert last["finished"] is True
+        assert (await asyncio.wait_for(stream.content.read(), 5.0)).strip() == b""  # ended
+
+
+async def test_a_page_joining_late_is_brought_up_to_date(board: Board) -> None:
+    """Another page moved the match's known version on; a page that read an older state
+    before joining still gets the newest."""
+    live = board.server.pages.board.live  # type: ignore[union-attr]
+    first = await board.state()
+    url = f"{board.base}/m/{await board.slug()}/play/live"
+    async with board.session.get(url) as stream:
+        await _next_event(stream)
+        await board.room.command(_to_act(first), f"/move {_a_play(first)}")
+        newer = await asyncio.wait_for(_next_event(stream), 5.0)
+        async with live.watching(1, int(first["version"])) as late:
+            event = await late.next(5.0)
+            assert event is not None
+            assert json.loads(event.data.split(b"data: ")[1])["version"] == newer["version"]
+
+
+async def test_nested_or_piecemeal_bodies_are_read_or_refused_politely(board: Board) -> None:
+    url = f"{board.base}/m/{await board.slug()}/play/hello"
+    async with board.session.post(url, data=b"[" * 5000) as got:
+        assert got.status == 400
+        assert "cannot read" in (await got.json())["error"]
+
+    async def pieces() -> AsyncIterator[bytes]:
+        yield b'{"ke'
+        await asyncio.sleep(0.2)
+        yield b'y": "nonsense"}'
+
+    async with board.session.post(url, data=pieces()) as got:
+        assert got.status == 403  # read whole: a key, not a valid one
+        assert "not valid" in (await got.json())["error"]
+
+
+async def test_a_repeated_submit_posts_no_second_board(board: Board) -> None:
+    state = await board.state()
+    key = await board.key_of(_to_act(state))
+    play = _a_play(state)
+    assert (await board.act(key, "play", "twice-0123456789ab", state["version"], play=play))[
+        0
+    ] == 200
+    boards = len(board.delivered)
+    for _ in range(3):
+        again = await board.act(key, "play", "twice-0123456789ab", state["version"], play=play)
+        assert again[0] == 200
+    assert len(board.delivered) == boards
+
+
+async def test_answers_without_a_page_policy_still_refuse_framing(board: Board) -> None:
+    async with board.session.get(f"{board.base}/m/{await board.slug()}/play/state") as got:
         assert got.headers["X-Frame-Options"] == "DENY"

@@ -23,6 +23,7 @@ from bot.core.model import Actor, ChatRef
 from bot.core.people import PlayerNames
 from bot.core.runtime.time_source import TimeSource
 from storage import (
+    ChatRecord,
     ChatRepository,
     MatchInfo,
     MatchRepository,
@@ -142,15 +143,13 @@ class BoardPageReads:
 
     async def seat(self, match: PageMatch, platform: str, user_id: str) -> Seat | None:
         """The player of ``match`` who is ``user_id`` on ``platform``, or None for anyone
-        else (a spectator, a player of another platform, the bot)."""
-        key = ("seat", match.number, platform, user_id)
-        seat: Seat | None = self._recently(key)
-        if seat is None:
-            seat = self._remember(key, await self._seat(match, platform, user_id))
-        return seat
-
-    async def _seat(self, match: PageMatch, platform: str, user_id: str) -> Seat | None:
-        chat = await self._chats.get_chat(match.info.chat_id)
+        else (a spectator, a player of another platform, the bot). The user is read anew each
+        time: their name goes with the request, and a name kept from before a rename would
+        be written back. The chat is kept for a minute."""
+        key = ("chat", match.info.chat_id)
+        chat: ChatRecord | None = self._recently(key)
+        if chat is None:
+            chat = self._remember(key, await self._chats.get_chat(match.info.chat_id))
         if chat.platform != platform:
             return None
         user = await self._users.find_user(platform, user_id)
@@ -161,6 +160,10 @@ class BoardPageReads:
             return None
         where = ChatRef(chat.platform, chat.platform_chat_id, private=False, locale=chat.locale)
         return Seat(index, Actor(platform, user_id, user.display_name, user.locale), where)
+
+    async def applied(self, number: int, event_id: str) -> bool:
+        """Whether the request with ``event_id`` was applied to match ``number`` already."""
+        return await self._matches.applied(number, event_id)
 
     async def players(self, match: PageMatch) -> tuple[tuple[str, str], tuple[str, str]]:
         """Each seat's platform and user id there (to sign a private link for one of them)."""

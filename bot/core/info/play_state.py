@@ -14,7 +14,7 @@ from typing import Any
 from gammon.flow import MatchState, Phase
 from gammon.step_tree import step_tree
 from rendering.view import BoardView
-from storage import MatchInfo
+from storage import MatchInfo, MatchStatus
 
 
 def play_state(
@@ -54,7 +54,7 @@ def play_state(
         "pips": list(view.pips()),
         "clock": clock_json(info, now),
         "winner": state.winner,
-        "finished": phase is Phase.FINISHED,
+        "finished": phase is Phase.FINISHED or info.status is not MatchStatus.ACTIVE,
         "plays": _plays(state),
     }
 

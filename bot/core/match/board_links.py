@@ -20,7 +20,7 @@ from bot.core.page_access.player_keys import PlayerKey, issue
 from bot.core.posting import TELEGRAM
 from bot.core.runtime.time_source import TimeSource
 from bot.core.tokens import Token, Verb, format_token
-from storage import MatchRepository
+from storage import MatchInfo, MatchRepository
 from storage.errors import NotFoundError
 
 
@@ -45,6 +45,8 @@ class BoardLinks:
             return context.refuse(_("That button is out of date."))
         page = self.links.board(info.slug)
         seat = info.player_index(context.user.id)
+        if seat is None and not _may_watch(context, info):
+            return context.refuse(_("That button is out of date."))
         if seat is None or info.status != "active":
             text = _("The board of match {id}, live: {url}").format(id=info.id, url=page)
         else:
@@ -75,3 +77,10 @@ class BoardLinks:
                 kind=Private(context.request.actor.user_id),
             )
         ]
+
+
+def _may_watch(context: Context, info: MatchInfo) -> bool:
+    """Whether someone who does not play may have the match's address: pressed in its own
+    chat (where its board is), or asked with the address itself (Telegram's deep link from
+    the group carries it). Match numbers are no secret; an address must not be got by one."""
+    return context.chat.id == info.chat_id or context.request.argument == info.slug

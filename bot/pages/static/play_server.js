@@ -34,7 +34,10 @@
         const [answer, data] = await post(CONFIG.act, body, { Authorization: `Bearer ${key}` });
         pending = null;
         busy = false;
-        if (!answer.ok) say(typeof data.error === "string" ? data.error : `${answer.status}`);
+        if (!answer.ok) {
+          say(typeof data.error === "string" ? data.error : `${answer.status}`);
+          if (answer.status === 409) reload(); // refused as out of date: show the match now
+        }
         else if (data.state) return accept(data.state);
         else {
           done = version; // the controls wait for the state it made (the stream, or else ask)
@@ -53,7 +56,8 @@
     }
 
     function accept(next) {
-      if (!next || typeof next.version !== "number" || next.version === state.version) return;
+      // Never back: a late answer of /state must not replace what the stream sent since.
+      if (!next || typeof next.version !== "number" || next.version <= state.version) return;
       state = next;
       received = performance.now();
       path = [];
@@ -122,11 +126,13 @@
         } catch (error) {
           // a broken event: the next one replaces it
         }
+        if (state.finished) source.close(); // the match is over: nothing more will come
       });
       source.addEventListener("open", () => {
         note.textContent = "";
       });
       source.addEventListener("error", () => {
+        if (state.finished) return source.close();
         note.textContent = TEXTS.reconnecting;
         if (source.readyState === EventSource.CLOSED) {
           setTimeout(() => {
