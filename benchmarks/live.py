@@ -269,7 +269,8 @@ async def bench(url: str, arguments: argparse.Namespace) -> dict[str, Any]:
     settings = {
         "WEB_BASE_URL": f"http://127.0.0.1:{port}",
         "WEB_PORT": str(port),
-        "WEB_MAX_CONNECTIONS": str(arguments.matches * 2 + arguments.idle + 100),
+        # The streams may take half the connections (bot/web/live.py): room for all of them.
+        "WEB_MAX_CONNECTIONS": str(2 * (arguments.matches * 2 + arguments.idle) + 100),
     }
     web = f"http://127.0.0.1:{port}"
     result: dict[str, Any] = {}

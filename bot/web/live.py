@@ -27,7 +27,7 @@ from bot.core.info.board_reads import BoardPageReads
 logger = logging.getLogger(__name__)
 
 EVERY = 0.5  # seconds between two looks at the watched matches' versions
-MOST_STREAMS = 256  # open streams at most, unless the server says fewer
+MOST_STREAMS = 1 << 20  # open streams at most: the server sets half its connections
 MOST_PER_MATCH = 64  # open streams of one match at most (two players and their audience)
 
 

@@ -389,7 +389,7 @@ class WebServer:
         self._runner, self.guard = runner, guard
         if self.pages.board is not None:  # the board's streams leave half the connections free
             live = self.pages.board.live
-            live.most = min(live.most, max(1, guard.most // 2))
+            live.most = max(1, guard.most // 2)
         logger.info(
             "web pages at http://%s:%d (at most %d connections)",
             self.host,
