@@ -31,9 +31,9 @@ settings.register_profile(
 )
 settings.load_profile("default")
 
-# The longest tests (each 7 to 25 s on two cores), started first: the two workers share out
-# the rest of the suite meanwhile and steal from each other's queue at the end, so the suite
-# no longer ends on one long test with the other worker idle. Measured: see docs/benchmarks.md.
+# The longest tests (each 7 to 25 s on two cores), started first: the workers share out the
+# rest of the suite meanwhile and steal from each other's queue at the end, so the suite no
+# longer ends on one long test with the others idle. Measured: see docs/benchmarks.md.
 LONGEST_FIRST = (
     "tests/system/test_processes.py::test_four_processes_one_killed_and_restarted",
     "tests/gammon/test_selfplay.py::test_random_matches_and_money_sessions",
