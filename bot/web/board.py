@@ -27,5 +27,5 @@ def board_pages(
         reads,
         live,
         PageIdentity(reads, telegram_token, init_data_max_age, key_seconds),
-        PlayActions(requests, deliver, live.changed, reads.applied),
+        PlayActions(requests, deliver, reads.applied),
     )

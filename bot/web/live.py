@@ -5,9 +5,8 @@ One :class:`LiveBoards` per process holds the open pages' streams by match. It a
 database for the versions of the watched matches in one statement every ``every`` seconds
 (only while a page is open), and at once when this process changed a watched match (every
 append this process commits tells it, :meth:`BoardPageReads.on_change`: a page's action, a
-typed move, the bot's turn, the clock; a page's action also by :meth:`changed`, as soon as the
-core made it and before the chat gets its board), so the opponent's page shows it without
-waiting for the next round. For each match whose version
+typed move, the bot's turn, the clock; a page's action so before the chat gets its board), so
+the opponent's page shows it without waiting for the next round. For each match whose version
 moved it reads the match once (all of them at once), builds the state once and hands the same
 encoded event to every stream of that match. A stream keeps only the newest event it has not
 sent yet: a page that reads slowly skips states, never falls behind.
@@ -123,10 +122,6 @@ class LiveBoards:
         """This process wrote a change of a match: look at once if a page watches it."""
         if number in self._streams:
             self._look.set()
-
-    def changed(self) -> None:
-        """This process changed a match: look at once."""
-        self._look.set()
 
     def _start(self) -> None:
         if self._task is None or self._task.done():

@@ -5,9 +5,9 @@ The action becomes the button it stands for (a token naming the match and the ve
 page showed: a page that is out of date is told so), or for a play the ``play`` verb with the
 notation the plays tree gave. What the core answers for everyone goes to the match's chat as
 its board always does (the chat's adapter delivers it); what it answers the asker alone (a
-refusal) is shown on the page instead. The open pages are told of the change (``changed``) as
-soon as the core has made it, before the chat's delivery: the opponent's page must not wait
-for the chat platform's answer.
+refusal) is shown on the page instead. The open pages learn of the change when the core
+commits it (:meth:`bot.web.live.LiveBoards` listens to this process's appends), before the
+chat's delivery: the opponent's page does not wait for the chat platform's answer.
 """
 
 from __future__ import annotations
@@ -91,12 +91,10 @@ class PlayActions:
         self,
         requests: ChatRequests,
         deliver: Deliver,
-        changed: Callable[[], None],
         applied: Callable[[int, str], Awaitable[bool]],
     ) -> None:
         self._requests = requests
         self.deliver = deliver
-        self._changed = changed
         self._applied = applied
 
     async def act(self, match_number: int, seat: Seat, action: PageAction) -> ActOutcome:
@@ -114,18 +112,13 @@ class PlayActions:
             event_id=event_id,
         )
         answer = await self._requests.handle(request)
-        mine = [m for m in answer if isinstance(m.kind, Private) and m.kind.user_id == _id(seat)]
-        others = [m for m in answer if not _is_for(m, seat)]
+        mine = [message for message in answer if _is_for(message, seat)]
+        others = [message for message in answer if not _is_for(message, seat)]
         if others:
-            self._changed()
             await self.deliver(others)
         # Only the asker's words and nothing for the chat: the core refused.
         return ActOutcome(acted=bool(others), notes=tuple(m.text for m in mine))
 
 
-def _id(seat: Seat) -> str:
-    return seat.actor.user_id
-
-
 def _is_for(message: Message, seat: Seat) -> bool:
-    return isinstance(message.kind, Private) and message.kind.user_id == _id(seat)
+    return isinstance(message.kind, Private) and message.kind.user_id == seat.actor.user_id

@@ -100,17 +100,13 @@ class BoardPageReads:
         return await self._matches.versions_of(numbers)
 
     async def state(self, match: PageMatch) -> dict[str, Any]:
-        """The page's state of ``match`` at its version, its clock as of now."""
+        """The page's state of ``match`` at its version (or newer, if it moved on meanwhile),
+        its clock as of now."""
         key = (match.number, match.info.version)
         kept = self._states.get(key)
         if kept is None:
-            loaded = await self._matches.load_match(match.number)
-            if loaded.info.version != match.info.version:  # moved on meanwhile: show the newer
-                match = PageMatch(loaded.info, match.names)
-                key = (match.number, match.info.version)
-            kept = self._keep(key, play_state(loaded.info, loaded.state, match.names, self._time()))
-        else:
-            self._states.move_to_end(key)
+            return await self.state_now(match.number)
+        self._states.move_to_end(key)
         return {**kept, "clock": clock_json(match.info, self._time())}
 
     async def _names_of(self, info: MatchInfo) -> tuple[str, str]:
@@ -164,9 +160,3 @@ class BoardPageReads:
     async def applied(self, number: int, event_id: str) -> bool:
         """Whether the request with ``event_id`` was applied to match ``number`` already."""
         return await self._matches.applied(number, event_id)
-
-    async def players(self, match: PageMatch) -> tuple[tuple[str, str], tuple[str, str]]:
-        """Each seat's platform and user id there (to sign a private link for one of them)."""
-        users = await self._users.users_by_id(match.info.player_ids)
-        first, second = (users[user_id] for user_id in match.info.player_ids)
-        return (first.platform, first.platform_user_id), (second.platform, second.platform_user_id)
